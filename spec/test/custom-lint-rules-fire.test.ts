@@ -1,0 +1,46 @@
+// Each custom Spectral rule fires on a small spec that breaks it, and none fires on one that
+// follows them all: proof that the project's lint can fail.
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { specDir } from './load-bundle.js';
+
+const run = promisify(execFile);
+const fixturesDir = join(specDir, 'test/fixtures/rules');
+const spectral = join(specDir, 'node_modules/.bin/spectral');
+
+async function lint(fixture: string): Promise<string[]> {
+  // Spectral exits 1 when it finds problems; the JSON report is what matters.
+  const { stdout } = await run(spectral, ['lint', join(fixturesDir, fixture), '--ruleset', join(specDir, '.spectral.yaml'), '-f', 'json', '--quiet'], { cwd: specDir }).catch((e) => e);
+  return (JSON.parse(stdout) as Array<{ code: string }>).map((r) => r.code);
+}
+
+const brokenFixtures = readdirSync(fixturesDir).filter((f) => f.startsWith('forms-'));
+
+describe('custom Spectral rules', () => {
+  it('cover every custom rule with a broken fixture', () => {
+    const rules = new Set(brokenFixtures.map((f) => f.split('.')[0]));
+    expect([...rules].sort()).toEqual([
+      'forms-ability-is-known',
+      'forms-list-bounds-per-page',
+      'forms-observed-is-explained',
+      'forms-operation-declares-ability',
+      'forms-operation-has-403',
+      'forms-operation-id-camel-case',
+    ]);
+  });
+
+  it('stay silent on a spec that follows them', async () => {
+    const codes = await lint('valid.yaml');
+    expect(codes.filter((c) => c.startsWith('forms-'))).toEqual([]);
+  }, 60_000);
+
+  it.each(brokenFixtures)('fire on %s', async (fixture) => {
+    const rule = fixture.split('.')[0]!;
+    const codes = await lint(fixture);
+    expect(codes).toContain(rule);
+    expect(codes.filter((c) => c.startsWith('forms-') && c !== rule)).toEqual([]);
+  }, 60_000);
+});
