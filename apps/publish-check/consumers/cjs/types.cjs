@@ -1,0 +1,2 @@
+require('@forms-api/types');
+console.log('cjs: @forms-api/types ok');

@@ -1,0 +1,97 @@
+// Packs every published package the way `pnpm publish` would, lints each with publint and
+// `attw --pack`, then installs the tarballs into small consumer projects (ESM, CommonJS,
+// TypeScript node16, TypeScript bundler) and runs or type-checks them, as a user would.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoDir = join(appDir, '..', '..');
+const bin = (name) => join(appDir, 'node_modules', '.bin', name);
+const run = (cmd, args, cwd, quiet = false) =>
+  execFileSync(cmd, args, { cwd, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+/** Publishable packages: every workspace package that is not private, keyed by consumer name. */
+function publishablePackages() {
+  const dirs = [join(repoDir, 'spec'), ...readdirSync(join(repoDir, 'packages')).map((d) => join(repoDir, 'packages', d))];
+  return dirs
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .filter(({ manifest }) => !manifest.private)
+    .map(({ dir, manifest }) => ({ dir, name: manifest.name, short: manifest.name.replace('@forms-api/', '') }));
+}
+
+// pnpm sets npm_execpath for its scripts; outside pnpm, fall back to the pinned release via npx.
+const pnpm = (args, cwd) =>
+  process.env.npm_execpath?.includes('pnpm')
+    ? run(process.execPath, [process.env.npm_execpath, ...args], cwd, true)
+    : run('npx', ['--yes', 'pnpm@10.34.8', ...args], cwd, true);
+
+const failures = [];
+const step = (label, fn) => {
+  process.stdout.write(`\n== ${label}\n`);
+  try {
+    fn();
+    console.log(`ok: ${label}`);
+  } catch (error) {
+    failures.push(label);
+    console.error(`FAILED: ${label}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`);
+  }
+};
+
+const packages = publishablePackages();
+const workDir = mkdtempSync(join(tmpdir(), 'forms-publish-check-'));
+const tarballs = {};
+try {
+  for (const pkg of packages) {
+    step(`${pkg.name}: pnpm pack`, () => {
+      const out = pnpm(['pack', '--pack-destination', workDir], pkg.dir);
+      const file = out.trim().split('\n').pop().trim();
+      tarballs[pkg.name] = file.startsWith('/') ? file : join(workDir, basename(file));
+      if (!existsSync(tarballs[pkg.name])) throw new Error(`pack produced no tarball (${out})`);
+    });
+    // publint lints exactly what was packed: the tarball, unpacked.
+    step(`${pkg.name}: publint`, () => {
+      const unpacked = join(workDir, `unpacked-${pkg.short}`);
+      run('mkdir', ['-p', unpacked], workDir);
+      run('tar', ['-xzf', tarballs[pkg.name], '-C', unpacked], workDir);
+      run(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], workDir);
+    });
+    step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
+  }
+
+  for (const kind of readdirSync(join(appDir, 'consumers'))) {
+    const source = join(appDir, 'consumers', kind);
+    const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+    if (entries.length === 0) continue;
+    step(`consumer ${kind}: install the tarballs and use ${entries.join(', ')}`, () => {
+      const project = join(workDir, `consumer-${kind}`);
+      cpSync(source, project, { recursive: true });
+      for (const f of readdirSync(project)) {
+        if (/\.(m?c?[jt]s)$/.test(f) && !entries.includes(f) && f !== 'tsconfig.json') rmSync(join(project, f));
+      }
+      const deps = Object.fromEntries(packages.map((p) => [p.name, `file:${tarballs[p.name]}`]));
+      const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps, overrides: deps }, null, 2));
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project, true);
+      if (kind.startsWith('ts-')) {
+        run(bin('tsc'), ['-p', 'tsconfig.json'], project);
+      } else {
+        for (const entry of entries) run(process.execPath, [entry], project);
+      }
+    });
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+// The spec package ships JSON documents and an ESM-only validator: no CommonJS entry point to
+// resolve there, which attw would otherwise report for every JSON subpath.
+function attwOptions(pkg) {
+  return pkg.short === 'spec' ? ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml'] : [];
+}
+
+console.log(`\n${packages.length} packages checked; ${failures.length === 0 ? 'all checks passed' : `${failures.length} failed:\n- ${failures.join('\n- ')}`}`);
+process.exitCode = failures.length === 0 ? 0 : 1;
