@@ -1,0 +1,107 @@
+// `pnpm docs`: builds the static docs site into dist/ — the bundled spec plus the guides,
+// rendered by Redocly build-docs into one self-contained, offline index.html.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './brand.ts';
+import { readGuides } from './guides.ts';
+import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
+import { fail, ok, type Result } from './result.ts';
+import { siteSpec } from './site-spec.ts';
+
+export const appDir = fileURLToPath(new URL('..', import.meta.url));
+export const distDir = join(appDir, 'dist');
+const require = createRequire(import.meta.url);
+
+export interface BuildOutput {
+  indexHtml: string;
+  guides: number;
+  bytes: number;
+}
+
+function readBundle(): Result<Record<string, unknown>> {
+  let path: string;
+  try {
+    path = require.resolve('@forms-api/spec/openapi.json');
+    return ok(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (err) {
+    return fail('spec_missing', `cannot read the bundled spec (@forms-api/spec/openapi.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`);
+  }
+}
+
+function fillTemplate(): string {
+  const template = readFileSync(join(appDir, 'src/template.hbs'), 'utf8')
+    .replace('[[description]]', SITE_DESCRIPTION)
+    .replace('[[favicon]]', FAVICON_DATA_URI)
+    .replace('[[brandCss]]', brandCss());
+  const dir = mkdtempSync(join(tmpdir(), 'forms-api-docs-'));
+  const file = join(dir, 'template.hbs');
+  writeFileSync(file, template);
+  return file;
+}
+
+function runBuildDocs(specFile: string, templateFile: string, output: string): Result<void> {
+  const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'build-docs', specFile, '--inlineBundle', '--template', templateFile, '--title', SITE_TITLE, '--config', join(appDir, 'redocly.yaml'), '--output', output],
+    {
+      cwd: appDir,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
+  if (run.status !== 0) {
+    return fail('redocly_failed', `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`);
+  }
+  return ok(undefined);
+}
+
+export function buildSite(): Result<BuildOutput> {
+  const bundle = readBundle();
+  if (!bundle.ok) return bundle;
+  const guides = readGuides(join(appDir, 'guides'));
+  if (!guides.ok) return guides;
+  const spec = siteSpec(bundle.value, guides.value);
+  if (!spec.ok) return spec;
+
+  rmSync(distDir, { recursive: true, force: true });
+  mkdirSync(distDir, { recursive: true });
+  // The rendered document is published too, so readers can download exactly what they see.
+  const specFile = join(distDir, 'openapi.json');
+  writeFileSync(specFile, `${JSON.stringify(spec.value, null, 2)}\n`);
+  const indexHtml = join(distDir, 'index.html');
+  const templateFile = fillTemplate();
+  const built = runBuildDocs(specFile, templateFile, indexHtml);
+  rmSync(dirname(templateFile), { recursive: true, force: true });
+  if (!built.ok) return built;
+
+  const html = rewriteRuntimeFetches(readFileSync(indexHtml, 'utf8'));
+  writeFileSync(indexHtml, html);
+  const external = findExternalReferences(html);
+  if (external.length > 0) {
+    return fail(
+      'external_resource',
+      `dist/index.html would load resources from other hosts, so it would not work offline:\n${external
+        .map((e) => `  - ${e.what}: ${e.reference}`)
+        .join('\n')}`,
+    );
+  }
+  if (!telemetryDisabled(html)) {
+    return fail('telemetry_enabled', 'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)');
+  }
+  return ok({ indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = buildSite();
+  if (!result.ok) {
+    console.error(`docs: ${result.error.kind}: ${result.error.message}`);
+    process.exit(1);
+  }
+  const { guides, bytes } = result.value;
+  console.log(`docs: wrote apps/docs/dist/index.html (${Math.round(bytes / 1024)} KiB, ${guides} guides) and dist/openapi.json`);
+}

@@ -1,0 +1,50 @@
+// Turns the bundled spec into the document the site renders: the guides become tags with
+// Markdown descriptions (Redoc shows them as sections), grouped before the API reference with
+// x-tagGroups, and the info gets the forms-api-kit logo.
+import { LOGO_DATA_URI } from './brand.ts';
+import type { Guide } from './guides.ts';
+import { fail, ok, type Result } from './result.ts';
+
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+export const GUIDES_GROUP = 'Guides';
+export const REFERENCE_GROUP = 'API reference';
+
+/** Every tag the document uses, declared ones first, in order. */
+export function tagsInUse(spec: Json): string[] {
+  const names: string[] = (spec.tags ?? []).map((t: Json) => t.name);
+  const items = [...Object.values<Json>(spec.paths ?? {}), ...Object.values<Json>(spec.webhooks ?? {})];
+  for (const item of items) {
+    for (const method of METHODS) {
+      for (const tag of item[method]?.tags ?? []) if (!names.includes(tag)) names.push(tag);
+    }
+  }
+  return names;
+}
+
+export function siteSpec(bundle: Json, guides: Guide[]): Result<Json> {
+  const spec: Json = structuredClone(bundle);
+  // The bundle's "generated, do not edit" note is for the repository, not for readers.
+  delete spec['x-generated'];
+  const referenceTags = tagsInUse(spec);
+  for (const guide of guides) {
+    if (referenceTags.includes(guide.title)) {
+      return fail('guide_invalid', `guide "${guide.title}" has the name of an API tag; rename the guide`);
+    }
+  }
+  spec.info = {
+    ...spec.info,
+    'x-logo': { url: LOGO_DATA_URI, altText: 'forms-api-kit', href: './' },
+  };
+  spec.tags = [
+    ...guides.map((g) => ({ name: g.title, description: g.body })),
+    ...(spec.tags ?? []),
+  ];
+  spec['x-tagGroups'] = [
+    { name: GUIDES_GROUP, tags: guides.map((g) => g.title) },
+    { name: REFERENCE_GROUP, tags: referenceTags },
+  ];
+  return ok(spec);
+}

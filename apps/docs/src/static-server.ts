@@ -1,0 +1,73 @@
+// A tiny static file server for dist/ on 127.0.0.1. Redoc routes in the browser (/forms,
+// /section/…), so a path without a file extension that matches no file gets index.html.
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.yaml': 'application/yaml; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+export interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function fileAt(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  const candidate = normalize(join(root, decoded));
+  // Never serve anything outside root, whatever `..` the path holds.
+  if (candidate !== root && !candidate.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  try {
+    const stat = statSync(candidate);
+    if (stat.isFile()) return candidate;
+    if (stat.isDirectory() && statSync(join(candidate, 'index.html')).isFile()) return join(candidate, 'index.html');
+  } catch {
+    // not there: fall through
+  }
+  return undefined;
+}
+
+export function startStaticServer(root: string, port = 0): Promise<StaticServer> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const file = fileAt(root, path) ?? (extname(path) === '' ? fileAt(root, '/index.html') : undefined);
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${actual}/`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}

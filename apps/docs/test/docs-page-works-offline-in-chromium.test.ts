@@ -1,0 +1,128 @@
+// The built site in a real browser: it loads from 127.0.0.1 alone with no console errors, its
+// navigation holds every operation of the spec and the webhook, search finds the list
+// operation, and a screenshot lands in artifacts/docs.png for CI.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appDir, distDir } from '../src/build.ts';
+import { startStaticServer, type StaticServer } from '../src/static-server.ts';
+import { launchChromium, type Browser } from './chromium.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const bundlePath = join(appDir, '../../spec/dist/openapi.json');
+const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+const operationSummaries: string[] = Object.values<any>(bundle.paths).flatMap((item) =>
+  METHODS.filter((m) => item[m]).map((m) => item[m].summary as string),
+);
+const webhookNames = Object.keys(bundle.webhooks ?? {});
+
+let server: StaticServer;
+let browser: Browser;
+let page: Page;
+const outsideRequests: string[] = [];
+const failedRequests: string[] = [];
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(distDir, 'index.html'))) {
+    throw new Error('apps/docs/dist/index.html is missing: run `pnpm --filter @forms-api/docs docs` first');
+  }
+  server = await startStaticServer(distDir);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  // Anything not served by our own server is recorded and refused: the site must work offline.
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(server.url)) return route.continue();
+    outsideRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  page.on('requestfailed', (req) => failedRequests.push(`${req.url()}: ${req.failure()?.errorText}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) failedRequests.push(`${res.url()}: HTTP ${res.status()}`);
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => consoleErrors.push(`uncaught: ${err.message}`));
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.getByTestId('menu-item-label').first().waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CHEVRON = '[data-component-name="icons/ChevronRightIcon/ChevronRightIcon"]';
+
+/** Opens each group of the navigation once (nested ones too) and returns every label seen. */
+async function navigationLabels(): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const opened = new Set<string>();
+  const labels = page.getByTestId('menu-item-label');
+  for (let step = 0; step < 60; step++) {
+    for (const text of await labels.locator('[data-text]').evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''))) {
+      seen.add(text);
+    }
+    const groups = await labels
+      .filter({ has: page.locator(CHEVRON) })
+      .locator('[data-text]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
+    const next = groups.find((text) => !opened.has(text));
+    if (next === undefined) break;
+    opened.add(next);
+    await labels.filter({ has: page.locator(`[data-text="${next.replaceAll('"', '\\"')}"]`) }).first().click();
+    await page.waitForTimeout(100);
+  }
+  return seen;
+}
+
+describe('the docs site in Chromium', () => {
+  it('shows the forms-api-kit title, every operation, the webhook and the guides in the navigation', async () => {
+    expect(await page.title()).toContain('forms-api-kit');
+    const seen = await navigationLabels();
+    const missing = [...operationSummaries, ...webhookNames].filter((label) => !seen.has(label));
+    expect(missing, `navigation lacks: ${missing.join(', ')}; it has: ${[...seen].join(' | ')}`).toEqual([]);
+    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox']) {
+      expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
+    }
+    expect(operationSummaries).toHaveLength(11);
+  });
+
+  it('documents the webhook with its signature header, also when opened by its own URL', async () => {
+    await navigationLabels();
+    const webhookItem = page.getByTestId('menu-item-label').filter({ hasText: webhookNames[0] }).first();
+    const href = await webhookItem.evaluate((el) => el.closest('a')?.getAttribute('href') ?? null);
+    expect(href, 'the webhook menu item links to its page').toBeTruthy();
+    // A fresh load of the webhook's own (hash) route, as a reader following a shared link would.
+    await page.goto('about:blank');
+    await page.goto(new URL(href!, server.url).href, { waitUntil: 'load' });
+    await expect.poll(() => page.getByText('X-Webhook-Signature', { exact: true }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  });
+
+  it('finds the list operation when searching for "submissions"', async () => {
+    await page.getByTestId('search-trigger').click();
+    await page.keyboard.type('submissions');
+    const hit = page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]').filter({ hasText: 'List the submissions of a form' });
+    await hit.first().waitFor({ timeout: 15_000 });
+    expect(await hit.count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+  });
+
+  it('writes a screenshot of the landing page to artifacts/docs.png', async () => {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.getByTestId('menu-item-label').first().waitFor();
+    const artifacts = join(appDir, 'artifacts');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'docs.png') });
+    expect(existsSync(join(artifacts, 'docs.png'))).toBe(true);
+  });
+
+  it('made no request outside 127.0.0.1, none failed and the console shows no error', () => {
+    expect(outsideRequests, 'requests to other hosts').toEqual([]);
+    expect(failedRequests, 'failed requests').toEqual([]);
+    expect(consoleErrors, 'console errors').toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+// The guides are read from guides/*.md and placed before the API reference as tag sections.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appDir } from '../src/build.ts';
+import { parseGuide, readGuides } from '../src/guides.ts';
+import { GUIDES_GROUP, REFERENCE_GROUP, siteSpec, tagsInUse } from '../src/site-spec.ts';
+
+const bundle = {
+  'x-generated': 'do not edit',
+  openapi: '3.1.0',
+  info: { title: 'T', version: '1' },
+  tags: [{ name: 'Forms' }],
+  paths: { '/a': { get: { tags: ['Forms'] }, post: { tags: ['Other'] } } },
+  webhooks: { 'submission.created': { post: { tags: ['Integrations'] } } },
+};
+
+describe('guides', () => {
+  it('takes slug from the file name and title from the first heading', () => {
+    const guide = parseGuide('02-verifying-webhooks.md', '# Verifying webhooks\n\nBody *text*.\n');
+    expect(guide).toEqual({ ok: true, value: { slug: 'verifying-webhooks', title: 'Verifying webhooks', body: 'Body *text*.' } });
+  });
+
+  it('rejects a badly named file or a guide without a title, as values', () => {
+    const badName = parseGuide('quick.md', '# Q\n\nx');
+    expect(badName.ok || badName.error.kind).toBe('guide_invalid');
+    const noTitle = parseGuide('01-q.md', 'no heading\n');
+    expect(noTitle.ok ? '' : noTitle.error.message).toMatch(/starts with its title/);
+  });
+
+  it('reads the four shipped guides in order', () => {
+    const guides = readGuides(join(appDir, 'guides'));
+    if (!guides.ok) throw new Error(guides.error.message);
+    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox']);
+  });
+});
+
+describe('siteSpec', () => {
+  const guides = [{ slug: 'quick-start', title: 'Quick start', body: 'Hello' }];
+
+  it('collects declared and used tags, including webhook tags', () => {
+    expect(tagsInUse(bundle)).toEqual(['Forms', 'Other', 'Integrations']);
+  });
+
+  it('puts the guides in their own group before the API reference and adds the logo', () => {
+    const spec = siteSpec(bundle, guides);
+    if (!spec.ok) throw new Error(spec.error.message);
+    expect(spec.value['x-generated']).toBeUndefined();
+    expect(spec.value.tags[0]).toEqual({ name: 'Quick start', description: 'Hello' });
+    expect(spec.value['x-tagGroups']).toEqual([
+      { name: GUIDES_GROUP, tags: ['Quick start'] },
+      { name: REFERENCE_GROUP, tags: ['Forms', 'Other', 'Integrations'] },
+    ]);
+    expect(spec.value.info['x-logo'].url).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(bundle.tags).toHaveLength(1);
+  });
+
+  it('refuses a guide named like an API tag', () => {
+    const spec = siteSpec(bundle, [{ slug: 'forms', title: 'Forms', body: 'x' }]);
+    expect(spec.ok || spec.error.kind).toBe('guide_invalid');
+  });
+});
