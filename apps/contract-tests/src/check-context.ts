@@ -18,6 +18,8 @@ export interface ExpectResponse {
 }
 
 export interface Note {
+  /** Suffix of the result's name (default: closed schema). */
+  readonly label?: string;
   readonly message: string;
   readonly failure: Failure;
 }

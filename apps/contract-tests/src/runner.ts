@@ -3,7 +3,7 @@
 import { CheckContext } from './check-context.js';
 import { matchFailure } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
-import { toCurl } from './report/curl.js';
+import { redact, toCurl } from './report/curl.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -78,7 +78,8 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
-    const reasonOf = (failures: Failure[]): string => failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`).join('\n');
+    const reasonOf = (failures: Failure[]): string => redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`)
+      .join('\n'), secrets);
     results.push({
       ...base,
       outcome,
@@ -95,7 +96,7 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
     const verdict = target.kind === 'live' ? matchFailure(options.spec.ledger, note.failure) : undefined;
     results.push({
       ...base,
-      name: `${check.name} (closed schema)`,
+      name: `${check.name} (${note.label ?? 'closed schema'})`,
       outcome: verdict?.known ? 'known-drift' : 'info',
       reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
       failures: [note.failure],
