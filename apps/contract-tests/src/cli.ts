@@ -50,6 +50,7 @@ async function main(): Promise<number> {
     ...(parsed.operations ? { operations: parsed.operations } : {}),
   });
   console.log(redact(renderSummary(report), secrets));
+  if (controller.signal.aborted) console.log('INTERRUPTED: the remaining checks were skipped (exit code 130).');
   const files = await writeReports(report, parsed.reportDir, secrets);
   console.log(`\nreports: ${files.json}\n         ${files.xml}`);
   process.off('SIGINT', onSigint);

@@ -34,7 +34,7 @@ export interface Failure {
   readonly expected?: string;
   readonly received?: string;
   /** For `status`: the statuses, for ledger matching. */
-  readonly expectedStatus?: number[];
+  readonly expectedStatus?: readonly number[];
   readonly receivedStatus?: number;
   /** For `status`: the situation, worded like the ledger's `when`. */
   readonly when?: string;

@@ -24,7 +24,7 @@ describe('drift matching', () => {
   });
 
   it('matches a status failure by operation, statuses and situation', () => {
-    const base = { kind: 'status', message: 'x', operationId: 'listFormSubmissions', expectedStatus: [422], receivedStatus: 200 } as const;
+    const base: Failure = { kind: 'status', message: 'x', operationId: 'listFormSubmissions', expectedStatus: [422], receivedStatus: 200 };
     expect(matchFailure(spec.ledger, { ...base, when: 'per_page out of bounds' }).entryIds).toEqual(['submissions-per-page-not-validated']);
     expect(matchFailure(spec.ledger, { ...base, when: 'status outside its enum' }).entryIds).toEqual(['submissions-status-not-validated']);
     expect(matchFailure(spec.ledger, { ...base, receivedStatus: 500 }).known).toBe(false);
