@@ -1,0 +1,168 @@
+// What a check function works with: clients bound to the target's tokens that record every
+// exchange, and assertions that gather failures as values instead of throwing on the first one.
+import { formatErrors } from '@forms-api/spec/validator';
+import type { SpecArtifacts } from './spec.js';
+import type { Target } from './targets/target.js';
+import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
+import { CheckFailed, SkipCheck, type Exchange, type Failure } from './model.js';
+
+/** `undefined`: the main token; `null`: no Authorization header; a string: that token. */
+export type TokenChoice = string | null | undefined;
+
+export interface ExpectResponse {
+  readonly operationId: string;
+  /** Acceptable statuses; the first is the one reported as expected. */
+  readonly status: number | number[];
+  /** Ledger wording of the situation, used to tell apart entries with the same statuses. */
+  readonly when?: string;
+}
+
+export interface Note {
+  /** Suffix of the result's name (default: closed schema). */
+  readonly label?: string;
+  readonly message: string;
+  readonly failure: Failure;
+}
+
+export class CheckContext {
+  readonly recorder = new ExchangeRecorder();
+  readonly failures: Failure[] = [];
+  /** Informational findings (additive drift from closed validation); never fail a run by themselves. */
+  readonly notes: Note[] = [];
+  /** Cleanups registered by the check, run in reverse order even when it fails. */
+  readonly cleanups: Array<{ label: string; run: () => Promise<void> }> = [];
+
+  constructor(
+    readonly target: Target,
+    readonly spec: SpecArtifacts,
+    readonly signal: AbortSignal,
+    readonly extraSecrets: Map<string, string> = new Map(),
+  ) {}
+
+  client(token: TokenChoice = undefined, headers?: Record<string, string>): RawClient {
+    const resolved = token === undefined ? this.target.tokens.main : token;
+    return createHttpClient({
+      baseUrl: this.target.baseUrl,
+      recorder: this.recorder,
+      ...(resolved ? { token: resolved } : {}),
+      ...(headers ? { headers } : {}),
+    });
+  }
+
+  /** A token the check needs, or a skip naming the variable that would provide it. */
+  token(key: keyof Target['tokens'], variable: string): string {
+    const value = this.target.tokens[key];
+    if (!value) throw new SkipCheck(`no token for this case (set ${variable})`);
+    return value;
+  }
+
+  skip(reason: string): never {
+    throw new SkipCheck(reason);
+  }
+
+  /**
+   * Runs one client call and returns what went over the wire. The client's own parsing result is
+   * ignored: the suite judges the raw exchange, so a body the client cannot parse is still reported.
+   */
+  async send(call: () => Promise<unknown>): Promise<Exchange> {
+    if (this.signal.aborted) throw new SkipCheck('interrupted');
+    const mark = this.recorder.size;
+    try {
+      await call();
+    } catch {
+      // Parse or transport errors are visible in the recorded exchange.
+    }
+    const exchange = this.recorder.since(mark).at(-1);
+    if (!exchange) throw new CheckFailed([{ kind: 'transport', message: 'the client sent no request' }]);
+    return exchange;
+  }
+
+  fail(failure: Failure): void {
+    this.failures.push(failure);
+  }
+
+  /** Parses the JSON body of an exchange; a failure value when it is not JSON. */
+  json(exchange: Exchange): { ok: true; value: unknown } | { ok: false } {
+    if (exchange.responseBody === undefined || exchange.responseBody === '') return { ok: false };
+    try {
+      return { ok: true, value: JSON.parse(exchange.responseBody) };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  /**
+   * The checks every response gets: the status is the expected one and documented, the media type
+   * is the documented one, and the body validates against the schema for that status (Ajv 2020).
+   * Also validates closed (unknown properties rejected) and records those as notes.
+   * Returns the parsed body when the status matched.
+   */
+  expectResponse(exchange: Exchange, expect: ExpectResponse): unknown {
+    const { operationId } = expect;
+    const statuses = Array.isArray(expect.status) ? expect.status : [expect.status];
+    const expectedText = statuses.join(' or ');
+    if (exchange.transportError !== undefined || exchange.status === undefined) {
+      this.fail({ kind: 'transport', message: `${operationId}: no response (${exchange.transportError ?? 'unknown error'})`, expected: expectedText, received: 'no response', exchange, operationId });
+      return undefined;
+    }
+    const status = exchange.status;
+    const documented = this.spec.validator.documentedStatuses(operationId);
+    if (!statuses.includes(status)) {
+      const undocumented = !documented.includes(String(status));
+      this.fail({
+        kind: 'status',
+        message: `${operationId}: expected status ${expectedText}, received ${status}${undocumented ? ' (not documented for this operation)' : ''}`,
+        expected: expectedText,
+        received: String(status),
+        expectedStatus: statuses,
+        receivedStatus: status,
+        operationId,
+        exchange,
+        ...(expect.when ? { when: expect.when } : {}),
+      });
+      // The body of an unexpected but documented status is still worth validating.
+      if (undocumented) return undefined;
+    }
+    return this.validateBody(exchange, operationId, status);
+  }
+
+  /** Media type and schema of a response body for its status. */
+  validateBody(exchange: Exchange, operationId: string, status: number): unknown {
+    const response = this.spec.validator.responseFor(operationId, status);
+    const content = (response?.content ?? {}) as Record<string, unknown>;
+    const mediaTypes = Object.keys(content);
+    if (mediaTypes.length === 0) return undefined; // a documented empty response
+    const received = (exchange.responseHeaders?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mediaType = mediaTypes.find((m) => m === received);
+    if (!mediaType) {
+      this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange });
+    }
+    const effective = mediaType ?? mediaTypes[0]!;
+    if (!effective.includes('json')) return exchange.responseBody;
+    const parsed = this.json(exchange);
+    if (!parsed.ok) {
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: (exchange.responseBody ?? '').slice(0, 200) || 'an empty body', operationId, exchange });
+      return undefined;
+    }
+    const result = this.spec.validator.validateResponse(operationId, status, parsed.value, effective);
+    if (!result.valid) {
+      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: formatErrors(result.errors).slice(0, 8).join('; '), schemaErrors: result.errors, operationId, exchange });
+    } else {
+      const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
+      if (!closed.valid) {
+        const failure: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: formatErrors(closed.errors).slice(0, 8).join('; '), schemaErrors: closed.errors, operationId, exchange };
+        this.notes.push({ message: failure.message, failure });
+      }
+    }
+    return parsed.value;
+  }
+
+  /** A failed named behavioural check of the ledger. */
+  failCheck(check: string, operationId: string, message: string, details: { expected?: string; received?: string; exchange?: Exchange } = {}): void {
+    this.fail({ kind: 'check', check, operationId, message: `${check}: ${message}`, ...details });
+  }
+
+  onCleanup(label: string, run: () => Promise<void>): void {
+    this.cleanups.push({ label, run });
+  }
+}

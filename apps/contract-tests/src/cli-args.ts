@@ -1,0 +1,65 @@
+// Command-line parsing of `pnpm contract`: options, targets (flags or FORMS_CONTRACT_TARGETS) and
+// the report directory. Errors are values with the text to print.
+import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TARGET_NAMES, type TargetName } from './run-contract.js';
+
+export const HELP = `Usage: pnpm contract [options]
+
+Runs the contract suite. Without options: the prism and sandbox targets.
+
+  --target <name>     prism, sandbox or live; repeat or comma-separate (env FORMS_CONTRACT_TARGETS).
+                      "live" is added to the default targets unless the list is given in full.
+  --config <file>     JSON file with the live settings (see README); the environment wins.
+  --write             live target: also run the checks that change data (they undo their changes).
+  --strict            known drift fails the run too.
+  --no-proxy          skip the prism proxy pass in front of live targets.
+  --operation <id>    only these operations (repeatable).
+  --report-dir <dir>  where contract-report.{json,xml} go (default apps/contract-tests/reports).
+  -h, --help          this text.`;
+
+/** Errors of the command line, as values the caller prints. */
+export type Parsed = { ok: true; targets: TargetName[]; write: boolean; strict: boolean; proxy: boolean; config?: string; reportDir: string; operations?: string[] } | { ok: false; message: string; help?: boolean };
+
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        target: { type: 'string', multiple: true },
+        config: { type: 'string' },
+        write: { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        'no-proxy': { type: 'boolean', default: false },
+        operation: { type: 'string', multiple: true },
+        'report-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` };
+  }
+  if (values.help) return { ok: false, message: HELP, help: true };
+  const fromArgs = (values.target ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
+  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : ['prism', 'sandbox'];
+  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
+  const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) return { ok: false, message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` };
+  const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  return {
+    ok: true,
+    targets: [...new Set(names)] as TargetName[],
+    write: values.write,
+    strict: values.strict,
+    proxy: !values['no-proxy'],
+    reportDir: resolve(values['report-dir'] ?? resolve(appDir, 'reports')),
+    ...(values.config ? { config: resolve(values.config) } : {}),
+    ...(values.operation ? { operations: values.operation } : {}),
+  };
+}
+

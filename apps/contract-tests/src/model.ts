@@ -1,0 +1,77 @@
+// The values the suite passes around: recorded HTTP exchanges, failures (errors as values with a
+// kind) and check results. Nothing here does I/O.
+import type { ValidationResult } from '@forms-api/spec/validator';
+
+/** Ajv's error object, taken from the spec validator so this app needs no direct Ajv dependency. */
+export type ErrorObject = ValidationResult['errors'][number];
+
+/** One HTTP request/response pair as sent by the client, kept for the report and the curl repro. */
+export interface Exchange {
+  readonly method: string;
+  readonly url: string;
+  /** Request headers; the Authorization value is kept here and redacted only when rendered. */
+  readonly requestHeaders: Record<string, string>;
+  readonly requestBody?: string;
+  readonly status?: number;
+  readonly responseHeaders?: Record<string, string>;
+  readonly responseBody?: string;
+  /** Set when no response arrived (connection refused, timeout, abort). */
+  readonly transportError?: string;
+}
+
+export type FailureKind =
+  | 'status' // the status is not the expected one (or not documented)
+  | 'content-type' // the media type is not the documented one
+  | 'schema' // the body does not validate against the documented schema
+  | 'check' // a named behavioural check failed
+  | 'transport' // no response, or a body that cannot be parsed
+  | 'config' // the target lacks configuration the check needs
+  | 'setup'; // the suite could not prepare the check (for example no submission to update)
+
+export interface Failure {
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly expected?: string;
+  readonly received?: string;
+  /** For `status`: the statuses, for ledger matching. */
+  readonly expectedStatus?: readonly number[];
+  readonly receivedStatus?: number;
+  /** For `status`: the situation, worded like the ledger's `when`. */
+  readonly when?: string;
+  /** For `schema`: the Ajv errors, and the operation (or webhook) whose schema it is. */
+  readonly schemaErrors?: ErrorObject[];
+  readonly operationId?: string;
+  /** For `check`: the ledger name of the behavioural check. */
+  readonly check?: string;
+  readonly exchange?: Exchange;
+}
+
+export type Outcome = 'passed' | 'failed' | 'known-drift' | 'skipped' | 'info';
+
+export interface CheckResult {
+  readonly target: string;
+  readonly operationId: string;
+  readonly name: string;
+  readonly outcome: Outcome;
+  /** Why it failed / was skipped / what the note says. */
+  readonly reason?: string;
+  readonly failures: Failure[];
+  /** Ledger entries this result was matched to (known drift, or additive info matched to an entry). */
+  readonly driftIds: string[];
+  /** Reproductions of the requests that caused the failures, token redacted. */
+  readonly curl: string[];
+  readonly durationMs: number;
+}
+
+/** Thrown inside a check to skip it with a reason (for example a missing optional token). */
+export class SkipCheck extends Error {
+  readonly kind = 'skip' as const;
+}
+
+/** Thrown inside a check to stop it with failures already gathered as values. */
+export class CheckFailed extends Error {
+  readonly kind = 'check-failed' as const;
+  constructor(readonly failures: Failure[]) {
+    super(failures.map((f) => f.message).join('; '));
+  }
+}

@@ -1,0 +1,64 @@
+// The readable summary printed at the end: per target and operation the counts, then every
+// failure with expected vs received and a curl repro, then the ledger entries seen and not seen.
+import type { RunReport } from './model.js';
+import { totalsOf } from './model.js';
+
+const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length));
+const indent = (text: string, by = '      '): string => text.split('\n').map((l) => by + l).join('\n');
+
+export function renderSummary(report: RunReport): string {
+  const out: string[] = [];
+  out.push('', '== Contract suite summary ==', '');
+  for (const target of report.targets) {
+    const results = report.results.filter((r) => r.target === target.name || r.target.startsWith(`${target.name} (`));
+    if (target.error) {
+      out.push(`target ${target.name}: ERROR — ${target.error}`, '');
+      continue;
+    }
+    const byTarget = [...new Set(results.map((r) => r.target))];
+    for (const name of byTarget) {
+      const mine = results.filter((r) => r.target === name);
+      const t = totalsOf(mine);
+      out.push(`target ${name}: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info`);
+      out.push(`  ${pad('operation', 26)} ${pad('passed', 7)} ${pad('failed', 7)} ${pad('drift', 6)} ${pad('skipped', 8)} info`);
+      for (const op of [...new Set(mine.map((r) => r.operationId))]) {
+        const o = totalsOf(mine.filter((r) => r.operationId === op));
+        out.push(`  ${pad(op, 26)} ${pad(String(o.passed), 7)} ${pad(String(o.failed), 7)} ${pad(String(o['known-drift']), 6)} ${pad(String(o.skipped), 8)} ${o.info}`);
+      }
+      out.push('');
+    }
+  }
+  const failures = report.results.filter((r) => r.outcome === 'failed');
+  if (failures.length > 0) {
+    out.push('-- Failures --');
+    for (const r of failures) {
+      out.push(`✗ [${r.target}] ${r.operationId} › ${r.name}`);
+      if (r.reason) out.push(indent(r.reason));
+      for (const curl of r.curl) out.push(indent(`repro: ${curl}`));
+    }
+    out.push('');
+  }
+  const drift = report.results.filter((r) => r.outcome === 'known-drift');
+  if (drift.length > 0) {
+    out.push(`-- Known drift (${report.strict ? 'fails the run: --strict' : 'not failing; --strict makes it fail'}) --`);
+    for (const r of drift) out.push(`~ [${r.target}] ${r.operationId} › ${r.name}: ${r.driftIds.join(', ')}`);
+    out.push('');
+  }
+  const skipped = report.results.filter((r) => r.outcome === 'skipped');
+  if (skipped.length > 0) {
+    out.push('-- Skipped --');
+    const reasons = new Map<string, string[]>();
+    for (const r of skipped) reasons.set(`[${r.target}] ${r.reason ?? ''}`, [...(reasons.get(`[${r.target}] ${r.reason ?? ''}`) ?? []), `${r.operationId} › ${r.name}`]);
+    for (const [reason, checks] of reasons) out.push(`- ${reason} (${checks.length}: ${checks.slice(0, 3).join('; ')}${checks.length > 3 ? '; …' : ''})`);
+    out.push('');
+  }
+  if (report.ledgerSeen.length > 0 || report.ledgerNotSeen.length > 0) {
+    out.push('-- Drift ledger --');
+    for (const e of report.ledgerSeen) out.push(`seen     ${e.id} (${e.count}×)`);
+    for (const e of report.ledgerNotSeen) out.push(`not seen ${e.id} — fixed upstream, or not exercised by this configuration?`);
+    out.push('');
+  }
+  const t = report.totals;
+  out.push(`Total: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info — ${report.exitCode === 0 ? 'OK' : 'FAILED'}`);
+  return out.join('\n');
+}

@@ -1,0 +1,108 @@
+// Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
+// live targets), stops everything it started, and builds the report.
+import type { CheckResult } from './model.js';
+import { buildReport, type RunReport, type TargetRun } from './report/model.js';
+import { runTarget } from './runner.js';
+import type { SpecArtifacts } from './spec.js';
+import { allSuites } from './suites/index.js';
+import { proxySuites } from './suites/prism-proxy-pass.js';
+import { loadLiveConfig, liveTarget } from './targets/live.js';
+import { startPrismProxy, startPrismTarget } from './targets/prism.js';
+import { startSandboxTarget } from './targets/sandbox.js';
+import type { Target } from './targets/target.js';
+
+export const TARGET_NAMES = ['prism', 'sandbox', 'live'] as const;
+export type TargetName = (typeof TARGET_NAMES)[number];
+
+export interface ContractOptions {
+  readonly spec: SpecArtifacts;
+  readonly targets: TargetName[];
+  readonly write: boolean;
+  readonly strict: boolean;
+  readonly proxyPass: boolean;
+  readonly configPath?: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+  readonly operations?: string[];
+  readonly log: (line: string) => void;
+  /** Filled with each target's secrets as it starts (the caller redacts its output with it). */
+  readonly secrets?: Map<string, string>;
+}
+
+export interface ContractRun {
+  readonly report: RunReport;
+  /** Every secret seen, for redaction of whatever the caller prints or writes. */
+  readonly secrets: Map<string, string>;
+}
+
+async function startTarget(name: TargetName, options: ContractOptions): Promise<Target> {
+  switch (name) {
+    case 'prism':
+      return startPrismTarget(options.spec);
+    case 'sandbox':
+      return startSandboxTarget();
+    case 'live': {
+      const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
+      if (!config.ok) throw new Error(config.error.message);
+      return liveTarget(config.settings, { write: options.write, proxyPass: options.proxyPass });
+    }
+  }
+}
+
+const SYMBOL: Record<CheckResult['outcome'], string> = { passed: '✓', failed: '✗', 'known-drift': '~', skipped: '-', info: 'i' };
+
+export async function runContract(options: ContractOptions): Promise<ContractRun> {
+  const startedAt = new Date();
+  const targets: TargetRun[] = [];
+  const results: CheckResult[] = [];
+  const secrets = options.secrets ?? new Map<string, string>();
+  const onResult = (r: CheckResult) => options.log(`  ${SYMBOL[r.outcome]} [${r.target}] ${r.operationId} › ${r.name}${r.outcome === 'failed' ? ` — ${(r.reason ?? '').split('\n')[0]}` : ''}`);
+  let lastOp = '';
+  const onStart = (target: string, check: { operationId: string }) => {
+    if (`${target}/${check.operationId}` !== lastOp) options.log(`[${target}] ${check.operationId}`);
+    lastOp = `${target}/${check.operationId}`;
+  };
+
+  for (const name of options.targets) {
+    if (options.signal.aborted) break;
+    options.log(`== target ${name}: starting`);
+    let target: Target;
+    try {
+      target = await startTarget(name, options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      options.log(`== target ${name}: could not start: ${message}`);
+      targets.push({ name, kind: name === 'prism' ? 'mock' : 'live', error: message });
+      continue;
+    }
+    for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
+    targets.push({ name: target.name, kind: target.kind });
+    try {
+      results.push(...(await runTarget(target, { spec: options.spec, suites: allSuites, signal: options.signal, onResult, onStart, ...(options.operations ? { operations: options.operations } : {}) })));
+      if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
+        results.push(...(await proxyPass(target, options, onResult, onStart)));
+      }
+    } finally {
+      await target.stop();
+      options.log(`== target ${target.name}: stopped`);
+    }
+  }
+  return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
+}
+
+/** The read-only requests again, through `prism proxy --errors` in front of the live target. */
+async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: (t: string, c: { operationId: string }) => void): Promise<CheckResult[]> {
+  const name = `${target.name} (prism proxy)`;
+  let proxy;
+  try {
+    proxy = await startPrismProxy(options.spec, target.baseUrl);
+  } catch (error) {
+    const reason = `prism proxy did not start: ${error instanceof Error ? error.message : String(error)}`;
+    return [{ target: name, operationId: '-', name: 'start prism proxy', outcome: 'info', reason, failures: [], driftIds: [], curl: [], durationMs: 0 }];
+  }
+  try {
+    return await runTarget({ ...target, name, baseUrl: proxy.baseUrl, write: false }, { spec: options.spec, suites: proxySuites, signal: options.signal, onResult, onStart });
+  } finally {
+    await proxy.stop();
+  }
+}

@@ -1,0 +1,109 @@
+// Runs the checks of the suites against one target and turns what they gathered into results:
+// passed, failed, known drift (matched to the ledger), skipped, or informational.
+import { CheckContext } from './check-context.js';
+import { matchFailure } from './drift.js';
+import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
+import { redact, toCurl } from './report/curl.js';
+import type { SpecArtifacts } from './spec.js';
+import type { Check, OperationSuite } from './suites/types.js';
+import type { Target } from './targets/target.js';
+
+export interface RunOptions {
+  readonly spec: SpecArtifacts;
+  readonly suites: OperationSuite[];
+  readonly signal: AbortSignal;
+  /** Only these operations (all when absent). */
+  readonly operations?: string[];
+  /** Called as each check finishes (progress output). */
+  readonly onResult?: (result: CheckResult) => void;
+  readonly onStart?: (target: string, check: Check) => void;
+}
+
+export async function runTarget(target: Target, options: RunOptions): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const emit = (result: CheckResult): void => {
+    results.push(result);
+    options.onResult?.(result);
+  };
+  for (const suite of options.suites) {
+    if (options.operations && !options.operations.includes(suite.operationId)) continue;
+    for (const check of suite.checks) {
+      if (check.on && check.on !== target.kind) continue;
+      const base = { target: target.name, operationId: check.operationId, name: check.name };
+      if (options.signal.aborted) {
+        emit({ ...base, outcome: 'skipped', reason: 'interrupted', failures: [], driftIds: [], curl: [], durationMs: 0 });
+        continue;
+      }
+      if (check.writes && target.kind === 'live' && !target.write) {
+        emit({ ...base, outcome: 'skipped', reason: 'changes data: run with --write to include it', failures: [], driftIds: [], curl: [], durationMs: 0 });
+        continue;
+      }
+      options.onStart?.(target.name, check);
+      for (const result of await runCheck(target, check, options)) emit(result);
+    }
+  }
+  return results;
+}
+
+async function runCheck(target: Target, check: Check, options: RunOptions): Promise<CheckResult[]> {
+  const started = Date.now();
+  const ctx = new CheckContext(target, options.spec, options.signal);
+  const base = { target: target.name, operationId: check.operationId, name: check.name };
+  let skipped: string | undefined;
+  try {
+    await check.run(ctx);
+  } catch (error) {
+    if (error instanceof SkipCheck) skipped = error.message;
+    else if (error instanceof CheckFailed) ctx.failures.push(...error.failures);
+    else ctx.fail({ kind: 'setup', message: `the check threw: ${error instanceof Error ? error.message : String(error)}` });
+  } finally {
+    // Cleanups run whatever happened above: the suite must leave a tenant as it found it.
+    for (const cleanup of ctx.cleanups.reverse()) {
+      try {
+        await cleanup.run();
+      } catch (error) {
+        ctx.fail({ kind: 'setup', message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand` });
+      }
+    }
+  }
+  const secrets = new Map([...target.secrets, ...ctx.extraSecrets]);
+  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, secrets)] : [])))];
+  const durationMs = Date.now() - started;
+  const results: CheckResult[] = [];
+
+  if (skipped !== undefined && ctx.failures.length === 0) {
+    results.push({ ...base, outcome: 'skipped', reason: skipped, failures: [], driftIds: [], curl: [], durationMs });
+  } else {
+    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? matchFailure(options.spec.ledger, f) : undefined }));
+    const unexpected = verdicts.filter((v) => !v.verdict?.known);
+    const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
+    const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
+    const reasonOf = (failures: Failure[]): string => redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`)
+      .join('\n'), secrets);
+    results.push({
+      ...base,
+      outcome,
+      ...(outcome === 'failed' ? { reason: reasonOf(unexpected.map((v) => v.failure)) } : {}),
+      ...(outcome === 'known-drift' ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` } : {}),
+      failures: ctx.failures,
+      driftIds,
+      curl: curlOf(outcome === 'failed' ? unexpected.map((v) => v.failure) : ctx.failures),
+      durationMs,
+    });
+  }
+  // Additive drift (closed validation) is informational; matched to the ledger it is known drift.
+  for (const note of ctx.notes) {
+    const verdict = target.kind === 'live' ? matchFailure(options.spec.ledger, note.failure) : undefined;
+    results.push({
+      ...base,
+      name: `${check.name} (${note.label ?? 'closed schema'})`,
+      outcome: verdict?.known ? 'known-drift' : 'info',
+      reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
+      failures: [note.failure],
+      driftIds: verdict?.entryIds ?? [],
+      curl: curlOf([note.failure]),
+      durationMs: 0,
+    });
+  }
+  return results;
+}

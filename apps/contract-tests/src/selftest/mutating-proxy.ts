@@ -1,0 +1,64 @@
+// A deliberately broken target for the self-test: node:http on 127.0.0.1 in front of the Prism
+// mock, applying one fault to matching requests or responses.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxiedRequest {
+  readonly method: string;
+  readonly path: string;
+  headers: Record<string, string>;
+}
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ProxyFault {
+  /** Changes the request before it is forwarded (for example drops Prism's Prefer header). */
+  request?(req: ProxiedRequest): void;
+  /** Changes the response before it is returned. */
+  response?(req: ProxiedRequest, res: ProxiedResponse): void;
+}
+
+export interface MutatingProxy {
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'content-encoding']);
+
+export async function startMutatingProxy(upstream: string, fault?: ProxyFault): Promise<MutatingProxy> {
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (c: Buffer) => chunks.push(c));
+    incoming.on('end', async () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const req: ProxiedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers };
+      fault?.request?.(req);
+      try {
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        const upstreamResponse = await fetch(`${upstream}${req.path}`, { method: req.method, headers: req.headers, ...(body && req.method !== 'GET' ? { body } : {}) });
+        const res: ProxiedResponse = { status: upstreamResponse.status, headers: {}, body: await upstreamResponse.text() };
+        upstreamResponse.headers.forEach((value, key) => {
+          if (!HOP_BY_HOP.has(key)) res.headers[key] = value;
+        });
+        fault?.response?.(req, res);
+        outgoing.writeHead(res.status, res.headers).end(res.status === 204 ? undefined : res.body);
+      } catch (error) {
+        outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`mutating proxy: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+// Loads the contract artifacts from @forms-api/spec: the bundle, its YAML path (for Prism), the
+// drift ledger and two Ajv validators (the contract as written, and a closed one for additive drift).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createSpecValidator, type SpecValidator } from '@forms-api/spec/validator';
+import type { DriftLedger } from './drift.js';
+
+export interface SpecArtifacts {
+  /** Absolute path of the bundled spec as YAML, handed to `prism mock` / `prism proxy`. */
+  readonly yamlPath: string;
+  readonly bundle: Record<string, any>;
+  readonly ledger: DriftLedger;
+  /** Validates against the contract as written. */
+  readonly validator: SpecValidator;
+  /** Also rejects properties the schemas do not name: surfaces additive drift (informational). */
+  readonly closedValidator: SpecValidator;
+}
+
+function resolveSpecFile(subpath: string): string {
+  // Resolve through the package's exports so a published @forms-api/spec works the same as the workspace one.
+  return fileURLToPath(import.meta.resolve(`@forms-api/spec/${subpath}`));
+}
+
+export function loadSpec(): SpecArtifacts {
+  const bundle = JSON.parse(readFileSync(resolveSpecFile('openapi.json'), 'utf8')) as Record<string, any>;
+  const ledger = JSON.parse(readFileSync(resolveSpecFile('drift.json'), 'utf8')) as DriftLedger;
+  return {
+    yamlPath: resolveSpecFile('openapi.yaml'),
+    bundle,
+    ledger,
+    validator: createSpecValidator(bundle),
+    closedValidator: createSpecValidator(bundle, { closed: true }),
+  };
+}
+
+/** Every operationId of the open API, in the order the spec lists them. */
+export function operationIds(spec: SpecArtifacts): string[] {
+  return [...spec.validator.operations.keys()];
+}
+
+/** Whether the operation needs a token (its security requirement is not empty). */
+export function isSecured(spec: SpecArtifacts, operationId: string): boolean {
+  const op = spec.validator.operations.get(operationId)?.operation as { security?: unknown[] } | undefined;
+  const security = op?.security ?? (spec.bundle.security as unknown[] | undefined) ?? [];
+  return security.length > 0;
+}

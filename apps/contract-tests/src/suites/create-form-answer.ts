@@ -1,0 +1,120 @@
+// createFormAnswer (public): every documented status on the mock; on live targets an unknown form
+// (404), and with --write the webhook round trip: answer -> signed submission.created at the
+// suite's receiver -> signature and payload checked -> a `success` dispatch in the events list.
+import type { CheckContext } from '../check-context.js';
+import { formatErrors } from '@forms-api/spec/validator';
+import { verifySignature } from '../webhooks/verify-signature.js';
+import { setUpWebhook } from '../webhooks/round-trip.js';
+import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
+import { sleep } from './helpers.js';
+import { formRef } from './get-form.js';
+import type { components } from '@forms-api/types';
+import type { OperationSuite } from './types.js';
+
+type FormField = components['schemas']['FormField'];
+const operationId = 'createFormAnswer';
+const MOCK_BODY = { completion_time: 38 };
+const DELIVERY_TIMEOUT_MS = 15_000;
+
+export const send: Send = (ctx, o = {}) =>
+  ctx.send(() =>
+    ctx.client(o.token === undefined ? null : o.token, o.headers).POST('/forms/{form}/answer', {
+      params: { path: { form: formRef(ctx), ...o.path } as never },
+      body: (o.body ?? MOCK_BODY) as never,
+    }),
+  );
+
+/** A plausible answer for each field the form defines (required ones must be valid). */
+export function answersFor(fields: FormField[], marker: string): Record<string, unknown> {
+  const answers: Record<string, unknown> = { completion_time: 5 };
+  for (const field of fields) {
+    const option = (field.select ?? field.multi_select)?.options[0]?.name;
+    const value: unknown = (() => {
+      switch (field.type) {
+        case 'text': case 'rich_text': return `${field.name} ${marker}`;
+        case 'email': return 'contract-test@example.com';
+        case 'url': return 'https://example.com/contract-test';
+        case 'number': case 'rating': case 'scale': case 'slider': return 1;
+        case 'checkbox': return true;
+        case 'date': return new Date().toISOString().slice(0, 10);
+        case 'phone_number': return '+15555550100';
+        case 'select': return option;
+        case 'multi_select': return option ? [option] : undefined;
+        default: return undefined;
+      }
+    })();
+    if (value !== undefined && !field.type.startsWith('nf-')) answers[field.id] = value;
+  }
+  return answers;
+}
+
+async function formFields(ctx: CheckContext): Promise<FormField[]> {
+  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{form}', { params: { path: { form: ctx.target.ids.formId } } }));
+  const parsed = ctx.json(exchange);
+  const fields = parsed.ok ? (parsed.value as { properties?: FormField[] }).properties : undefined;
+  if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
+  return fields;
+}
+
+async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
+  const hook = await setUpWebhook(ctx);
+  const marker = `rt-${Date.now()}`;
+  const mark = hook.receiver.received.length;
+  const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body: answersFor(await formFields(ctx), marker) });
+  if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
+
+  const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
+  if (!delivery) return ctx.failCheck('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: answer });
+
+  const signature = delivery.headers['x-webhook-signature'];
+  if (!(await verifySignature(hook.secret, delivery.rawBody, Array.isArray(signature) ? signature[0] : signature))) {
+    ctx.failCheck('webhook-round-trip', operationId, 'the signature does not verify over the raw body', { expected: 'sha256=HMAC(secret, raw body)', received: String(signature ?? 'no X-Webhook-Signature header'), exchange: answer });
+  }
+  if (delivery.headers[hook.header.name.toLowerCase()] !== hook.header.value) {
+    ctx.failCheck('webhook-round-trip', operationId, `the custom header ${hook.header.name} was not sent`, { expected: hook.header.value, received: String(delivery.headers[hook.header.name.toLowerCase()] ?? 'absent') });
+  }
+  const contentType = String(delivery.headers['content-type'] ?? '');
+  if (!contentType.startsWith('application/json')) ctx.failCheck('webhook-round-trip', operationId, 'the webhook is not JSON', { expected: 'application/json', received: contentType || 'none' });
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivery.rawBody.toString('utf8'));
+  } catch {
+    return ctx.failCheck('webhook-round-trip', operationId, 'the webhook body is not JSON', { expected: 'JSON', received: delivery.rawBody.toString('utf8').slice(0, 200) });
+  }
+  const valid = ctx.spec.validator.validateWebhookPayload(payload);
+  if (!valid.valid) {
+    ctx.fail({ kind: 'schema', operationId: 'submissionCreatedWebhook', message: 'submission.created payload does not match its schema', expected: 'a payload valid against the webhook schema', received: formatErrors(valid.errors).slice(0, 8).join('; '), schemaErrors: valid.errors });
+  }
+
+  // The dispatch is recorded after the receiver answered; give the tenant a moment.
+  let found = false;
+  for (let attempt = 0; attempt < 5 && !found; attempt++) {
+    if (attempt > 0) await sleep(1_000, ctx.signal);
+    const events = await ctx.send(() =>
+      ctx.client().GET('/open/forms/{form}/integrations/{integrationid}/events', { params: { path: { form: ctx.target.ids.formId, integrationid: hook.integrationId } } }),
+    );
+    const list = ctx.json(events);
+    found = list.ok && Array.isArray(list.value) && list.value.some((e) => (e as { status?: unknown }).status === 'success');
+    if (!found && attempt === 4) {
+      ctx.expectResponse(events, { operationId: 'listIntegrationEvents', status: 200 });
+      ctx.failCheck('webhook-round-trip', 'listIntegrationEvents', 'no dispatch with status "success" in the events list', { expected: 'an event with status success', received: (events.responseBody ?? '').slice(0, 300), exchange: events });
+    }
+  }
+}
+
+export const suite: OperationSuite = {
+  operationId,
+  checks: [
+    ...documentedStatusChecks(operationId, ['200', '403', '404', '422', '429', '500'], send),
+    ...prismOwnBehaviour(operationId, send),
+    {
+      name: 'unknown form: 404',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        ctx.expectResponse(await send(ctx, { path: { form: 'no-such-form-contract-test' } }), { operationId, status: 404 });
+      },
+    },
+    { name: 'webhook round trip', operationId, on: 'live', writes: true, run: webhookRoundTrip },
+  ],
+};

@@ -1,0 +1,64 @@
+// downloadSubmissionFile: every documented status on the mock; on live targets a file entry's
+// signed URL downloads (200, octet-stream) and a wrong signature is refused (403). Public: no token.
+import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
+import type { CheckContext } from '../check-context.js';
+import type { OperationSuite } from './types.js';
+
+const operationId = 'downloadSubmissionFile';
+const MOCK_FILE = { filename: 'aW52b2ljZS0yMDI0LnBkZg', expires: 1736432123, signature: '3f1c0e7d9a4b2c8e6f5d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d' };
+
+interface FileRef {
+  form: number;
+  filename: string;
+  expires: number;
+  signature: string;
+}
+
+export const send = (ctx: CheckContext, o: Parameters<Send>[1] & { file?: FileRef } = {}) => {
+  const file = o.file ?? { form: ctx.target.ids.formId, ...MOCK_FILE };
+  return ctx.send(() =>
+    // A public operation: no token unless a check asks for one.
+    ctx.client(o.token === undefined ? null : o.token, o.headers).GET('/open/forms/{form}/submissions/file/{filename}', {
+      params: { path: { form: file.form, filename: file.filename }, query: { expires: file.expires, signature: file.signature } },
+      parseAs: 'blob',
+    }),
+  );
+};
+
+/** The signed URL of a file answer among the first page of submissions. */
+async function findFile(ctx: CheckContext): Promise<FileRef> {
+  const formId = ctx.target.ids.formId;
+  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{id}/submissions', { params: { path: { id: formId }, query: { per_page: 100 } } }));
+  const text = exchange.responseBody ?? '';
+  const match = /"file_url"\s*:\s*"([^"]+)"/.exec(text);
+  if (!match) return ctx.skip('no file answer among the latest 100 submissions');
+  const url = new URL(JSON.parse(`"${match[1]}"`) as string);
+  const filename = url.pathname.split('/').at(-1)!;
+  return { form: formId, filename, expires: Number(url.searchParams.get('expires')), signature: url.searchParams.get('signature') ?? '' };
+}
+
+export const suite: OperationSuite = {
+  operationId,
+  checks: [
+    ...documentedStatusChecks(operationId, ['200', '403', '404', '500'], send),
+    ...prismOwnBehaviour(operationId, send),
+    {
+      name: 'signed URL: 200 and the file',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        ctx.expectResponse(await send(ctx, { file: await findFile(ctx) }), { operationId, status: 200 });
+      },
+    },
+    {
+      name: 'wrong signature: 403',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        const file = await findFile(ctx);
+        const signature = file.signature.startsWith('0') ? 'f'.repeat(64) : '0'.repeat(64);
+        ctx.expectResponse(await send(ctx, { file: { ...file, signature } }), { operationId, status: 403 });
+      },
+    },
+  ],
+};

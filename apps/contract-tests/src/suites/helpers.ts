@@ -1,0 +1,103 @@
+// Helpers the live checks share: temporary integrations (always removed), finding a submission,
+// taking its answers apart for an update and putting them back afterwards.
+import { randomBytes } from 'node:crypto';
+import type { CheckContext } from '../check-context.js';
+import { CheckFailed } from '../model.js';
+import type { components } from '@forms-api/types';
+
+type Submission = components['schemas']['Submission'];
+type WebhookIntegrationInput = components['schemas']['WebhookIntegrationInput'];
+
+/** A body for a webhook integration the suite owns. Inactive by default, so it never dispatches. */
+export function integrationBody(overrides: Partial<WebhookIntegrationInput['data']> & { status?: 'active' | 'inactive' } = {}): WebhookIntegrationInput {
+  const { status = 'inactive', ...data } = overrides;
+  return { integration_id: 'webhook', status, data: { webhook_url: 'https://example.com/forms-api-contract-test', ...data } };
+}
+
+/** A random signing secret; registered for redaction so it never reaches a report. */
+export function newSecret(ctx: CheckContext): string {
+  const secret = `whsec_contract_${randomBytes(12).toString('hex')}`;
+  ctx.extraSecrets.set(secret, '$WEBHOOK_SECRET');
+  return secret;
+}
+
+/**
+ * Creates an integration on the target's form and registers its deletion as a cleanup, so it is
+ * removed even when the check fails. Returns its id.
+ */
+export async function createTemporaryIntegration(ctx: CheckContext, body: WebhookIntegrationInput): Promise<{ id: number; body: unknown }> {
+  const formId = ctx.target.ids.formId;
+  const exchange = await ctx.send(() => ctx.client().POST('/open/forms/{form}/integrations', { params: { path: { form: formId } }, body }));
+  const parsed = ctx.json(exchange);
+  const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } }).form_integration?.id : undefined;
+  if (exchange.status !== 200 || typeof id !== 'number') {
+    throw new CheckFailed([{ kind: 'setup', message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`, exchange }]);
+  }
+  ctx.onCleanup(`delete integration ${id}`, async () => {
+    const del = await ctx.send(() => ctx.client().DELETE('/open/forms/{form}/integrations/{integrationid}', { params: { path: { form: formId, integrationid: id } } }));
+    // 404: the check already deleted it.
+    if (del.status !== 200 && del.status !== 204 && del.status !== 404) throw new Error(`DELETE answered ${del.status ?? 'nothing'}`);
+  });
+  return { id, body: parsed.ok ? parsed.value : undefined };
+}
+
+/** The integration to read: the configured one, or (when allowed to write) a temporary one. */
+export async function readableIntegrationId(ctx: CheckContext): Promise<number> {
+  if (ctx.target.ids.integrationId !== undefined) return ctx.target.ids.integrationId;
+  if (!ctx.target.write) return ctx.skip('no integration to read (set FORMS_API_INTEGRATION_ID, or run with --write to use a temporary one)');
+  return (await createTemporaryIntegration(ctx, integrationBody())).id;
+}
+
+/** Finds a submission of the target's form by id, walking the pages (at most `maxPages`). */
+export async function findSubmission(ctx: CheckContext, id: number, maxPages = 20): Promise<Submission | undefined> {
+  const formId = ctx.target.ids.formId;
+  for (let page = 1; page <= maxPages; page++) {
+    const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{id}/submissions', { params: { path: { id: formId }, query: { page, per_page: 100 } } }));
+    const parsed = ctx.json(exchange);
+    if (exchange.status !== 200 || !parsed.ok) return undefined;
+    const body = parsed.value as { data?: Submission[]; meta?: { last_page?: number } };
+    const found = body.data?.find((s) => s.id === id);
+    if (found) return found;
+    if (!body.meta?.last_page || page >= body.meta.last_page) return undefined;
+  }
+  return undefined;
+}
+
+const META_KEYS = new Set(['status', 'created_at', 'id', 'submission_id']);
+
+/** The answers of a submission as an update body (field ids only, plus completion_time). */
+export function answersOf(submission: Submission): Record<string, unknown> {
+  const answers = Object.fromEntries(Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)));
+  if (typeof submission.completion_time === 'number') answers.completion_time = Math.round(submission.completion_time);
+  return answers;
+}
+
+/** The submission the write checks may change, with a cleanup that puts its answers back. */
+export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
+  const id = ctx.target.ids.submissionId;
+  if (id === undefined) return ctx.skip('no submission to update (set FORMS_API_SUBMISSION_ID)');
+  const original = await findSubmission(ctx, id);
+  if (!original) throw new CheckFailed([{ kind: 'setup', message: `submission ${id} was not found in form ${ctx.target.ids.formId}` }]);
+  const formId = ctx.target.ids.formId;
+  ctx.onCleanup(`restore the answers of submission ${id}`, async () => {
+    const restore = await ctx.send(() =>
+      ctx.client().PUT('/open/forms/{id}/submissions/{submission_id}', { params: { path: { id: formId, submission_id: id } }, body: answersOf(original) as never }),
+    );
+    if (restore.status !== 200) throw new Error(`PUT answered ${restore.status ?? 'nothing'}`);
+  });
+  return original;
+}
+
+/** A field whose answer is a plain string, to change in an update. */
+export function stringField(submission: Submission): string | undefined {
+  return Object.entries(submission.data).find(([key, value]) => !META_KEYS.has(key) && typeof value === 'string')?.[0];
+}
+
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });

@@ -1,0 +1,63 @@
+// A webhook receiver for the round trip: node:http on 127.0.0.1, keeps the raw bytes of each
+// request (signatures are computed over them) and lets a check wait for the next one.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawBody: Buffer;
+  readonly receivedAt: number;
+}
+
+export interface WebhookReceiver {
+  readonly port: number;
+  readonly received: readonly ReceivedWebhook[];
+  /** Resolves with the first request after `since` (an index into `received`), or undefined on timeout. */
+  waitFor(since: number, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(port = 0): Promise<WebhookReceiver> {
+  const received: ReceivedWebhook[] = [];
+  const waiters = new Set<() => void>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      for (const wake of waiters) wake();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    received,
+    waitFor(since, timeoutMs, signal) {
+      return new Promise((resolve) => {
+        const done = (value: ReceivedWebhook | undefined) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(value);
+        };
+        const check = () => {
+          if (received.length > since) done(received[since]);
+        };
+        const timer = setTimeout(() => done(undefined), timeoutMs);
+        signal?.addEventListener('abort', () => done(undefined), { once: true });
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

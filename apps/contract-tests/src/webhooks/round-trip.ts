@@ -1,0 +1,27 @@
+// Sets up what a webhook check needs: a local receiver and an active integration pointing at it
+// (with a secret and a custom header), both removed when the check ends.
+import { randomBytes } from 'node:crypto';
+import type { CheckContext } from '../check-context.js';
+import { createTemporaryIntegration, integrationBody, newSecret } from '../suites/helpers.js';
+import { startReceiver, type WebhookReceiver } from './receiver.js';
+
+export interface WebhookSetup {
+  readonly receiver: WebhookReceiver;
+  readonly integrationId: number;
+  readonly secret: string;
+  readonly header: { name: string; value: string };
+}
+
+export async function setUpWebhook(ctx: CheckContext): Promise<WebhookSetup> {
+  const reach = ctx.target.webhooks;
+  if (!reach) return ctx.skip('the tenant cannot reach a receiver of the suite (set FORMS_API_WEBHOOK_RECEIVER_URL)');
+  const receiver = await startReceiver(reach.listenPort);
+  ctx.onCleanup('stop the webhook receiver', () => receiver.close());
+  const secret = newSecret(ctx);
+  const header = { name: 'X-Contract-Test', value: randomBytes(6).toString('hex') };
+  const { id } = await createTemporaryIntegration(
+    ctx,
+    integrationBody({ status: 'active', webhook_url: reach.receiverUrl(receiver.port), webhook_secret: secret, webhook_headers: { [header.name]: header.value } }),
+  );
+  return { receiver, integrationId: id, secret, header };
+}
