@@ -1,0 +1,53 @@
+// The package's two error types: verification outcomes a receiver handles (reason codes) and
+// programming mistakes that must surface at once instead of as a silent `false`.
+
+/** Why a webhook request was rejected. */
+export type WebhookVerificationReason =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'replayed'
+  | 'invalid_json'
+  | 'invalid_payload';
+
+const ADVICE: Record<WebhookVerificationReason, string> = {
+  missing_signature:
+    'The request has no X-Webhook-Signature header. The service only signs requests of integrations that have a secret: set `webhook_secret` on the integration (or check that this request really comes from the service).',
+  malformed_signature:
+    'The X-Webhook-Signature header is not `sha256=` followed by 64 lowercase hex digits. Pass the header value exactly as received.',
+  signature_mismatch:
+    'The signature does not match the body. Most often the body was parsed and re-serialised before verifying: verify the raw request body, byte for byte (for example `express.raw({ type: "application/json" })`, `await request.arrayBuffer()`, or Fastify with a buffer content-type parser), never `JSON.stringify(req.body)`. Otherwise the secret differs from the integration\'s `webhook_secret`.',
+  replayed: 'This exact signed request was already accepted within the replay window: it is a duplicate or a replay. Respond 2xx without processing it again if duplicates are expected.',
+  invalid_json: 'The signature is valid but the body is not JSON.',
+  invalid_payload: 'The signature is valid but the body does not match the submission.created schema.',
+};
+
+/** A webhook request that failed verification; `reason` is machine-readable. */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  /** Schema errors for `invalid_payload`, as `path message` lines. */
+  readonly details: readonly string[];
+
+  constructor(reason: WebhookVerificationReason, options: { details?: readonly string[]; cause?: unknown } = {}) {
+    super(`Webhook verification failed (${reason}): ${ADVICE[reason]}${options.details?.length ? ` Problems: ${options.details.join('; ')}` : ''}`, {
+      cause: options.cause,
+    });
+    this.reason = reason;
+    this.details = options.details ?? [];
+  }
+}
+
+/** Why a call was a programming mistake. */
+export type WebhookUsageCode = 'invalid_body' | 'invalid_secret';
+
+/** A misuse of the API (a parsed body, an empty secret, …): thrown immediately, never a `false`. */
+export class WebhookUsageError extends TypeError {
+  override readonly name = 'WebhookUsageError';
+  readonly code: WebhookUsageCode;
+
+  constructor(code: WebhookUsageCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -1,0 +1,34 @@
+// The one parser of the X-Webhook-Signature header, shared by every build: exactly `sha256=`
+// and 64 lowercase hex digits, nothing else (no whitespace, no uppercase, no other scheme).
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
+
+export type ParsedSignature = { ok: true; digest: Uint8Array } | { ok: false; reason: 'missing_signature' | 'malformed_signature' };
+
+export const SIGNATURE_HEADER = 'x-webhook-signature';
+
+export function parseSignatureHeader(header: unknown): ParsedSignature {
+  if (header === undefined || header === null || header === '') return { ok: false, reason: 'missing_signature' };
+  // Node gives string[] for repeated headers; a repeated signature header is never legitimate.
+  if (typeof header !== 'string') return { ok: false, reason: 'malformed_signature' };
+  const match = SIGNATURE.exec(header);
+  if (!match) return { ok: false, reason: 'malformed_signature' };
+  return { ok: true, digest: hexToBytes(match[1]!) };
+}
+
+export function hexToBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += HEX[byte];
+  return out;
+}
+
+export function formatSignatureHeader(digest: Uint8Array): string {
+  return `sha256=${bytesToHex(digest)}`;
+}

@@ -1,0 +1,6 @@
+// Node build: HMAC with node:crypto. Chosen by the "node" export condition.
+import { createWebhookApi } from './core/api.js';
+import { nodeBackend } from './crypto/node.js';
+
+export * from './exports.js';
+export const { sign, verify, verifyOrThrow, parseWebhook, createVerifier } = createWebhookApi(nodeBackend);
