@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import { createWebhookApi, type ParseOptions } from '../core/api.js';
-import { DEFAULT_MAX_BODY_BYTES, rejectionFor } from '../core/policy.js';
+import { DEFAULT_MAX_BODY_BYTES, JSON_CONTENT_TYPE, rejectionFor, UnsupportedContentTypeError } from '../core/policy.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import { WebhookUsageError } from '../core/errors.js';
 import { nodeBackend } from '../crypto/node.js';
@@ -26,7 +26,14 @@ const api = createWebhookApi(nodeBackend);
 /** A preHandler that verifies `request.body` (a Buffer from the raw parser) and sets `request.webhook`. */
 export function webhookPreHandler(options: FastifyWebhookOptions) {
   const { secret, maxBodyBytes: _limit, ...parseOptions } = options;
+  const reject = async (reply: FastifyReply, error: unknown) => {
+    const rejection = rejectionFor(error);
+    if (rejection.status === 500) throw error;
+    await reply.code(rejection.status).type('application/json').send({ error: rejection.reason, message: rejection.message });
+  };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const contentType = request.headers['content-type'];
+    if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) return reject(reply, new UnsupportedContentTypeError(contentType));
     if (!Buffer.isBuffer(request.body)) {
       throw new WebhookUsageError(
         'invalid_body',
@@ -36,9 +43,7 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
     try {
       request.webhook = await api.parseWebhook(secret, request.body, request.headers[SIGNATURE_HEADER] as string | undefined, parseOptions);
     } catch (error) {
-      const rejection = rejectionFor(error);
-      if (rejection.status === 500) throw error;
-      await reply.code(rejection.status).type('application/json').send({ error: rejection.reason, message: rejection.message });
+      await reject(reply, error);
     }
   };
 }

@@ -1,0 +1,99 @@
+// Each adapter, over real HTTP on 127.0.0.1 with the real framework, accepts signed requests,
+// answers rejections with the shared status policy, and fails fast when the body was consumed.
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
+import { webhookVerify } from '../src/adapters/fastify.js';
+import { webhookHandler } from '../src/adapters/fetch.js';
+import { createPayloadValidator } from '../src/validate.js';
+import { BODY, POLICY_CASES, SECRET, SIGNATURE, listen, listenOn, post } from './http-helpers.js';
+
+type Target = { url: string; close: () => Promise<void> };
+const accepted = (payload: { submission_id: number }) => ({ accepted: payload.submission_id });
+
+const targets: Record<string, () => Promise<Target>> = {
+  'node:http listener': () =>
+    listenOn(
+      createWebhookListener({ secret: SECRET, validate: createPayloadValidator() }, (payload, _req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(accepted(payload)));
+      }),
+    ),
+  'express with its own raw body reading': async () => {
+    const app = express();
+    app.post('/', webhookMiddleware({ secret: SECRET }), (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)));
+    return listen(app.listen(0, '127.0.0.1'));
+  },
+  'express.raw() then the middleware': async () => {
+    const app = express();
+    app.post('/', express.raw({ type: 'application/json' }), webhookMiddleware({ secret: SECRET }), (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)));
+    return listen(app.listen(0, '127.0.0.1'));
+  },
+  fastify: async () => {
+    const app = Fastify();
+    await app.register(async (scope) => {
+      await scope.register(webhookVerify, { secret: SECRET });
+      scope.post('/', async (request) => accepted(request.webhook!));
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  },
+  'fetch API (Hono on @hono/node-server)': async () => {
+    const app = new Hono();
+    const handler = webhookHandler({ secret: SECRET }, (payload) => Response.json(accepted(payload)));
+    app.post('/', (c) => handler(c.req.raw));
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  },
+};
+
+describe.each(Object.keys(targets))('%s', (name) => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await targets[name]!();
+  });
+  afterAll(() => target.close());
+
+  it.each(POLICY_CASES)('answers %s with %s', async (_label, request, status, reason) => {
+    const response = await post(target.url, request.body, request.headers);
+    expect(response.status).toBe(status);
+    if (status === 200) expect(response.json()).toEqual({ accepted: 456 });
+    else expect(response.json().error).toBe(reason);
+  });
+
+  it('answers 413 to a body over the limit', async () => {
+    const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) });
+    const response = await post(target.url, big, { 'x-webhook-signature': SIGNATURE });
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('express with express.json() mounted first', () => {
+  let target: Target;
+  beforeAll(async () => {
+    const app = express();
+    app.use(express.json());
+    app.post('/', webhookMiddleware({ secret: SECRET }), (_req, res) => res.json({ reached: true }));
+    app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(500).json({ error: error.name, message: error.message });
+    });
+    target = await listen(app.listen(0, '127.0.0.1'));
+  });
+  afterAll(() => target.close());
+
+  it('fails fast with a clear error instead of hanging or answering 401', async () => {
+    const started = Date.now();
+    const response = await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(response.status).toBe(500);
+    expect(response.json()).toMatchObject({ error: 'WebhookUsageError' });
+    expect(response.json().message).toMatch(/express\.raw/);
+  });
+});

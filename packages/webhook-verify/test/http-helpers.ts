@@ -1,0 +1,35 @@
+// Test helpers: start servers on 127.0.0.1 with a port chosen at run time, and send raw requests.
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+
+const vectors = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8'));
+export const SECRET: string = vectors.defaultSecret;
+export const BODY: string = vectors.valid[0].body.utf8;
+export const SIGNATURE: string = vectors.valid[0].signature;
+
+export async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}
+
+export const listenOn = (listener: RequestListener) => listen(createServer(listener));
+
+export async function post(url: string, body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  const text = await response.text();
+  return { status: response.status, text, json: () => JSON.parse(text) };
+}
+
+/** The rejection policy every adapter must follow, as request → expected status. */
+export const POLICY_CASES: Array<[string, { body: string; headers: Record<string, string> }, number, string]> = [
+  ['a valid request', { body: BODY, headers: { 'x-webhook-signature': SIGNATURE } }, 200, 'accepted'],
+  ['a missing signature', { body: BODY, headers: {} }, 401, 'missing_signature'],
+  ['a malformed signature', { body: BODY, headers: { 'x-webhook-signature': SIGNATURE.toUpperCase() } }, 401, 'malformed_signature'],
+  ['a signature of another body', { body: `${BODY} `, headers: { 'x-webhook-signature': SIGNATURE } }, 401, 'signature_mismatch'],
+  ['a wrong content type', { body: BODY, headers: { 'content-type': 'text/plain', 'x-webhook-signature': SIGNATURE } }, 415, 'unsupported_content_type'],
+];
