@@ -4,15 +4,16 @@ import type { HmacBackend } from './backend.js';
 
 export const nodeBackend: HmacBackend = {
   prepare(secret) {
-    const key = Buffer.from(secret, 'utf8');
-    const digestOf = (body: Uint8Array) => createHmac('sha256', key).update(body).digest();
+    // createHmac encodes a string key as UTF-8, as the scheme requires.
+    const digestOf = (body: Uint8Array) => createHmac('sha256', secret).update(body).digest();
     return {
-      async sign(body) {
+      sign(body) {
         return digestOf(body);
       },
-      async verify(body, digest) {
+      verify(body, hex) {
         const expected = digestOf(body);
-        return expected.length === digest.length && timingSafeEqual(expected, digest);
+        const given = Buffer.from(hex, 'hex');
+        return expected.length === given.length && timingSafeEqual(expected, given);
       },
     };
   },

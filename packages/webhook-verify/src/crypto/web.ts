@@ -1,5 +1,6 @@
 // HMAC-SHA256 with Web Crypto (browsers, Workers, Deno, Bun, edge runtimes): the key is imported
 // once per prepared secret, and `subtle.verify` compares in constant time.
+import { hexToBytes } from '../core/header.js';
 import type { HmacBackend } from './backend.js';
 
 const encoder = new TextEncoder();
@@ -21,8 +22,8 @@ export const webBackend: HmacBackend = {
       async sign(body) {
         return new Uint8Array(await subtle().sign('HMAC', await getKey(), body as BufferSource));
       },
-      async verify(body, digest) {
-        return subtle().verify('HMAC', await getKey(), digest as BufferSource, body as BufferSource);
+      async verify(body, hex) {
+        return subtle().verify('HMAC', await getKey(), hexToBytes(hex) as BufferSource, body as BufferSource);
       },
     };
   },

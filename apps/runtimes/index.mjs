@@ -1,0 +1,26 @@
+// Paths of the extra runtimes the packages are tested on. They live in this package, not in the
+// packages themselves, because the Node packages declare a `node` bin that would otherwise
+// shadow the Node.js running each package's scripts.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const local = (path) => fileURLToPath(new URL(`./node_modules/${path}`, import.meta.url));
+
+/** name → { command, args } to run a script file: `[command, ...args, file]`. */
+export const runtimes = {
+  'node 22': { command: local('node22/bin/node'), args: [] },
+  'node 24': { command: local('node24/bin/node'), args: [] },
+  bun: { command: local('bun-linux-x64/bin/bun'), args: [] },
+  deno: { command: local('deno-linux-x64/deno'), args: ['run', '--allow-read', '--allow-env', '--allow-net'] },
+};
+
+/** Throws with the fix when a binary is missing (for example on a platform other than linux-x64). */
+export function assertRuntimesInstalled() {
+  const missing = Object.entries(runtimes).filter(([, r]) => !existsSync(r.command));
+  if (missing.length > 0) {
+    throw new Error(`Missing runtime binaries: ${missing.map(([name, r]) => `${name} (${r.command})`).join(', ')}. Run \`pnpm install\` on linux-x64.`);
+  }
+}
+
+/** Environment that keeps Deno and Bun quiet and offline-friendly. */
+export const runtimeEnv = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
