@@ -88,9 +88,13 @@ try {
 }
 
 // The spec package ships JSON documents and an ESM-only validator: no CommonJS entry point to
-// resolve there, which attw would otherwise report for every JSON subpath.
+// resolve there, which attw would otherwise report for every JSON subpath. Packages with subpath
+// exports cannot resolve under node10 (pre-`exports` resolution), so they are held to node16+.
 function attwOptions(pkg) {
-  return pkg.short === 'spec' ? ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml'] : [];
+  if (pkg.short === 'spec') return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml'];
+  const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8'));
+  const subpaths = Object.keys(manifest.exports ?? {}).filter((k) => k !== '.' && k !== './package.json');
+  return subpaths.length > 0 ? ['--profile', 'node16'] : [];
 }
 
 console.log(`\n${packages.length} packages checked; ${failures.length === 0 ? 'all checks passed' : `${failures.length} failed:\n- ${failures.join('\n- ')}`}`);
