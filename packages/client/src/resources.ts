@@ -82,7 +82,7 @@ export interface AnswersApi {
 const ITERATE_PER_PAGE = 100;
 
 export function formsApi(call: Caller): FormsApi {
-  const list = (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
+  const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
     call<FormSummaryPage>(
       'GET',
       '/open/workspaces/{workspaceId}/forms',
@@ -108,7 +108,7 @@ export function formsApi(call: Caller): FormsApi {
   };
   return {
     list,
-    get: (idOrSlug, options) =>
+    get: async (idOrSlug, options) =>
       call<Form>('GET', '/open/forms/{form}', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
     pages,
     iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
@@ -116,7 +116,7 @@ export function formsApi(call: Caller): FormsApi {
 }
 
 export function submissionsApi(call: Caller): SubmissionsApi {
-  const list = (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
+  const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
     call<SubmissionPage>(
       'GET',
       '/open/forms/{id}/submissions',
@@ -143,7 +143,7 @@ export function submissionsApi(call: Caller): SubmissionsApi {
     list,
     pages,
     iterate: (formId, query, options) => itemsOf(pages(formId, query, options), (p) => p.data),
-    update: (formId, submissionId, answers, options = {}) => {
+    update: async (formId, submissionId, answers, options = {}) => {
       const { completionTime, ...callOptions } = options;
       if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
         throw invalidOption('answers', 'must be an object of answers keyed by field id.');
@@ -166,32 +166,32 @@ export function integrationsApi(call: Caller): IntegrationsApi {
     integrationid: id(integrationId, 'integrationId'),
   });
   return {
-    list: (formId, options) =>
+    list: async (formId, options) =>
       call<WebhookIntegration[]>('GET', '/open/forms/{form}/integrations', { params: { path: { form: id(formId, 'formId') } } }, options),
-    create: (formId, input, options) =>
+    create: async (formId, input, options) =>
       call<IntegrationSaved>(
         'POST',
         '/open/forms/{form}/integrations',
         { params: { path: { form: id(formId, 'formId') } }, body: body(input, 'input') },
         options,
       ),
-    update: (formId, integrationId, input, options) =>
+    update: async (formId, integrationId, input, options) =>
       call<IntegrationSaved>(
         'PUT',
         '/open/forms/{form}/integrations/{integrationid}',
         { params: { path: one(formId, integrationId) }, body: body(input, 'input') },
         options,
       ),
-    delete: (formId, integrationId, options) =>
+    delete: async (formId, integrationId, options) =>
       call<SuccessMessage>('DELETE', '/open/forms/{form}/integrations/{integrationid}', { params: { path: one(formId, integrationId) } }, options),
-    events: (formId, integrationId, options) =>
+    events: async (formId, integrationId, options) =>
       call<WebhookEvent[]>('GET', '/open/forms/{form}/integrations/{integrationid}/events', { params: { path: one(formId, integrationId) } }, options),
   };
 }
 
 export function answersApi(call: Caller): AnswersApi {
   return {
-    submit: (formIdOrSlug, answers, options) =>
+    submit: async (formIdOrSlug, answers, options) =>
       call<AnswerAccepted>(
         'POST',
         '/forms/{form}/answer',

@@ -24,6 +24,10 @@ export function createTransport(
   record: CallRecord = { attempts: 0 },
 ): Transport {
   const { fetch, clock } = client;
+  // Node 20's fetch links a Request to its signal only weakly, and AbortSignal.timeout/any
+  // signals are collectable once nothing else holds them: after a GC the timeout never fires.
+  // Each response keeps its attempt's Request and signals alive until its body has been read.
+  const keepAlive = new WeakMap<Response, readonly unknown[]>();
   return async (request) => {
     const retry = call.retry && (IDEMPOTENT.has(request.method) || call.retry.unsafe) ? call.retry : undefined;
     const callerSignal = combine(call.signal, request.signal);
@@ -36,17 +40,20 @@ export function createTransport(
       const init: RequestInit = {};
       if (signal) init.signal = signal;
       if (body !== undefined) init.body = body;
+      const sent = new Request(request, init);
       let response: Response;
       try {
-        response = await fetch(new Request(request, init));
+        response = await fetch(sent);
       } catch (error) {
         const kind = callerSignal?.aborted ? 'aborted' : timeout?.aborted ? 'timeout' : 'network';
         if (kind !== 'aborted' && retry && attempt <= retry.retries) {
           await pause(backoff(retry, attempt, clock.random), callerSignal, client, request, attempt, redact);
           continue;
         }
-        throw transportError(kind, error, request, client, call, attempt, redact);
+        // `sent` is used here so that it stays alive (see keepAlive) while the attempt is in flight.
+        throw transportError(kind, error, sent, client, call, attempt, redact);
       }
+      keepAlive.set(response, [sent, signal, timeout, callerSignal]);
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         // A longer wait than allowed is not shortened: it would only earn another refusal.
