@@ -16,7 +16,7 @@ import {
   type IntegrationsApi,
   type SubmissionsApi,
 } from './resources.js';
-import { createTransport } from './transport.js';
+import { createTransport, type Transport } from './transport.js';
 
 /** The raw openapi-fetch surface (`GET`, `PUT`, `POST`, `DELETE`, `use`, …) plus the helpers. */
 export interface FormsClient extends Client<paths> {
@@ -38,9 +38,29 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
   const call = createCaller(raw, resolved, redact);
   return {
     ...raw,
+    ...followCallerSignals(raw, createTransport(resolved, resolved, redact, undefined, true)),
     forms: formsApi(call),
     submissions: submissionsApi(call),
     integrations: integrationsApi(call),
     answers: answersApi(call),
   };
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+
+/**
+ * Raw methods that pass a `signal` get the transport that follows the Request's signal; the
+ * others skip that work. A caller's own per-call `fetch` is left alone.
+ */
+function followCallerSignals(raw: Client<paths>, transport: Transport): Partial<Client<paths>> {
+  type Init = { signal?: unknown; fetch?: unknown } | undefined;
+  const route = (init: Init): Init => (init?.signal && !init.fetch ? { ...init, fetch: transport } : init);
+  const out: Record<string, unknown> = {};
+  for (const method of METHODS) {
+    const send = raw[method] as (url: string, init: Init) => unknown;
+    out[method] = (url: string, init: Init) => send(url, route(init));
+  }
+  const request = raw.request as (method: string, url: string, init: Init) => unknown;
+  out['request'] = (method: string, url: string, init: Init) => request(method, url, route(init));
+  return out as Partial<Client<paths>>;
 }

@@ -22,6 +22,11 @@ export function createTransport(
   call: ResolvedCall,
   redact: Redact,
   record: CallRecord = { attempts: 0 },
+  /**
+   * Whether the Request's own signal is the caller's (a raw call given `signal`). Otherwise it
+   * never aborts and is left out: AbortSignal.any costs more than the rest of an attempt.
+   */
+  followRequestSignal = false,
 ): Transport {
   const { fetch, clock } = client;
   // Node 20's fetch links a Request to its signal only weakly, and AbortSignal.timeout/any
@@ -30,7 +35,7 @@ export function createTransport(
   const keepAlive = new WeakMap<Response, readonly unknown[]>();
   return async (request) => {
     const retry = call.retry && (IDEMPOTENT.has(request.method) || call.retry.unsafe) ? call.retry : undefined;
-    const callerSignal = combine(call.signal, request.signal);
+    const callerSignal = followRequestSignal ? combine(call.signal, request.signal) : call.signal;
     // Read the body once, before the first send, so that every attempt re-sends it intact.
     const body = request.body === null ? undefined : await request.arrayBuffer();
     for (let attempt = 1; ; attempt++) {
@@ -93,10 +98,8 @@ async function pause(
   }
 }
 
-function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal | undefined {
-  // A Request made without a signal still has one that never aborts; skip it when possible.
-  if (!a) return b;
-  return AbortSignal.any([a, b]);
+function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  return a ? AbortSignal.any([a, b]) : b;
 }
 
 function abortedError(request: Request, client: ResolvedOptions, attempts: number, redact: Redact): FormsApiError {
