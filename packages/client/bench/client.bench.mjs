@@ -34,6 +34,24 @@ async function timeRaw(n) {
   return performance.now() - start;
 }
 
+// The same, with the per-attempt timeout signal the client puts on every request.
+async function timeRawTimeout(n) {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${baseUrl}/open/forms/1`, { headers, signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) throw new Error(`raw ${res.status}`);
+    await res.json();
+  }
+  return performance.now() - start;
+}
+
+const noTimeout = createFormsClient({ baseUrl, token: TOKEN, timeoutMs: Infinity });
+async function timeClientNoTimeout(n) {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await noTimeout.forms.get(1);
+  return performance.now() - start;
+}
+
 async function timeClient(n) {
   const start = performance.now();
   for (let i = 0; i < n; i++) await client.forms.get(1);
@@ -128,6 +146,10 @@ const pageBytes = collected.peakHeap / (collected.items / 100);
 await timeRaw(300);
 await timeClient(300);
 await timeClientRaw(300);
+await timeRawTimeout(300);
+await timeClientNoTimeout(300);
+const rawTimeoutRatio = [];
+const noTimeoutRatio = [];
 const raw = [];
 const helperRatio = [];
 const rawSurfaceRatio = [];
@@ -138,6 +160,10 @@ for (let r = 0; r < (ROUNDS * REQUESTS) / CHUNK; r++) {
   const a = await timeRaw(CHUNK);
   const b = await timeClient(CHUNK);
   const c = await timeClientRaw(CHUNK);
+  const d = await timeRawTimeout(CHUNK);
+  const e = await timeClientNoTimeout(CHUNK);
+  rawTimeoutRatio.push(d / a);
+  noTimeoutRatio.push(e / a);
   raw.push(a);
   helper.push(b);
   rawSurface.push(c);
@@ -156,6 +182,8 @@ console.log(
 console.table([
   { measure: 'raw fetch: GET /open/forms/1', 'req/s': rps(rawMs), 'µs/request': ((rawMs / CHUNK) * 1000).toFixed(0), 'vs raw fetch': '1.00' },
   { measure: 'client.forms.get(1)', 'req/s': rps(helperMs), 'µs/request': ((helperMs / CHUNK) * 1000).toFixed(0), 'vs raw fetch': median(helperRatio).toFixed(2) },
+  { measure: 'raw fetch + AbortSignal.timeout', 'vs raw fetch': median(rawTimeoutRatio).toFixed(2) },
+  { measure: 'client.forms.get(1), timeoutMs: Infinity', 'vs raw fetch': median(noTimeoutRatio).toFixed(2) },
   { measure: "client.GET('/open/forms/{form}')", 'req/s': rps(rawSurfaceMs), 'µs/request': ((rawSurfaceMs / CHUNK) * 1000).toFixed(0), 'vs raw fetch': median(rawSurfaceRatio).toFixed(2) },
 ]);
 console.log(`\nMemory over 10,000 submissions, 100 per page (one page retained ≈ ${mb(pageBytes)}; live heap sampled after a forced GC at every page):\n`);

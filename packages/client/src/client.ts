@@ -4,7 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '@forms-api/types';
 import { authMiddleware } from './auth.js';
 import { createCaller } from './call.js';
-import { resolveClientOptions, type FormsClientOptions } from './options.js';
+import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import {
   answersApi,
@@ -38,7 +38,7 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
   const call = createCaller(raw, resolved, redact);
   return {
     ...raw,
-    ...followCallerSignals(raw, createTransport(resolved, resolved, redact, undefined, true)),
+    ...withCallTransport(raw, (signal) => createTransport(resolved, callSettings(resolved, signal), redact)),
     forms: formsApi(call),
     submissions: submissionsApi(call),
     integrations: integrationsApi(call),
@@ -48,13 +48,26 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
 
+/** The client's settings, with a raw call's own `signal` joined to the client's. */
+function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined): ResolvedCall {
+  if (!signal) return client;
+  return { ...client, signal: client.signal ? AbortSignal.any([client.signal, signal]) : signal };
+}
+
 /**
- * Raw methods that pass a `signal` get the transport that follows the Request's signal; the
- * others skip that work. A caller's own per-call `fetch` is left alone.
+ * Raw methods get a per-call transport, like the helpers, that follows the call's `signal`; the
+ * signal is taken off openapi-fetch's Request, since each attempt gets its own. A caller's own
+ * per-call `fetch` is left alone.
  */
-function followCallerSignals(raw: Client<paths>, transport: Transport): Partial<Client<paths>> {
-  type Init = { signal?: unknown; fetch?: unknown } | undefined;
-  const route = (init: Init): Init => (init?.signal && !init.fetch ? { ...init, fetch: transport } : init);
+function withCallTransport(
+  raw: Client<paths>,
+  transportFor: (signal: AbortSignal | undefined) => Transport,
+): Partial<Client<paths>> {
+  type Init = { signal?: AbortSignal | null; fetch?: unknown } | undefined;
+  const route = (init: Init): Init => {
+    if (init?.fetch) return init;
+    return { ...init, signal: undefined, fetch: transportFor(init?.signal ?? undefined) };
+  };
   const out: Record<string, unknown> = {};
   for (const method of METHODS) {
     const send = raw[method] as (url: string, init: Init) => unknown;

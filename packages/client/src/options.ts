@@ -73,6 +73,8 @@ export interface ResolvedOptions {
   readonly basePath: string;
   readonly token: string;
   readonly fetch: (request: Request) => Promise<Response>;
+  /** No `fetch` option: the global fetch is used, and may be given (request, init). */
+  readonly nativeFetch: boolean;
   readonly timeoutMs: number;
   readonly retry: ResolvedRetry | false;
   readonly userAgent: string;
@@ -115,6 +117,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     token: options.token,
     // Called unbound: some runtimes' fetch throws "Illegal invocation" when called as a method.
     fetch: options.fetch ? (request) => fetchFn(request) : (request) => globalThis.fetch(request),
+    nativeFetch: options.fetch === undefined,
     timeoutMs: checkTimeout(options.timeoutMs, 'timeoutMs') ?? DEFAULT_TIMEOUT_MS,
     retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),
     userAgent,

@@ -22,11 +22,6 @@ export function createTransport(
   call: ResolvedCall,
   redact: Redact,
   record: CallRecord = { attempts: 0 },
-  /**
-   * Whether the Request's own signal is the caller's (a raw call given `signal`). Otherwise it
-   * never aborts and is left out: AbortSignal.any costs more than the rest of an attempt.
-   */
-  followRequestSignal = false,
 ): Transport {
   const { fetch, clock } = client;
   // Node 20's fetch links a Request to its signal only weakly, and AbortSignal.timeout/any
@@ -35,28 +30,29 @@ export function createTransport(
   const keepAlive = new WeakMap<Response, readonly unknown[]>();
   return async (request) => {
     const retry = call.retry && (IDEMPOTENT.has(request.method) || call.retry.unsafe) ? call.retry : undefined;
-    const callerSignal = followRequestSignal ? combine(call.signal, request.signal) : call.signal;
+    const callerSignal = call.signal;
     // Read the body once, before the first send, so that every attempt re-sends it intact.
     const body = request.body === null ? undefined : await request.arrayBuffer();
     for (let attempt = 1; ; attempt++) {
       record.attempts = attempt;
       const timeout = call.timeoutMs === Infinity ? undefined : AbortSignal.timeout(call.timeoutMs);
-      const signal = timeout ? (callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout) : callerSignal;
+      const signal = compose(callerSignal, timeout);
       const init: RequestInit = {};
       if (signal) init.signal = signal;
       if (body !== undefined) init.body = body;
-      const sent = new Request(request, init);
+      // The global fetch builds the attempt's fresh Request from (request, init) itself; building
+      // it here too would make two Requests follow the signal, the costliest step of a call.
+      const sent = client.nativeFetch ? undefined : new Request(request, init);
       let response: Response;
       try {
-        response = await fetch(sent);
+        response = await (sent ? fetch(sent) : globalThis.fetch(request, init));
       } catch (error) {
         const kind = callerSignal?.aborted ? 'aborted' : timeout?.aborted ? 'timeout' : 'network';
         if (kind !== 'aborted' && retry && attempt <= retry.retries) {
           await pause(backoff(retry, attempt, clock.random), callerSignal, client, request, attempt, redact);
           continue;
         }
-        // `sent` is used here so that it stays alive (see keepAlive) while the attempt is in flight.
-        throw transportError(kind, error, sent, client, call, attempt, redact);
+        throw transportError(kind, error, request, client, call, attempt, redact);
       }
       keepAlive.set(response, [sent, signal, timeout, callerSignal]);
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
@@ -72,6 +68,10 @@ export function createTransport(
       return response;
     }
   };
+}
+
+function compose(caller: AbortSignal | undefined, timeout: AbortSignal | undefined): AbortSignal | undefined {
+  return caller && timeout ? AbortSignal.any([caller, timeout]) : (caller ?? timeout);
 }
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
@@ -98,9 +98,6 @@ async function pause(
   }
 }
 
-function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  return a ? AbortSignal.any([a, b]) : b;
-}
 
 function abortedError(request: Request, client: ResolvedOptions, attempts: number, redact: Redact): FormsApiError {
   const operation = describeOperation(request.method, request.url, client.basePath);
