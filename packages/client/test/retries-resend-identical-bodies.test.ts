@@ -39,3 +39,26 @@ it('re-sends an integration PUT body intact after a network failure', async () =
   await client.integrations.update(42, 3, input);
   expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([input, input]);
 });
+
+it('a fetch passed in the options gets a fresh Request per attempt, with the body, token and a signal', async () => {
+  const seen: Request[] = [];
+  const { clock } = fakeClock();
+  const client = createFormsClient({
+    baseUrl: 'http://127.0.0.1:9',
+    token: TOKEN,
+    clock,
+    fetch: async (request) => {
+      seen.push(request);
+      if (seen.length < 3) return new Response('{"message":"down"}', { status: 503 });
+      return Response.json({ message: 'ok', data: { submission_id: 7, form_id: 42, submitted_at: '', data: {} } });
+    },
+  });
+  await client.submissions.update(42, 7, { a: 'b' });
+  expect(seen).toHaveLength(3);
+  expect(new Set(seen).size).toBe(3);
+  for (const request of seen) {
+    expect(await request.text()).toBe('{"a":"b"}');
+    expect(request.signal).toBeInstanceOf(AbortSignal);
+    expect(request.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+  }
+});
