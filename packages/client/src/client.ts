@@ -1,8 +1,9 @@
 // createFormsClient: an openapi-fetch client for the forms API with the token, timeouts and
 // retries applied to every call, plus resource helpers that return data and throw typed errors.
-import createClient, { type Client } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import type { paths } from '@forms-api/types';
 import { authMiddleware } from './auth.js';
+import { createClient } from './openapi-fetch.js';
 import { createCaller } from './call.js';
 import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
 import { createRedactor } from './redact.js';
