@@ -1,0 +1,29 @@
+// Size budget: bundles dist/index.js the way an app would ship it (minified, openapi-fetch
+// included, platform-neutral so a Node built-in would fail the bundle), gzips it and fails over
+// budget. esbuild is called directly because size-limit 14 needs Node 22 and we support Node 20.
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const BUDGET_BYTES = 10 * 1024;
+const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+const result = await build({
+  entryPoints: [entry],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2022',
+  write: false,
+  logLevel: 'error',
+});
+const code = result.outputFiles[0].contents;
+const gzipped = gzipSync(code, { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(2)} kB`;
+console.log(`@forms-api/client (with openapi-fetch): ${kb(code.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped)`);
+if (gzipped > BUDGET_BYTES) {
+  console.error(`Over the size budget by ${kb(gzipped - BUDGET_BYTES)}.`);
+  process.exit(1);
+}

@@ -1,0 +1,22 @@
+// Public entry point of @forms-api/client.
+export { createFormsClient, type FormsClient } from './client.js';
+export {
+  FormsApiError,
+  isFormsApiError,
+  type FormsApiErrorBody,
+  type FormsApiErrorKind,
+} from './errors.js';
+export type { OperationInfo } from './operations.js';
+export type { CallOptions, Clock, FormsClientOptions, RetryOptions } from './options.js';
+export type {
+  AnswersApi,
+  FormListQuery,
+  FormsApi,
+  IntegrationsApi,
+  PageOptions,
+  SubmissionAnswers,
+  SubmissionListQuery,
+  SubmissionsApi,
+  UpdateSubmissionOptions,
+} from './resources.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,262 @@
+// The client's and each call's options: their types, their defaults, and the up-front checks
+// that turn a wrong option into an `invalid_options` error saying what to do (never echoing the
+// token).
+import { invalidOption } from './errors.js';
+import { VERSION } from './version.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2, so at most 3 attempts). */
+  retries?: number;
+  /** Backoff base: the first retry waits up to this long (full jitter; default 300 ms). */
+  baseDelayMs?: number;
+  /** Cap of the exponential backoff (default 10 s). */
+  maxDelayMs?: number;
+  /** The longest `Retry-After` honoured; a longer one is not waited for (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** HTTP statuses retried (default 408, 429, 502, 503, 504). Network errors and timeouts always are. */
+  retryOn?: readonly number[];
+  /** Also retry non-idempotent methods (POST). Off by default: a retried POST may act twice. */
+  unsafe?: boolean;
+}
+
+/** Time and randomness, injectable so that tests run on a fake clock. */
+export interface Clock {
+  now?: () => number;
+  /** Waits `ms`; must reject when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A number in [0, 1), for the backoff jitter. */
+  random?: () => number;
+}
+
+export interface FormsClientOptions {
+  /** Absolute URL of the service, e.g. `https://api.opnform.com` (paths start with `/open`). */
+  baseUrl: string;
+  /** A personal access token (without "Bearer "). */
+  token: string;
+  /** The fetch to use (default: globalThis.fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Per-attempt timeout in ms (default 30 000; `Infinity` for none). */
+  timeoutMs?: number;
+  /** Retry settings, or `false` to never retry. */
+  retry?: RetryOptions | false;
+  /** User-Agent header (default `forms-api-kit-client/<version>`). */
+  userAgent?: string;
+  /** Aborts every call of this client when it aborts. */
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+/** Options every helper accepts for one call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  retry?: RetryOptions | false;
+}
+
+export interface ResolvedRetry {
+  readonly retries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly retryOn: ReadonlySet<number>;
+  readonly unsafe: boolean;
+}
+
+export interface ResolvedClock {
+  readonly now: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random: () => number;
+}
+
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly basePath: string;
+  readonly token: string;
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** No `fetch` option: the global fetch is used, and may be given (request, init). */
+  readonly nativeFetch: boolean;
+  readonly timeoutMs: number;
+  readonly retry: ResolvedRetry | false;
+  readonly userAgent: string;
+  readonly signal: AbortSignal | undefined;
+  readonly clock: ResolvedClock;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
+  retries: 2,
+  baseDelayMs: 300,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 60_000,
+  retryOn: new Set([408, 429, 502, 503, 504]),
+  unsafe: false,
+});
+// setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
+const MAX_TIMER_MS = 2_147_483_647;
+
+const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'clock']);
+const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry']);
+const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe']);
+
+export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object')
+    throw invalidOption('options', 'createFormsClient needs an options object: { baseUrl, token }.');
+  rejectUnknown(options, CLIENT_KEYS, 'createFormsClient options');
+  const { baseUrl, basePath } = checkBaseUrl(options.baseUrl);
+  checkToken(options.token);
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  if (typeof fetchFn !== 'function')
+    throw invalidOption('fetch', 'no fetch function is available: pass `fetch` (any WHATWG fetch) in this runtime.');
+  const userAgent = options.userAgent ?? `forms-api-kit-client/${VERSION}`;
+  if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\r\n]/.test(userAgent))
+    throw invalidOption('userAgent', 'must be a non-empty, single-line string.');
+  checkSignal(options.signal, 'signal');
+  return {
+    baseUrl,
+    basePath,
+    token: options.token,
+    // Called unbound: some runtimes' fetch throws "Illegal invocation" when called as a method.
+    fetch: options.fetch ? (request) => fetchFn(request) : (request) => globalThis.fetch(request),
+    nativeFetch: options.fetch === undefined,
+    timeoutMs: checkTimeout(options.timeoutMs, 'timeoutMs') ?? DEFAULT_TIMEOUT_MS,
+    retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),
+    userAgent,
+    signal: options.signal,
+    clock: resolveClock(options.clock),
+  };
+}
+
+export interface ResolvedCall {
+  readonly timeoutMs: number;
+  readonly retry: ResolvedRetry | false;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Merges one call's options over the client's. */
+export function resolveCallOptions(client: ResolvedOptions, call: CallOptions | undefined): ResolvedCall {
+  if (call === undefined) return client;
+  if (call === null || typeof call !== 'object') throw invalidOption('options', 'call options must be an object.');
+  rejectUnknown(call, CALL_KEYS, 'call options');
+  checkSignal(call.signal, 'signal');
+  const signal =
+    call.signal && client.signal ? AbortSignal.any([client.signal, call.signal]) : (call.signal ?? client.signal);
+  return {
+    timeoutMs: checkTimeout(call.timeoutMs, 'timeoutMs') ?? client.timeoutMs,
+    retry: call.retry === undefined ? client.retry : resolveRetry(call.retry, client.retry || DEFAULT_RETRY, 'retry'),
+    signal,
+  };
+}
+
+function checkBaseUrl(value: unknown): { baseUrl: string; basePath: string } {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw invalidOption('baseUrl', 'is required: pass the absolute URL of the service, e.g. "https://api.opnform.com".');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidOption(
+      'baseUrl',
+      // The value is not echoed: a token passed in the wrong place must not end up in a log.
+      'is not an absolute URL: include the scheme and host, e.g. "https://api.opnform.com".',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalidOption('baseUrl', `must use http or https, not "${url.protocol}".`);
+  if (url.username || url.password)
+    throw invalidOption('baseUrl', 'must not carry credentials: pass the token as the `token` option.');
+  if (url.search || url.hash) throw invalidOption('baseUrl', 'must not have a query string or a fragment.');
+  const basePath = url.pathname.replace(/\/+$/, '');
+  if (/\/open$/.test(basePath))
+    throw invalidOption('baseUrl', 'must not end with "/open": the operation paths already start with it.');
+  return { baseUrl: `${url.origin}${basePath}`, basePath };
+}
+
+function checkToken(value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0)
+    throw invalidOption('token', 'is required: create a personal access token in the service and pass it as `token`.');
+  if (/^bearer\s/i.test(value)) throw invalidOption('token', 'pass the token alone, without the "Bearer " prefix.');
+  if (/\s/.test(value))
+    throw invalidOption('token', 'contains whitespace (a stray newline or space from copying it?): trim it.');
+  // Headers must be Latin-1; anything else would throw deep inside fetch.
+  if (/[^\x21-\x7e]/.test(value)) throw invalidOption('token', 'contains characters that cannot be sent in a header.');
+}
+
+function checkTimeout(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === Infinity) return Infinity;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
+    throw invalidOption(name, `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity for none (got ${String(value)}).`);
+  return value;
+}
+
+function checkSignal(value: unknown, name: string): void {
+  if (value !== undefined && !(value instanceof AbortSignal))
+    throw invalidOption(name, 'must be an AbortSignal (e.g. from an AbortController).');
+}
+
+function resolveRetry(value: unknown, base: ResolvedRetry, name: string): ResolvedRetry | false {
+  if (value === undefined) return base;
+  if (value === false) return false;
+  if (value === null || typeof value !== 'object')
+    throw invalidOption(name, 'must be `false` or an object such as { retries: 3 }.');
+  rejectUnknown(value, RETRY_KEYS, name);
+  const v = value as RetryOptions;
+  const count = (key: keyof RetryOptions, fallback: number): number => {
+    const n = v[key];
+    if (n === undefined) return fallback;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      throw invalidOption(`${name}.${key}`, `must be a non-negative integer (got ${String(n)}).`);
+    return n;
+  };
+  const retryOn = v.retryOn ?? [...base.retryOn];
+  if (!Array.isArray(retryOn) || !retryOn.every((s) => Number.isInteger(s) && s >= 100 && s <= 599))
+    throw invalidOption(`${name}.retryOn`, 'must be an array of HTTP status codes.');
+  if (v.unsafe !== undefined && typeof v.unsafe !== 'boolean')
+    throw invalidOption(`${name}.unsafe`, 'must be a boolean.');
+  const resolved = {
+    retries: count('retries', base.retries),
+    baseDelayMs: count('baseDelayMs', base.baseDelayMs),
+    maxDelayMs: count('maxDelayMs', base.maxDelayMs),
+    maxRetryAfterMs: count('maxRetryAfterMs', base.maxRetryAfterMs),
+    retryOn: new Set(retryOn),
+    unsafe: v.unsafe ?? base.unsafe,
+  };
+  if (resolved.maxDelayMs < resolved.baseDelayMs)
+    throw invalidOption(`${name}.maxDelayMs`, 'must be at least `baseDelayMs`.');
+  return resolved;
+}
+
+function resolveClock(clock: Clock | undefined): ResolvedClock {
+  if (clock !== undefined && (clock === null || typeof clock !== 'object'))
+    throw invalidOption('clock', 'must be an object { now?, sleep?, random? }.');
+  for (const key of ['now', 'sleep', 'random'] as const)
+    if (clock?.[key] !== undefined && typeof clock[key] !== 'function')
+      throw invalidOption(`clock.${key}`, 'must be a function.');
+  return {
+    now: clock?.now ?? Date.now,
+    sleep: clock?.sleep ?? sleep,
+    random: clock?.random ?? Math.random,
+  };
+}
+
+function rejectUnknown(value: object, known: ReadonlySet<string>, where: string): void {
+  for (const key of Object.keys(value))
+    if (!known.has(key))
+      throw invalidOption(key, `is not an option of ${where}; the options are: ${[...known].join(', ')}.`);
+}
+
+/** The default sleep: a timer that rejects with the signal's reason when it aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,263 @@
+// The resource helpers: one method per operation, returning the response data typed by the spec
+// and throwing FormsApiError, plus page walkers for the two paginated lists.
+import type {
+  AnswerAccepted,
+  AnswerRequest,
+  AnswerValue,
+  Form,
+  FormSummary,
+  FormSummaryPage,
+  IntegrationSaved,
+  ListSubmissionsQuery,
+  Submission,
+  SubmissionPage,
+  SuccessMessage,
+  UpdatedSubmission,
+  WebhookEvent,
+  WebhookIntegration,
+  WebhookIntegrationInput,
+} from '@forms-api/types';
+import type { Caller } from './call.js';
+import { invalidOption } from './errors.js';
+import type { CallOptions } from './options.js';
+import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
+
+export interface FormListQuery {
+  /** The page to fetch (for `pages`/`iterate`: the first page; default 1). */
+  page?: number;
+  /** Forms per page, 1..100 (service default 10; `pages`/`iterate` default 100). */
+  perPage?: number;
+}
+
+export interface SubmissionListQuery {
+  page?: number;
+  /** Submissions per page, 1..100 (default 100). */
+  perPage?: number;
+  /** Full-text search over the answers. */
+  search?: string;
+  /** Default `completed` on the service. */
+  status?: NonNullable<ListSubmissionsQuery['status']>;
+}
+
+export interface PageOptions extends CallOptions {
+  /** Stop with a `pagination` error after this many pages (default 10 000). */
+  maxPages?: number;
+}
+
+export interface UpdateSubmissionOptions extends CallOptions {
+  /** Seconds the respondent took, stored as `completion_time`. */
+  completionTime?: number;
+}
+
+/** New answers keyed by field id. */
+export type SubmissionAnswers = { [fieldId: string]: AnswerValue };
+
+export interface FormsApi {
+  list(workspaceId: number, query?: FormListQuery, options?: CallOptions): Promise<FormSummaryPage>;
+  get(idOrSlug: number | string, options?: CallOptions): Promise<Form>;
+  pages(workspaceId: number, query?: FormListQuery, options?: PageOptions): AsyncGenerator<FormSummaryPage, void, undefined>;
+  iterate(workspaceId: number, query?: FormListQuery, options?: PageOptions): AsyncGenerator<FormSummary, void, undefined>;
+}
+
+export interface SubmissionsApi {
+  list(formId: number, query?: SubmissionListQuery, options?: CallOptions): Promise<SubmissionPage>;
+  pages(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<SubmissionPage, void, undefined>;
+  iterate(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<Submission, void, undefined>;
+  update(formId: number, submissionId: number, answers: SubmissionAnswers, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
+}
+
+export interface IntegrationsApi {
+  list(formId: number, options?: CallOptions): Promise<WebhookIntegration[]>;
+  create(formId: number, input: WebhookIntegrationInput, options?: CallOptions): Promise<IntegrationSaved>;
+  update(formId: number, integrationId: number, input: WebhookIntegrationInput, options?: CallOptions): Promise<IntegrationSaved>;
+  delete(formId: number, integrationId: number, options?: CallOptions): Promise<SuccessMessage>;
+  events(formId: number, integrationId: number, options?: CallOptions): Promise<WebhookEvent[]>;
+}
+
+export interface AnswersApi {
+  /** Posts answers to the public endpoint (no token). Not idempotent: never retried unless `retry.unsafe`. */
+  submit(formIdOrSlug: number | string, answers: AnswerRequest, options?: CallOptions): Promise<AnswerAccepted>;
+}
+
+const ITERATE_PER_PAGE = 100;
+
+export function formsApi(call: Caller): FormsApi {
+  const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
+    call<FormSummaryPage>(
+      'GET',
+      '/open/workspaces/{workspaceId}/forms',
+      { params: { path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) } },
+      options,
+    );
+  const pages = (workspaceId: number, query: FormListQuery = {}, options: PageOptions = {}) => {
+    const { maxPages, call: callOptions } = pageOptions(options);
+    const perPage = query.perPage ?? ITERATE_PER_PAGE;
+    formQuery({ ...query, perPage });
+    return walkPages<FormSummaryPage>(
+      {
+        label: `forms of workspace ${workspaceId}`,
+        fetch: (page) => list(workspaceId, { ...query, perPage, page }, callOptions),
+        count: (p) => p.data?.length ?? 0,
+        currentPage: (p) => p.meta?.current_page,
+        // The contract's meta has no last_page: the last page is the one that reaches `total`.
+        isLast: (p) => !p.meta || p.meta.current_page * p.meta.per_page >= p.meta.total || p.data.length < p.meta.per_page,
+      },
+      query.page ?? 1,
+      maxPages,
+    );
+  };
+  return {
+    list,
+    get: async (idOrSlug, options) =>
+      call<Form>('GET', '/open/forms/{form}', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
+    pages,
+    iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
+  };
+}
+
+export function submissionsApi(call: Caller): SubmissionsApi {
+  const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
+    call<SubmissionPage>(
+      'GET',
+      '/open/forms/{id}/submissions',
+      { params: { path: { id: id(formId, 'formId') }, query: submissionQuery(query) } },
+      options,
+    );
+  const pages = (formId: number, query: SubmissionListQuery = {}, options: PageOptions = {}) => {
+    const { maxPages, call: callOptions } = pageOptions(options);
+    const perPage = query.perPage ?? ITERATE_PER_PAGE;
+    submissionQuery({ ...query, perPage });
+    return walkPages<SubmissionPage>(
+      {
+        label: `submissions of form ${formId}`,
+        fetch: (page) => list(formId, { ...query, perPage, page }, callOptions),
+        count: (p) => p.data?.length ?? 0,
+        currentPage: (p) => p.meta?.current_page,
+        isLast: (p) => !p.meta || p.meta.current_page >= p.meta.last_page,
+      },
+      query.page ?? 1,
+      maxPages,
+    );
+  };
+  return {
+    list,
+    pages,
+    iterate: (formId, query, options) => itemsOf(pages(formId, query, options), (p) => p.data),
+    update: async (formId, submissionId, answers, options = {}) => {
+      const { completionTime, ...callOptions } = options;
+      if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
+        throw invalidOption('answers', 'must be an object of answers keyed by field id.');
+      if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
+        throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
+      const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
+      return call<UpdatedSubmission>(
+        'PUT',
+        '/open/forms/{id}/submissions/{submission_id}',
+        { params: { path: { id: id(formId, 'formId'), submission_id: id(submissionId, 'submissionId') } }, body },
+        callOptions,
+      );
+    },
+  };
+}
+
+export function integrationsApi(call: Caller): IntegrationsApi {
+  const one = (formId: number, integrationId: number) => ({
+    form: id(formId, 'formId'),
+    integrationid: id(integrationId, 'integrationId'),
+  });
+  return {
+    list: async (formId, options) =>
+      call<WebhookIntegration[]>('GET', '/open/forms/{form}/integrations', { params: { path: { form: id(formId, 'formId') } } }, options),
+    create: async (formId, input, options) =>
+      call<IntegrationSaved>(
+        'POST',
+        '/open/forms/{form}/integrations',
+        { params: { path: { form: id(formId, 'formId') } }, body: body(input, 'input') },
+        options,
+      ),
+    update: async (formId, integrationId, input, options) =>
+      call<IntegrationSaved>(
+        'PUT',
+        '/open/forms/{form}/integrations/{integrationid}',
+        { params: { path: one(formId, integrationId) }, body: body(input, 'input') },
+        options,
+      ),
+    delete: async (formId, integrationId, options) =>
+      call<SuccessMessage>('DELETE', '/open/forms/{form}/integrations/{integrationid}', { params: { path: one(formId, integrationId) } }, options),
+    events: async (formId, integrationId, options) =>
+      call<WebhookEvent[]>('GET', '/open/forms/{form}/integrations/{integrationid}/events', { params: { path: one(formId, integrationId) } }, options),
+  };
+}
+
+export function answersApi(call: Caller): AnswersApi {
+  return {
+    submit: async (formIdOrSlug, answers, options) =>
+      call<AnswerAccepted>(
+        'POST',
+        '/forms/{form}/answer',
+        { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: body(answers, 'answers') },
+        options,
+      ),
+  };
+}
+
+// Argument checks: a wrong id fails here with its name, not as a confusing 404 from the service.
+
+function id(value: unknown, name: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw invalidOption(name, `must be a positive integer id (got ${describe(value)}).`);
+}
+
+function ref(value: unknown, name: string): number | string {
+  if (typeof value === 'string' && value.trim() !== '' && !value.includes('/')) return value;
+  if (typeof value === 'number') return id(value, name);
+  throw invalidOption(name, `must be a positive integer id or a slug (got ${describe(value)}).`);
+}
+
+function body<T>(value: T, name: string): T {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidOption(name, 'must be an object.');
+  return value;
+}
+
+function perPage(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100) return value;
+  throw invalidOption('perPage', `must be an integer from 1 to 100 (got ${describe(value)}).`);
+}
+
+function page(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  throw invalidOption('page', `must be an integer from 1 (got ${describe(value)}).`);
+}
+
+function formQuery(query: FormListQuery): Record<string, unknown> {
+  known(query, ['page', 'perPage'], 'the forms query');
+  return { page: page(query.page), per_page: perPage(query.perPage) };
+}
+
+const STATUSES = new Set(['completed', 'partial', 'all']);
+
+function submissionQuery(query: SubmissionListQuery): Record<string, unknown> {
+  known(query, ['page', 'perPage', 'search', 'status'], 'the submissions query');
+  if (query.search !== undefined && typeof query.search !== 'string') throw invalidOption('search', 'must be a string.');
+  if (query.status !== undefined && !STATUSES.has(query.status))
+    throw invalidOption('status', `must be one of completed, partial, all (got ${describe(query.status)}).`);
+  return { page: page(query.page), per_page: perPage(query.perPage), search: query.search, status: query.status };
+}
+
+function pageOptions(options: PageOptions): { maxPages: number; call: CallOptions } {
+  const { maxPages = DEFAULT_MAX_PAGES, ...call } = options;
+  if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
+  return { maxPages, call };
+}
+
+function known(value: object, keys: readonly string[], where: string): void {
+  if (value === null || typeof value !== 'object') throw invalidOption('query', `${where} must be an object.`);
+  for (const key of Object.keys(value))
+    if (!keys.includes(key)) throw invalidOption(key, `is not a parameter of ${where}; use ${keys.join(', ')}.`);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `a string of ${value.length} characters` : typeof value === 'number' ? String(value) : typeof value;
+}

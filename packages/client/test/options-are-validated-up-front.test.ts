@@ -1,0 +1,70 @@
+import { expect, it } from 'vitest';
+import { createFormsClient, type FormsClientOptions } from '../src/index.js';
+import { TOKEN } from './support/clock.js';
+
+const base = { baseUrl: 'https://api.example.com', token: TOKEN };
+
+function rejects(options: unknown, option: string, message: RegExp) {
+  let error: unknown;
+  try {
+    createFormsClient(options as FormsClientOptions);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toMatchObject({ name: 'FormsApiError', kind: 'invalid_options', option });
+  expect((error as Error).message).toMatch(message);
+}
+
+it('rejects a missing, relative or unusable baseUrl', () => {
+  rejects({ token: TOKEN }, 'baseUrl', /is required/);
+  rejects({ ...base, baseUrl: '/api' }, 'baseUrl', /not an absolute URL: include the scheme and host/);
+  rejects({ ...base, baseUrl: 'ftp://x.example' }, 'baseUrl', /http or https/);
+  rejects({ ...base, baseUrl: 'https://u:p@x.example' }, 'baseUrl', /credentials/);
+  rejects({ ...base, baseUrl: 'https://x.example/?a=1' }, 'baseUrl', /query string/);
+  rejects({ ...base, baseUrl: 'https://x.example/open/' }, 'baseUrl', /must not end with "\/open"/);
+});
+
+it('rejects an empty token, a token with whitespace or a Bearer prefix', () => {
+  rejects({ ...base, token: '' }, 'token', /is required/);
+  rejects({ ...base, token: undefined }, 'token', /is required/);
+  rejects({ ...base, token: `${TOKEN}\n` }, 'token', /whitespace.*trim it/);
+  rejects({ ...base, token: `Bearer ${TOKEN}` }, 'token', /without the "Bearer " prefix/);
+});
+
+it('rejects bad timeouts, retry settings, signals and unknown options', () => {
+  rejects({ ...base, timeoutMs: -1 }, 'timeoutMs', /positive number of milliseconds/);
+  rejects({ ...base, timeoutMs: 0 }, 'timeoutMs', /positive/);
+  rejects({ ...base, timeoutMs: Number.NaN }, 'timeoutMs', /positive/);
+  rejects({ ...base, retry: { retries: -2 } }, 'retry.retries', /non-negative integer/);
+  rejects({ ...base, retry: { baseDelayMs: 500, maxDelayMs: 100 } }, 'retry.maxDelayMs', /at least `baseDelayMs`/);
+  rejects({ ...base, retry: { retryOn: ['503'] } }, 'retry.retryOn', /status codes/);
+  rejects({ ...base, retry: { retires: 3 } }, 'retires', /not an option of retry/);
+  rejects({ ...base, retry: true }, 'retry', /`false` or an object/);
+  rejects({ ...base, signal: {} }, 'signal', /AbortSignal/);
+  rejects({ ...base, timeout: 5 }, 'timeout', /not an option of createFormsClient options; the options are: .*timeoutMs/);
+  rejects({ ...base, userAgent: 'a\r\nX-Evil: 1' }, 'userAgent', /single-line/);
+});
+
+it('accepts a valid configuration, and trims a trailing slash from baseUrl', async () => {
+  expect(() => createFormsClient({ ...base, baseUrl: 'https://x.example/prefix/', timeoutMs: Infinity, retry: false })).not.toThrow();
+});
+
+it('checks helper arguments and call options before sending anything', async () => {
+  let sent = 0;
+  const client = createFormsClient({
+    ...base,
+    fetch: async () => {
+      sent++;
+      return new Response('{}');
+    },
+  });
+  await expect(client.submissions.list(42, { perPage: 500 })).rejects.toMatchObject({ kind: 'invalid_options', option: 'perPage' });
+  await expect(client.submissions.list(0)).rejects.toMatchObject({ option: 'formId' });
+  await expect(client.submissions.list(42, { status: 'pending' as never })).rejects.toMatchObject({ option: 'status' });
+  await expect(client.submissions.list(42, { per_page: 5 } as never)).rejects.toMatchObject({ option: 'per_page' });
+  await expect(client.forms.get(42, { timeoutMs: -5 })).rejects.toMatchObject({ option: 'timeoutMs' });
+  await expect(client.forms.get(42, { retries: 2 } as never)).rejects.toMatchObject({ option: 'retries' });
+  await expect(client.submissions.update(42, 7, {}, { completionTime: -1 })).rejects.toMatchObject({ option: 'completionTime' });
+  expect(() => client.submissions.iterate(42, {}, { maxPages: 0 })).toThrow(/maxPages/);
+  expect(sent).toBe(0);
+});

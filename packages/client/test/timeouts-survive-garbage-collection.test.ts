@@ -1,0 +1,35 @@
+// Regression: on Node 20, fetch holds a Request's abort signal weakly, so after a GC an
+// AbortSignal.timeout/any signal could be collected and the timeout would never fire. The
+// transport keeps each attempt's Request and signals alive; this test collects garbage
+// continuously while waiting for the timeout.
+import { afterEach, expect, it } from 'vitest';
+import { createFormsClient } from '../src/index.js';
+import { TOKEN } from './support/clock.js';
+import { startServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+afterEach(() => server?.close());
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+it.runIf(gc)('a timeout fires while headers, or the body, are late, whatever the GC does', async () => {
+  server = await startServer((req, res) => {
+    if (req.url.pathname.endsWith('/body')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":');
+      setTimeout(() => res.end('1}'), 3000);
+    } else setTimeout(() => res.end('{}'), 3000);
+  });
+  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 100, retry: false });
+  const collector = setInterval(() => gc!(), 5);
+  try {
+    for (const slug of ['head', 'body']) {
+      const started = performance.now();
+      await expect(client.forms.get(slug)).rejects.toMatchObject({ kind: 'timeout' });
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 'head' } } })).rejects.toMatchObject({ kind: 'timeout' });
+  } finally {
+    clearInterval(collector);
+  }
+});
