@@ -1,11 +1,10 @@
-// The one place the suite creates API clients: openapi-fetch's raw typed surface, with a recording
-// fetch so every request can be reproduced as a curl line in the report.
-//
-// AT MERGE: replace `createClient` below with `createFormsClient({ baseUrl, token, fetch, retry: false })`
-// from @forms-api/client. It exposes the same raw surface (`client.GET/PUT/POST/DELETE`); `retry: false`
-// because a contract test must see the first answer, not a retried one. Recording is done in the
-// `fetch` we pass (not in a middleware) so it survives that switch unchanged.
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+// The one place the suite creates API clients: the toolkit's own client (its raw typed surface,
+// retries off, so a contract check sees the first answer), with a recording fetch so every
+// request can be reproduced as a curl line in the report. Requests without a token (the 401
+// cases and the public operations) use openapi-fetch directly, since the client refuses to be
+// built without one.
+import createClient, { type Client } from 'openapi-fetch';
+import { createFormsClient } from '@forms-api/client';
 import type { paths } from '@forms-api/types';
 import type { Exchange } from '../model.js';
 
@@ -31,10 +30,22 @@ export class ExchangeRecorder {
 
 const headersToRecord = (headers: Headers): Record<string, string> => Object.fromEntries([...headers.entries()]);
 
-/** A fetch that records the request and the raw response text, then returns the response untouched. */
-export function recordingFetch(recorder: ExchangeRecorder, base: typeof fetch = globalThis.fetch, timeoutMs = 20_000): typeof fetch {
+/**
+ * A fetch that adds the check's extra headers, records the request and the raw response text,
+ * then returns the response untouched. It bounds each request by `timeoutMs` on top of any
+ * signal the request already carries.
+ */
+export function recordingFetch(
+  recorder: ExchangeRecorder,
+  extraHeaders: Record<string, string> = {},
+  base: typeof fetch = globalThis.fetch,
+  timeoutMs = 20_000,
+): typeof fetch {
   return async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
+    const original = input instanceof Request ? input : new Request(input, init);
+    const headers = new Headers(original.headers);
+    for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+    const request = new Request(original, { headers, signal: AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
     const requestBody = request.body ? await request.clone().text() : undefined;
     const base_: Omit<Exchange, 'status'> = {
       method: request.method,
@@ -43,7 +54,7 @@ export function recordingFetch(recorder: ExchangeRecorder, base: typeof fetch = 
       ...(requestBody !== undefined ? { requestBody } : {}),
     };
     try {
-      const response = await base(request, { signal: AbortSignal.timeout(timeoutMs) });
+      const response = await base(request);
       const responseBody = await response.clone().text();
       recorder.add({ ...base_, status: response.status, responseHeaders: headersToRecord(response.headers), responseBody });
       return response;
@@ -64,20 +75,7 @@ export interface HttpClientOptions {
 }
 
 export function createHttpClient(options: HttpClientOptions): RawClient {
-  const client = createClient<paths>({
-    baseUrl: options.baseUrl,
-    fetch: recordingFetch(options.recorder),
-    ...(options.headers ? { headers: options.headers } : {}),
-  });
-  if (options.token) {
-    const token = options.token;
-    const auth: Middleware = {
-      onRequest({ request }) {
-        request.headers.set('Authorization', `Bearer ${token}`);
-        return request;
-      },
-    };
-    client.use(auth);
-  }
-  return client;
+  const fetch = recordingFetch(options.recorder, options.headers);
+  if (options.token) return createFormsClient({ baseUrl: options.baseUrl, token: options.token, fetch, retry: false, timeoutMs: 20_000 });
+  return createClient<paths>({ baseUrl: options.baseUrl, fetch });
 }
