@@ -85,8 +85,11 @@ export function matchFailure(ledger: DriftLedger, failure: Failure): DriftVerdic
               m.operationId === operationId &&
               m.expected.some((s) => expectedStatus.includes(s)) &&
               m.received.includes(receivedStatus) &&
-              // The situation disambiguates entries with the same statuses (per_page vs status enum).
-              (when === undefined || normalise(m.when) === normalise(when)),
+              // The situation must be the one the entry names: it tells entries with the same
+              // statuses apart (per_page vs status enum), and keeps a generic check (a token
+              // without forms-read answered 200) from being excused by a narrower entry.
+              when !== undefined &&
+              normalise(m.when) === normalise(when),
           ),
         )
         .map((e) => e.id);

@@ -1,26 +1,44 @@
-// The suite must be able to fail: run it against a deliberately broken target (a mutating proxy in
-// front of Prism) once per fault, and require that each fault is reported.
+// The suite must be able to fail: run it against deliberately broken targets, once per fault, and
+// require that each fault is reported: a mutating proxy in front of Prism, and the sandbox's own
+// fault switches (each a real contract violation of a stateful tenant).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/spec.js';
-import { proxyFaultSource, type FaultSource } from '../src/selftest/faults.js';
+import { proxyFaultSource, sandboxFaultSource, type FaultSource } from '../src/selftest/faults.js';
 import { renderSelfTest, runSelfTest } from '../src/selftest/run-self-test.js';
 
-// AT MERGE: add sandboxFaultSource() (src/selftest/faults.ts) as a second source here.
 describe('self-test: the suite catches injected faults', () => {
   const spec = loadSpec();
-  let source: FaultSource;
-  beforeAll(async () => {
-    source = await proxyFaultSource(spec);
-  });
-  afterAll(async () => {
-    await source?.close();
+
+  describe('mutating proxy in front of Prism', () => {
+    let source: FaultSource;
+    beforeAll(async () => {
+      source = await proxyFaultSource(spec);
+    });
+    afterAll(async () => {
+      await source?.close();
+    });
+
+    it('reports every fault, and none on the healthy baseline', async () => {
+      const report = await runSelfTest(spec, source);
+      console.log(renderSelfTest(report));
+      expect(report.baselineFailures.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
+      expect(report.verdicts.filter((v) => !v.caught).map((v) => v.fault)).toEqual([]);
+      expect(report.caught).toBe(report.total);
+    });
   });
 
-  it('reports every fault of the mutating proxy, and none on the healthy baseline', async () => {
-    const report = await runSelfTest(spec, source);
-    console.log(renderSelfTest(report));
-    expect(report.baselineFailures.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
-    expect(report.verdicts.filter((v) => !v.caught).map((v) => v.fault)).toEqual([]);
-    expect(report.caught).toBe(report.total);
+  describe('sandbox fault switches', () => {
+    it('reports every fault, and none on the healthy sandbox', async () => {
+      const source = sandboxFaultSource();
+      try {
+        const report = await runSelfTest(spec, source);
+        console.log(renderSelfTest(report));
+        expect(report.baselineFailures.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
+        expect(report.verdicts.filter((v) => !v.caught).map((v) => v.fault)).toEqual([]);
+        expect(report.caught).toBe(report.total);
+      } finally {
+        await source.close();
+      }
+    }, 600_000);
   });
 });

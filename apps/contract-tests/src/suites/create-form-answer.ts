@@ -7,6 +7,7 @@ import { verifySignature } from '../webhooks/verify-signature.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
 import { sleep } from './helpers.js';
+import { formFields } from './helpers.js';
 import { formRef } from './get-form.js';
 import type { components } from '@forms-api/types';
 import type { OperationSuite } from './types.js';
@@ -46,14 +47,6 @@ export function answersFor(fields: FormField[], marker: string): Record<string, 
     if (value !== undefined && !field.type.startsWith('nf-')) answers[field.id] = value;
   }
   return answers;
-}
-
-async function formFields(ctx: CheckContext): Promise<FormField[]> {
-  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{form}', { params: { path: { form: ctx.target.ids.formId } } }));
-  const parsed = ctx.json(exchange);
-  const fields = parsed.ok ? (parsed.value as { properties?: FormField[] }).properties : undefined;
-  if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
-  return fields;
 }
 
 async function webhookRoundTrip(ctx: CheckContext): Promise<void> {

@@ -7,6 +7,7 @@ import type { components } from '@forms-api/types';
 
 type Submission = components['schemas']['Submission'];
 type WebhookIntegrationInput = components['schemas']['WebhookIntegrationInput'];
+type FormField = components['schemas']['FormField'];
 
 /** A body for a webhook integration the suite owns. Inactive by default, so it never dispatches. */
 export function integrationBody(overrides: Partial<WebhookIntegrationInput['data']> & { status?: 'active' | 'inactive' } = {}): WebhookIntegrationInput {
@@ -88,9 +89,22 @@ export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
   return original;
 }
 
-/** A field whose answer is a plain string, to change in an update. */
-export function stringField(submission: Submission): string | undefined {
-  return Object.entries(submission.data).find(([key, value]) => !META_KEYS.has(key) && typeof value === 'string')?.[0];
+/** The form's fields, read with getForm (a skip when the form cannot be read). */
+export async function formFields(ctx: CheckContext): Promise<FormField[]> {
+  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{form}', { params: { path: { form: ctx.target.ids.formId } } }));
+  const parsed = ctx.json(exchange);
+  const fields = parsed.ok ? (parsed.value as { properties?: FormField[] }).properties : undefined;
+  if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
+  return fields;
+}
+
+/**
+ * A field whose answer is free text, to change in an update: a `text` field when the form's
+ * fields are known (a select's string answer must stay one of its options), else any string.
+ */
+export function stringField(submission: Submission, fields?: FormField[]): string | undefined {
+  const freeText = fields ? new Set(fields.filter((f) => f.type === 'text').map((f) => f.id)) : undefined;
+  return Object.entries(submission.data).find(([key, value]) => !META_KEYS.has(key) && typeof value === 'string' && (!freeText || freeText.has(key)))?.[0];
 }
 
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>

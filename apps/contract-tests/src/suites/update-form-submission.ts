@@ -3,7 +3,7 @@
 // update-keeps-unsent-answers and update-sends-no-webhook. Every change is undone afterwards.
 import type { CheckContext } from '../check-context.js';
 import { documentedStatusChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
-import { borrowSubmission, findSubmission, stringField } from './helpers.js';
+import { borrowSubmission, findSubmission, formFields, stringField } from './helpers.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import type { OperationSuite } from './types.js';
 
@@ -26,7 +26,7 @@ export const send: Send = (ctx, o = {}) =>
 /** An update that changes one text answer of the borrowed submission. */
 async function changeOneAnswer(ctx: CheckContext) {
   const original = await borrowSubmission(ctx);
-  const field = stringField(original);
+  const field = stringField(original, await formFields(ctx));
   if (!field) return ctx.skip(`submission ${original.id} has no text answer to change`);
   const value = `contract test ${new Date().toISOString()}`;
   const exchange = await send(ctx, { path: { submission_id: original.id }, body: { [field]: value } });

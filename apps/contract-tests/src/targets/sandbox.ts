@@ -87,10 +87,10 @@ export async function startSandboxTarget(options: { name?: string; faults?: stri
   }
 }
 
-/** The newest submission of the form: the one the write checks borrow (and restore). */
+/** The newest completed submission of the form (it answers every required field): the one the write checks borrow and restore. */
 async function firstSubmissionId(baseUrl: string, token: string, formId: number): Promise<number | undefined> {
   try {
-    const response = await fetch(`${baseUrl}/open/forms/${formId}/submissions?per_page=1`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${baseUrl}/open/forms/${formId}/submissions?per_page=1&status=completed`, { headers: { authorization: `Bearer ${token}` } });
     const body = (await response.json()) as { data?: Array<{ id?: number }> };
     return body.data?.[0]?.id;
   } catch {

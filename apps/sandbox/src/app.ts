@@ -1,0 +1,59 @@
+// Assembles the sandbox's HTTP application: rate limiting, the routes, and one error handler that
+// answers every failure with the service's status and body.
+import { Hono } from 'hono';
+import type { SandboxContext } from './context.js';
+import { HttpError, json } from './http.js';
+import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
+import { adminRoutes } from './routes/admin.js';
+import { answerRoutes } from './routes/answers.js';
+import { formRoutes } from './routes/forms.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { submissionRoutes } from './routes/submissions.js';
+
+export interface AppOptions {
+  rateLimit: RateLimitOptions | false;
+  log: (line: string) => void;
+}
+
+export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
+  const app = new Hono();
+  const limiter = createRateLimiter(options.rateLimit, ctx.now);
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    options.log(`${c.req.method} ${new URL(c.req.url).pathname} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
+  });
+
+  // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
+  // answered 401 before the limiter, as on the service.
+  app.use('/open/*', async (c, next) => {
+    if (/\/submissions\/file\//.test(c.req.path)) return next();
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+    const owner = token ? ctx.store.tokens.get(token)?.userId : undefined;
+    if (owner === undefined) return next();
+    return limited(`user:${owner}`, c, next);
+  });
+  app.use('/forms/*', (c, next) => limited(`ip:${c.req.header('x-forwarded-for') ?? 'local'}`, c, next));
+
+  async function limited(key: string, c: Parameters<Parameters<Hono['use']>[1]>[0], next: () => Promise<void>) {
+    const decision = limiter(key);
+    if (!decision.allowed) return json(c, 429, { message: 'Too Many Attempts.' }, ctx.faults, decision.headers);
+    await next();
+    for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
+  }
+
+  formRoutes(app, ctx);
+  submissionRoutes(app, ctx);
+  integrationRoutes(app, ctx);
+  answerRoutes(app, ctx);
+  adminRoutes(app, ctx);
+
+  app.notFound((c) => json(c, 404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }, ctx.faults));
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return json(c, error.status, error.body, ctx.faults, error.headers);
+    options.log(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    return json(c, 500, { message: 'Server Error' }, ctx.faults);
+  });
+  return app;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `pnpm sandbox`: starts the sandbox in the foreground. Prints one JSON line on stdout once
+// listening (baseUrl, tokens, workspaces), then request and dispatch logs on stderr.
+import { parseArgs } from 'node:util';
+import { SANDBOX_FAULTS, startSandbox, type SandboxFault } from './index.js';
+
+const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--seed FILE] [--allow-private-webhooks]
+                     [--webhook-timeout-ms N] [--rate-limit N | --no-rate-limit] [--fault NAME]...
+Faults: ${SANDBOX_FAULTS.join(', ')}`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    seed: { type: 'string' },
+    'allow-private-webhooks': { type: 'boolean', default: false },
+    'webhook-timeout-ms': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'no-rate-limit': { type: 'boolean', default: false },
+    fault: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const number = (name: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) {
+    console.error(`--${name} must be a whole number (got ${raw}).\n${USAGE}`);
+    process.exit(2);
+  }
+  return Number(raw);
+};
+const rateLimit = values['no-rate-limit'] ? false : { limit: number('rate-limit', values['rate-limit']) ?? 100, windowMs: 60_000 };
+
+try {
+  const sandbox = await startSandbox({
+    port: number('port', values.port) ?? 0,
+    host: values.host!,
+    ...(values.seed ? { seed: values.seed } : {}),
+    allowPrivateWebhooks: values['allow-private-webhooks']!,
+    ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),
+    rateLimit,
+    faults: (values.fault ?? []) as SandboxFault[],
+    log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
+  });
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, tokens: sandbox.tokens, workspaces: sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) })) })}\n`);
+  const stop = (signal: string) => {
+    process.stderr.write(`[sandbox] ${signal}: shutting down\n`);
+    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+} catch (error) {
+  console.error(`forms-sandbox: ${(error as Error).message}`);
+  process.exit(1);
+}

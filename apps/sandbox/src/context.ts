@@ -1,0 +1,103 @@
+// What every route needs: the store, options, the spec validator, and the checks the service runs
+// in order (token → resource → ability → input), each failing with the service's answer.
+import type { Context } from 'hono';
+import type { SpecValidator } from '@forms-api/spec/validator';
+import type { Dispatcher } from './dispatch/dispatcher.js';
+import type { SandboxFault } from './faults.js';
+import type { FileSigner } from './files.js';
+import { HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
+import type { Ability, AccessToken, Form, User } from './model.js';
+import type { SandboxStore } from './store/store.js';
+
+export interface SandboxContext {
+  /** The bundled spec (components are looked up in it). */
+  bundle: { components: { parameters: Record<string, Record<string, any>> } };
+  store: SandboxStore;
+  validator: SpecValidator;
+  files: FileSigner;
+  dispatcher: Dispatcher;
+  faults: ReadonlySet<SandboxFault>;
+  allowPrivateWebhooks: boolean;
+  now: () => number;
+}
+
+export interface Caller {
+  token: AccessToken;
+  user: User;
+}
+
+export function caller(ctx: SandboxContext, c: Context): Caller {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  const token = match ? ctx.store.tokens.get(match[1]!.trim()) : undefined;
+  const user = token ? ctx.store.users.get(token.userId) : undefined;
+  if (!token || !user) throw unauthenticated();
+  return { token, user };
+}
+
+export function roleIn(user: User, workspaceId: number) {
+  return user.memberships.find((m) => m.workspaceId === workspaceId)?.role;
+}
+
+/** 403 unless the token has one of the abilities and its user belongs to the workspace (and may write, when asked). */
+export function authorise(who: Caller, workspaceId: number, abilities: Ability[], options: { write?: boolean } = {}): void {
+  const role = roleIn(who.user, workspaceId);
+  if (!role || (options.write && role === 'readonly')) throw forbidden();
+  if (!abilities.some((a) => who.token.abilities.includes(a))) throw forbidden();
+}
+
+export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false): Form {
+  const form = bySlug || /^\d+$/.test(idOrSlug) ? ctx.store.formByIdOrSlug(idOrSlug) : undefined;
+  if (!form) throw notFound('Forms\\Form', /^\d+$/.test(idOrSlug) ? Number(idOrSlug) : undefined);
+  return form;
+}
+
+/** Validates the query against the operation's documented query parameters (422 on failure). */
+export function validateQuery(ctx: SandboxContext, c: Context, operationId: string): Record<string, unknown> {
+  const entry = ctx.validator.operations.get(operationId)!;
+  const parameters = ((entry.operation.parameters as Array<Record<string, any>>) ?? []).map((p) => resolveParameter(ctx, p)).filter((p) => p.in === 'query');
+  const values: Record<string, unknown> = {};
+  const errors: Record<string, string[]> = {};
+  for (const parameter of parameters) {
+    const raw = c.req.query(parameter.name);
+    if (raw === undefined) {
+      if (parameter.schema?.default !== undefined) values[parameter.name] = parameter.schema.default;
+      continue;
+    }
+    const value = parameter.schema?.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    const result = ctx.validator.validateSchema(`${operationId} query ${parameter.name}`, parameter.schema, value);
+    if (!result.valid) errors[parameter.name] = result.errors.map((e) => `The ${parameter.name.replaceAll('_', ' ')} field ${e.message}.`);
+    values[parameter.name] = value;
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  return values;
+}
+
+/** Validates a JSON body against the operation's request schema (422 on failure). */
+export async function validateBody(ctx: SandboxContext, c: Context, operationId: string): Promise<Record<string, any>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw validationFailed({ body: ['The request body must be a JSON object.'] });
+  }
+  const result = ctx.validator.validateRequestBody(operationId, body);
+  if (!result.valid) {
+    const errors: Record<string, string[]> = {};
+    for (const e of result.errors) {
+      if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+      const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
+      const key = path.join('.') || 'body';
+      (errors[key] ??= []).push(`The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
+    }
+    throw validationFailed(Object.keys(errors).length > 0 ? errors : { body: ['The request body is invalid.'] });
+  }
+  return body as Record<string, any>;
+}
+
+function resolveParameter(ctx: SandboxContext, parameter: Record<string, any>): Record<string, any> {
+  if (!parameter.$ref) return parameter;
+  return ctx.bundle.components.parameters[String(parameter.$ref).split('/').pop()!] ?? parameter;
+}
+
+export { HttpError };

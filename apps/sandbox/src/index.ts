@@ -1,0 +1,109 @@
+// The sandbox's programmatic entry point: startSandbox() serves a fresh tenant on 127.0.0.1 and
+// returns its address, tokens and seed ids; close() stops it.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createSpecValidator } from '@forms-api/spec/validator';
+import { createApp } from './app.js';
+import type { SandboxContext } from './context.js';
+import { createDispatcher } from './dispatch/dispatcher.js';
+import { assertFaults, SANDBOX_FAULTS, type SandboxFault } from './faults.js';
+import { createFileSigner } from './files.js';
+import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
+import type { RateLimitOptions } from './ratelimit.js';
+import { defaultSeed } from './seed/default-seed.js';
+import { SandboxStore } from './store/store.js';
+
+export { SANDBOX_FAULTS, defaultSeed };
+export type { SandboxFault, SeedFixture, TokenName };
+
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Allow http and private or loopback webhook receivers (local development and tests). */
+  allowPrivateWebhooks?: boolean;
+  /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
+  seed?: SeedFixture | string;
+  webhookTimeoutMs?: number;
+  /** Default 100 requests per minute per user; false turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  faults?: SandboxFault[];
+  log?: (line: string) => void;
+  /** Clock, for tests (signed URL expiry, timestamps). */
+  now?: () => number;
+}
+
+export interface SandboxHandle {
+  baseUrl: string;
+  tokens: Record<TokenName, string>;
+  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export class SandboxSeedError extends Error {
+  override readonly name = 'SandboxSeedError';
+}
+
+export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
+  if (seed === undefined) return defaultSeed();
+  let fixture: unknown = seed;
+  if (typeof seed === 'string') {
+    try {
+      fixture = JSON.parse(readFileSync(seed, 'utf8'));
+    } catch (error) {
+      throw new SandboxSeedError(`Could not read the seed fixture ${seed}: ${(error as Error).message}`);
+    }
+  }
+  const f = fixture as Partial<SeedFixture>;
+  const missing = (['workspaces', 'users', 'tokens', 'forms', 'submissions'] as const).filter((k) => !Array.isArray(f?.[k]));
+  if (missing.length > 0) throw new SandboxSeedError(`The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`);
+  const names = new Set(f.tokens!.map((t) => t.name));
+  const absent = TOKEN_NAMES.filter((n) => !names.has(n));
+  if (absent.length > 0) throw new SandboxSeedError(`The seed fixture must define the tokens ${absent.join(', ')}.`);
+  return f as SeedFixture;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const faults = options.faults ?? [];
+  assertFaults(faults);
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  const seed = loadSeed(options.seed);
+  const store = new SandboxStore(seed);
+  const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+  const faultSet = new Set(faults);
+  const allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+  const ctx: SandboxContext = {
+    bundle,
+    store,
+    validator: createSpecValidator(bundle),
+    files: createFileSigner(now),
+    dispatcher: createDispatcher({ store, timeoutMs: options.webhookTimeoutMs ?? 5000, allowPrivateWebhooks, faults: faultSet, now, log }),
+    faults: faultSet,
+    allowPrivateWebhooks,
+    now,
+  };
+  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, log });
+  const host = options.host ?? '127.0.0.1';
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const tokens = Object.fromEntries(seed.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
+  return {
+    baseUrl,
+    tokens,
+    workspaces: seed.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
+    reset: () => store.reset(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

@@ -1,0 +1,35 @@
+// The documented rate limit (observed: 100 requests per minute per user), as fixed windows per
+// key. Disable-able, because test suites send far more than 100 requests a minute.
+export interface RateLimitOptions {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+}
+
+export function createRateLimiter(options: RateLimitOptions | false, now: () => number) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return (key: string): RateDecision => {
+    if (!options) return { allowed: true, headers: {} };
+    const t = now();
+    let window = windows.get(key);
+    if (!window || t - window.start >= options.windowMs) {
+      window = { start: t, count: 0 };
+      windows.set(key, window);
+    }
+    window.count++;
+    const remaining = Math.max(0, options.limit - window.count);
+    const resetAt = window.start + options.windowMs;
+    const headers: Record<string, string> = { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining) };
+    if (window.count > options.limit) {
+      return {
+        allowed: false,
+        headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil((resetAt - t) / 1000))), 'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)) },
+      };
+    }
+    return { allowed: true, headers };
+  };
+}

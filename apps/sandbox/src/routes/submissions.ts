@@ -1,0 +1,98 @@
+// listFormSubmissions, updateFormSubmission and the signed file download.
+import type { Hono } from 'hono';
+import { checkAnswers } from '../answers.js';
+import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
+import { HttpError, json, notFound, validationFailed } from '../http.js';
+import { submission, updatedSubmission } from '../presenters.js';
+import type { Submission } from '../model.js';
+
+/** Case-insensitive substring match on answer values only (nested values too), never on keys. */
+function matches(value: unknown, needle: string): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.some((v) => matches(v, needle));
+  if (typeof value === 'object') return Object.values(value).some((v) => matches(v, needle));
+  return String(value).toLowerCase().includes(needle);
+}
+
+export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
+  app.get('/open/forms/:id/submissions', (c) => {
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('id'));
+    if (!ctx.faults.has('ignore-ability')) authorise(who, form.workspaceId, ['forms-read']);
+    const query = validateQuery(ctx, c, 'listFormSubmissions') as { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
+    const workspace = ctx.store.workspaces.get(form.workspaceId)!;
+    if (query.status === 'partial' && workspace.plan !== 'pro') {
+      throw new HttpError(402, { message: 'Filtering partial submissions is a Pro feature.', feature: 'partial_submissions', required_tier: 'pro', current_tier: workspace.plan });
+    }
+    let rows: Submission[] = ctx.store.submissionsOf(form.id);
+    if (query.status !== 'all' && !ctx.faults.has('ignore-filter')) rows = rows.filter((s) => s.status === query.status);
+    const needle = query.search?.trim().toLowerCase();
+    if (needle) rows = rows.filter((s) => matches(s.answers, needle));
+    if (ctx.faults.has('unsorted')) rows = [...rows].reverse();
+    const { page, per_page: perPage } = query;
+    const start = Math.max(0, (page - 1) * perPage - (ctx.faults.has('overlapping-pages') && page > 1 ? 1 : 0));
+    const slice = rows.slice(start, start + perPage);
+    const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
+    const origin = new URL(c.req.url).origin;
+    const path = `${origin}/open/forms/${form.id}/submissions`;
+    // Unlike the live service (known drift), links keep the caller's filters.
+    const link = (p: number) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries({ search: query.search, status: c.req.query('status'), per_page: c.req.query('per_page') })) if (v !== undefined) params.set(k, String(v));
+      params.set('page', String(p));
+      return `${path}?${params}`;
+    };
+    const pages = Array.from({ length: lastPage }, (_, i) => i + 1);
+    const shown = lastPage < 14 ? pages : page <= 7 ? [...pages.slice(0, 10), null, lastPage - 1, lastPage] : page > lastPage - 7 ? [1, 2, null, ...pages.slice(lastPage - 10)] : [1, 2, null, ...pages.slice(page - 4, page + 3), null, lastPage - 1, lastPage];
+    const body = {
+      data: slice.map((s) => submission(ctx, form, s, origin)),
+      links: { first: link(1), last: link(lastPage), prev: page > 1 ? link(page - 1) : null, next: page < lastPage ? link(page + 1) : null },
+      meta: {
+        current_page: page,
+        from: slice.length > 0 ? (page - 1) * perPage + 1 : null,
+        last_page: lastPage,
+        links: [
+          { url: page > 1 ? link(page - 1) : null, label: '&laquo; Previous', active: false },
+          ...shown.map((p) => (p === null ? { url: null, label: '...', active: false } : { url: link(p), label: String(p), active: p === page })),
+          { url: page < lastPage ? link(page + 1) : null, label: 'Next &raquo;', active: false },
+        ],
+        path,
+        per_page: perPage,
+        to: slice.length > 0 ? (page - 1) * perPage + slice.length : null,
+        total: rows.length,
+      },
+    };
+    return json(c, 200, body, ctx.faults);
+  });
+
+  app.put('/open/forms/:id/submissions/:submissionId', async (c) => {
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('id'));
+    authorise(who, form.workspaceId, ['forms-write'], { write: true });
+    const body = await validateBody(ctx, c, 'updateFormSubmission');
+    const rawId = c.req.param('submissionId');
+    const target = /^\d+$/.test(rawId) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(rawId)) : undefined;
+    const { answers, errors } = checkAnswers(form, body, false);
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    if (!target) throw notFound('Forms\\FormSubmission');
+    // The contract: only the fields sent change; the others keep their answers.
+    for (const [key, value] of Object.entries(answers)) {
+      if (value === null) delete target.answers[key];
+      else target.answers[key] = value;
+    }
+    if (typeof body.completion_time === 'number') target.completionTime = body.completion_time;
+    return json(c, 200, updatedSubmission(ctx, form, target, ctx.now(), new URL(c.req.url).origin), ctx.faults);
+  });
+
+  app.get('/open/forms/:form/submissions/file/:filename', (c) => {
+    const form = formOr404(ctx, c.req.param('form'));
+    const name = ctx.files.check(form.id, c.req.param('filename'), c.req.query('expires'), c.req.query('signature'));
+    if (!name) throw new HttpError(403, { message: 'Invalid signature.' });
+    const stored = ctx.store.submissionsOf(form.id).some((s) => Object.values(s.answers).some((v) => Array.isArray(v) && v.includes(name)));
+    if (!stored) throw new HttpError(404, { type: 'error', message: 'File not found.' });
+    return new Response(`Sandbox file ${name} of form ${form.id}\n`, {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${name.replaceAll('"', '')}"` },
+    });
+  });
+}

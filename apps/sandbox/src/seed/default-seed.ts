@@ -1,0 +1,157 @@
+// The deterministic default seed: two workspaces (Pro and free), forms covering every field type,
+// a few hundred submissions per form mixing completed and partial, and one token per ability set.
+// A seeded PRNG and a fixed base time make every fresh sandbox identical.
+import type { AccessToken, Field, Form, SeedFixture, Submission } from '../model.js';
+
+const BASE_TIME = Date.UTC(2026, 0, 15, 9, 0, 0);
+const DAY = 24 * 60 * 60 * 1000;
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const uuid = (random: () => number): string => {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+const token = (id: number, random: () => number): string =>
+  `${id}|${Array.from({ length: 40 }, () => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[Math.floor(random() * 62)]).join('')}`;
+
+const FIRST = ['Jane', 'Omar', 'Li', 'Amélie', 'Kwame', 'Sofia', 'Ivan', 'Priya', 'Mateo', 'Yuki', 'Zoë', 'Noah'];
+const LAST = ['Doe', 'Haddad', 'Wei', 'Dubois', 'Mensah', 'García', 'Petrov', 'Sharma', 'Rossi', 'Tanaka', 'Ødegaard', 'Smith'];
+const CITIES = ['Zürich', 'Lagos', 'Osaka', 'Lyon', 'Austin', 'Pune', 'Porto', 'Tallinn'];
+
+function contactFields(random: () => number): Field[] {
+  return [
+    { id: uuid(random), name: 'Name', type: 'text', required: true },
+    { id: uuid(random), name: 'Email', type: 'email', required: true },
+    { id: uuid(random), name: 'Topic', type: 'select', select: { options: ['Sales', 'Support', 'Billing'].map((n) => ({ id: n, name: n })) } },
+    { id: uuid(random), name: 'Message', type: 'rich_text' },
+    { id: uuid(random), name: 'Website', type: 'url' },
+    { id: uuid(random), name: 'Attachment', type: 'files' },
+    { id: uuid(random), name: 'Intro', type: 'nf-text' },
+  ];
+}
+
+function surveyFields(random: () => number): Field[] {
+  return [
+    { id: uuid(random), name: 'Full name', type: 'text', required: true },
+    { id: uuid(random), name: 'Age', type: 'number' },
+    { id: uuid(random), name: 'Interests', type: 'multi_select', multi_select: { options: ['Music', 'Sport', 'Travel', 'Books'].map((n) => ({ id: n, name: n })) } },
+    { id: uuid(random), name: 'Subscribe', type: 'checkbox' },
+    { id: uuid(random), name: 'Visit date', type: 'date' },
+    { id: uuid(random), name: 'Phone', type: 'phone_number' },
+    { id: uuid(random), name: 'Rating', type: 'rating' },
+    { id: uuid(random), name: 'Signature', type: 'signature' },
+    { id: uuid(random), name: 'Referrer', type: 'hidden' },
+  ];
+}
+
+function answerFor(field: Field, index: number, random: () => number): unknown {
+  const person = `${FIRST[index % FIRST.length]} ${LAST[(index * 7) % LAST.length]}`;
+  switch (field.type) {
+    case 'text':
+      return person;
+    case 'email':
+      return `${person.toLowerCase().normalize('NFD').replace(/[^a-z ]/g, '').replace(' ', '.')}${index}@example.com`;
+    case 'select':
+      return field.select!.options[index % field.select!.options.length]!.name;
+    case 'multi_select':
+      return field.multi_select!.options.filter((_, i) => (index + i) % 2 === 0).map((o) => o.name);
+    case 'rich_text':
+      return `<p>Hello from ${CITIES[index % CITIES.length]}, message ${index}.</p>`;
+    case 'url':
+      return random() < 0.5 ? `https://example.com/${index}` : undefined;
+    case 'files':
+      return random() < 0.3 ? [`invoice-${index}.pdf`] : undefined;
+    case 'number':
+      return 18 + (index % 60);
+    case 'checkbox':
+      return index % 3 !== 0;
+    case 'date':
+      return new Date(BASE_TIME - (index % 90) * DAY).toISOString().slice(0, 10);
+    case 'phone_number':
+      return `+4470000${String(index).padStart(5, '0')}`;
+    case 'rating':
+      return 1 + (index % 5);
+    case 'signature':
+      return random() < 0.4 ? [`sign_${index}.png`] : undefined;
+    case 'hidden':
+      return 'newsletter';
+    default:
+      return undefined;
+  }
+}
+
+function submissionsFor(form: Form, count: number, firstId: number, random: () => number, partialShare: number): Submission[] {
+  const out: Submission[] = [];
+  for (let i = 0; i < count; i++) {
+    const status = random() < partialShare ? 'partial' : 'completed';
+    const answers: Record<string, unknown> = {};
+    for (const field of form.properties) {
+      if (field.type.startsWith('nf-')) continue;
+      // Partial fillings stop part-way through the form.
+      if (status === 'partial' && random() < 0.5) continue;
+      const value = answerFor(field, i, random);
+      if (value !== undefined) answers[field.id] = value;
+    }
+    out.push({
+      id: firstId + i,
+      formId: form.id,
+      status,
+      answers,
+      completionTime: status === 'completed' ? 20 + Math.floor(random() * 300) : null,
+      // Spread over the last ~60 days, strictly increasing with the id (one-minute steps at least).
+      createdAt: BASE_TIME - (count - i) * 17 * 60 * 1000,
+      publicId: uuid(random),
+    });
+  }
+  return out;
+}
+
+export function defaultSeed(options: { submissionsPerForm?: number } = {}): SeedFixture {
+  const random = prng(20261122);
+  const perForm = options.submissionsPerForm ?? 300;
+  const workspaces = [
+    { id: 1, name: 'Acme', plan: 'pro' as const },
+    { id: 2, name: 'Side project', plan: 'free' as const },
+  ];
+  const users = [
+    { id: 1, name: 'Alice Admin', memberships: [{ workspaceId: 1, role: 'admin' as const }, { workspaceId: 2, role: 'admin' as const }] },
+    { id: 2, name: 'Bob Outsider', memberships: [{ workspaceId: 2, role: 'user' as const }] },
+    { id: 3, name: 'Rita Readonly', memberships: [{ workspaceId: 1, role: 'readonly' as const }] },
+  ];
+  const all = ['forms-read', 'forms-write', 'manage-integrations'] as const;
+  const tokenSpecs: Array<[AccessToken['name'], number, AccessToken['abilities']]> = [
+    ['all', 1, [...all]],
+    ['read', 1, ['forms-read']],
+    ['write', 1, ['forms-write']],
+    ['integrations', 1, ['manage-integrations']],
+    ['none', 1, []],
+    ['outsider', 2, [...all]],
+    ['readonly', 3, [...all]],
+  ];
+  const tokens = tokenSpecs.map(([name, userId, abilities], i) => ({ name, userId, abilities, token: token(101 + i, random) }));
+  const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
+  const forms: Form[] = [
+    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null },
+    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null },
+    { id: 13, workspaceId: 1, slug: 'beta-signup-g7h8i9', title: 'Beta sign-up (closed)', visibility: 'closed', tags: [], language: 'en', properties: contactFields(random).slice(0, 2), viewsCount: 300, createdAt: at(200), updatedAt: at(60), closesAt: at(30), maxSubmissionsCount: 100 },
+    { id: 21, workspaceId: 2, slug: 'side-feedback-j1k2l3', title: 'Side project feedback', visibility: 'public', tags: [], language: 'en', properties: surveyFields(random), viewsCount: 95, createdAt: at(40), updatedAt: at(1), closesAt: null, maxSubmissionsCount: null },
+  ];
+  const submissions = [
+    ...submissionsFor(forms[0]!, perForm, 1001, random, 0.2),
+    ...submissionsFor(forms[1]!, perForm, 5001, random, 0.25),
+    ...submissionsFor(forms[2]!, 40, 9001, random, 0),
+    ...submissionsFor(forms[3]!, Math.min(perForm, 120), 12001, random, 0),
+  ];
+  return { workspaces, users, tokens, forms, submissions, integrations: [] };
+}
