@@ -25,6 +25,11 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   };
   /** The spec's body check, plus what the service checks beyond the schema (URL safety, headers). */
   const integrationInput = async (c: Context) => {
+    // Blocked header names first, with the service's message (the schema would only say "must NOT be valid").
+    const raw = (await c.req.json().catch(() => undefined)) as { data?: { webhook_headers?: unknown } } | undefined;
+    const headers = raw?.data?.webhook_headers;
+    const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => BLOCKED_HEADERS.has(name.toLowerCase())) : undefined;
+    if (blockedName) throw validationFailed({ 'data.webhook_headers': [`The '${blockedName}' header cannot be customized for security reasons.`] });
     const body = await validateBody(ctx, c, 'createFormIntegration').catch(async (error) => {
       // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
       if (ctx.allowPrivateWebhooks && error?.body?.errors && Object.keys(error.body.errors).every((k: string) => k === 'data.webhook_url')) {
@@ -36,12 +41,6 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     const errors: Record<string, string[]> = {};
     const problem = await webhookUrlProblem(body.data.webhook_url, ctx.allowPrivateWebhooks);
     if (problem) errors['data.webhook_url'] = [problem];
-    for (const name of Object.keys(body.data.webhook_headers ?? {})) {
-      if (BLOCKED_HEADERS.has(name.toLowerCase())) {
-        errors['data.webhook_headers'] = [`The '${name}' header cannot be customized for security reasons.`];
-        break;
-      }
-    }
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;

@@ -1,0 +1,30 @@
+// `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout within 2 seconds,
+// logs on stderr without tokens, a working API, and a clean exit on SIGTERM.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+it('starts in under 2 s, prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
+  const started = performance.now();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0', '--allow-private-webhooks'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  const elapsed = performance.now() - started;
+  const info = JSON.parse(line);
+  expect(elapsed).toBeLessThan(2000);
+  expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(Object.keys(info.tokens).sort()).toEqual(['all', 'integrations', 'none', 'outsider', 'read', 'readonly', 'write']);
+  expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free']);
+  const response = await fetch(`${info.baseUrl}/open/workspaces/1/forms`, { headers: { authorization: `Bearer ${info.tokens.all}` } });
+  expect(response.status).toBe(200);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  expect(await exit).toBe(0);
+  expect(stderr).toMatch(/GET \/open\/workspaces\/1\/forms -> 200/);
+  for (const token of Object.values(info.tokens) as string[]) expect(stderr).not.toContain(token);
+});

@@ -1,0 +1,77 @@
+// Test support: start sandboxes and receivers on 127.0.0.1 (ports chosen at run time), call the
+// API, and validate every JSON answer against the bundled spec.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../src/index.js';
+
+const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+export const spec = createSpecValidator(bundle);
+
+export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  return startSandbox({ allowPrivateWebhooks: true, rateLimit: false, ...options });
+}
+
+export interface Call {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown; operationId?: string } = {}): Promise<Call> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${path}`, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (options.operationId) assertMatchesSpec(options.operationId, response.status, body, response.headers);
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Throws unless the status is documented for the operation and the JSON body matches its schema. */
+export function assertMatchesSpec(operationId: string, status: number, body: unknown, headers: Headers): void {
+  if (!spec.documentedStatuses(operationId).includes(String(status))) throw new Error(`${operationId} answered undocumented status ${status}`);
+  if (!headers.get('content-type')?.startsWith('application/json')) throw new Error(`${operationId} ${status}: content type ${headers.get('content-type')}`);
+  const result = spec.validateResponse(operationId, status, body);
+  if (!result.valid) throw new Error(`${operationId} ${status}: ${formatErrors(result.errors).join('; ')}`);
+}
+
+export interface Delivery {
+  headers: IncomingMessage['headers'];
+  raw: Buffer;
+}
+
+/** A webhook receiver answering with `respond` (default 200); `hang` never answers. */
+export async function receiver(respond: number | 'hang' = 200) {
+  const deliveries: Delivery[] = [];
+  const pending = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, raw: Buffer.concat(chunks) });
+      if (respond === 'hang') pending.add(res);
+      else res.writeHead(respond, { 'content-type': 'text/plain' }).end(respond >= 400 ? 'receiver refused' : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    deliveries,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of pending) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
