@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookListener } from '../src/adapters/node.js';
 import { BODY, SECRET, SIGNATURE, listenOn } from './http-helpers.js';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/forms-webhook.js', import.meta.url));
 const run = promisify(execFile);
 
 function cli(args: string[], input?: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
