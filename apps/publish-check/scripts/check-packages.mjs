@@ -62,13 +62,17 @@ try {
     step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
   }
 
-  for (const kind of readdirSync(join(appDir, 'consumers'))) {
+  const tsSources = join(appDir, 'consumers', 'ts-sources');
+  for (const kind of readdirSync(join(appDir, 'consumers')).filter((k) => k !== 'ts-sources')) {
     const source = join(appDir, 'consumers', kind);
-    const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+    // TypeScript consumers share one set of sources, compiled under each module resolution.
+    const sourceFiles = kind.startsWith('ts-') ? readdirSync(tsSources) : readdirSync(source);
+    const entries = sourceFiles.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
     if (entries.length === 0) continue;
     step(`consumer ${kind}: install the tarballs and use ${entries.join(', ')}`, () => {
       const project = join(workDir, `consumer-${kind}`);
       cpSync(source, project, { recursive: true });
+      if (kind.startsWith('ts-')) for (const file of entries) cpSync(join(tsSources, file), join(project, file));
       for (const f of readdirSync(project)) {
         if (/\.(m?c?[jt]s)$/.test(f) && !entries.includes(f) && f !== 'tsconfig.json') rmSync(join(project, f));
       }
