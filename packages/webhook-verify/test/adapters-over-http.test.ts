@@ -75,6 +75,24 @@ describe.each(Object.keys(targets))('%s', (name) => {
   });
 });
 
+describe('fetch API adapter with a chunked body and no Content-Length', () => {
+  it('answers 413 once the streamed body passes the limit', async () => {
+    const handler = webhookHandler({ secret: SECRET, maxBodyBytes: 1024 }, () => new Response('ok'));
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        if (pulled > 1000) return controller.close();
+        controller.enqueue(new Uint8Array(512).fill(0x20));
+      },
+    });
+    const request = new Request('http://127.0.0.1/hook', { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': SIGNATURE }, duplex: 'half' } as RequestInit);
+    const response = await handler(request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10); // stopped reading early instead of buffering 512 KB
+  });
+});
+
 describe('express with express.json() mounted first', () => {
   let target: Target;
   beforeAll(async () => {

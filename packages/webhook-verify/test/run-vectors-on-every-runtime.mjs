@@ -7,9 +7,18 @@ import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtim
 
 assertRuntimesInstalled();
 const runner = fileURLToPath(new URL('./run-vectors.mjs', import.meta.url));
+const resolveProbe = fileURLToPath(new URL('./resolve-build.mjs', import.meta.url));
 const all = [[`node ${process.version}`, { command: process.execPath, args: [] }], ...Object.entries(runtimes)];
 let failed = 0;
-for (const [, runtime] of all) {
+for (const [name, runtime] of all) {
+  // The export conditions must hand each runtime its build: node:crypto on Node, Web Crypto elsewhere.
+  const want = name.startsWith('node') ? 'node' : 'web';
+  const got = execFileSync(runtime.command, [...runtime.args, resolveProbe], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }).trim();
+  if (got === want) console.log(`${name}: the package name resolves to the ${got} build`);
+  else {
+    failed++;
+    console.error(`${name}: the package name resolves to ${got}, expected the ${want} build`);
+  }
   for (const mode of [['node'], ['web'], ['web', '--no-buffer']]) {
     try {
       process.stdout.write(execFileSync(runtime.command, [...runtime.args, runner, ...mode], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }));

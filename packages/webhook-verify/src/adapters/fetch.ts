@@ -26,13 +26,7 @@ export async function verifyWebhookRequest(request: Request, options: FetchWebho
     if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedContentTypeError(contentType);
     const declared = Number(request.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > maxBodyBytes) throw new BodyTooLargeError(maxBodyBytes);
-    let rawBody: Uint8Array;
-    try {
-      rawBody = new Uint8Array(await request.arrayBuffer());
-    } catch (cause) {
-      throw new UnreadableBodyError(cause);
-    }
-    if (rawBody.byteLength > maxBodyBytes) throw new BodyTooLargeError(maxBodyBytes);
+    const rawBody = await readBounded(request, maxBodyBytes);
     const payload = await api.parseWebhook(secret, rawBody, request.headers.get(SIGNATURE_HEADER), parseOptions);
     return { ok: true, payload, rawBody };
   } catch (error) {
@@ -44,6 +38,39 @@ export async function verifyWebhookRequest(request: Request, options: FetchWebho
     });
     return { ok: false, error, response, ...rejection };
   }
+}
+
+/**
+ * Reads the body once, as bytes, stopping as soon as it passes the limit: a chunked body with no
+ * Content-Length cannot make the receiver buffer more than `limit` bytes.
+ */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new BodyTooLargeError(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error;
+    throw new UnreadableBodyError(error);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
 /** Wraps a handler so it only ever sees verified payloads; rejections are answered for it. */
