@@ -1,8 +1,10 @@
-// Friendly names for the generated types of the forms service open API. The generated module
-// (src/generated/openapi.ts) is the source; this file only re-exports and names its parts.
+// Friendly names for the generated types of the forms service open API. The generated modules
+// (src/generated/) are the source; this file only re-exports and names their parts.
 import type { components, operations, paths, webhooks } from './generated/openapi.js';
+import { ABILITIES, OPERATIONS } from './generated/operations.js';
 
 export type { components, operations, paths, webhooks };
+export { ABILITIES, OPERATIONS };
 
 type Schemas = components['schemas'];
 
@@ -56,10 +58,19 @@ export type PlanFeatureErrorBody = Schemas['PlanFeatureError'];
 export type SuccessMessage = Schemas['SuccessMessage'];
 
 /** The operationIds of the open API. */
-export type OperationId = keyof operations;
+export type OperationId = keyof operations & keyof typeof OPERATIONS;
+/** One row of the operations table generated from the spec. */
+export type OperationSpec = (typeof OPERATIONS)[OperationId];
+/** The HTTP methods the open API uses. */
+export type OperationMethod = OperationSpec['method'];
 /** Query parameters of the submission list. */
 export type ListSubmissionsQuery = NonNullable<operations['listFormSubmissions']['parameters']['query']>;
 /** Query parameters of the workspace form list. */
 export type ListFormsQuery = NonNullable<operations['listWorkspaceForms']['parameters']['query']>;
-/** Abilities a personal access token can carry. */
-export type Ability = 'forms-read' | 'forms-write' | 'manage-integrations';
+/** Abilities a personal access token can carry (the scopes of the operations' security requirements). */
+export type Ability = (typeof ABILITIES)[number];
+
+/** The operation with this id (undefined for an id the spec does not have). */
+export function operationById(operationId: string): OperationSpec | undefined {
+  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as OperationId] : undefined;
+}

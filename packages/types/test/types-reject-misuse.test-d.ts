@@ -54,3 +54,14 @@ export function readFields(form: FormSummary, submission: Submission, event: Web
 export const badStatus: WebhookIntegrationInput = { integration_id: 'webhook', status: 'paused', data: { webhook_url: 'https://example.com' } };
 // @ts-expect-error only webhook integrations are managed by this API
 export const badKind: WebhookIntegrationInput = { integration_id: 'slack', status: 'active', data: { webhook_url: 'https://example.com' } };
+
+// The generated operations table names the same HTTP operations as the generated types (the
+// webhook's operation is in `operations` but is not an HTTP operation of the API).
+import type { Ability, OperationSpec } from '../src/index.js';
+import { OPERATIONS } from '../src/index.js';
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const sameOperations: Same<keyof typeof OPERATIONS, Exclude<keyof operations, 'submissionCreatedWebhook'>> = true;
+export const abilityUnion: Same<Ability, 'forms-read' | 'forms-write' | 'manage-integrations'> = true;
+export const listForms: OperationSpec = OPERATIONS.listWorkspaceForms;
+// @ts-expect-error an ability the spec does not name
+export const unknownAbility: Ability = 'forms-delete';
