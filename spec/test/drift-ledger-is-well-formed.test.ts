@@ -104,11 +104,23 @@ describe('drift ledger', () => {
       'submissions-partial-filter-not-gated',
       'update-submission-response-shape',
       'update-submission-replaces-all-answers',
+      'update-submission-requires-every-required-field',
+      'update-submission-captcha-token-required',
       'update-submission-emits-webhook',
+      'submissions-search-zero-ignored',
       'events-shape',
+      'webhook-success-recorded-without-dispatch',
+      'webhook-authorization-header-refused',
+      'submission-file-answer-object',
     ]),
   )('records the contradiction of the published contract %s', (id, entry) => {
     expect(entry, id).toBeDefined();
     expect(entry!.departsFrom).toBe('published-contract');
+  });
+
+  it('records that the file download may redirect to storage', () => {
+    const entry = entries.find((e) => e.id === 'submission-file-download-redirect');
+    expect(entry?.operationId).toBe('downloadSubmissionFile');
+    expect(entry?.departsFrom).toBe('observed-description');
   });
 });
