@@ -3,7 +3,8 @@
 import { CheckContext } from './check-context.js';
 import { matchFailure } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
-import { redact, toCurl } from './report/curl.js';
+import { toCurl } from './report/curl.js';
+import { createRedactor } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -66,8 +67,10 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
       }
     }
   }
-  const secrets = new Map([...target.secrets, ...ctx.extraSecrets]);
-  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, secrets)] : [])))];
+  const redact = createRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
+  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, redact)] : [])))];
+  const reasonOf = (failures: Failure[]): string =>
+    redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`).join('\n'));
   const durationMs = Date.now() - started;
   const results: CheckResult[] = [];
 
@@ -78,8 +81,6 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
-    const reasonOf = (failures: Failure[]): string => redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`)
-      .join('\n'), secrets);
     results.push({
       ...base,
       outcome,
