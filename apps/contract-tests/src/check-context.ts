@@ -7,6 +7,7 @@ import { tokenLacking, tokenVariable, type Target, type TokenName } from './targ
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure } from './model.js';
 import { failure, success, type Result } from './result.js';
+import { createRedactor, type Redact } from './report/redact.js';
 
 /** How many schema errors a failure's text lists. */
 const LISTED_ERRORS = 8;
@@ -56,9 +57,21 @@ export class CheckContext {
     readonly extraSecrets: Map<string, string> = new Map(),
   ) {}
 
-  /** The start of a text a tenant sent, for a failure's `received`. */
+  #redact: { size: number; redact: Redact } | undefined;
+
+  /** Redacts the target's tokens and this check's secrets (rebuilt when a check adds a secret). */
+  redact(text: string): string {
+    const size = this.target.secrets.size + this.extraSecrets.size;
+    if (this.#redact?.size !== size) this.#redact = { size, redact: createRedactor(new Map([...this.target.secrets, ...this.extraSecrets])) };
+    return this.#redact.redact(text);
+  }
+
+  /**
+   * The start of a text a tenant sent, for a failure's `received`. Redacted before it is cut, so a
+   * cut never leaves part of a token that redaction would no longer recognise.
+   */
   excerpt(text: string | undefined, chars = EXCERPT_CHARS): string {
-    return (text ?? '').slice(0, chars);
+    return this.redact(text ?? '').slice(0, chars);
   }
 
   client(token: TokenChoice = undefined, headers?: Record<string, string>): RawClient {

@@ -4,7 +4,7 @@ import { CheckContext } from './check-context.js';
 import { matchFailure } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
-import { createRedactor } from './report/redact.js';
+import { createRedactor, redactValue } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -86,7 +86,8 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
       outcome,
       ...(outcome === 'failed' ? { reason: reasonOf(unexpected.map((v) => v.failure)) } : {}),
       ...(outcome === 'known-drift' ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` } : {}),
-      failures: ctx.failures,
+      // Tenants echo what they were sent: what a result keeps is redacted like what it prints.
+      failures: ctx.failures.map((f) => redactValue(f, redact)),
       driftIds,
       curl: curlOf(outcome === 'failed' ? unexpected.map((v) => v.failure) : ctx.failures),
       durationMs,
@@ -100,7 +101,7 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
       name: `${check.name} (${note.label ?? 'closed schema'})`,
       outcome: verdict?.known ? 'known-drift' : 'info',
       reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
-      failures: [note.failure],
+      failures: [redactValue(note.failure, redact)],
       driftIds: verdict?.entryIds ?? [],
       curl: curlOf([note.failure]),
       durationMs: 0,

@@ -1,10 +1,10 @@
-// Writes contract-report.json and contract-report.xml into the report directory. Everything that
-// reaches disk is redacted; the JSON drops raw exchanges.
+// Writes contract-report.json and contract-report.xml into the report directory. Both are redacted
+// as data (every string of the report) and again as text; the JSON drops raw exchanges.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
-import type { Redact } from './redact.js';
+import { redactValue, type Redact } from './redact.js';
 
 /** The JSON form: results without the recorded exchanges (only the request line and status of each). */
 export function toJson(report: RunReport, redact: Redact): string {
@@ -16,7 +16,7 @@ export function toJson(report: RunReport, redact: Redact): string {
       ...(exchange ? { request: `${exchange.method} ${exchange.url}`, status: exchange.status } : {}),
     })),
   }));
-  return redact(JSON.stringify({ ...report, results }, null, 2)) + '\n';
+  return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
 }
 
 export async function writeReports(report: RunReport, dir: string, redact: Redact): Promise<{ json: string; xml: string }> {
@@ -24,6 +24,6 @@ export async function writeReports(report: RunReport, dir: string, redact: Redac
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');
   await writeFile(json, toJson(report, redact));
-  await writeFile(xml, redact(renderJUnit(report)));
+  await writeFile(xml, redact(renderJUnit(redactValue(report, redact))));
   return { json, xml };
 }
