@@ -9,14 +9,15 @@ import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure }
 import { failure, success, type Result } from './result.js';
 import { createRedactor, type Redact } from './report/redact.js';
 
-/** How many schema errors a failure's text lists. */
+/** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
 const LISTED_ERRORS = 8;
 /** How much of a body a failure quotes. */
 const EXCERPT_CHARS = 200;
 
-/** The first schema errors as text. */
+/** The first schema errors as text, and how many more there were. */
 export function describeErrors(errors: readonly ErrorObject[], listed = LISTED_ERRORS): string {
-  return formatErrors(errors.slice()).slice(0, listed).join('; ');
+  const shown = formatErrors(errors.slice(0, listed)).join('; ');
+  return errors.length > listed ? `${shown}; and ${(errors.length - listed).toLocaleString('en-US')} more` : shown;
 }
 
 export interface NotJson {

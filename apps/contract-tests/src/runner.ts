@@ -1,10 +1,10 @@
 // Runs the checks of the suites against one target and turns what they gathered into results:
 // passed, failed, known drift (matched to the ledger), skipped, or informational.
 import { CheckContext } from './check-context.js';
-import { matchFailure } from './drift.js';
+import { createLedgerIndex, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
-import { createRedactor, redactValue } from './report/redact.js';
+import { createRedactor, redactValue, type Redact } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -20,8 +20,12 @@ export interface RunOptions {
   readonly onStart?: (target: string, check: Check) => void;
 }
 
+/** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
+const KEPT_SCHEMA_ERRORS = 20;
+
 export async function runTarget(target: Target, options: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
+  const ledger = createLedgerIndex(options.spec.ledger);
   const emit = (result: CheckResult): void => {
     results.push(result);
     options.onResult?.(result);
@@ -40,13 +44,19 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
         continue;
       }
       options.onStart?.(target.name, check);
-      for (const result of await runCheck(target, check, options)) emit(result);
+      for (const result of await runCheck(target, check, options, ledger)) emit(result);
     }
   }
   return results;
 }
 
-async function runCheck(target: Target, check: Check, options: RunOptions): Promise<CheckResult[]> {
+/** What a result keeps of a failure: redacted, with its first schema errors and their count. */
+function keptFailure(failure: Failure, redact: Redact): Failure {
+  const { schemaErrors, ...rest } = failure;
+  return redactValue({ ...rest, ...(schemaErrors ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length } : {}) }, redact);
+}
+
+async function runCheck(target: Target, check: Check, options: RunOptions, ledger: LedgerIndex): Promise<CheckResult[]> {
   const started = Date.now();
   const ctx = new CheckContext(target, options.spec, options.signal);
   const base = { target: target.name, operationId: check.operationId, name: check.name };
@@ -77,7 +87,7 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
   if (skipped !== undefined && ctx.failures.length === 0) {
     results.push({ ...base, outcome: 'skipped', reason: skipped, failures: [], driftIds: [], curl: [], durationMs });
   } else {
-    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? matchFailure(options.spec.ledger, f) : undefined }));
+    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? ledger.match(f) : undefined }));
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
@@ -87,7 +97,7 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
       ...(outcome === 'failed' ? { reason: reasonOf(unexpected.map((v) => v.failure)) } : {}),
       ...(outcome === 'known-drift' ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` } : {}),
       // Tenants echo what they were sent: what a result keeps is redacted like what it prints.
-      failures: ctx.failures.map((f) => redactValue(f, redact)),
+      failures: ctx.failures.map((f) => keptFailure(f, redact)),
       driftIds,
       curl: curlOf(outcome === 'failed' ? unexpected.map((v) => v.failure) : ctx.failures),
       durationMs,
@@ -95,13 +105,13 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
   }
   // Additive drift (closed validation) is informational; matched to the ledger it is known drift.
   for (const note of ctx.notes) {
-    const verdict = target.kind === 'live' ? matchFailure(options.spec.ledger, note.failure) : undefined;
+    const verdict = target.kind === 'live' ? ledger.match(note.failure) : undefined;
     results.push({
       ...base,
       name: `${check.name} (${note.label ?? 'closed schema'})`,
       outcome: verdict?.known ? 'known-drift' : 'info',
       reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
-      failures: [redactValue(note.failure, redact)],
+      failures: [keptFailure(note.failure, redact)],
       driftIds: verdict?.entryIds ?? [],
       curl: curlOf([note.failure]),
       durationMs: 0,
