@@ -123,8 +123,9 @@ export class CheckContext {
     this.failures.push(failure);
   }
 
-  /** Parses the JSON body of an exchange; an error value when it is not JSON. */
+  /** Parses the JSON body of an exchange; an error value when it is not JSON (or was cut at the size limit). */
   json(exchange: Exchange): Result<unknown, NotJson> {
+    if (exchange.responseBodyLimit !== undefined) return failure({ kind: 'not-json', message: `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads` });
     if (exchange.responseBody === undefined || exchange.responseBody === '') return failure({ kind: 'not-json', message: 'the body is empty' });
     try {
       return success(JSON.parse(exchange.responseBody));
@@ -180,6 +181,10 @@ export class CheckContext {
       this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange });
     }
     const effective = mediaType ?? mediaTypes[0]!;
+    if (exchange.responseBodyLimit !== undefined) {
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`, expected: `a body of at most ${exchange.responseBodyLimit} bytes`, received: `${this.excerpt(exchange.responseBody, 80)}…`, operationId, exchange });
+      return undefined;
+    }
     if (!effective.includes('json')) return exchange.responseBody;
     const parsed = this.json(exchange);
     if (!parsed.ok) {

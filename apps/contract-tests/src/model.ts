@@ -15,6 +15,8 @@ export interface Exchange {
   readonly status?: number;
   readonly responseHeaders?: Record<string, string>;
   readonly responseBody?: string;
+  /** Set when the body was longer than the suite reads: `responseBody` holds only its first this many bytes. */
+  readonly responseBodyLimit?: number;
   /** Set when no response arrived (connection refused, timeout, abort). */
   readonly transportError?: string;
 }

@@ -83,20 +83,29 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
-    targets.push({ name: target.name, kind: target.kind });
+    // Results are kept as they come, so a crash of the suite itself still leaves them in the report.
     const collect = (r: CheckResult) => {
       results.push(r);
       onResult(r);
     };
+    let crash: string | undefined;
     try {
       await runTarget(target, { spec: options.spec, suites: allSuites, signal: options.signal, onResult: collect, onStart, ...(options.operations ? { operations: options.operations } : {}) });
       if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
         await proxyPass(target, options, collect, onStart);
       }
+    } catch (error) {
+      crash = `the suite crashed on this target: ${messageOf(error)}`;
+      options.log(`== target ${target.name}: ${crash}`);
     } finally {
-      await target.stop();
-      options.log(`== target ${target.name}: stopped`);
+      try {
+        await target.stop();
+        options.log(`== target ${target.name}: stopped`);
+      } catch (error) {
+        crash ??= `could not stop the target: ${messageOf(error)}`;
+      }
     }
+    targets.push({ name: target.name, kind: target.kind, ...(crash ? { error: crash } : {}) });
   }
   return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
 }

@@ -2,7 +2,7 @@
 // passed, failed, known drift (matched to the ledger), skipped, or informational.
 import { CheckContext } from './check-context.js';
 import { createLedgerIndex, type LedgerIndex } from './drift.js';
-import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
+import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
 import { createRedactor, redactValue, type Redact } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
@@ -22,6 +22,8 @@ export interface RunOptions {
 
 /** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
 const KEPT_SCHEMA_ERRORS = 20;
+/** How much of a request or response body a result keeps (results live until the run ends). */
+const KEPT_BODY_CHARS = 2_000;
 
 export async function runTarget(target: Target, options: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
@@ -50,10 +52,24 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
   return results;
 }
 
-/** What a result keeps of a failure: redacted, with its first schema errors and their count. */
+/** What a result keeps of a failure: redacted, with its first schema errors and their count, and short bodies. */
 function keptFailure(failure: Failure, redact: Redact): Failure {
-  const { schemaErrors, ...rest } = failure;
-  return redactValue({ ...rest, ...(schemaErrors ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length } : {}) }, redact);
+  const { schemaErrors, exchange, ...rest } = failure;
+  const kept: Failure = {
+    ...rest,
+    ...(schemaErrors ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length } : {}),
+    ...(exchange ? { exchange: keptExchange(exchange) } : {}),
+  };
+  return redactValue(kept, redact);
+}
+
+function keptExchange(exchange: Exchange): Exchange {
+  const { responseBody, requestBody, ...rest } = exchange;
+  return {
+    ...rest,
+    ...(requestBody !== undefined ? { requestBody: requestBody.slice(0, KEPT_BODY_CHARS) } : {}),
+    ...(responseBody !== undefined ? { responseBody: responseBody.slice(0, KEPT_BODY_CHARS) } : {}),
+  };
 }
 
 async function runCheck(target: Target, check: Check, options: RunOptions, ledger: LedgerIndex): Promise<CheckResult[]> {

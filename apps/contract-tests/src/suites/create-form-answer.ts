@@ -60,6 +60,9 @@ async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
   const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
   if (!delivery) return ctx.failCheck('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: answer });
 
+  if (delivery.bodyLimit !== undefined) {
+    return ctx.failCheck('webhook-round-trip', operationId, `the webhook body is longer than ${delivery.bodyLimit} bytes`, { expected: 'a submission.created payload', received: `${ctx.excerpt(delivery.rawBody.toString('utf8'), 80)}…`, exchange: answer });
+  }
   const signature = delivery.headers['x-webhook-signature'];
   if (!(await verify(hook.secret, delivery.rawBody, Array.isArray(signature) ? signature[0] : signature))) {
     ctx.failCheck('webhook-round-trip', operationId, 'the signature does not verify over the raw body', { expected: 'sha256=HMAC(secret, raw body)', received: ctx.excerpt(String(signature ?? 'no X-Webhook-Signature header')), exchange: answer });
