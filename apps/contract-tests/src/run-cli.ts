@@ -3,6 +3,7 @@
 // reports, also when the run itself fails. Everything it prints or writes is redacted.
 import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
+import { printableLines } from './report/printable.js';
 import { createRedactor } from './report/redact.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
@@ -38,7 +39,8 @@ export async function runCli(io: CliIo): Promise<number> {
       known = secrets.size;
       redact = createRedactor(secrets);
     }
-    return redact(text);
+    // Lines of the suite's own; control characters anywhere in them are shown escaped.
+    return printableLines(redact(text));
   };
   const log = (line: string) => io.err(redacted(line));
   log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);

@@ -1,9 +1,11 @@
 // Runs the checks of the suites against one target and turns what they gathered into results:
-// passed, failed, known drift (matched to the ledger), skipped, or informational.
+// passed, failed, known drift (matched to the ledger), skipped, or informational. Results leave here
+// safe to show: secrets redacted, tenant text printable, long lists and bodies cut.
 import { CheckContext } from './check-context.js';
 import { createLedgerIndex, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
+import { printable } from './report/printable.js';
 import { createRedactor, redactValue, type Redact } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
@@ -22,6 +24,10 @@ export interface RunOptions {
 
 /** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
 const KEPT_SCHEMA_ERRORS = 20;
+/** Longest field of a failure (message, expected, received) a result shows. */
+const MAX_FIELD_CHARS = 2_000;
+/** Longest curl repro a result shows (a URL taken from a tenant's link can be anything). */
+const MAX_CURL_CHARS = 20_000;
 /** How much of a request or response body a result keeps (results live until the run ends). */
 const KEPT_BODY_CHARS = 2_000;
 
@@ -50,6 +56,12 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
     }
   }
   return results;
+}
+
+/** One line of display text from a value a check gathered: redacted, printable, not too long. */
+function displayField(text: string, redact: Redact, max = MAX_FIELD_CHARS): string {
+  const shown = printable(redact(text));
+  return shown.length > max ? `${shown.slice(0, max)}… (${(shown.length - max).toLocaleString('en-US')} more characters)` : shown;
 }
 
 /** What a result keeps of a failure: redacted, with its first schema errors and their count, and short bodies. */
@@ -94,14 +106,16 @@ async function runCheck(target: Target, check: Check, options: RunOptions, ledge
     }
   }
   const redact = createRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
-  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, redact)] : [])))];
+  const field = (text: string): string => displayField(text, redact);
+  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [displayField(toCurl(f.exchange, redact), redact, MAX_CURL_CHARS)] : [])))];
+  // One line per failure: whatever a tenant sent inside it is escaped, so lines are the suite's own.
   const reasonOf = (failures: Failure[]): string =>
-    redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`).join('\n'));
+    failures.map((f) => `${field(f.message)}${f.expected || f.received ? ` [expected: ${field(f.expected ?? '-')}; received: ${field(f.received ?? '-')}]` : ''}`).join('\n');
   const durationMs = Date.now() - started;
   const results: CheckResult[] = [];
 
   if (skipped !== undefined && ctx.failures.length === 0) {
-    results.push({ ...base, outcome: 'skipped', reason: skipped, failures: [], driftIds: [], curl: [], durationMs });
+    results.push({ ...base, outcome: 'skipped', reason: field(skipped), failures: [], driftIds: [], curl: [], durationMs });
   } else {
     const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? ledger.match(f) : undefined }));
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
@@ -126,7 +140,7 @@ async function runCheck(target: Target, check: Check, options: RunOptions, ledge
       ...base,
       name: `${check.name} (${note.label ?? 'closed schema'})`,
       outcome: verdict?.known ? 'known-drift' : 'info',
-      reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
+      reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${field(`${note.message}: ${note.failure.received ?? ''}`)}`,
       failures: [keptFailure(note.failure, redact)],
       driftIds: verdict?.entryIds ?? [],
       curl: curlOf([note.failure]),

@@ -39,6 +39,12 @@ describe('curl repro', () => {
     expect(curl).not.toContain(OTHER);
   });
 
+  it("quotes control characters with $'…': the repro stays exact and prints nothing a terminal obeys", () => {
+    const curl = toCurl({ ...exchange, requestBody: "a\u001b[2Jb\nit's" }, redact);
+    expect(curl).toContain("--data-raw $'a\\x1b[2Jb\\x0ait\\'s'");
+    expect(curl).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('hides a bearer token it was not told about', () => {
     expect(createRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe('Authorization: Bearer $FORMS_API_TOKEN');
   });

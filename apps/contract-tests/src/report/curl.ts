@@ -3,7 +3,23 @@
 import type { Exchange } from '../model.js';
 import type { Redact } from './redact.js';
 
-const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Quotes a value for a POSIX shell. Values with control characters use bash's $'…' quoting with
+ * \xHH escapes, so the line still reproduces the request and prints nothing a terminal would obey.
+ */
+export function shellQuote(value: string): string {
+  if (!CONTROL.test(value)) return `'${value.replaceAll("'", `'\\''`)}'`;
+  const escaped = [...value]
+    .map((c) => {
+      if (c === '\\') return '\\\\';
+      if (c === "'") return "\\'";
+      return CONTROL.test(c) ? [...new TextEncoder().encode(c)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('') : c;
+    })
+    .join('');
+  return `$'${escaped}'`;
+}
 
 /** Headers worth repeating in a repro; hop-by-hop and fetch-internal ones are noise. */
 const SKIP_HEADERS = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'user-agent', 'accept-language', 'sec-fetch-mode']);
