@@ -2,11 +2,12 @@
 // in order (token → resource → ability → input), each failing with the service's answer.
 import type { Context } from 'hono';
 import type { SpecValidator } from '@forms-api/spec/validator';
+import { OPERATIONS, type OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import type { SandboxFault } from './faults.js';
 import type { FileSigner } from './files.js';
 import { HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
-import type { Ability, AccessToken, Form, User } from './model.js';
+import type { AccessToken, Form, User } from './model.js';
 import type { SandboxStore } from './store/store.js';
 
 export interface SandboxContext {
@@ -39,11 +40,15 @@ export function roleIn(user: User, workspaceId: number) {
   return user.memberships.find((m) => m.workspaceId === workspaceId)?.role;
 }
 
-/** 403 unless the token has one of the abilities and its user belongs to the workspace (and may write, when asked). */
-export function authorise(who: Caller, workspaceId: number, abilities: Ability[], options: { write?: boolean } = {}): void {
+/**
+ * 403 unless the caller's user belongs to the workspace and the token holds one of the operation's
+ * abilities (from the spec's table). `editor`: read-only members are refused too.
+ */
+export function authorise(who: Caller, workspaceId: number, operationId: OperationId, options: { editor?: boolean } = {}): void {
   const role = roleIn(who.user, workspaceId);
-  if (!role || (options.write && role === 'readonly')) throw forbidden();
-  if (!abilities.some((a) => who.token.abilities.includes(a))) throw forbidden();
+  if (!role || (options.editor && role === 'readonly')) throw forbidden();
+  const abilities: readonly string[] = OPERATIONS[operationId].abilities;
+  if (!abilities.some((a) => (who.token.abilities as readonly string[]).includes(a))) throw forbidden();
 }
 
 export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false): Form {
@@ -53,7 +58,7 @@ export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false)
 }
 
 /** Validates the query against the operation's documented query parameters (422 on failure). */
-export function validateQuery(ctx: SandboxContext, c: Context, operationId: string): Record<string, unknown> {
+export function validateQuery(ctx: SandboxContext, c: Context, operationId: OperationId): Record<string, unknown> {
   const entry = ctx.validator.operations.get(operationId)!;
   const parameters = ((entry.operation.parameters as Array<Record<string, any>>) ?? []).map((p) => resolveParameter(ctx, p)).filter((p) => p.in === 'query');
   const values: Record<string, unknown> = {};
@@ -74,7 +79,7 @@ export function validateQuery(ctx: SandboxContext, c: Context, operationId: stri
 }
 
 /** Validates a JSON body against the operation's request schema (422 on failure). */
-export async function validateBody(ctx: SandboxContext, c: Context, operationId: string): Promise<Record<string, any>> {
+export async function validateBody(ctx: SandboxContext, c: Context, operationId: OperationId): Promise<Record<string, any>> {
   let body: unknown;
   try {
     body = await c.req.json();

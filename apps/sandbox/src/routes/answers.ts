@@ -4,13 +4,14 @@ import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { formOr404, validateBody, type SandboxContext } from '../context.js';
 import { HttpError, json, validationFailed } from '../http.js';
+import { serve } from '../operations.js';
 import { isClosed } from '../presenters.js';
 
 const WEBHOOK_FILE_URL_LIFETIME_S = 24 * 60 * 60;
 
 export function answerRoutes(app: Hono, ctx: SandboxContext): void {
-  app.post('/forms/:form/answer', async (c) => {
-    const form = formOr404(ctx, c.req.param('form'), true);
+  serve(app, 'createFormAnswer', async (c) => {
+    const form = formOr404(ctx, c.req.param('form')!, true);
     const body = await validateBody(ctx, c, 'createFormAnswer');
     const partial = body.is_partial === true;
     const { answers, errors } = checkAnswers(form, body, !partial);

@@ -4,6 +4,7 @@ import { authorise, caller, formOr404, validateBody, type SandboxContext } from 
 import { webhookUrlProblem } from '../dispatch/ssrf.js';
 import { json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
+import { serve, type OperationId } from '../operations.js';
 import { integration as present, webhookEvent } from '../presenters.js';
 
 const BLOCKED_HEADERS = new Set(
@@ -11,10 +12,10 @@ const BLOCKED_HEADERS = new Set(
 );
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
-  const managedForm = (c: Context): Form => {
+  const managedForm = (c: Context, operationId: OperationId): Form => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!);
-    authorise(who, form.workspaceId, ['manage-integrations'], { write: true });
+    authorise(who, form.workspaceId, operationId, { editor: true });
     return form;
   };
   const integrationOf = (c: Context, form: Form): Integration => {
@@ -24,13 +25,13 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     return found;
   };
   /** The spec's body check, plus what the service checks beyond the schema (URL safety, headers). */
-  const integrationInput = async (c: Context) => {
+  const integrationInput = async (c: Context, operationId: OperationId) => {
     // Blocked header names first, with the service's message (the schema would only say "must NOT be valid").
     const raw = (await c.req.json().catch(() => undefined)) as { data?: { webhook_headers?: unknown } } | undefined;
     const headers = raw?.data?.webhook_headers;
     const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => BLOCKED_HEADERS.has(name.toLowerCase())) : undefined;
     if (blockedName) throw validationFailed({ 'data.webhook_headers': [`The '${blockedName}' header cannot be customized for security reasons.`] });
-    const body = await validateBody(ctx, c, 'createFormIntegration').catch(async (error) => {
+    const body = await validateBody(ctx, c, operationId).catch(async (error) => {
       // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
       if (ctx.allowPrivateWebhooks && error?.body?.errors && Object.keys(error.body.errors).every((k: string) => k === 'data.webhook_url')) {
         const parsed = (await c.req.json()) as Record<string, any>;
@@ -48,37 +49,37 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     return { status: body.status as Integration['status'], data, logic: (body.logic as Integration['logic']) ?? null };
   };
 
-  app.get('/open/forms/:form/integrations', (c) => {
-    const form = managedForm(c);
+  serve(app, 'listFormIntegrations', (c) => {
+    const form = managedForm(c, 'listFormIntegrations');
     return json(c, 200, ctx.store.integrationsOf(form.id).map(present), ctx.faults);
   });
 
-  app.post('/open/forms/:form/integrations', async (c) => {
-    const form = managedForm(c);
-    const input = await integrationInput(c);
+  serve(app, 'createFormIntegration', async (c) => {
+    const form = managedForm(c, 'createFormIntegration');
+    const input = await integrationInput(c, 'createFormIntegration');
     const created = ctx.store.addIntegration(form.id, input, ctx.now());
     return json(c, 200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) }, ctx.faults);
   });
 
-  app.put('/open/forms/:form/integrations/:integrationid', async (c) => {
-    const form = managedForm(c);
+  serve(app, 'updateFormIntegration', async (c) => {
+    const form = managedForm(c, 'updateFormIntegration');
     const existing = integrationOf(c, form);
-    const input = await integrationInput(c);
+    const input = await integrationInput(c, 'updateFormIntegration');
     // An update replaces the configuration wholesale (an omitted secret is removed).
     Object.assign(existing, input, { updatedAt: ctx.now() });
     return json(c, 200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(existing) }, ctx.faults);
   });
 
-  app.delete('/open/forms/:form/integrations/:integrationid', (c) => {
-    const form = managedForm(c);
+  serve(app, 'deleteFormIntegration', (c) => {
+    const form = managedForm(c, 'deleteFormIntegration');
     const existing = integrationOf(c, form);
     ctx.store.integrations.delete(existing.id);
     if (ctx.faults.has('undocumented-status')) return new Response(null, { status: 204 });
     return json(c, 200, { type: 'success', message: 'Form Integration was deleted.' }, ctx.faults);
   });
 
-  app.get('/open/forms/:form/integrations/:integrationid/events', (c) => {
-    const form = managedForm(c);
+  serve(app, 'listIntegrationEvents', (c) => {
+    const form = managedForm(c, 'listIntegrationEvents');
     const existing = integrationOf(c, form);
     return json(c, 200, ctx.store.eventsOf(existing.id).map(webhookEvent), ctx.faults);
   });

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
+import { serve } from '../operations.js';
 import { submission, updatedSubmission } from '../presenters.js';
 import type { Submission } from '../model.js';
 
@@ -15,10 +16,10 @@ function matches(value: unknown, needle: string): boolean {
 }
 
 export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
-  app.get('/open/forms/:id/submissions', (c) => {
+  serve(app, 'listFormSubmissions', (c) => {
     const who = caller(ctx, c);
-    const form = formOr404(ctx, c.req.param('id'));
-    if (!ctx.faults.has('ignore-ability')) authorise(who, form.workspaceId, ['forms-read']);
+    const form = formOr404(ctx, c.req.param('id')!);
+    if (!ctx.faults.has('ignore-ability')) authorise(who, form.workspaceId, 'listFormSubmissions');
     const query = validateQuery(ctx, c, 'listFormSubmissions') as { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
     const workspace = ctx.store.workspaces.get(form.workspaceId)!;
     if (query.status === 'partial' && workspace.plan !== 'pro') {
@@ -65,12 +66,12 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     return json(c, 200, body, ctx.faults);
   });
 
-  app.put('/open/forms/:id/submissions/:submissionId', async (c) => {
+  serve(app, 'updateFormSubmission', async (c) => {
     const who = caller(ctx, c);
-    const form = formOr404(ctx, c.req.param('id'));
-    authorise(who, form.workspaceId, ['forms-write'], { write: true });
+    const form = formOr404(ctx, c.req.param('id')!);
+    authorise(who, form.workspaceId, 'updateFormSubmission', { editor: true });
     const body = await validateBody(ctx, c, 'updateFormSubmission');
-    const rawId = c.req.param('submissionId');
+    const rawId = c.req.param('submission_id')!;
     const target = /^\d+$/.test(rawId) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(rawId)) : undefined;
     const { answers, errors } = checkAnswers(form, body, false);
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
@@ -84,9 +85,9 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     return json(c, 200, updatedSubmission(ctx, form, target, ctx.now(), new URL(c.req.url).origin), ctx.faults);
   });
 
-  app.get('/open/forms/:form/submissions/file/:filename', (c) => {
-    const form = formOr404(ctx, c.req.param('form'));
-    const name = ctx.files.check(form.id, c.req.param('filename'), c.req.query('expires'), c.req.query('signature'));
+  serve(app, 'downloadSubmissionFile', (c) => {
+    const form = formOr404(ctx, c.req.param('form')!);
+    const name = ctx.files.check(form.id, c.req.param('filename')!, c.req.query('expires'), c.req.query('signature'));
     if (!name) throw new HttpError(403, { message: 'Invalid signature.' });
     const stored = ctx.store.submissionsOf(form.id).some((s) => Object.values(s.answers).some((v) => Array.isArray(v) && v.includes(name)));
     if (!stored) throw new HttpError(404, { type: 'error', message: 'File not found.' });
