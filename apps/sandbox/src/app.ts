@@ -38,7 +38,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
 
   async function limited(key: string, c: Parameters<Parameters<Hono['use']>[1]>[0], next: () => Promise<void>) {
     const decision = limiter(key);
-    if (!decision.allowed) return json(c, 429, { message: 'Too Many Attempts.' }, ctx.faults, decision.headers);
+    if (!decision.allowed) return json(429, { message: 'Too Many Attempts.' }, decision.headers);
     await next();
     for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
   }
@@ -49,11 +49,11 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   answerRoutes(app, ctx);
   adminRoutes(app, ctx);
 
-  app.notFound((c) => json(c, 404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }, ctx.faults));
+  app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error, c) => {
-    if (error instanceof HttpError) return json(c, error.status, error.body, ctx.faults, error.headers);
+    if (error instanceof HttpError) return json(error.status, error.body, error.headers);
     options.log(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    return json(c, 500, { message: 'Server Error' }, ctx.faults);
+    return json(500, { message: 'Server Error' });
   });
   return app;
 }

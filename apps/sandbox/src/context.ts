@@ -4,7 +4,6 @@ import type { Context } from 'hono';
 import type { SpecValidator } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
-import type { SandboxFault } from './faults.js';
 import type { FileSigner } from './files.js';
 import { HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
 import type { AccessToken, Form, User } from './model.js';
@@ -17,7 +16,6 @@ export interface SandboxContext {
   validator: SpecValidator;
   files: FileSigner;
   dispatcher: Dispatcher;
-  faults: ReadonlySet<SandboxFault>;
   allowPrivateWebhooks: boolean;
   now: () => number;
 }

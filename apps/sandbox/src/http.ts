@@ -1,7 +1,5 @@
 // Response helpers: JSON bodies (compact, like the service), the shared error bodies, and the
 // exception that routes throw to answer with one of them.
-import type { Context } from 'hono';
-import type { SandboxFault } from './faults.js';
 
 export class HttpError extends Error {
   constructor(
@@ -26,9 +24,6 @@ export function validationFailed(errors: Record<string, string[]>): HttpError {
   return new HttpError(422, { message, errors });
 }
 
-export function json(c: Context, status: number, body: unknown, faults: ReadonlySet<SandboxFault>, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...headers, 'content-type': faults.has('wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json' },
-  });
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 }

@@ -1,22 +1,27 @@
 // The sandbox's programmatic entry point: startSandbox() serves a fresh tenant on 127.0.0.1 and
-// returns its address, tokens and seed ids; close() stops it.
+// returns its address, tokens and seed ids; close() stops it. Fault switches are resolved here into
+// behaviours applied around the application and its webhook transport (src/behaviour/).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
+import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
+import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
+import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
 import type { SandboxContext } from './context.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
-import { assertFaults, SANDBOX_FAULTS, type SandboxFault } from './faults.js';
+import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { SandboxStore } from './store/store.js';
 
-export { SANDBOX_FAULTS, defaultSeed };
-export type { SandboxFault, SeedFixture, TokenName };
+export * from './behaviour/public.js';
+export { defaultSeed };
+export type { SeedFixture, TokenName };
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -29,7 +34,8 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** Default 100 requests per minute per user; false turns it off. */
   rateLimit?: RateLimitOptions | false;
-  faults?: SandboxFault[];
+  /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE). */
+  faults?: readonly SandboxFault[];
   log?: (line: string) => void;
   /** Clock, for tests (signed URL expiry, timestamps). */
   now?: () => number;
@@ -66,30 +72,37 @@ export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
   return f as SeedFixture;
 }
 
+function faultBehaviours(names: readonly string[]): Behaviour[] {
+  const unknown = names.filter((f) => !(SANDBOX_FAULTS as readonly string[]).includes(f));
+  if (unknown.length > 0) throw new Error(`Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`);
+  return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const faults = options.faults ?? [];
-  assertFaults(faults);
+  const behaviours = faultBehaviours(options.faults ?? []);
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
   const store = new SandboxStore(seed);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
-  const faultSet = new Set(faults);
   const allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+  const timeoutMs = options.webhookTimeoutMs ?? 5000;
+  const transport = behaviourAroundTransport(createTransport({ allowPrivate: allowPrivateWebhooks, timeoutMs }), behaviours);
   const ctx: SandboxContext = {
     bundle,
     store,
     validator: createSpecValidator(bundle),
     files: createFileSigner(now),
-    dispatcher: createDispatcher({ store, timeoutMs: options.webhookTimeoutMs ?? 5000, allowPrivateWebhooks, faults: faultSet, now, log }),
-    faults: faultSet,
+    dispatcher: createDispatcher({ store, transport, timeoutMs, now, log }),
     allowPrivateWebhooks,
     now,
   };
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, log });
+  const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
+  const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve({ fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -102,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset: () => store.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        transport.close();
         server.close((error) => (error ? reject(error) : resolve()));
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),

@@ -75,3 +75,9 @@ export async function receiver(respond: number | 'hang' = 200) {
       }),
   };
 }
+
+/** The field ids of a form by field name. */
+export async function fieldIds(sb: SandboxHandle, formId: number): Promise<Record<string, string>> {
+  const form = (await call(sb.baseUrl, 'GET', `/open/forms/${formId}`, { token: sb.tokens.all })).body;
+  return Object.fromEntries(form.properties.map((p: { name: string; id: string }) => [p.name, p.id]));
+}

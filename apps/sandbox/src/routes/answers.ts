@@ -20,9 +20,9 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     if (form.visibility !== 'public' || isClosed(form, ctx.now()) || full) throw new HttpError(403, { message: 'This action is unauthorized.' });
     const completionTime = typeof body.completion_time === 'number' ? body.completion_time : null;
     const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', answers, completionTime, ctx.now());
-    if (partial) return json(c, 200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId }, ctx.faults);
+    if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
     const origin = new URL(c.req.url).origin;
     await ctx.dispatcher.submissionCreated(form, saved, (name) => ctx.files.url(origin, form.id, name, WEBHOOK_FILE_URL_LIFETIME_S));
-    return json(c, 200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: false, redirect: false }, ctx.faults);
+    return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: false, redirect: false });
   });
 }

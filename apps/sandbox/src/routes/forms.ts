@@ -15,13 +15,13 @@ export function formRoutes(app: Hono, ctx: SandboxContext): void {
     const query = validateQuery(ctx, c, 'listWorkspaceForms') as { page: number; per_page: number };
     const forms = ctx.store.formsOf(workspace.id);
     const page = forms.slice((query.page - 1) * query.per_page, query.page * query.per_page);
-    return json(c, 200, { data: page.map((f) => formSummary(ctx, f)), meta: { current_page: query.page, per_page: query.per_page, total: forms.length } }, ctx.faults);
+    return json(200, { data: page.map((f) => formSummary(ctx, f)), meta: { current_page: query.page, per_page: query.per_page, total: forms.length } });
   });
 
   serve(app, 'getForm', (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!, true);
     authorise(who, form.workspaceId, 'getForm');
-    return json(c, 200, fullForm(ctx, form), ctx.faults);
+    return json(200, fullForm(ctx, form));
   });
 }

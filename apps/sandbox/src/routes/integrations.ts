@@ -51,14 +51,14 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
 
   serve(app, 'listFormIntegrations', (c) => {
     const form = managedForm(c, 'listFormIntegrations');
-    return json(c, 200, ctx.store.integrationsOf(form.id).map(present), ctx.faults);
+    return json(200, ctx.store.integrationsOf(form.id).map(present));
   });
 
   serve(app, 'createFormIntegration', async (c) => {
     const form = managedForm(c, 'createFormIntegration');
     const input = await integrationInput(c, 'createFormIntegration');
     const created = ctx.store.addIntegration(form.id, input, ctx.now());
-    return json(c, 200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) }, ctx.faults);
+    return json(200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) });
   });
 
   serve(app, 'updateFormIntegration', async (c) => {
@@ -67,20 +67,19 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     const input = await integrationInput(c, 'updateFormIntegration');
     // An update replaces the configuration wholesale (an omitted secret is removed).
     Object.assign(existing, input, { updatedAt: ctx.now() });
-    return json(c, 200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(existing) }, ctx.faults);
+    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(existing) });
   });
 
   serve(app, 'deleteFormIntegration', (c) => {
     const form = managedForm(c, 'deleteFormIntegration');
     const existing = integrationOf(c, form);
     ctx.store.integrations.delete(existing.id);
-    if (ctx.faults.has('undocumented-status')) return new Response(null, { status: 204 });
-    return json(c, 200, { type: 'success', message: 'Form Integration was deleted.' }, ctx.faults);
+    return json(200, { type: 'success', message: 'Form Integration was deleted.' });
   });
 
   serve(app, 'listIntegrationEvents', (c) => {
     const form = managedForm(c, 'listIntegrationEvents');
     const existing = integrationOf(c, form);
-    return json(c, 200, ctx.store.eventsOf(existing.id).map(webhookEvent), ctx.faults);
+    return json(200, ctx.store.eventsOf(existing.id).map(webhookEvent));
   });
 }

@@ -19,20 +19,18 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
   serve(app, 'listFormSubmissions', (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('id')!);
-    if (!ctx.faults.has('ignore-ability')) authorise(who, form.workspaceId, 'listFormSubmissions');
+    authorise(who, form.workspaceId, 'listFormSubmissions');
     const query = validateQuery(ctx, c, 'listFormSubmissions') as { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
     const workspace = ctx.store.workspaces.get(form.workspaceId)!;
     if (query.status === 'partial' && workspace.plan !== 'pro') {
       throw new HttpError(402, { message: 'Filtering partial submissions is a Pro feature.', feature: 'partial_submissions', required_tier: 'pro', current_tier: workspace.plan });
     }
     let rows: Submission[] = ctx.store.submissionsOf(form.id);
-    if (query.status !== 'all' && !ctx.faults.has('ignore-filter')) rows = rows.filter((s) => s.status === query.status);
+    if (query.status !== 'all') rows = rows.filter((s) => s.status === query.status);
     const needle = query.search?.trim().toLowerCase();
     if (needle) rows = rows.filter((s) => matches(s.answers, needle));
-    if (ctx.faults.has('unsorted')) rows = [...rows].reverse();
     const { page, per_page: perPage } = query;
-    const start = Math.max(0, (page - 1) * perPage - (ctx.faults.has('overlapping-pages') && page > 1 ? 1 : 0));
-    const slice = rows.slice(start, start + perPage);
+    const slice = rows.slice((page - 1) * perPage, page * perPage);
     const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
     const origin = new URL(c.req.url).origin;
     const path = `${origin}/open/forms/${form.id}/submissions`;
@@ -63,7 +61,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
         total: rows.length,
       },
     };
-    return json(c, 200, body, ctx.faults);
+    return json(200, body);
   });
 
   serve(app, 'updateFormSubmission', async (c) => {
@@ -82,7 +80,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
       else target.answers[key] = value;
     }
     if (typeof body.completion_time === 'number') target.completionTime = body.completion_time;
-    return json(c, 200, updatedSubmission(ctx, form, target, ctx.now(), new URL(c.req.url).origin), ctx.faults);
+    return json(200, updatedSubmission(ctx, form, target, ctx.now(), new URL(c.req.url).origin));
   });
 
   serve(app, 'downloadSubmissionFile', (c) => {

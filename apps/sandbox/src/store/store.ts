@@ -1,7 +1,7 @@
 // In-memory state of one sandbox, loaded from a seed fixture and restorable with reset().
 // Owned by the sandbox that created it: no module-level state.
 import { randomUUID } from 'node:crypto';
-import type { AccessToken, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
+import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
 
 export class SandboxStore {
   #seed: SeedFixture;
@@ -45,6 +45,13 @@ export class SandboxStore {
 
   formsOf(workspaceId: number): Form[] {
     return [...this.forms.values()].filter((f) => f.workspaceId === workspaceId).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+  }
+
+  /** A token of the same user holding every one of the abilities. */
+  tokenOfSameUserWith(token: string, abilities: readonly Ability[]): AccessToken | undefined {
+    const owner = this.tokens.get(token)?.userId;
+    if (owner === undefined) return undefined;
+    return [...this.tokens.values()].find((t) => t.userId === owner && abilities.every((a) => t.abilities.includes(a)));
   }
 
   submissionsOf(formId: number): Submission[] {
