@@ -16,6 +16,7 @@ import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
+import { err, ok, type Result } from './result.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { SandboxStore } from './store/store.js';
 
@@ -49,32 +50,42 @@ export interface SandboxHandle {
   close(): Promise<void>;
 }
 
-export class SandboxSeedError extends Error {
-  override readonly name = 'SandboxSeedError';
+export type SandboxConfigErrorKind = 'unknown-fault' | 'unreadable-seed' | 'invalid-seed';
+
+/** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
+export class SandboxConfigError extends Error {
+  override readonly name = 'SandboxConfigError';
+  constructor(
+    readonly kind: SandboxConfigErrorKind,
+    message: string,
+    readonly context: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
-export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
-  if (seed === undefined) return defaultSeed();
+export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFixture, SandboxConfigError> {
+  if (seed === undefined) return ok(defaultSeed());
   let fixture: unknown = seed;
   if (typeof seed === 'string') {
     try {
       fixture = JSON.parse(readFileSync(seed, 'utf8'));
     } catch (error) {
-      throw new SandboxSeedError(`Could not read the seed fixture ${seed}: ${(error as Error).message}`);
+      return err(new SandboxConfigError('unreadable-seed', `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`, { path: seed }));
     }
   }
   const f = fixture as Partial<SeedFixture>;
   const missing = (['workspaces', 'users', 'tokens', 'forms', 'submissions'] as const).filter((k) => !Array.isArray(f?.[k]));
-  if (missing.length > 0) throw new SandboxSeedError(`The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`);
+  if (missing.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`, { missing }));
   const names = new Set(f.tokens!.map((t) => t.name));
   const absent = TOKEN_NAMES.filter((n) => !names.has(n));
-  if (absent.length > 0) throw new SandboxSeedError(`The seed fixture must define the tokens ${absent.join(', ')}.`);
-  return f as SeedFixture;
+  if (absent.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, { absent }));
+  return ok(f as SeedFixture);
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
   const unknown = names.filter((f) => !(SANDBOX_FAULTS as readonly string[]).includes(f));
-  if (unknown.length > 0) throw new Error(`Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`);
+  if (unknown.length > 0) throw new SandboxConfigError('unknown-fault', `Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`, { unknown });
   return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
 }
 
@@ -83,7 +94,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
-  const store = new SandboxStore(seed);
+  if (!seed.ok) throw seed.error;
+  const store = new SandboxStore(seed.value);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
@@ -107,11 +119,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const tokens = Object.fromEntries(seed.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
+  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
   return {
     baseUrl,
     tokens,
-    workspaces: seed.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
+    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
     reset: () => store.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {

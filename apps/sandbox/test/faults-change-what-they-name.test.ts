@@ -66,7 +66,7 @@ describe('fault switches', () => {
   });
 
   it('refuses an unknown fault name', async () => {
-    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toThrow(/Unknown sandbox fault/);
+    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toMatchObject({ kind: 'unknown-fault', message: expect.stringMatching(/Unknown sandbox fault/) });
   });
 
   it('are named nowhere in the ordinary code', () => {

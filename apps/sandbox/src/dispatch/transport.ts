@@ -1,6 +1,6 @@
 // Sends one webhook request and reports what became of it: one POST, no redirects followed, a
 // time limit, after the SSRF guard has passed the URL. The dispatcher records the outcome.
-import { webhookUrlProblem } from './ssrf.js';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url.js';
 
 export interface OutgoingDelivery {
   url: string;
@@ -20,16 +20,15 @@ export interface Transport {
   close(): void;
 }
 
-export interface TransportOptions {
-  allowPrivate: boolean;
+export interface TransportOptions extends WebhookUrlPolicy {
   timeoutMs: number;
 }
 
 export function createTransport(options: TransportOptions): Transport {
   return {
     async send(delivery) {
-      const problem = await webhookUrlProblem(delivery.url, options.allowPrivate);
-      if (problem) return { kind: 'refused', reason: problem };
+      const destination = await checkWebhookUrl(delivery.url, options);
+      if (!destination.ok) return { kind: 'refused', reason: destination.error };
       try {
         const response = await fetch(delivery.url, { method: 'POST', headers: delivery.headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
         return { kind: 'answered', status: response.status, excerpt: await response.text().catch(() => '') };

@@ -14,12 +14,12 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     const form = formOr404(ctx, c.req.param('form')!, true);
     const body = await validateBody(ctx, c, 'createFormAnswer');
     const partial = body.is_partial === true;
-    const { answers, errors } = checkAnswers(form, body, !partial);
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    const checked = checkAnswers(form, body, !partial);
+    if (!checked.ok) throw validationFailed(checked.error);
     const full = form.maxSubmissionsCount !== null && ctx.store.completedCount(form.id) >= form.maxSubmissionsCount;
     if (form.visibility !== 'public' || isClosed(form, ctx.now()) || full) throw new HttpError(403, { message: 'This action is unauthorized.' });
     const completionTime = typeof body.completion_time === 'number' ? body.completion_time : null;
-    const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', answers, completionTime, ctx.now());
+    const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', checked.value, completionTime, ctx.now());
     if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
     const origin = new URL(c.req.url).origin;
     await ctx.dispatcher.submissionCreated(form, saved, (name) => ctx.files.url(origin, form.id, name, WEBHOOK_FILE_URL_LIFETIME_S));

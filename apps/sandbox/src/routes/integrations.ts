@@ -1,7 +1,7 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
 import { authorise, caller, formOr404, validateBody, type SandboxContext } from '../context.js';
-import { webhookUrlProblem } from '../dispatch/ssrf.js';
+import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
 import { serve, type OperationId } from '../operations.js';
@@ -40,8 +40,8 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
       throw error;
     });
     const errors: Record<string, string[]> = {};
-    const problem = await webhookUrlProblem(body.data.webhook_url, ctx.allowPrivateWebhooks);
-    if (problem) errors['data.webhook_url'] = [problem];
+    const destination = await checkWebhookUrl(body.data.webhook_url, { allowPrivate: ctx.allowPrivateWebhooks });
+    if (!destination.ok) errors['data.webhook_url'] = [destination.error];
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;

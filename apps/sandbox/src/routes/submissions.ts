@@ -71,11 +71,11 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const body = await validateBody(ctx, c, 'updateFormSubmission');
     const rawId = c.req.param('submission_id')!;
     const target = /^\d+$/.test(rawId) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(rawId)) : undefined;
-    const { answers, errors } = checkAnswers(form, body, false);
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    const checked = checkAnswers(form, body, false);
+    if (!checked.ok) throw validationFailed(checked.error);
     if (!target) throw notFound('Forms\\FormSubmission');
     // The contract: only the fields sent change; the others keep their answers.
-    for (const [key, value] of Object.entries(answers)) {
+    for (const [key, value] of Object.entries(checked.value)) {
       if (value === null) delete target.answers[key];
       else target.answers[key] = value;
     }
@@ -85,8 +85,9 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
 
   serve(app, 'downloadSubmissionFile', (c) => {
     const form = formOr404(ctx, c.req.param('form')!);
-    const name = ctx.files.check(form.id, c.req.param('filename')!, c.req.query('expires'), c.req.query('signature'));
-    if (!name) throw new HttpError(403, { message: 'Invalid signature.' });
+    const checked = ctx.files.check(form.id, c.req.param('filename')!, c.req.query('expires'), c.req.query('signature'));
+    if (!checked.ok) throw new HttpError(403, { message: 'Invalid signature.' });
+    const name = checked.value;
     const stored = ctx.store.submissionsOf(form.id).some((s) => Object.values(s.answers).some((v) => Array.isArray(v) && v.includes(name)));
     if (!stored) throw new HttpError(404, { type: 'error', message: 'File not found.' });
     return new Response(`Sandbox file ${name} of form ${form.id}\n`, {
