@@ -1,20 +1,20 @@
 // The SSRF guard the service applies to webhook URLs: https, no embedded credentials, and a host
-// that resolves only to public addresses (checked when saved and again before delivery).
+// that resolves only to public addresses, checked when saved and again before each delivery. A
+// delivery connects to the address that was checked, so DNS cannot answer differently in between.
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { err, ok, type Result } from '../result.js';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96], ['2001:db8::', 32]] as const) blocked.addSubnet(net, prefix, 'ipv6');
+// ipaddr.js names every special-purpose block; IPv6 outside 2000::/3 (including the IPv4-compatible
+// ::/96 and other unassigned space) is never a public receiver, whatever IPv4 address it embeds.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-/** True for an address outside the blocked ranges. */
+/** True for a public unicast address: no private, loopback, link-local, reserved, mapped, NAT64, 6to4 or Teredo form. */
 export function isPublicAddress(text: string): boolean {
-  const family = isIP(text);
-  return family !== 0 && !blocked.check(text, family === 6 ? 'ipv6' : 'ipv4');
+  if (!ipaddr.isValid(text)) return false;
+  const address = ipaddr.parse(text);
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  return address.range() === 'unicast' && address.match(GLOBAL_UNICAST_V6);
 }
 
 export interface ResolvedAddress {
@@ -24,6 +24,8 @@ export interface ResolvedAddress {
 
 export interface WebhookDestination {
   url: URL;
+  /** The checked address to connect to; absent when private receivers are allowed (the resolver decides). */
+  pinned?: ResolvedAddress;
 }
 
 export interface WebhookUrlPolicy {
@@ -48,8 +50,8 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Pr
   if (url.username || url.password) return err('The webhook URL cannot contain embedded credentials.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
-  if (isIP(host)) {
-    addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+  if (ipaddr.isValid(host)) {
+    addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
       addresses = await (policy.resolve ?? systemResolve)(host);
@@ -59,5 +61,6 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Pr
   }
   if (addresses.length === 0) return err('The webhook URL host could not be resolved.');
   if (!addresses.every((a) => isPublicAddress(a.address))) return err('The webhook URL must resolve only to public IP addresses.');
-  return ok({ url });
+  // Like the service, prefer an IPv4 address when the host has both.
+  return ok({ url, pinned: addresses.find((a) => a.family === 4) ?? addresses[0]! });
 }

@@ -1,0 +1,124 @@
+// Hostile inputs (issue 14): what an anonymous respondent, a receiver or a client on the network
+// can send, and the bound the sandbox keeps. Each block failed before its fix. Times and memory are
+// bounded: huge bodies are streamed, never held, and every wait has a limit.
+import { request, createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkWebhookUrl, isPublicAddress } from '../src/dispatch/webhook-url.js';
+import type { SandboxHandle } from '../src/index.js';
+import { createRateLimiter } from '../src/ratelimit.js';
+import { call, fieldIds, rawRequest, receiver, sandbox } from './support.js';
+
+const MiB = 1024 * 1024;
+/** The documented request body limit (README). */
+const REQUEST_BODY_LIMIT_BYTES = MiB;
+
+let sb: SandboxHandle | undefined;
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+});
+
+/** Runs `work` while sampling this process's RSS; returns its result and the peak growth in bytes. */
+async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growth: number }> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, growth: peak - before };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Streams `total` bytes of JSON-ish filler at the URL (never held in memory); stops at the first answer. */
+function streamHugeBody(url: string, total: number, chunked: boolean): Promise<{ status: number; sent: number }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) } }, (res) => {
+      answered = true;
+      res.resume();
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, sent });
+      });
+    });
+    req.on('error', (error) => (answered ? undefined : reject(error)));
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}
+
+describe('10. the SSRF guard classifies every address form', () => {
+  const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '151.101.1.69', '[2606:4700:4700::1111]', '[2001:4860:4860::8888]', '[2a00:1450:4001:80b::200e]'];
+  const REFUSED: Array<[string, string]> = [
+    ['loopback', '127.0.0.1'], ['loopback', '127.255.255.254'], ['private', '10.0.0.1'], ['private', '172.16.0.1'], ['private', '172.31.255.255'],
+    ['private', '192.168.1.1'], ['link-local (cloud metadata)', '169.254.169.254'], ['carrier-grade NAT', '100.64.0.1'], ['unspecified', '0.0.0.0'],
+    ['this network', '0.1.2.3'], ['broadcast', '255.255.255.255'], ['multicast', '224.0.0.251'], ['reserved', '240.0.0.1'], ['IETF protocol', '192.0.0.8'],
+    ['documentation', '192.0.2.10'], ['documentation', '198.51.100.7'], ['documentation', '203.0.113.9'], ['benchmarking', '198.18.0.1'],
+    ['loopback, decimal spelling', '2130706433'], ['loopback, hex spelling', '0x7f.0.0.1'], ['loopback, short spelling', '127.1'], ['loopback, octal spelling', '0177.0.0.1'],
+    ['IPv6 loopback', '[::1]'], ['IPv6 unspecified', '[::]'], ['IPv4-compatible loopback', '[::127.0.0.1]'], ['IPv4-mapped loopback', '[::ffff:127.0.0.1]'],
+    ['IPv4-mapped private', '[::ffff:10.0.0.1]'], ['IPv4-mapped public', '[::ffff:8.8.8.8]'], ['IPv4-translated loopback', '[::ffff:0:127.0.0.1]'],
+    ['NAT64 loopback', '[64:ff9b::127.0.0.1]'], ['NAT64 public', '[64:ff9b::8.8.8.8]'], ['local-use NAT64', '[64:ff9b:1::a00:1]'], ['6to4 loopback', '[2002:7f00:1::]'],
+    ['6to4 private', '[2002:c0a8:101::1]'], ['Teredo', '[2001::1]'], ['deprecated site-local', '[fec0::1]'], ['discard-only', '[100::1]'], ['unique local', '[fc00::1]'],
+    ['unique local (cloud metadata)', '[fd00:ec2::254]'], ['link-local', '[fe80::1]'], ['multicast', '[ff02::1]'], ['documentation', '[2001:db8::1]'],
+    ['documentation', '[3fff::1]'], ['segment routing', '[5f00::1]'],
+  ];
+  const policy = { allowPrivate: false };
+
+  it.each(PUBLIC)('allows the public address %s', async (host) => {
+    const result = await checkWebhookUrl(`https://${host}/hook`, policy);
+    expect(result.ok).toBe(true);
+  });
+
+  it.each(REFUSED)('refuses %s: %s', async (_kind, host) => {
+    expect(await checkWebhookUrl(`https://${host}/hook`, policy)).toEqual({ ok: false, error: 'The webhook URL must resolve only to public IP addresses.' });
+  });
+
+  it('refuses every embedding of a private IPv4 address in IPv6, and allows public IPv4 (property)', () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    const privateV4 = fc.oneof(
+      fc.tuple(fc.constant(10), byte, byte, byte),
+      fc.tuple(fc.constant(127), byte, byte, byte),
+      fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), byte, byte),
+      fc.tuple(fc.constant(192), fc.constant(168), byte, byte),
+      fc.tuple(fc.constant(169), fc.constant(254), byte, byte),
+    );
+    const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+    fc.assert(
+      fc.property(privateV4, ([a, b, c, d]) => {
+        const dotted = `${a}.${b}.${c}.${d}`;
+        const forms = [dotted, `::ffff:${dotted}`, `::${dotted}`, `::ffff:0:${dotted}`, `64:ff9b::${dotted}`, `64:ff9b:1::${hex(a, b)}:${hex(c, d)}`, `2002:${hex(a, b)}:${hex(c, d)}::1`];
+        return forms.every((form) => !isPublicAddress(form));
+      }),
+    );
+    const publicV4 = fc.tuple(fc.constantFrom(8, 9, 13, 45, 52, 104, 151, 185), byte, byte, byte);
+    fc.assert(fc.property(publicV4, ([a, b, c, d]) => isPublicAddress(`${a}.${b}.${c}.${d}`)));
+  });
+
+  it('refuses a host name when any of its addresses is private, and pins a public one', async () => {
+    const resolvesTo = (...addresses: string[]) => ({ allowPrivate: false, resolve: async () => addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 })) });
+    expect((await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('93.184.216.34', '10.0.0.1'))).ok).toBe(false);
+    expect((await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('::ffff:127.0.0.1'))).ok).toBe(false);
+    const pinned = await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('2606:4700:4700::1111', '93.184.216.34'));
+    expect(pinned).toMatchObject({ ok: true, value: { pinned: { address: '93.184.216.34', family: 4 } } });
+    expect(await checkWebhookUrl('https://localhost/x', { allowPrivate: false })).toMatchObject({ ok: false });
+  });
+
+  it('saves a webhook to a public IPv4 receiver without --allow-private-webhooks', async () => {
+    sb = await sandbox({ allowPrivateWebhooks: false });
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://93.184.216.34/hook' } }, operationId: 'createFormIntegration' });
+    expect(created.status).toBe(200);
+  });
+});
