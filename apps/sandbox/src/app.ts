@@ -1,8 +1,10 @@
-// Assembles the sandbox's HTTP application: rate limiting, the routes, and one error handler that
-// answers every failure with the service's status and body.
+// Assembles the sandbox's HTTP application: request log, body limit, rate limiting, the routes,
+// and one error handler that answers every failure with the service's status and body.
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { SandboxContext } from './context.js';
 import { HttpError, json } from './http.js';
+import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
 import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answers.js';
@@ -24,6 +26,14 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
     await next();
     options.log(`${c.req.method} ${new URL(c.req.url).pathname} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
   });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: REQUEST_BODY_LIMIT_BYTES,
+      onError: () => json(413, { message: `The request body is larger than the sandbox accepts (${REQUEST_BODY_LIMIT_BYTES} bytes); send a smaller body.` }),
+    }),
+  );
 
   // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
   // answered 401 before the limiter, as on the service.

@@ -122,3 +122,66 @@ describe('10. the SSRF guard classifies every address form', () => {
     expect(created.status).toBe(200);
   });
 });
+
+describe('11. request and receiver bodies are bounded', () => {
+  it('answers 413 to a 100 MiB answer without reading it (Content-Length)', async () => {
+    sb = await sandbox();
+    const { result, growth } = await peakRssGrowth(() => streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, false));
+    expect(result.status).toBe(413);
+    expect(result.sent).toBeLessThan(100 * MiB);
+    expect(growth).toBeLessThan(64 * MiB);
+  }, 30_000);
+
+  it('answers 413 to a chunked body once it passes the limit', async () => {
+    sb = await sandbox();
+    const { result, growth } = await peakRssGrowth(() => streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, true));
+    expect(result.status).toBe(413);
+    expect(result.sent).toBeLessThan(100 * MiB);
+    expect(growth).toBeLessThan(64 * MiB);
+  }, 30_000);
+
+  it('still accepts a large body under the limit', async () => {
+    sb = await sandbox();
+    const ids = await fieldIds(sb, 12);
+    // The spec caps one answer at 1,000,000 characters; two of them pass the limit.
+    const large = { [ids['Full name']!]: 'x'.repeat(900_000) };
+    expect(JSON.stringify(large).length).toBeLessThan(REQUEST_BODY_LIMIT_BYTES);
+    expect((await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: large })).status).toBe(200);
+    const tooLarge = { ...large, [ids.Phone!]: 'x'.repeat(900_000) };
+    expect((await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: tooLarge })).status).toBe(413);
+  });
+
+  it('reads only an excerpt of an endless receiver answer and records the failure at once', async () => {
+    let streaming: ServerResponse | undefined;
+    const endless = createServer((req, res) => {
+      req.resume();
+      streaming = res;
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      sb = await sandbox({ webhookTimeoutMs: 10_000 });
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`;
+      const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url } } });
+      const ids = await fieldIds(sb, 11);
+      const started = performance.now();
+      const { growth } = await peakRssGrowth(() => call(sb!.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' } }));
+      const elapsed = performance.now() - started;
+      const [event] = (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, { token: sb.tokens.all })).body;
+      expect(event).toMatchObject({ status: 'failed', response_code: 500 });
+      expect(event.error_message).toMatch(/^HTTP request returned status code 500: a+$/);
+      expect(elapsed).toBeLessThan(5_000);
+      expect(growth).toBeLessThan(64 * MiB);
+    } finally {
+      streaming?.destroy();
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  }, 30_000);
+});

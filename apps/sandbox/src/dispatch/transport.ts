@@ -1,10 +1,13 @@
 // Sends one webhook request and reports what became of it: one POST, no redirects followed, a total
-// time limit. The connection goes to the address the URL guard checked, so a second DNS answer
-// cannot send it elsewhere.
+// time limit, and at most an excerpt of the receiver's answer read (an endless or huge answer is
+// cut off). The connection goes to the address the URL guard checked.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
+
+/** How much of a receiver's answer is read: it is only needed as an excerpt for the event. */
+export const RECEIVER_EXCERPT_BYTES = 1024;
 
 export interface OutgoingDelivery {
   url: string;
@@ -61,7 +64,7 @@ export function createTransport(options: TransportOptions): Transport {
         request.destroy();
       }, options.timeoutMs);
       request.on('error', (error) => settle({ kind: 'unreachable', message: error.message }));
-      request.on('response', (response: IncomingMessage) => readAll(response, (text) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt: text })));
+      request.on('response', (response: IncomingMessage) => readExcerpt(response, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
       request.end(delivery.body);
     });
   }
@@ -75,9 +78,19 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-function readAll(response: IncomingMessage, done: (text: string) => void): void {
+/** Reads the first RECEIVER_EXCERPT_BYTES of an answer, then stops reading (closing the connection if more was coming). */
+function readExcerpt(response: IncomingMessage, done: (excerpt: string) => void): void {
   const chunks: Buffer[] = [];
-  response.on('data', (chunk: Buffer) => chunks.push(chunk));
-  response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-  response.on('error', () => done(Buffer.concat(chunks).toString('utf8')));
+  let size = 0;
+  const finish = () => done(Buffer.concat(chunks).subarray(0, RECEIVER_EXCERPT_BYTES).toString('utf8'));
+  response.on('data', (chunk: Buffer) => {
+    if (size < RECEIVER_EXCERPT_BYTES) chunks.push(chunk);
+    size += chunk.length;
+    if (size > RECEIVER_EXCERPT_BYTES) {
+      finish();
+      response.destroy();
+    }
+  });
+  response.on('end', finish);
+  response.on('error', finish);
 }
