@@ -24,7 +24,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    options.log(`${c.req.method} ${new URL(c.req.url).pathname} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    options.log(`${c.req.method} ${c.req.path} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
   });
 
   app.use(

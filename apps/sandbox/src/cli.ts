@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { SANDBOX_FAULTS, startSandbox, type SandboxFault } from './index.js';
 
-const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--seed FILE] [--allow-private-webhooks]
+const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--public-url URL] [--seed FILE] [--allow-private-webhooks]
                      [--webhook-timeout-ms N] [--rate-limit N | --no-rate-limit] [--fault NAME]...
 Faults: ${SANDBOX_FAULTS.join(', ')}`;
 
@@ -12,6 +12,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
+    'public-url': { type: 'string' },
     seed: { type: 'string' },
     'allow-private-webhooks': { type: 'boolean', default: false },
     'webhook-timeout-ms': { type: 'string' },
@@ -39,6 +40,7 @@ try {
   const sandbox = await startSandbox({
     port: number('port', values.port) ?? 0,
     host: values.host!,
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     ...(values.seed ? { seed: values.seed } : {}),
     allowPrivateWebhooks: values['allow-private-webhooks']!,
     ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),

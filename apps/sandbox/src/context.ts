@@ -1,4 +1,4 @@
-// What every route needs: the store, options, the spec validator, and the checks the service runs
+// What every route needs: the store, the configured base URL, the spec validator, and the checks the service runs
 // in order (token → resource → ability → input), each failing with the service's answer.
 import type { Context } from 'hono';
 import type { SpecValidator } from '@forms-api/spec/validator';
@@ -17,6 +17,8 @@ export interface SandboxContext {
   files: FileSigner;
   dispatcher: Dispatcher;
   allowPrivateWebhooks: boolean;
+  /** Where clients reach the sandbox; every URL the sandbox writes starts with it (never with a request's Host). */
+  baseUrl: string;
   now: () => number;
 }
 

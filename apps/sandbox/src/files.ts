@@ -7,7 +7,7 @@ export const FILE_URL_LIFETIME_S = 10 * 60;
 
 export type FileUrlProblem = 'bad-signature' | 'expired';
 
-/** Signs and checks file URLs. */
+/** Signs and checks file URLs under one base URL (the sandbox's configured one, never a request's Host). */
 export function createFileSigner(now: () => number) {
   const key = randomBytes(32);
   const mac = (formId: number, encodedName: string, expires: number) => createHmac('sha256', key).update(`${formId}/${encodedName}:${expires}`).digest('hex');

@@ -28,6 +28,11 @@ export interface SandboxOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The URL clients reach the sandbox at, when not http://host:port (behind a proxy). Every URL the
+   * sandbox writes (pagination links, signed file URLs, webhook payloads) starts with it.
+   */
+  publicUrl?: string;
   /** Allow http and private or loopback webhook receivers (local development and tests). */
   allowPrivateWebhooks?: boolean;
   /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
@@ -43,14 +48,17 @@ export interface SandboxOptions {
 }
 
 export interface SandboxHandle {
+  /** Where clients reach the sandbox: the publicUrl option, or where it listens. */
   baseUrl: string;
+  /** Where the server listens (http://host:port); differs from baseUrl only behind a proxy. */
+  listenUrl: string;
   tokens: Record<TokenName, string>;
   workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
   reset(): void;
   close(): Promise<void>;
 }
 
-export type SandboxConfigErrorKind = 'unknown-fault' | 'unreadable-seed' | 'invalid-seed';
+export type SandboxConfigErrorKind = 'unknown-fault' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
 
 /** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
 export class SandboxConfigError extends Error {
@@ -89,6 +97,14 @@ function faultBehaviours(names: readonly string[]): Behaviour[] {
   return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
 }
 
+function checkedPublicUrl(publicUrl: string | undefined, listening: string): string {
+  if (publicUrl === undefined) return listening;
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
+    throw new SandboxConfigError('invalid-option', `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`, { publicUrl });
+  }
+  return publicUrl.replace(/\/+$/, '');
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const behaviours = faultBehaviours(options.faults ?? []);
   const now = options.now ?? Date.now;
@@ -107,6 +123,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     files: createFileSigner(now),
     dispatcher: createDispatcher({ store, transport, timeoutMs, now, log }),
     allowPrivateWebhooks,
+    // Known once the server listens (below), before the first request is served.
+    baseUrl: '',
     now,
   };
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, log });
@@ -118,10 +136,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
   const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
   return {
-    baseUrl,
+    baseUrl: ctx.baseUrl,
+    listenUrl,
     tokens,
     workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
     reset: () => store.reset(),

@@ -59,31 +59,31 @@ export function fullForm(ctx: SandboxContext, form: Form): Record<string, unknow
 }
 
 /** Answers as listed: file and signature names become file entries with signed URLs. */
-export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>, origin: string): Record<string, unknown> {
+export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>): Record<string, unknown> {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const out: Record<string, unknown> = {};
   for (const [id, value] of Object.entries(answers)) {
     const type = types.get(id);
     out[id] = (type === 'files' || type === 'signature') && Array.isArray(value)
-      ? value.map((name: string) => ({ file_url: ctx.files.url(origin, form.id, name), file_name: name }))
+      ? value.map((name: string) => ({ file_url: ctx.files.url(ctx.baseUrl, form.id, name), file_name: name }))
       : value;
   }
   return out;
 }
 
-export function submission(ctx: SandboxContext, form: Form, s: Submission, origin: string): Record<string, unknown> {
+export function submission(ctx: SandboxContext, form: Form, s: Submission): Record<string, unknown> {
   return {
-    data: { ...presentAnswers(ctx, form, s.answers, origin), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
+    data: { ...presentAnswers(ctx, form, s.answers), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
     completion_time: s.completionTime,
     form_id: s.formId,
     id: s.id,
   };
 }
 
-export function updatedSubmission(ctx: SandboxContext, form: Form, s: Submission, updatedAt: number, origin: string): Record<string, unknown> {
+export function updatedSubmission(ctx: SandboxContext, form: Form, s: Submission, updatedAt: number): Record<string, unknown> {
   return {
     message: 'Record successfully updated.',
-    data: { submission_id: s.id, form_id: s.formId, submitted_at: iso(updatedAt), data: presentAnswers(ctx, form, s.answers, origin) },
+    data: { submission_id: s.id, form_id: s.formId, submitted_at: iso(updatedAt), data: presentAnswers(ctx, form, s.answers) },
   };
 }
 

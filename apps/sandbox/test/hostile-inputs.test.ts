@@ -185,3 +185,40 @@ describe('11. request and receiver bodies are bounded', () => {
     }
   }, 30_000);
 });
+
+describe('12. URLs the sandbox writes start with its configured base URL, never the Host header', () => {
+  it('keeps a foreign Host out of pagination links and signed file URLs', async () => {
+    sb = await sandbox();
+    const listed = await rawRequest(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', { headers: { host: 'attacker.example', authorization: `Bearer ${sb.tokens.all}` } });
+    expect(listed.status).toBe(200);
+    const body = JSON.parse(listed.text);
+    const fileUrls = [...JSON.stringify(body.data).matchAll(/"file_url":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(fileUrls.length).toBeGreaterThan(0);
+    const urls = [body.links.first, body.links.next, body.meta.path, ...body.meta.links.map((l: { url: string | null }) => l.url).filter(Boolean), ...fileUrls];
+    expect(urls.length).toBeGreaterThan(3);
+    for (const url of urls) expect(url.startsWith(`${sb.baseUrl}/`), url).toBe(true);
+  });
+
+  it('keeps a respondent-chosen Host out of the signed webhook payload', async () => {
+    sb = await sandbox();
+    const rx = await receiver(200);
+    try {
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: 'whsec_host_test_secret' } } });
+      const ids = await fieldIds(sb, 11);
+      const answer = { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', [ids.Attachment!]: ['contract.pdf'] };
+      const sent = await rawRequest(sb.baseUrl, 'POST', '/forms/11/answer', { headers: { host: 'attacker.example', 'content-type': 'application/json' }, body: JSON.stringify(answer) });
+      expect(sent.status).toBe(200);
+      const payload = JSON.parse(rx.deliveries[0]!.raw.toString('utf8'));
+      expect(payload.submission.Attachment[0].file_url.startsWith(`${sb.baseUrl}/open/forms/11/submissions/file/`)).toBe(true);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('writes the public URL it was given, when behind a proxy', async () => {
+    sb = await sandbox({ publicUrl: 'https://sandbox.example.test/' });
+    expect(sb.baseUrl).toBe('https://sandbox.example.test');
+    const listed = await rawRequest(sb.listenUrl, 'GET', '/open/forms/11/submissions?per_page=1', { headers: { authorization: `Bearer ${sb.tokens.all}` } });
+    expect(JSON.parse(listed.text).links.first).toMatch(/^https:\/\/sandbox\.example\.test\/open\/forms\/11\/submissions\?/);
+  });
+});

@@ -21,8 +21,7 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     const completionTime = typeof body.completion_time === 'number' ? body.completion_time : null;
     const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', checked.value, completionTime, ctx.now());
     if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
-    const origin = new URL(c.req.url).origin;
-    await ctx.dispatcher.submissionCreated(form, saved, (name) => ctx.files.url(origin, form.id, name, WEBHOOK_FILE_URL_LIFETIME_S));
+    await ctx.dispatcher.submissionCreated(form, saved, (name) => ctx.files.url(ctx.baseUrl, form.id, name, WEBHOOK_FILE_URL_LIFETIME_S));
     return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: false, redirect: false });
   });
 }

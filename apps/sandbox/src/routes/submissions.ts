@@ -32,8 +32,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const { page, per_page: perPage } = query;
     const slice = rows.slice((page - 1) * perPage, page * perPage);
     const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
-    const origin = new URL(c.req.url).origin;
-    const path = `${origin}/open/forms/${form.id}/submissions`;
+    const path = `${ctx.baseUrl}/open/forms/${form.id}/submissions`;
     // Unlike the live service (known drift), links keep the caller's filters.
     const link = (p: number) => {
       const params = new URLSearchParams();
@@ -44,7 +43,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const pages = Array.from({ length: lastPage }, (_, i) => i + 1);
     const shown = lastPage < 14 ? pages : page <= 7 ? [...pages.slice(0, 10), null, lastPage - 1, lastPage] : page > lastPage - 7 ? [1, 2, null, ...pages.slice(lastPage - 10)] : [1, 2, null, ...pages.slice(page - 4, page + 3), null, lastPage - 1, lastPage];
     const body = {
-      data: slice.map((s) => submission(ctx, form, s, origin)),
+      data: slice.map((s) => submission(ctx, form, s)),
       links: { first: link(1), last: link(lastPage), prev: page > 1 ? link(page - 1) : null, next: page < lastPage ? link(page + 1) : null },
       meta: {
         current_page: page,
@@ -80,7 +79,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
       else target.answers[key] = value;
     }
     if (typeof body.completion_time === 'number') target.completionTime = body.completion_time;
-    return json(200, updatedSubmission(ctx, form, target, ctx.now(), new URL(c.req.url).origin));
+    return json(200, updatedSubmission(ctx, form, target, ctx.now()));
   });
 
   serve(app, 'downloadSubmissionFile', (c) => {
