@@ -1,7 +1,8 @@
 // Assembles the sandbox's HTTP application: request log, body limit, rate limiting, the routes,
 // and one error handler that answers every failure with the service's status and body.
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { clientAddress } from './client-address.js';
 import type { SandboxContext } from './context.js';
 import { HttpError, json } from './http.js';
 import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
@@ -14,6 +15,8 @@ import { submissionRoutes } from './routes/submissions.js';
 
 export interface AppOptions {
   rateLimit: RateLimitOptions | false;
+  /** Reverse proxies in front of the sandbox whose X-Forwarded-For entries are believed (0: none). */
+  trustedProxies: number;
   log: (line: string) => void;
 }
 
@@ -44,9 +47,9 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
     if (owner === undefined) return next();
     return limited(`user:${owner}`, c, next);
   });
-  app.use('/forms/*', (c, next) => limited(`ip:${c.req.header('x-forwarded-for') ?? 'local'}`, c, next));
+  app.use('/forms/*', (c, next) => limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next));
 
-  async function limited(key: string, c: Parameters<Parameters<Hono['use']>[1]>[0], next: () => Promise<void>) {
+  async function limited(key: string, c: Context, next: Next) {
     const decision = limiter(key);
     if (!decision.allowed) return json(429, { message: 'Too Many Attempts.' }, decision.headers);
     await next();

@@ -22,7 +22,7 @@ import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
 export { defaultSeed };
-export type { SeedFixture, TokenName };
+export type { RateLimitOptions, SeedFixture, TokenName };
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -40,6 +40,11 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** Default 100 requests per minute per user; false turns it off. */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * How many reverse proxies in front of the sandbox append to X-Forwarded-For; only their entries
+   * are believed when the public endpoint's rate limit picks the client address. Default 0.
+   */
+  trustedProxies?: number;
   /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE). */
   faults?: readonly SandboxFault[];
   log?: (line: string) => void;
@@ -107,6 +112,8 @@ function checkedPublicUrl(publicUrl: string | undefined, listening: string): str
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const behaviours = faultBehaviours(options.faults ?? []);
+  const trustedProxies = options.trustedProxies ?? 0;
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
@@ -127,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: '',
     now,
   };
-  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, log });
+  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, log });
   const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';

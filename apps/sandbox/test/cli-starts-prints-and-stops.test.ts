@@ -1,5 +1,5 @@
-// `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout within 2 seconds,
-// logs on stderr without tokens, a working API, and a clean exit on SIGTERM.
+// `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout within 2 seconds, logs
+// on stderr without tokens, a working API, a clean exit on SIGTERM, and exit 2 on a bad flag.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -27,4 +27,13 @@ it('starts in under 2 s, prints its JSON line, serves, and exits 0 on SIGTERM', 
   expect(await exit).toBe(0);
   expect(stderr).toMatch(/GET \/open\/workspaces\/1\/forms -> 200/);
   for (const token of Object.values(info.tokens) as string[]) expect(stderr).not.toContain(token);
+});
+
+it('refuses a malformed flag with its usage and exit code 2', async () => {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--trusted-proxies', 'two'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+  expect(stderr).toMatch(/--trusted-proxies must be a whole number \(got two\)/);
+  expect(stderr).toMatch(/Usage: forms-sandbox/);
 });

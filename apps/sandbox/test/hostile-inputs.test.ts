@@ -222,3 +222,35 @@ describe('12. URLs the sandbox writes start with its configured base URL, never 
     expect(JSON.parse(listed.text).links.first).toMatch(/^https:\/\/sandbox\.example\.test\/open\/forms\/11\/submissions\?/);
   });
 });
+
+describe('13. the public rate limit keys on the real client, and forgets expired windows', () => {
+  const partialAnswer = async (s: SandboxHandle, forwardedFor: string) =>
+    (await rawRequest(s.baseUrl, 'POST', '/forms/11/answer', { headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ is_partial: true }) })).status;
+
+  it('ignores a client-set X-Forwarded-For unless proxies are trusted', async () => {
+    sb = await sandbox({ rateLimit: { limit: 5, windowMs: 60_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push(await partialAnswer(sb, `198.51.100.${i}`));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
+  it('behind one trusted proxy, keys on the address that proxy appended', async () => {
+    sb = await sandbox({ rateLimit: { limit: 2, windowMs: 60_000 }, trustedProxies: 1 });
+    // The client's own claims (left) change; the proxy's entry (right) stays: one budget.
+    expect([await partialAnswer(sb, '1.1.1.1, 203.0.113.5'), await partialAnswer(sb, '2.2.2.2, 203.0.113.5'), await partialAnswer(sb, '3.3.3.3, 203.0.113.5')]).toEqual([200, 200, 429]);
+    expect(await partialAnswer(sb, '203.0.113.6')).toBe(200);
+    // Not an address: the peer address is used instead of a client-made key.
+    expect(await partialAnswer(sb, 'x'.repeat(4000))).toBe(200);
+  });
+
+  it('drops windows once they expire (30,000 keys)', () => {
+    let now = 0;
+    const limiter = createRateLimiter({ limit: 100, windowMs: 60_000 }, () => now);
+    for (let i = 0; i < 30_000; i++) limiter(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    expect(limiter.size).toBe(30_000);
+    now += 60_000;
+    limiter('ip:192.0.2.1');
+    expect(limiter.size).toBe(1);
+  });
+});
