@@ -3,7 +3,7 @@
 import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from './client-address.js';
-import type { SandboxContext } from './context.js';
+import { bearerToken, type SandboxContext } from './context.js';
 import { HttpError, json } from './http.js';
 import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
 import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
@@ -17,6 +17,7 @@ export interface AppOptions {
   rateLimit: RateLimitOptions | false;
   /** Reverse proxies in front of the sandbox whose X-Forwarded-For entries are believed (0: none). */
   trustedProxies: number;
+  adminToken: string;
   log: (line: string) => void;
 }
 
@@ -42,8 +43,8 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   // answered 401 before the limiter, as on the service.
   app.use('/open/*', async (c, next) => {
     if (/\/submissions\/file\//.test(c.req.path)) return next();
-    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
-    const owner = token ? ctx.store.tokens.get(token)?.userId : undefined;
+    const secret = bearerToken(c);
+    const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();
     return limited(`user:${owner}`, c, next);
   });
@@ -60,7 +61,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   submissionRoutes(app, ctx);
   integrationRoutes(app, ctx);
   answerRoutes(app, ctx);
-  adminRoutes(app, ctx);
+  adminRoutes(app, ctx, options.adminToken);
 
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error, c) => {

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `pnpm sandbox`: starts the sandbox in the foreground. Prints one JSON line on stdout once
-// listening (baseUrl, tokens, workspaces), then request and dispatch logs on stderr.
+// listening (baseUrl, adminToken, tokens, workspaces), then request and dispatch logs on stderr.
 import { parseArgs } from 'node:util';
 import { SANDBOX_FAULTS, SandboxConfigError, startSandbox, type SandboxFault } from './index.js';
 
 const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--public-url URL] [--seed FILE]
                      [--allow-private-webhooks] [--webhook-timeout-ms N]
                      [--rate-limit N | --no-rate-limit] [--trusted-proxies N]
-                     [--fault NAME]...
+                     [--admin-token TOKEN] [--fault NAME]...
 Faults: ${SANDBOX_FAULTS.join(', ')}`;
 
 function fail(message: string): never {
@@ -28,6 +28,7 @@ function parse() {
       'rate-limit': { type: 'string' },
       'no-rate-limit': { type: 'boolean', default: false },
       'trusted-proxies': { type: 'string' },
+      'admin-token': { type: 'string' },
       fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -59,11 +60,12 @@ try {
     ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),
     rateLimit,
     trustedProxies: number('trusted-proxies', values['trusted-proxies']) ?? 0,
+    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
   const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) }));
-  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, tokens: sandbox.tokens, workspaces })}\n`);
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
   const stop = (signal: string) => {
     process.stderr.write(`[sandbox] ${signal}: shutting down\n`);
     sandbox.close().then(() => process.exit(0), () => process.exit(1));

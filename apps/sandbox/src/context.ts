@@ -27,10 +27,11 @@ export interface Caller {
   user: User;
 }
 
+export const bearerToken = (c: Context): string | undefined => /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+
 export function caller(ctx: SandboxContext, c: Context): Caller {
-  const header = c.req.header('authorization') ?? '';
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  const token = match ? ctx.store.tokens.get(match[1]!.trim()) : undefined;
+  const secret = bearerToken(c);
+  const token = secret ? ctx.store.tokens.get(secret) : undefined;
   const user = token ? ctx.store.users.get(token.userId) : undefined;
   if (!token || !user) throw unauthenticated();
   return { token, user };

@@ -1,6 +1,7 @@
 // The sandbox's programmatic entry point: startSandbox() serves a fresh tenant on 127.0.0.1 and
 // returns its address, tokens and seed ids; close() stops it. Fault switches are resolved here into
 // behaviours applied around the application and its webhook transport (src/behaviour/).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,8 @@ export interface SandboxOptions {
    * are believed when the public endpoint's rate limit picks the client address. Default 0.
    */
   trustedProxies?: number;
+  /** The token `POST /__sandbox/reset` requires. Default: a random one per start (see SandboxHandle.adminToken). */
+  adminToken?: string;
   /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE). */
   faults?: readonly SandboxFault[];
   log?: (line: string) => void;
@@ -57,6 +60,8 @@ export interface SandboxHandle {
   baseUrl: string;
   /** Where the server listens (http://host:port); differs from baseUrl only behind a proxy. */
   listenUrl: string;
+  /** The credential of the sandbox's own administration (`POST /__sandbox/reset`), not a tenant token. */
+  adminToken: string;
   tokens: Record<TokenName, string>;
   workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
   reset(): void;
@@ -134,7 +139,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: '',
     now,
   };
-  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, log });
+  const adminToken = options.adminToken ?? `sandbox_admin_${randomBytes(24).toString('base64url')}`;
+  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
   const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';
@@ -149,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     baseUrl: ctx.baseUrl,
     listenUrl,
+    adminToken,
     tokens,
     workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
     reset: () => store.reset(),

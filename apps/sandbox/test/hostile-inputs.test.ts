@@ -254,3 +254,20 @@ describe('13. the public rate limit keys on the real client, and forgets expired
     expect(limiter.size).toBe(1);
   });
 });
+
+describe('14. administration, answer keys, check order and file names', () => {
+  it('resets only with the admin token', async () => {
+    sb = await sandbox();
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'http://127.0.0.1:9/x' } } });
+    const integrations = async () => (await call(sb!.baseUrl, 'GET', '/open/forms/11/integrations', { token: sb!.tokens.all })).body.length;
+    for (const token of [undefined, sb.tokens.all, 'sandbox_admin_wrong']) {
+      const refused = await call(sb.baseUrl, 'POST', '/__sandbox/reset', token ? { token } : {});
+      expect(refused.status).toBe(401);
+      expect(refused.body.message).toMatch(/admin token/);
+    }
+    expect(await integrations()).toBe(1);
+    expect(created.status).toBe(200);
+    expect((await call(sb.baseUrl, 'POST', '/__sandbox/reset', { token: sb.adminToken })).status).toBe(200);
+    expect(await integrations()).toBe(0);
+  });
+});

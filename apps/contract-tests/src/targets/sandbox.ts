@@ -29,6 +29,7 @@ export async function startSandboxTarget(options: { name?: string; faults?: read
     };
     const submissionId = await firstSubmissionId(sandbox.baseUrl, tokens.main, form.id);
     const secrets = tokenSecrets(tokens);
+    secrets.set(sandbox.adminToken, '$FORMS_SANDBOX_ADMIN_TOKEN');
     return {
       name: options.name ?? 'sandbox',
       kind: 'live',
