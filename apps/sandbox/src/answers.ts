@@ -1,5 +1,6 @@
 // Checks answers against the form's fields (type by type, as the service validates them) and
 // turns them into stored values: file entries become stored file names.
+import { FieldErrors } from './http.js';
 import type { Field, Form } from './model.js';
 import { err, ok, type Result } from './result.js';
 
@@ -48,25 +49,25 @@ function check(field: Field, value: unknown): Result<unknown, string> {
  * Validates answers keyed by field id: unknown keys are errors, and so are missing required fields
  * when `requireAll`. The value holds each answer sent (null for an answer to clear).
  */
-export function checkAnswers(form: Form, body: Record<string, unknown>, requireAll: boolean): Result<Record<string, unknown>, Record<string, string[]>> {
+export function checkAnswers(form: Form, body: Record<string, unknown>, requireAll: boolean): Result<Map<string, unknown>, FieldErrors> {
   const fields = new Map(form.properties.map((f) => [f.id, f]));
-  const answers: Record<string, unknown> = {};
-  const errors: Record<string, string[]> = {};
+  const answers = new Map<string, unknown>();
+  const errors = new FieldErrors();
   for (const [key, value] of Object.entries(body)) {
     if (META_KEYS.has(key)) continue;
     const field = fields.get(key);
     if (!field || field.type.startsWith('nf-')) {
-      errors[key] = [`The ${key} field is not a field of form ${form.id}.`];
+      errors.add(key, `The ${key} field is not a field of form ${form.id}.`);
       continue;
     }
     const result = check(field, value);
-    if (result.ok) answers[key] = result.value;
-    else errors[key] = [result.error];
+    if (result.ok) answers.set(key, result.value);
+    else errors.add(key, result.error);
   }
   if (requireAll) {
     for (const field of form.properties) {
-      if (field.required && (answers[field.id] === undefined || answers[field.id] === null) && !errors[field.id]) errors[field.id] = [`The ${field.name} field is required.`];
+      if (field.required && (answers.get(field.id) ?? null) === null && !errors.has(field.id)) errors.add(field.id, `The ${field.name} field is required.`);
     }
   }
-  return Object.keys(errors).length > 0 ? err(errors) : ok(answers);
+  return errors.size > 0 ? err(errors) : ok(answers);
 }

@@ -5,7 +5,7 @@ import type { SpecValidator } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import type { FileSigner } from './files.js';
-import { HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
+import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
 import type { AccessToken, Form, User } from './model.js';
 import type { SandboxStore } from './store/store.js';
 
@@ -63,7 +63,7 @@ export function validateQuery(ctx: SandboxContext, c: Context, operationId: Oper
   const entry = ctx.validator.operations.get(operationId)!;
   const parameters = ((entry.operation.parameters as Array<Record<string, any>>) ?? []).map((p) => resolveParameter(ctx, p)).filter((p) => p.in === 'query');
   const values: Record<string, unknown> = {};
-  const errors: Record<string, string[]> = {};
+  const errors = new FieldErrors();
   for (const parameter of parameters) {
     const raw = c.req.query(parameter.name);
     if (raw === undefined) {
@@ -72,33 +72,42 @@ export function validateQuery(ctx: SandboxContext, c: Context, operationId: Oper
     }
     const value = parameter.schema?.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
     const result = ctx.validator.validateSchema(`${operationId} query ${parameter.name}`, parameter.schema, value);
-    if (!result.valid) errors[parameter.name] = result.errors.map((e) => `The ${parameter.name.replaceAll('_', ' ')} field ${e.message}.`);
+    if (!result.valid) for (const e of result.errors) errors.add(parameter.name, `The ${parameter.name.replaceAll('_', ' ')} field ${e.message}.`);
     values[parameter.name] = value;
   }
-  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  if (errors.size > 0) throw errors.toHttpError();
   return values;
 }
 
-/** Validates a JSON body against the operation's request schema (422 on failure). */
-export async function validateBody(ctx: SandboxContext, c: Context, operationId: OperationId): Promise<Record<string, any>> {
+/** The JSON body as an object, or a 422 saying it is not one. */
+export async function jsonBody(c: Context): Promise<Record<string, any>> {
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
-    throw validationFailed({ body: ['The request body must be a JSON object.'] });
+    body = undefined;
   }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationFailed('body', 'The request body must be a JSON object.');
+  return body as Record<string, any>;
+}
+
+/** Validates a JSON body against the operation's request schema (422 on failure). */
+export async function validateBody(ctx: SandboxContext, c: Context, operationId: OperationId): Promise<Record<string, any>> {
+  const body = await jsonBody(c);
   const result = ctx.validator.validateRequestBody(operationId, body);
   if (!result.valid) {
-    const errors: Record<string, string[]> = {};
+    const errors = new FieldErrors();
     for (const e of result.errors) {
+      // The branches of a composite schema are reported by their own errors.
       if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
       const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
       const key = path.join('.') || 'body';
-      (errors[key] ??= []).push(`The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
+      errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
     }
-    throw validationFailed(Object.keys(errors).length > 0 ? errors : { body: ['The request body is invalid.'] });
+    if (errors.size === 0) errors.add('body', 'The request body is invalid.');
+    throw errors.toHttpError();
   }
-  return body as Record<string, any>;
+  return body;
 }
 
 function resolveParameter(ctx: SandboxContext, parameter: Record<string, any>): Record<string, any> {

@@ -270,4 +270,15 @@ describe('14. administration, answer keys, check order and file names', () => {
     expect((await call(sb.baseUrl, 'POST', '/__sandbox/reset', { token: sb.adminToken })).status).toBe(200);
     expect(await integrations()).toBe(0);
   });
+
+  it('refuses a __proto__ answer key as an unknown field', async () => {
+    sb = await sandbox();
+    const ids = await fieldIds(sb, 11);
+    const valid = JSON.stringify({ [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' });
+    for (const [method, path, token] of [['POST', '/forms/11/answer', undefined], ['PUT', '/open/forms/11/submissions/1001', sb.tokens.all]] as const) {
+      const sent = await rawRequest(sb.baseUrl, method, path, { headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: `{"__proto__":{"polluted":true},${valid.slice(1)}` });
+      expect(sent.status, path).toBe(422);
+      expect(Object.keys(JSON.parse(sent.text).errors), path).toEqual(['__proto__']);
+    }
+  });
 });

@@ -3,7 +3,7 @@
 import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { formOr404, validateBody, type SandboxContext } from '../context.js';
-import { HttpError, json, validationFailed } from '../http.js';
+import { HttpError, json } from '../http.js';
 import { serve } from '../operations.js';
 import { isClosed } from '../presenters.js';
 
@@ -15,11 +15,11 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     const body = await validateBody(ctx, c, 'createFormAnswer');
     const partial = body.is_partial === true;
     const checked = checkAnswers(form, body, !partial);
-    if (!checked.ok) throw validationFailed(checked.error);
+    if (!checked.ok) throw checked.error.toHttpError();
     const full = form.maxSubmissionsCount !== null && ctx.store.completedCount(form.id) >= form.maxSubmissionsCount;
     if (form.visibility !== 'public' || isClosed(form, ctx.now()) || full) throw new HttpError(403, { message: 'This action is unauthorized.' });
     const completionTime = typeof body.completion_time === 'number' ? body.completion_time : null;
-    const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', checked.value, completionTime, ctx.now());
+    const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', Object.fromEntries(checked.value), completionTime, ctx.now());
     if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
     await ctx.dispatcher.submissionCreated(form, saved, (name) => ctx.files.url(ctx.baseUrl, form.id, name, WEBHOOK_FILE_URL_LIFETIME_S));
     return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: false, redirect: false });

@@ -2,7 +2,7 @@
 import type { Context, Hono } from 'hono';
 import { authorise, caller, formOr404, validateBody, type SandboxContext } from '../context.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
-import { json, notFound, validationFailed } from '../http.js';
+import { FieldErrors, json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
 import { serve, type OperationId } from '../operations.js';
 import { integration as present, webhookEvent } from '../presenters.js';
@@ -30,7 +30,7 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     const raw = (await c.req.json().catch(() => undefined)) as { data?: { webhook_headers?: unknown } } | undefined;
     const headers = raw?.data?.webhook_headers;
     const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => BLOCKED_HEADERS.has(name.toLowerCase())) : undefined;
-    if (blockedName) throw validationFailed({ 'data.webhook_headers': [`The '${blockedName}' header cannot be customized for security reasons.`] });
+    if (blockedName) throw validationFailed('data.webhook_headers', `The '${blockedName}' header cannot be customized for security reasons.`);
     const body = await validateBody(ctx, c, operationId).catch(async (error) => {
       // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
       if (ctx.allowPrivateWebhooks && error?.body?.errors && Object.keys(error.body.errors).every((k: string) => k === 'data.webhook_url')) {
@@ -39,10 +39,10 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
       }
       throw error;
     });
-    const errors: Record<string, string[]> = {};
+    const errors = new FieldErrors();
     const destination = await checkWebhookUrl(body.data.webhook_url, { allowPrivate: ctx.allowPrivateWebhooks });
-    if (!destination.ok) errors['data.webhook_url'] = [destination.error];
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    if (!destination.ok) errors.add('data.webhook_url', destination.error);
+    if (errors.size > 0) throw errors.toHttpError();
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;
     if (body.data.webhook_headers) data.webhook_headers = body.data.webhook_headers;

@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
-import { HttpError, json, notFound, validationFailed } from '../http.js';
+import { HttpError, json, notFound } from '../http.js';
 import { serve } from '../operations.js';
 import { submission, updatedSubmission } from '../presenters.js';
 import type { Submission } from '../model.js';
@@ -71,10 +71,10 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const rawId = c.req.param('submission_id')!;
     const target = /^\d+$/.test(rawId) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(rawId)) : undefined;
     const checked = checkAnswers(form, body, false);
-    if (!checked.ok) throw validationFailed(checked.error);
+    if (!checked.ok) throw checked.error.toHttpError();
     if (!target) throw notFound('Forms\\FormSubmission');
     // The contract: only the fields sent change; the others keep their answers.
-    for (const [key, value] of Object.entries(checked.value)) {
+    for (const [key, value] of checked.value) {
       if (value === null) delete target.answers[key];
       else target.answers[key] = value;
     }
