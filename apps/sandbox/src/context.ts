@@ -1,5 +1,6 @@
-// What every route needs: the store, the configured base URL, the spec validator, and the checks the service runs
-// in order (token → resource → ability → input), each failing with the service's answer.
+// What every route needs: the store, the configured base URL, the spec validator, and the checks
+// the service runs in one order for every operation: token (401) → every resource the path names
+// (404) → membership and the operation's abilities (403) → input (422).
 import type { Context } from 'hono';
 import type { SpecValidator } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';

@@ -281,4 +281,19 @@ describe('14. administration, answer keys, check order and file names', () => {
       expect(Object.keys(JSON.parse(sent.text).errors), path).toEqual(['__proto__']);
     }
   });
+
+  it('answers 404 for an unknown submission or integration before 403 and 422', async () => {
+    sb = await sandbox();
+    const cases: Array<[string, string, string, unknown]> = [
+      ['PUT', '/open/forms/11/submissions/99999999', sb.tokens.read, { completion_time: 'seventy' }],
+      ['PUT', '/open/forms/11/submissions/99999999', sb.tokens.all, { completion_time: 'seventy' }],
+      ['PUT', '/open/forms/11/submissions/abc', sb.tokens.none, {}],
+      ['GET', '/open/forms/11/integrations/999/events', sb.tokens.read, undefined],
+      ['DELETE', '/open/forms/11/integrations/999', sb.tokens.none, undefined],
+      ['PUT', '/open/forms/11/integrations/999', sb.tokens.readonly, { status: 'nope' }],
+    ];
+    for (const [method, path, token, body] of cases) expect((await call(sb.baseUrl, method, path, { token, body })).status, `${method} ${path}`).toBe(404);
+    // Then 403 before 422: a closed form refuses an invalid answer as closed.
+    expect((await call(sb.baseUrl, 'POST', '/forms/13/answer', { body: { completion_time: 'late' } })).status).toBe(403);
+  });
 });

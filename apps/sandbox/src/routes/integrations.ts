@@ -12,17 +12,18 @@ const BLOCKED_HEADERS = new Set(
 );
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
-  const managedForm = (c: Context, operationId: OperationId): Form => {
+  /** 401, then 404 for the form and the integration the path names, then 403. */
+  const managed = (c: Context, operationId: OperationId, withIntegration: boolean): { form: Form; integration?: Integration } => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!);
+    let integration: Integration | undefined;
+    if (withIntegration) {
+      const raw = c.req.param('integrationid')!;
+      integration = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
+      if (!integration || integration.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
+    }
     authorise(who, form.workspaceId, operationId, { editor: true });
-    return form;
-  };
-  const integrationOf = (c: Context, form: Form): Integration => {
-    const raw = c.req.param('integrationid')!;
-    const found = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
-    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
-    return found;
+    return { form, ...(integration ? { integration } : {}) };
   };
   /** The spec's body check, plus what the service checks beyond the schema (URL safety, headers). */
   const integrationInput = async (c: Context, operationId: OperationId) => {
@@ -50,36 +51,35 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   };
 
   serve(app, 'listFormIntegrations', (c) => {
-    const form = managedForm(c, 'listFormIntegrations');
+    const { form } = managed(c, 'listFormIntegrations', false);
     return json(200, ctx.store.integrationsOf(form.id).map(present));
   });
 
   serve(app, 'createFormIntegration', async (c) => {
-    const form = managedForm(c, 'createFormIntegration');
+    const { form } = managed(c, 'createFormIntegration', false);
     const input = await integrationInput(c, 'createFormIntegration');
     const created = ctx.store.addIntegration(form.id, input, ctx.now());
     return json(200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) });
   });
 
   serve(app, 'updateFormIntegration', async (c) => {
-    const form = managedForm(c, 'updateFormIntegration');
-    const existing = integrationOf(c, form);
+    const { integration } = managed(c, 'updateFormIntegration', true);
     const input = await integrationInput(c, 'updateFormIntegration');
+    // Deleted while the body was read: nothing left to update.
+    if (ctx.store.integrations.get(integration!.id) !== integration) throw notFound('Integration\\FormIntegration', integration!.id);
     // An update replaces the configuration wholesale (an omitted secret is removed).
-    Object.assign(existing, input, { updatedAt: ctx.now() });
-    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(existing) });
+    Object.assign(integration!, input, { updatedAt: ctx.now() });
+    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(integration!) });
   });
 
   serve(app, 'deleteFormIntegration', (c) => {
-    const form = managedForm(c, 'deleteFormIntegration');
-    const existing = integrationOf(c, form);
-    ctx.store.integrations.delete(existing.id);
+    const { integration } = managed(c, 'deleteFormIntegration', true);
+    ctx.store.integrations.delete(integration!.id);
     return json(200, { type: 'success', message: 'Form Integration was deleted.' });
   });
 
   serve(app, 'listIntegrationEvents', (c) => {
-    const form = managedForm(c, 'listIntegrationEvents');
-    const existing = integrationOf(c, form);
-    return json(200, ctx.store.eventsOf(existing.id).map(webhookEvent));
+    const { integration } = managed(c, 'listIntegrationEvents', true);
+    return json(200, ctx.store.eventsOf(integration!.id).map(webhookEvent));
   });
 }

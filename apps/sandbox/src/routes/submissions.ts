@@ -5,7 +5,7 @@ import { authorise, caller, formOr404, validateBody, validateQuery, type Sandbox
 import { HttpError, json, notFound } from '../http.js';
 import { serve } from '../operations.js';
 import { submission, updatedSubmission } from '../presenters.js';
-import type { Submission } from '../model.js';
+import type { Form, Submission } from '../model.js';
 
 /** Case-insensitive substring match on answer values only (nested values too), never on keys. */
 function matches(value: unknown, needle: string): boolean {
@@ -13,6 +13,12 @@ function matches(value: unknown, needle: string): boolean {
   if (Array.isArray(value)) return value.some((v) => matches(v, needle));
   if (typeof value === 'object') return Object.values(value).some((v) => matches(v, needle));
   return String(value).toLowerCase().includes(needle);
+}
+
+function submissionOr404(ctx: SandboxContext, form: Form, raw: string): Submission {
+  const found = /^\d+$/.test(raw) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(raw)) : undefined;
+  if (!found) throw notFound('Forms\\FormSubmission');
+  return found;
 }
 
 export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
@@ -66,13 +72,13 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
   serve(app, 'updateFormSubmission', async (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('id')!);
+    submissionOr404(ctx, form, c.req.param('submission_id')!);
     authorise(who, form.workspaceId, 'updateFormSubmission', { editor: true });
     const body = await validateBody(ctx, c, 'updateFormSubmission');
-    const rawId = c.req.param('submission_id')!;
-    const target = /^\d+$/.test(rawId) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(rawId)) : undefined;
     const checked = checkAnswers(form, body, false);
     if (!checked.ok) throw checked.error.toHttpError();
-    if (!target) throw notFound('Forms\\FormSubmission');
+    // Looked up again after the body was read: what is changed is the submission as it is now.
+    const target = submissionOr404(ctx, form, c.req.param('submission_id')!);
     // The contract: only the fields sent change; the others keep their answers.
     for (const [key, value] of checked.value) {
       if (value === null) delete target.answers[key];
