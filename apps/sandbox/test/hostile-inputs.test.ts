@@ -296,4 +296,17 @@ describe('14. administration, answer keys, check order and file names', () => {
     // Then 403 before 422: a closed form refuses an invalid answer as closed.
     expect((await call(sb.baseUrl, 'POST', '/forms/13/answer', { body: { completion_time: 'late' } })).status).toBe(403);
   });
+
+  it('serves a file with a non-Latin-1 name (RFC 6266 filename*)', async () => {
+    sb = await sandbox();
+    const ids = await fieldIds(sb, 11);
+    const name = 'résumé-日本 "final".pdf';
+    expect((await call(sb.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', [ids.Attachment!]: [name] } })).status).toBe(200);
+    const [newest] = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data;
+    const download = await fetch(newest.data[ids.Attachment!][0].file_url);
+    expect(download.status).toBe(200);
+    const disposition = download.headers.get('content-disposition')!;
+    expect(disposition).toContain(`filename*=UTF-8''r%C3%A9sum%C3%A9-%E6%97%A5%E6%9C%AC%20%22final%22.pdf`);
+    expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+";/);
+  });
 });

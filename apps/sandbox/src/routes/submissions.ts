@@ -1,4 +1,5 @@
 // listFormSubmissions, updateFormSubmission and the signed file download.
+import { create as contentDisposition } from 'content-disposition';
 import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
@@ -95,9 +96,10 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const name = checked.value;
     const stored = ctx.store.submissionsOf(form.id).some((s) => Object.values(s.answers).some((v) => Array.isArray(v) && v.includes(name)));
     if (!stored) throw new HttpError(404, { type: 'error', message: 'File not found.' });
+    // RFC 6266: an ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
     return new Response(`Sandbox file ${name} of form ${form.id}\n`, {
       status: 200,
-      headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${name.replaceAll('"', '')}"` },
+      headers: { 'content-type': 'application/octet-stream', 'content-disposition': contentDisposition(name) },
     });
   });
 }
