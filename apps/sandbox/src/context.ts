@@ -2,22 +2,25 @@
 // the service runs in one order for every operation: token (401) → every resource the path names
 // (404) → membership and the operation's abilities (403) → input (422).
 import type { Context } from 'hono';
-import type { SpecValidator } from '@forms-api/spec/validator';
+import type { SpecValidator, ValidationResult } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
+import type { WebhookUrlPolicy } from './dispatch/webhook-url.js';
 import type { FileSigner } from './files.js';
 import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
 import type { AccessToken, Form, User } from './model.js';
 import type { SandboxStore } from './store/store.js';
 
+type SchemaError = ValidationResult['errors'][number];
+
 export interface SandboxContext {
   /** The bundled spec (components are looked up in it). */
-  bundle: { components: { parameters: Record<string, Record<string, any>> } };
+  bundle: { components: { parameters: Record<string, Record<string, any>>; schemas: Record<string, Record<string, any>> } };
   store: SandboxStore;
   validator: SpecValidator;
   files: FileSigner;
   dispatcher: Dispatcher;
-  allowPrivateWebhooks: boolean;
+  webhookUrls: WebhookUrlPolicy;
   /** Where clients reach the sandbox; every URL the sandbox writes starts with it (never with a request's Host). */
   baseUrl: string;
   now: () => number;
@@ -92,22 +95,31 @@ export async function jsonBody(c: Context): Promise<Record<string, any>> {
   return body as Record<string, any>;
 }
 
-/** Validates a JSON body against the operation's request schema (422 on failure). */
-export async function validateBody(ctx: SandboxContext, c: Context, operationId: OperationId): Promise<Record<string, any>> {
+/**
+ * Validates a JSON body against the operation's request schema, then `more` adds the checks the
+ * schema cannot express; every error found is reported in one 422. `accept` drops a schema error
+ * the sandbox's configuration allows.
+ */
+export async function validateBody(
+  ctx: SandboxContext,
+  c: Context,
+  operationId: OperationId,
+  options: { accept?: (error: SchemaError, body: Record<string, any>) => boolean; more?: (body: Record<string, any>, errors: FieldErrors) => void | Promise<void> } = {},
+): Promise<Record<string, any>> {
   const body = await jsonBody(c);
+  const errors = new FieldErrors();
   const result = ctx.validator.validateRequestBody(operationId, body);
-  if (!result.valid) {
-    const errors = new FieldErrors();
-    for (const e of result.errors) {
-      // The branches of a composite schema are reported by their own errors.
-      if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-      const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
-      const key = path.join('.') || 'body';
-      errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
-    }
-    if (errors.size === 0) errors.add('body', 'The request body is invalid.');
-    throw errors.toHttpError();
+  const refused = result.valid ? [] : result.errors.filter((e) => !options.accept?.(e, body));
+  for (const e of refused) {
+    // The branches of a composite schema are reported by their own errors.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
+    const key = path.join('.') || 'body';
+    errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
   }
+  if (refused.length > 0 && errors.size === 0) errors.add('body', 'The request body is invalid.');
+  await options.more?.(body, errors);
+  if (errors.size > 0) throw errors.toHttpError();
   return body;
 }
 

@@ -125,16 +125,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!seed.ok) throw seed.error;
   const store = new SandboxStore(seed.value);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
-  const allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+  const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
-  const transport = behaviourAroundTransport(createTransport({ allowPrivate: allowPrivateWebhooks, timeoutMs }), behaviours);
+  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs }), behaviours);
   const ctx: SandboxContext = {
     bundle,
     store,
     validator: createSpecValidator(bundle),
     files: createFileSigner(now),
     dispatcher: createDispatcher({ store, transport, timeoutMs, now, log }),
-    allowPrivateWebhooks,
+    webhookUrls,
     // Known once the server listens (below), before the first request is served.
     baseUrl: '',
     now,
