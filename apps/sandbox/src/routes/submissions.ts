@@ -4,20 +4,24 @@ import type { Hono } from 'hono';
 import { checkAnswers } from '../answers.js';
 import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
 import { HttpError, json, notFound } from '../http.js';
+import type { Form, Submission } from '../model.js';
 import { serve } from '../operations.js';
 import { submission, updatedSubmission } from '../presenters.js';
-import type { Form, Submission } from '../model.js';
+import { searchNeedle } from '../store/search.js';
 
-/** Case-insensitive substring match on answer values only (nested values too), never on keys. */
-function matches(value: unknown, needle: string): boolean {
-  if (value === null || value === undefined) return false;
-  if (Array.isArray(value)) return value.some((v) => matches(v, needle));
-  if (typeof value === 'object') return Object.values(value).some((v) => matches(v, needle));
-  return String(value).toLowerCase().includes(needle);
+type ListQuery = { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
+
+/** The page numbers a Laravel paginator shows, with null for "...". */
+function shownPages(page: number, lastPage: number): Array<number | null> {
+  const pages = Array.from({ length: lastPage }, (_, i) => i + 1);
+  if (lastPage < 14) return pages;
+  if (page <= 7) return [...pages.slice(0, 10), null, lastPage - 1, lastPage];
+  if (page > lastPage - 7) return [1, 2, null, ...pages.slice(lastPage - 10)];
+  return [1, 2, null, ...pages.slice(page - 4, page + 3), null, lastPage - 1, lastPage];
 }
 
 function submissionOr404(ctx: SandboxContext, form: Form, raw: string): Submission {
-  const found = /^\d+$/.test(raw) ? ctx.store.submissionsOf(form.id).find((s) => s.id === Number(raw)) : undefined;
+  const found = /^\d+$/.test(raw) ? ctx.store.submission(form.id, Number(raw)) : undefined;
   if (!found) throw notFound('Forms\\FormSubmission');
   return found;
 }
@@ -27,28 +31,24 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('id')!);
     authorise(who, form.workspaceId, 'listFormSubmissions');
-    const query = validateQuery(ctx, c, 'listFormSubmissions') as { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
+    const query = validateQuery(ctx, c, 'listFormSubmissions') as ListQuery;
     const workspace = ctx.store.workspaces.get(form.workspaceId)!;
     if (query.status === 'partial' && workspace.plan !== 'pro') {
       throw new HttpError(402, { message: 'Filtering partial submissions is a Pro feature.', feature: 'partial_submissions', required_tier: 'pro', current_tier: workspace.plan });
     }
-    let rows: Submission[] = ctx.store.submissionsOf(form.id);
-    if (query.status !== 'all') rows = rows.filter((s) => s.status === query.status);
-    const needle = query.search?.trim().toLowerCase();
-    if (needle) rows = rows.filter((s) => matches(s.answers, needle));
+    const needle = searchNeedle(query.search);
+    const rows = ctx.store.findSubmissions(form.id, { status: query.status, ...(needle !== undefined ? { needle } : {}) });
     const { page, per_page: perPage } = query;
     const slice = rows.slice((page - 1) * perPage, page * perPage);
     const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
     const path = `${ctx.baseUrl}/open/forms/${form.id}/submissions`;
     // Unlike the live service (known drift), links keep the caller's filters.
+    const kept = new URLSearchParams();
+    for (const [k, v] of Object.entries({ search: query.search, status: c.req.query('status'), per_page: c.req.query('per_page') })) if (v !== undefined) kept.set(k, String(v));
     const link = (p: number) => {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries({ search: query.search, status: c.req.query('status'), per_page: c.req.query('per_page') })) if (v !== undefined) params.set(k, String(v));
-      params.set('page', String(p));
-      return `${path}?${params}`;
+      kept.set('page', String(p));
+      return `${path}?${kept}`;
     };
-    const pages = Array.from({ length: lastPage }, (_, i) => i + 1);
-    const shown = lastPage < 14 ? pages : page <= 7 ? [...pages.slice(0, 10), null, lastPage - 1, lastPage] : page > lastPage - 7 ? [1, 2, null, ...pages.slice(lastPage - 10)] : [1, 2, null, ...pages.slice(page - 4, page + 3), null, lastPage - 1, lastPage];
     const body = {
       data: slice.map((s) => submission(ctx, form, s)),
       links: { first: link(1), last: link(lastPage), prev: page > 1 ? link(page - 1) : null, next: page < lastPage ? link(page + 1) : null },
@@ -58,7 +58,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
         last_page: lastPage,
         links: [
           { url: page > 1 ? link(page - 1) : null, label: '&laquo; Previous', active: false },
-          ...shown.map((p) => (p === null ? { url: null, label: '...', active: false } : { url: link(p), label: String(p), active: p === page })),
+          ...shownPages(page, lastPage).map((p) => (p === null ? { url: null, label: '...', active: false } : { url: link(p), label: String(p), active: p === page })),
           { url: page < lastPage ? link(page + 1) : null, label: 'Next &raquo;', active: false },
         ],
         path,
@@ -81,11 +81,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     // Looked up again after the body was read: what is changed is the submission as it is now.
     const target = submissionOr404(ctx, form, c.req.param('submission_id')!);
     // The contract: only the fields sent change; the others keep their answers.
-    for (const [key, value] of checked.value) {
-      if (value === null) delete target.answers[key];
-      else target.answers[key] = value;
-    }
-    if (typeof body.completion_time === 'number') target.completionTime = body.completion_time;
+    ctx.store.updateSubmission(target, checked.value, typeof body.completion_time === 'number' ? body.completion_time : undefined);
     return json(200, updatedSubmission(ctx, form, target, ctx.now()));
   });
 
