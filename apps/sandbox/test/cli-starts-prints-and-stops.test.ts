@@ -1,17 +1,29 @@
 // `forms-sandbox` (dist/cli.js) as a user runs it: one JSON line on stdout (with the admin token),
 // logs on stderr without tokens, a working API, a clean exit on SIGTERM, and exit 2 on a bad flag. (How fast it starts is
 // not asserted here: a timed unit test on shared cores measures the neighbours.)
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const started: ChildProcess[] = [];
+/** Starts the CLI; whatever a test leaves running is killed after it, pass or fail. */
+function cli(...args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  return child;
+}
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0', '--allow-private-webhooks'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = cli('--port', '0', '--allow-private-webhooks');
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
+    createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
   const info = JSON.parse(line);
@@ -31,9 +43,9 @@ it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
 });
 
 it('refuses a malformed flag with its usage and exit code 2', async () => {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--trusted-proxies', 'two'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = cli('--trusted-proxies', 'two');
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
   expect(stderr).toMatch(/--trusted-proxies must be a whole number \(got two\)/);
   expect(stderr).toMatch(/Usage: forms-sandbox/);
