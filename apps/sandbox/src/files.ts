@@ -44,12 +44,15 @@ export interface StoredFile {
 export const fileContent = (file: StoredFile) => `Sandbox file ${file.name} of form ${file.formId}\n`;
 
 /**
- * The file itself, as an attachment of type application/octet-stream (the service's own disk).
- * RFC 6266: an ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
+ * `attachment; filename="<name>"`, as the service writes it; for a name that cannot sit in quotes
+ * as it is, RFC 6266's ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
  */
+export const attachmentDisposition = (name: string) => (/^[\x20-\x7e]*$/.test(name) && !/["\\]/.test(name) ? `attachment; filename="${name}"` : contentDisposition(name));
+
+/** The file itself, as an attachment of type application/octet-stream (the service's own disk). */
 export function fileAttachment(_ctx: unknown, file: StoredFile): Response {
   return new Response(fileContent(file), {
     status: 200,
-    headers: { 'content-type': 'application/octet-stream', 'content-disposition': contentDisposition(file.name) },
+    headers: { 'content-type': 'application/octet-stream', 'content-disposition': attachmentDisposition(file.name) },
   });
 }

@@ -1,10 +1,9 @@
 // The sandbox's storage host (see storage.ts): serves a pre-signed URL's file as an
 // application/octet-stream attachment, or 403 with a storage-style XML error when the URL was
 // tampered with or has expired. Not part of the service's API; no token.
-import { create as contentDisposition } from 'content-disposition';
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
-import { fileContent } from '../files.js';
+import { attachmentDisposition, fileContent } from '../files.js';
 import { STORAGE_PATH } from '../storage.js';
 
 const xmlError = (status: number, code: string, message: string) =>
@@ -21,7 +20,7 @@ export function storageRoutes(app: Hono, ctx: SandboxContext): void {
     }
     return new Response(fileContent(checked.value), {
       status: 200,
-      headers: { 'content-type': 'application/octet-stream', 'content-disposition': contentDisposition(checked.value.name) },
+      headers: { 'content-type': 'application/octet-stream', 'content-disposition': attachmentDisposition(checked.value.name) },
     });
   });
 }
