@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+const library = {
+  index: 'src/index.ts',
+  'adapters/node': 'src/adapters/node.ts',
+  'adapters/fetch': 'src/adapters/fetch.ts',
+  'adapters/fastify': 'src/adapters/fastify.ts',
+};
+
+export default defineConfig([{ entry: library, format: ['esm', 'cjs'], dts: true, clean: true, target: 'es2022', platform: 'node' }]);
