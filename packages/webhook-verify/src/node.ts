@@ -3,4 +3,4 @@ import { createWebhookApi } from './core/api.js';
 import { nodeBackend } from './crypto/node.js';
 
 export * from './exports.js';
-export const { sign, verify, verifyOrThrow, parseWebhook, createVerifier } = createWebhookApi(nodeBackend);
+export const { sign, verify, verifyOrThrow, parseWebhook, handleWebhook, createVerifier } = createWebhookApi(nodeBackend);

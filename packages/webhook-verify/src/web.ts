@@ -3,4 +3,4 @@ import { createWebhookApi } from './core/api.js';
 import { webBackend } from './crypto/web.js';
 
 export * from './exports.js';
-export const { sign, verify, verifyOrThrow, parseWebhook, createVerifier } = createWebhookApi(webBackend);
+export const { sign, verify, verifyOrThrow, parseWebhook, handleWebhook, createVerifier } = createWebhookApi(webBackend);

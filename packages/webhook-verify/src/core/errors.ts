@@ -39,9 +39,9 @@ export class WebhookVerificationError extends Error {
 }
 
 /** Why a call was a programming mistake. */
-export type WebhookUsageCode = 'invalid_body' | 'invalid_secret';
+export type WebhookUsageCode = 'invalid_body' | 'invalid_secret' | 'invalid_option';
 
-/** A misuse of the API (a parsed body, an empty secret, …): thrown immediately, never a `false`. */
+/** A misuse of the API (a parsed body, an empty secret, a wrong option…): thrown immediately, never a `false`. */
 export class WebhookUsageError extends TypeError {
   override readonly name = 'WebhookUsageError';
   readonly code: WebhookUsageCode;
