@@ -65,6 +65,11 @@ export function createWebhookApi(backend: HmacBackend) {
         } catch (cause) {
           throw new WebhookVerificationError('invalid_json', { cause });
         }
+        // Even without a validator: `null`, an array or a scalar is never a payload, and a
+        // handler typed for an object would fail on it far from here.
+        if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+          throw new WebhookVerificationError('invalid_payload', { details: [`/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`] });
+        }
         if (options.validate) {
           const problems = options.validate(payload);
           if (problems.length > 0) throw new WebhookVerificationError('invalid_payload', { details: problems });

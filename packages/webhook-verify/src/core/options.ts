@@ -44,6 +44,13 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
       `\`replayStore\` must implement \`claim(key, ttlMs)\` (atomic: true when this caller now holds the key) and \`release(key)\`.${legacy ? ' This store has the former `seen(key, ttlMs)` method: over Redis, `claim` is `SET key 1 NX PX ttlMs` (true when it answers OK) and `release` is `DEL key`.' : ''}`,
     );
   }
+  // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
+  if (replayTtlMs !== undefined && (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)) {
+    throw new WebhookUsageError(
+      'invalid_option',
+      `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
+    );
+  }
   const ttlMs = replayTtlMs ?? DEFAULT_REPLAY_TTL_MS;
   return { validate, replay: { store: replayStore, ttlMs } };
 }
