@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { createRedisClient, describeTarget, type InboxConnection } from './connection.js';
 import { InboxError } from './errors.js';
 import { outageReporter } from './inbox.js';
+import type { ReplayStore } from './verification.js';
 
 export interface RedisReplayStoreOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
@@ -17,11 +18,12 @@ export interface RedisReplayStoreOptions {
 }
 
 /**
- * `claim(key, ttlMs)` resolves true for exactly one caller per key and time to live, in any number
+ * webhook-verify's `ReplayStore` over Redis: pass it as `replayStore` to its adapters or
+ * `parseWebhook`. `claim(key, ttlMs)` resolves true for exactly one caller per key and time to live, in any number
  * of processes; `release(key)` gives the key back (when handling failed and a retry should pass).
  * While Redis is unreachable `claim` rejects (with `redis_unavailable`) rather than guessing.
  */
-export class RedisReplayStore {
+export class RedisReplayStore implements ReplayStore {
   readonly #client: Redis;
   readonly #prefix: string;
 

@@ -3,12 +3,14 @@
 // policy (401/400/413/415). Every adapter goes through here, so a change of that API stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createVerifier, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
+import { createVerifier, rejectionFor, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
 import { webhookVerify } from '@forms-api/webhook-verify/fastify';
 import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
-import { createWebhookListener } from '@forms-api/webhook-verify/node';
+import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
+
+export type { ReplayStore } from '@forms-api/webhook-verify';
 
 /** How receivers verify, carried by the inbox under a registry symbol (the same in ESM and CJS builds). */
 export const RECEIVE_CONFIG: unique symbol = Symbol.for('@forms-api/webhook-inbox/receive-config') as never;
@@ -26,16 +28,26 @@ export function assertSecret(secret: string | readonly string[]): void {
 // webhook-verify reads an undefined maxBodyBytes as its default (1 MiB).
 const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBodyBytes: config.maxBodyBytes });
 
-export type NodeDeliveryHandler = (delivery: VerifiedDelivery, res: ServerResponse) => Promise<void>;
-
 /**
- * A `node:http` listener that answers rejections itself (with `{ error, message }` JSON) and hands
- * verified deliveries to `onVerified`. Takes the raw stream or an `express.raw()` Buffer.
+ * Verifies a Node request (the raw stream, or the Buffer `express.raw()` left): the delivery, or
+ * undefined once a rejection was answered with webhook-verify's `{ error, message }` JSON. A
+ * misconfiguration (a JSON parser that consumed the body) is thrown, for the framework's 500.
  */
-export function nodeVerifier(config: ReceiveConfig, onVerified: NodeDeliveryHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  return createWebhookListener(verifyOptions(config), (_payload, req, res) =>
-    onVerified({ rawBody: req.rawBody, signature: req.headers[SIGNATURE_HEADER] as string, headers: flattenHeaders(req.headers) }, res),
-  );
+export async function verifyNode(req: IncomingMessage, res: ServerResponse, config: ReceiveConfig): Promise<VerifiedDelivery | undefined> {
+  try {
+    const { rawBody, signature } = await verifyNodeRequest(req, verifyOptions(config));
+    return { rawBody, signature, headers: flattenHeaders(req.headers) };
+  } catch (error) {
+    const rejection = rejectionFor(error);
+    if (rejection.status === 500) throw error;
+    writeRejection(res, rejection);
+    return undefined;
+  }
+}
+
+/** Answers an error no one else handled with webhook-verify's 500 body (a misuse names its fix). */
+export function writeFailure(res: ServerResponse, error: unknown): void {
+  writeRejection(res, rejectionFor(error));
 }
 
 export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok: false; response: Response };
@@ -47,12 +59,12 @@ export async function verifyFetch(request: Request, config: ReceiveConfig): Prom
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { ok: true, delivery: { rawBody: result.rawBody, signature: request.headers.get(SIGNATURE_HEADER) as string, headers } };
+  return { ok: true, delivery: { rawBody: result.rawBody, signature: result.signature, headers } };
 }
 
 /**
- * Makes the scope parse application/json as a raw Buffer and verify it in a preHandler that
- * answers rejections; handlers then read the delivery with `fastifyDelivery`.
+ * Makes the scope hand bodies over unread and verify them in a preHandler that answers rejections;
+ * handlers then read the delivery (the raw bytes are left in `request.body`) with `fastifyDelivery`.
  */
 export async function registerFastifyVerification(scope: FastifyInstance, config: ReceiveConfig): Promise<void> {
   await scope.register(webhookVerify, verifyOptions(config));

@@ -3,8 +3,9 @@
 // keys in Redis are hashes, not signatures; and an unreachable Redis is an error, never a "yes".
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWebhook, WebhookVerificationError } from '@forms-api/webhook-verify';
 import { InboxError, RedisReplayStore } from '../src/index.js';
-import { eventually, sleep } from './support/deliveries.js';
+import { eventually, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 
 let redis: RedisServer;
@@ -38,6 +39,22 @@ describe('RedisReplayStore', () => {
     const keys = Array.from({ length: 200 }, (_, i) => `sha256=${i.toString(16).padStart(64, '0')}`);
     const outcomes = await Promise.all(keys.map((key) => Promise.all([a.claim(key, 60_000), b.claim(key, 60_000), a.claim(key, 60_000), b.claim(key, 60_000)])));
     for (const [i, results] of outcomes.entries()) expect(results.filter(Boolean), keys[i]).toHaveLength(1);
+  });
+
+  it('is the replay guard webhook-verify needs: two instances given the same captured request accept it once', async () => {
+    const [first, second] = [await store(), await store()];
+    const deliveries = await Promise.all(Array.from({ length: 50 }, (_, i) => signedDelivery(60_000 + i)));
+    const outcomes = await Promise.all(
+      deliveries.map((d) =>
+        Promise.allSettled([parseWebhook(SECRET, d.body, d.signature, { replayStore: first }), parseWebhook(SECRET, d.body, d.signature, { replayStore: second })]),
+      ),
+    );
+    for (const [i, pair] of outcomes.entries()) {
+      expect(pair.filter((o) => o.status === 'fulfilled'), `delivery ${i}`).toHaveLength(1);
+      const refused = pair.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+      expect(refused.reason).toBeInstanceOf(WebhookVerificationError);
+      expect(refused.reason.reason).toBe('replayed');
+    }
   });
 
   it('frees a key after its time to live, or at once on release', async () => {

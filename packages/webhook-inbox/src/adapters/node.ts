@@ -3,7 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
 import type { Inbox } from '../inbox.js';
-import { nodeVerifier, receiveConfigOf } from '../verification.js';
+import { receiveConfigOf, verifyNode, writeFailure } from '../verification.js';
 
 type Next = (error?: unknown) => void;
 
@@ -15,22 +15,16 @@ function send(res: ServerResponse, answer: Answer): void {
  * The webhook route: `app.post('/webhooks/forms', inboxMiddleware(inbox))`, or
  * `http.createServer(inboxMiddleware(inbox))`. Mount it before any `express.json()`, or give the
  * route `express.raw({ type: 'application/json' })`. It answers every request itself; only an
- * unexpected error goes to `next` (a 500 without Express).
+ * unexpected error or a misconfiguration goes to `next` (answered 500 without Express).
  */
 export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
-  const nextOf = new WeakMap<ServerResponse, Next>();
-  const listener = nodeVerifier(receiveConfigOf(inbox), async (delivery, res) => {
-    try {
-      send(res, await answerDelivery(inbox, delivery));
-    } catch (error) {
-      const next = nextOf.get(res);
-      if (next) next(error);
-      else send(res, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'internal_error', message: 'The delivery could not be stored because of an internal error.' }) });
-    }
-  });
+  const config = receiveConfigOf(inbox);
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
+    const delivery = await verifyNode(req, res, config);
+    if (delivery) send(res, await answerDelivery(inbox, delivery));
+  };
   return (req, res, next) => {
-    if (next) nextOf.set(res, next);
-    listener(req, res);
+    receive(req, res).catch((error: unknown) => (next ? next(error) : writeFailure(res, error)));
   };
 }
 
@@ -39,7 +33,7 @@ export function inboxHealthMiddleware(target: HealthTarget): (req: IncomingMessa
   return (_req, res, next) => {
     answerHealth(target).then(
       (answer) => send(res, answer),
-      (error: unknown) => (next ? next(error) : send(res, { status: 500, headers: {}, body: '' })),
+      (error: unknown) => (next ? next(error) : writeFailure(res, error)),
     );
   };
 }
