@@ -9,6 +9,8 @@ const library = {
 };
 
 export default defineConfig([
-  { entry: library, format: ['esm', 'cjs'], dts: true, clean: true, target: 'es2022', platform: 'node' },
+  // Splitting for CommonJS too: the entries share one copy of InboxError, so `instanceof` holds
+  // between an error from `/express` and the class required from the package root.
+  { entry: library, format: ['esm', 'cjs'], splitting: true, dts: true, clean: true, target: 'es2022', platform: 'node' },
   { entry: { bin: 'src/bin.ts' }, format: ['esm'], dts: false, target: 'es2022', platform: 'node' },
 ]);
