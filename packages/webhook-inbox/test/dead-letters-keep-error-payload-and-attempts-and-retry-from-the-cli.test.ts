@@ -116,6 +116,22 @@ describe('dead letters', () => {
     expect(JSON.parse((await cli('failed', '--json')).out)).toEqual([]);
   });
 
+  it('fails a job another producer added at once, saying so, instead of guessing at its data', async () => {
+    const { Queue } = await import('bullmq');
+    const foreign = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
+    try {
+      const job = await foreign.add('something-else', { hello: 'world' }, { attempts: 5 });
+      await eventually('the foreign job to fail', () => failures.some((f) => f.id === job.id));
+      expect(failures.find((f) => f.id === job.id)).toEqual({ id: job.id, attempt: 1, final: true });
+      const shown = JSON.parse((await cli('show', job.id!, '--json')).out);
+      expect(shown).toMatchObject({ state: 'failed', attemptsMade: 1, formId: null, delivery: { error: expect.stringMatching(/another producer/) } });
+      expect(shown.failedReason).toMatch(/does not hold a delivery written by @forms-api\/webhook-inbox/);
+      await (await foreign.getJob(job.id!))!.remove();
+    } finally {
+      await foreign.close();
+    }
+  });
+
   it('says what is wrong, with exit codes 1 and 2', async () => {
     const [completedId] = runs.map((r) => r.id);
     expect(await cli('retry', completedId!)).toMatchObject({ code: 1, err: expect.stringContaining('is completed, not failed') });
