@@ -139,7 +139,8 @@ export function createInbox(options: InboxOptions): Inbox {
         // Stored or not, every delivery being added gets its answer before the connection goes.
         await Promise.allSettled([...inFlight]);
         await queue.close().catch(() => {});
-        await client.quit().catch(() => client.disconnect());
+        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+        else client.disconnect();
       })();
       return closed;
     },

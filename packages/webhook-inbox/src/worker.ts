@@ -96,8 +96,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     },
     close() {
       closed ??= (async () => {
-        await worker.close();
-        await client.quit().catch(() => client.disconnect());
+        // While Redis is unreachable a job in hand can be neither completed nor failed, and
+        // BullMQ's graceful close would wait for Redis forever: close at once instead; those
+        // jobs are taken over, like a dead worker's, once Redis is back.
+        const reachable = client.status === 'ready';
+        await worker.close(!reachable);
+        if (reachable) await client.quit().catch(() => client.disconnect());
+        else client.disconnect();
       })();
       return closed;
     },

@@ -2,7 +2,7 @@
 // it holds and exits 0 (no job is run again afterwards); a receiver answers the requests it holds
 // (even while Redis hangs: 503 at the enqueue deadline, never a reset connection) and exits 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFor } from '../src/index.js';
+import { createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
@@ -69,5 +69,20 @@ describe('SIGTERM', () => {
     expect(await receiver.exited).toBe(0);
     // The answered connection is closed at once, not left to the client's keep-alive timeout.
     expect(performance.now() - answered).toBeLessThan(1_500);
+  });
+
+  it('closes a worker and an inbox at once while Redis is down, instead of waiting for it', async () => {
+    const worker = createInboxWorker({ connection: redis.url, queue: 'sigterm-outage', handler: () => {}, onRedisError: () => {} });
+    const inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sigterm-outage', onRedisError: () => {} });
+    await eventually('both connected', async () => (await worker.health()).ok && (await inbox.health()).ok);
+    await redis.stop('SIGKILL');
+    try {
+      await eventually('the outage noticed', async () => !(await worker.health()).ok);
+      const started = performance.now();
+      await Promise.all([worker.close(), inbox.close()]);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await redis.start();
+    }
   });
 });
