@@ -2,12 +2,13 @@
 // Redis, 202) with 1 and 2 receiver processes, side by side with the plain webhook-verify listener
 // (verify, 202, no Redis) in the same run, with 1 KiB and 64 KiB bodies; the p99 is printed next
 // to the service's 5 s budget. Every request is a distinct signed delivery (no deduplication hit).
-// Redis runs with AOF (appendfsync everysec). Run after `pnpm build`; needs redis-server.
+// Redis runs with AOF (appendfsync everysec). Best of BENCH_ROUNDS (3) interleaved rounds per row.
+// Run after `pnpm build`; needs redis-server.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -16,9 +17,12 @@ import { Redis } from 'ioredis';
 const SECRET = 'whsec_bench_secret_0123456789';
 const BUDGET_MS = 5_000; // the service's timeout for one delivery
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+// Rounds interleave the setups, and each row keeps its best round: a burst of other work on a
+// shared machine then spoils one round of one setup, not the comparison.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = [
-  { label: '1 KiB', bytes: 1024, requests: Number(process.env.BENCH_REQUESTS_1K ?? 12_000) },
-  { label: '64 KiB', bytes: 64 * 1024, requests: Number(process.env.BENCH_REQUESTS_64K ?? 3_000) },
+  { label: '1 KiB', bytes: 1024, requests: Number(process.env.BENCH_REQUESTS_1K ?? 8_000) },
+  { label: '64 KiB', bytes: 64 * 1024, requests: Number(process.env.BENCH_REQUESTS_64K ?? 2_000) },
 ];
 const SETUPS = [
   { label: 'webhook-verify, no Redis', mode: 'plain', processes: 1 },
@@ -85,15 +89,26 @@ async function startReceiver(mode, processes) {
   };
 }
 
-let sequence = 0;
-function bodyOf(bytes) {
-  const id = ++sequence;
+function bodyOf(bytes, id) {
   const head = `{"form_id":11,"form_title":"Bench","form_slug":"bench-a1b2c3","submission":{"Message":"`;
   const tail = `"},"data":{},"message":"Please do not use the \`submission\` field. It is deprecated and will be removed in the future.","submission_id":${id}}`;
   return head + 'x'.repeat(Math.max(0, bytes - head.length - tail.length)) + tail;
 }
 
-async function load(url, bytes, amount) {
+/**
+ * Distinct deliveries, signed before the run so the load generator only sends (signing 64 KiB
+ * bodies on the fly made it the bottleneck). Redis is flushed between setups, so each setup can
+ * send the same set without meeting a duplicate.
+ */
+function signedDeliveries(bytes, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const body = bodyOf(bytes, i + 1);
+    return { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` } };
+  });
+}
+
+async function load(url, deliveries, from, amount) {
+  let next = from;
   const started = performance.now();
   const result = await autocannon({
     url,
@@ -103,9 +118,9 @@ async function load(url, bytes, amount) {
     requests: [
       {
         setupRequest(request) {
-          const body = bodyOf(bytes);
-          request.body = body;
-          request.headers = { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
+          const delivery = deliveries[next++];
+          request.body = delivery.body;
+          request.headers = delivery.headers;
           return request;
         },
       },
@@ -116,30 +131,35 @@ async function load(url, bytes, amount) {
   return { ...result, acceptedPerSecond: result['2xx'] / seconds };
 }
 
-const rows = [];
+const best = new Map(); // "size|setup" -> best row so far
 try {
-  for (const size of SIZES) {
-    for (const setup of SETUPS) {
-      await admin.flushall();
-      const receiver = await startReceiver(setup.mode, setup.processes);
-      try {
-        const warmUp = Math.min(1_000, size.requests);
-        await load(receiver.url, size.bytes, warmUp);
-        const result = await load(receiver.url, size.bytes, size.requests);
-        // Every 202 of the inbox is a job in Redis: checked, not assumed.
-        const stored = setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', 'bull:bench:wh-*')`, 0) : '-';
-        if (setup.mode === 'inbox' && stored !== warmUp + size.requests) throw new Error(`${stored} jobs stored for ${warmUp + size.requests} deliveries answered 202`);
-        rows.push({
-          body: size.label,
-          receiver: `${setup.label}, ${setup.processes} process${setup.processes > 1 ? 'es' : ''}`,
-          'accepted/s': Math.round(result.acceptedPerSecond),
-          'p50 ms': result.latency.p50,
-          'p99 ms': result.latency.p99,
-          'p99 / 5 s budget': `${((result.latency.p99 / BUDGET_MS) * 100).toFixed(2)} %`,
-          'jobs stored': stored,
-        });
-      } finally {
-        await receiver.stop();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const size of SIZES) {
+      const warmUp = Math.min(1_000, size.requests);
+      const deliveries = signedDeliveries(size.bytes, warmUp + size.requests);
+      for (const setup of SETUPS) {
+        await admin.flushall();
+        const receiver = await startReceiver(setup.mode, setup.processes);
+        try {
+          await load(receiver.url, deliveries, 0, warmUp);
+          const result = await load(receiver.url, deliveries, warmUp, size.requests);
+          // Every 202 of the inbox is a job in Redis: checked, not assumed.
+          const stored = setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', 'bull:bench:wh-*')`, 0) : '-';
+          if (setup.mode === 'inbox' && stored !== warmUp + size.requests) throw new Error(`${stored} jobs stored for ${warmUp + size.requests} deliveries answered 202`);
+          const row = {
+            body: size.label,
+            receiver: `${setup.label}, ${setup.processes} process${setup.processes > 1 ? 'es' : ''}`,
+            'accepted/s': Math.round(result.acceptedPerSecond),
+            'p50 ms': result.latency.p50,
+            'p99 ms': result.latency.p99,
+            'p99 / 5 s budget': `${((result.latency.p99 / BUDGET_MS) * 100).toFixed(2)} %`,
+            'jobs stored': stored,
+          };
+          const key = `${size.label}|${row.receiver}`;
+          if (!best.has(key) || best.get(key)['accepted/s'] < row['accepted/s']) best.set(key, row);
+        } finally {
+          await receiver.stop();
+        }
       }
     }
   }
@@ -148,8 +168,9 @@ try {
   cleanup();
   rmSync(redisDir, { recursive: true, force: true });
 }
+const rows = [...best.values()];
 
-console.log(`webhook-inbox benchmark: Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${CONNECTIONS} connections, Redis with AOF everysec on the same machine; every request a distinct signed delivery`);
+console.log(`webhook-inbox benchmark: Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()[0].toFixed(1)}, ${CONNECTIONS} connections, best of ${ROUNDS} interleaved rounds, Redis with AOF everysec on the same machine; every request a distinct signed delivery`);
 console.table(rows);
 for (const size of SIZES) {
   const of = (label, processes) => rows.find((r) => r.body === size.label && r.receiver.startsWith(label) && r.receiver.includes(`, ${processes} process`));
