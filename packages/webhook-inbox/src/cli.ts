@@ -250,7 +250,8 @@ async function retry({ queue }: Session, { io }: RunOptions, id: string | undefi
     const state = await job.getState();
     if (state !== 'failed') throw new InboxError('job_not_failed', `Job ${job.id} is ${state}, not failed: only dead letters can be retried.`, { context: { id: job.id, state } });
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-    io.out(`retrying ${job.id} (back in the queue with ${job.opts.attempts ?? 1} attempts)`);
+    const attempts = job.opts.attempts ?? 1;
+    io.out(`retrying ${job.id} (back in the queue with ${attempts} attempt${attempts === 1 ? '' : 's'})`);
   };
   if (id) {
     await retryOne(await jobOrFail(queue, id));
