@@ -2,7 +2,7 @@
 // it holds and exits 0 (no job is run again afterwards); a receiver answers the requests it holds
 // (even while Redis hangs: 503 at the enqueue deadline, never a reset connection) and exits 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
+import { closeOnSignals, createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
@@ -84,5 +84,29 @@ describe('SIGTERM', () => {
     } finally {
       await redis.start();
     }
+  });
+
+  it('runs the steps in order once, and gives up at the deadline or on a second signal', async () => {
+    const log: string[] = [];
+    const order: string[] = [];
+    const dispose = closeOnSignals(
+      [
+        () => void order.push('server'),
+        { close: async () => void order.push('inbox') },
+        () => new Promise(() => order.push('worker (never finishes)')),
+      ],
+      { signals: ['SIGUSR2'], timeoutMs: 200, exit: false, log: (line) => log.push(line) },
+    );
+    try {
+      process.emit('SIGUSR2', 'SIGUSR2');
+      await eventually('the deadline', () => log.some((l) => l.includes('longer than 200 ms')));
+      expect(order).toEqual(['server', 'inbox', 'worker (never finishes)']);
+      process.emit('SIGUSR2', 'SIGUSR2');
+      expect(log.at(-1)).toMatch(/SIGUSR2 again: exiting now/);
+      expect(order).toHaveLength(3); // the steps ran once
+    } finally {
+      dispose();
+    }
+    expect(process.listenerCount('SIGUSR2')).toBe(0);
   });
 });
