@@ -1,34 +1,38 @@
-// The shared behaviour of every build: sign, verify, verifyOrThrow, parseWebhook and
-// createVerifier, written once over an HMAC backend (node:crypto or Web Crypto).
+// The shared behaviour of every build: sign, verify, verifyOrThrow, parseWebhook, handleWebhook
+// and createVerifier, written once over an HMAC backend (node:crypto or Web Crypto).
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { HmacBackend, PreparedKey } from '../crypto/backend.js';
-import type { ReplayStore } from '../replay.js';
 import { toBodyBytes, type RawBody } from './body.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
 import { formatSignatureHeader, parseSignatureHeader } from './header.js';
+import { checkParseOptions, type CheckedParseOptions, type ParseOptions } from './options.js';
 import { assertSecret, normaliseSecrets } from './secret.js';
 
-/** Checks a parsed payload; returns the problems found (empty when valid). */
-export type PayloadValidator = (payload: unknown) => readonly string[];
+export type { ParseOptions, PayloadValidator } from './options.js';
 
-export interface ParseOptions {
-  /** Validate the payload against the submission.created schema (see `@forms-api/webhook-verify/validate`). */
-  validate?: PayloadValidator;
-  /** Refuse a signature already accepted within `replayTtlMs`. */
-  replayStore?: ReplayStore;
-  /** How long an accepted signature is remembered. Default 24 hours. */
-  replayTtlMs?: number;
-}
+/** Gives back the replay claim of a delivery that was not processed; a no-op without a replay store; safe to call twice. */
+export type ReleaseClaim = () => Promise<void>;
 
 export interface Verifier {
   sign(rawBody: RawBody): Promise<string>;
   verify(rawBody: RawBody, signatureHeader: string | null | undefined): Promise<boolean>;
   verifyOrThrow(rawBody: RawBody, signatureHeader: string | null | undefined): Promise<void>;
+  /** Verifies, parses, validates, then claims the delivery (kept: see `handleWebhook` to give it back on failure). */
   parseWebhook(rawBody: RawBody, signatureHeader: string | null | undefined): Promise<SubmissionCreatedPayload>;
+  /** Like `parseWebhook`, then runs `handler`; the replay claim is given back when the handler throws. */
+  handleWebhook<T>(rawBody: RawBody, signatureHeader: string | null | undefined, handler: (payload: SubmissionCreatedPayload) => T | Promise<T>): Promise<T>;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** What adapters build on: the checks of one delivery, and its claim, as separate steps. */
+export interface Receiver {
+  /** Signature, then JSON, then payload checks; claims nothing. */
+  decode(body: Uint8Array, signatureHeader: unknown): Promise<SubmissionCreatedPayload>;
+  /** Claims a verified delivery's signature (throws `replayed` when already claimed) and returns how to give it back. */
+  claim(signature: string): Promise<ReleaseClaim>;
+}
+
 const decoder = new TextDecoder();
+const NO_CLAIM: ReleaseClaim = async () => {};
 
 export function createWebhookApi(backend: HmacBackend) {
   type Outcome = WebhookVerificationReason | null;
@@ -50,23 +54,57 @@ export function createWebhookApi(backend: HmacBackend) {
     return Promise.all(results).then((all) => (all.includes(true) ? null : 'signature_mismatch'));
   }
 
-  async function parse(keys: readonly PreparedKey[], body: Uint8Array, header: string | null | undefined, options: ParseOptions): Promise<SubmissionCreatedPayload> {
-    const reason = await check(keys, body, header);
-    if (reason) throw new WebhookVerificationError(reason);
-    if (options.replayStore && (await options.replayStore.seen(header as string, options.replayTtlMs ?? DAY_MS))) {
-      throw new WebhookVerificationError('replayed');
-    }
-    let payload: unknown;
+  function receiver(keys: readonly PreparedKey[], options: CheckedParseOptions): Receiver {
+    return {
+      async decode(body, header) {
+        const reason = await check(keys, body, header);
+        if (reason) throw new WebhookVerificationError(reason);
+        let payload: unknown;
+        try {
+          payload = JSON.parse(decoder.decode(body));
+        } catch (cause) {
+          throw new WebhookVerificationError('invalid_json', { cause });
+        }
+        // Even without a validator: `null`, an array or a scalar is never a payload, and a
+        // handler typed for an object would fail on it far from here.
+        if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+          throw new WebhookVerificationError('invalid_payload', { details: [`/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`] });
+        }
+        if (options.validate) {
+          const problems = options.validate(payload);
+          if (problems.length > 0) throw new WebhookVerificationError('invalid_payload', { details: problems });
+        }
+        return payload as SubmissionCreatedPayload;
+      },
+      async claim(signature) {
+        const { replay } = options;
+        if (!replay) return NO_CLAIM;
+        if (!(await replay.store.claim(signature, replay.ttlMs))) throw new WebhookVerificationError('replayed');
+        let released = false;
+        return async () => {
+          if (released) return;
+          released = true;
+          await replay.store.release(signature);
+        };
+      },
+    };
+  }
+
+  async function parse(r: Receiver, body: Uint8Array, header: string | null | undefined): Promise<SubmissionCreatedPayload> {
+    const payload = await r.decode(body, header);
+    await r.claim(header as string);
+    return payload;
+  }
+
+  async function handle<T>(r: Receiver, body: Uint8Array, header: string | null | undefined, handler: (payload: SubmissionCreatedPayload) => T | Promise<T>): Promise<T> {
+    const payload = await r.decode(body, header);
+    const release = await r.claim(header as string);
     try {
-      payload = JSON.parse(decoder.decode(body));
-    } catch (cause) {
-      throw new WebhookVerificationError('invalid_json', { cause });
+      return await handler(payload);
+    } catch (error) {
+      await releaseAfterFailure(release, error);
+      throw error;
     }
-    if (options.validate) {
-      const problems = options.validate(payload);
-      if (problems.length > 0) throw new WebhookVerificationError('invalid_payload', { details: problems });
-    }
-    return payload as SubmissionCreatedPayload;
   }
 
   const prepareAll = (secret: string | readonly string[]) => normaliseSecrets(secret).map((s) => backend.prepare(s));
@@ -88,18 +126,35 @@ export function createWebhookApi(backend: HmacBackend) {
       const reason = await check(keys, toBodyBytes(rawBody), signatureHeader);
       if (reason) throw new WebhookVerificationError(reason);
     },
-    /** Verifies, then returns the parsed `submission.created` payload (optionally validated and replay-checked). */
-    async parseWebhook(
+    /**
+     * Verifies, then returns the parsed `submission.created` payload (optionally validated). With
+     * a `replayStore`, the delivery is claimed last, once every check passed, and the claim is
+     * kept: if processing then fails, `await replayStore.release(signatureHeader)` so the retry is
+     * processed, or use `handleWebhook`, which does it for you.
+     */
+    async parseWebhook(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined, options: ParseOptions = {}): Promise<SubmissionCreatedPayload> {
+      const keys = prepareAll(secret);
+      return parse(receiver(keys, checkParseOptions(options)), toBodyBytes(rawBody), signatureHeader);
+    },
+    /**
+     * `parseWebhook`, then `handler(payload)`; resolves to what the handler returns. When the
+     * handler throws, the replay claim is given back (so the sender's retry is processed) and the
+     * handler's error is rethrown unchanged.
+     */
+    async handleWebhook<T>(
       secret: string | readonly string[],
       rawBody: RawBody,
       signatureHeader: string | null | undefined,
+      handler: (payload: SubmissionCreatedPayload) => T | Promise<T>,
       options: ParseOptions = {},
-    ): Promise<SubmissionCreatedPayload> {
-      return parse(prepareAll(secret), toBodyBytes(rawBody), signatureHeader, options);
+    ): Promise<T> {
+      const keys = prepareAll(secret);
+      return handle(receiver(keys, checkParseOptions(options)), toBodyBytes(rawBody), signatureHeader, handler);
     },
-    /** A verifier bound to its secrets: keys are prepared once (imported once with Web Crypto). */
+    /** A verifier bound to its secrets and options: keys are prepared and options checked once. */
     createVerifier(options: { secret: string | readonly string[] } & ParseOptions): Verifier {
       const keys = prepareAll(options.secret);
+      const r = receiver(keys, checkParseOptions(options));
       return {
         async sign(rawBody) {
           return formatSignatureHeader(await keys[0]!.sign(toBodyBytes(rawBody)));
@@ -112,9 +167,31 @@ export function createWebhookApi(backend: HmacBackend) {
           if (reason) throw new WebhookVerificationError(reason);
         },
         async parseWebhook(rawBody, header) {
-          return parse(keys, toBodyBytes(rawBody), header, options);
+          return parse(r, toBodyBytes(rawBody), header);
+        },
+        async handleWebhook(rawBody, header, handler) {
+          return handle(r, toBodyBytes(rawBody), header, handler);
         },
       };
     },
+    /** For adapters (not exported by the builds): the checks and the claim of one delivery as separate steps. */
+    createReceiver(options: { secret: string | readonly string[] } & ParseOptions): Receiver {
+      return receiver(prepareAll(options.secret), checkParseOptions(options));
+    },
   };
+}
+
+/**
+ * Gives a claim back after a failure. If that fails too, both errors are thrown together: losing
+ * either would hide why the retry is refused or why the delivery failed.
+ */
+export async function releaseAfterFailure(release: ReleaseClaim, failure: unknown): Promise<void> {
+  try {
+    await release();
+  } catch (releaseError) {
+    throw new AggregateError(
+      [failure, releaseError],
+      'The webhook handler failed and its replay claim could not be released, so the next delivery of this signature will be refused as `replayed` until the claim expires. Check the replay store.',
+    );
+  }
 }

@@ -1,5 +1,6 @@
 // HMAC-SHA256 with node:crypto. The digest is compared in its hex form with timingSafeEqual, which
 // spares decoding the header's hex on every call (the header parser already vetted its digits).
+import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { HmacBackend } from './backend.js';
 

@@ -1,6 +1,6 @@
 // HMAC-SHA256 with Web Crypto (browsers, Workers, Deno, Bun, edge runtimes): the key is imported
 // once per prepared secret, and `subtle.verify` compares in constant time.
-import { hexToBytes } from '../core/header.js';
+import { hexToBytes } from './hex.js';
 import type { HmacBackend } from './backend.js';
 
 const encoder = new TextEncoder();
