@@ -2,21 +2,16 @@
 // receiver on a real redis-server, through an outage of Redis: every delivery the sandbox recorded
 // as `success` is processed by the inbox worker exactly once, and those it recorded as `failed`
 // (the receiver answered 503 while Redis was down) are not processed at all.
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '@forms-api/webhook-inbox';
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
 import type { SandboxHandle } from '../src/index.js';
-// The inbox package's own test harness for redis-server (free port, own data directory, cleanup).
-import { startRedisServer, type RedisServer } from '../../../packages/webhook-inbox/test/support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { call, sandbox } from './support.js';
 
 const SECRET = 'whsec_sandbox_inbox_secret';
-const inboxDir = dirname(createRequire(import.meta.url).resolve('@forms-api/webhook-inbox/package.json'));
 
 let redis: RedisServer | undefined;
 let inbox: Inbox | undefined;
@@ -26,8 +21,6 @@ let sb: SandboxHandle | undefined;
 const processed: number[] = [];
 
 beforeAll(async () => {
-  // Installs Debian's redis-server when missing, as the inbox package's own tests do.
-  execFileSync('bash', [join(inboxDir, 'scripts', 'ensure-redis-server.sh')], { stdio: 'ignore' });
   redis = await startRedisServer();
   inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sandbox', onRedisError: () => {} });
   worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });

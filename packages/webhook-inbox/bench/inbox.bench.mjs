@@ -3,16 +3,14 @@
 // (verify, 202, no Redis) in the same run, with 1 KiB and 64 KiB bodies; the p99 is printed next
 // to the service's 5 s budget. Every request is a distinct signed delivery (no deduplication hit).
 // Redis runs with AOF (appendfsync everysec). Best of BENCH_ROUNDS (3) interleaved rounds per row.
-// Run after `pnpm build`; needs redis-server.
+// Run after `pnpm build`; needs redis-server (installed by the bench script when missing).
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { startRedisServer } from '@forms-api/redis-server';
 
 const SECRET = 'whsec_bench_secret_0123456789';
 const BUDGET_MS = 5_000; // the service's timeout for one delivery
@@ -37,15 +35,6 @@ const cleanup = () => {
 };
 process.on('exit', cleanup);
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function waitForLine(child, pattern, what) {
   return new Promise((resolve, reject) => {
     let output = '';
@@ -64,13 +53,9 @@ function waitForLine(child, pattern, what) {
   });
 }
 
-const redisDir = mkdtempSync(join(tmpdir(), 'webhook-inbox-bench-'));
-const redisPort = await freePort();
-const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--logfile', ''], { stdio: ['ignore', 'pipe', 'pipe'] });
-children.add(redis);
-await waitForLine(redis, /Ready to accept connections/, 'redis-server');
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
-const admin = new Redis(redisPort, '127.0.0.1');
+const redis = await startRedisServer({ appendonly: true, appendfsync: 'everysec' });
+const redisUrl = redis.url;
+const admin = new Redis(redis.port, '127.0.0.1');
 
 async function startReceiver(mode, processes) {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./receiver.mjs', import.meta.url)), mode, String(processes), redisUrl], {
@@ -166,7 +151,7 @@ try {
 } finally {
   admin.disconnect();
   cleanup();
-  rmSync(redisDir, { recursive: true, force: true });
+  await redis.close();
 }
 const rows = [...best.values()];
 

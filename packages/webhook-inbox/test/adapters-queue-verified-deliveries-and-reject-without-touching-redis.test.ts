@@ -14,7 +14,7 @@ import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxHealthMiddleware, inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, jobIdFor, type Inbox } from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 const MAX_BODY = 4_096;
 let redis: RedisServer;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInboxCli } from '../src/cli.js';
 import { createInbox, createInboxWorker, jobIdFor, type Inbox, type InboxDelivery, type InboxWorker } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inboxMiddleware } from '../src/adapters/node.js';

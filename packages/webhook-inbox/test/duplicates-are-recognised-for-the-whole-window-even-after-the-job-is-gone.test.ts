@@ -8,7 +8,7 @@ import { Queue } from 'bullmq';
 import { inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, createInboxWorker, jobIdFor, type Inbox, type InboxWorker } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 const QUEUE = 'window';
 const WINDOW_MS = 1_500;

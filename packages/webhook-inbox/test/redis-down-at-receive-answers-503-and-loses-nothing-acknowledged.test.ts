@@ -7,7 +7,7 @@ import { DEFAULT_ENQUEUE_TIMEOUT_MS } from '../src/policy.js';
 import { jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep, type Posted, type Signed } from './support/deliveries.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 let redis: RedisServer;
 const fixtures: Fixture[] = [];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWebhook, WebhookVerificationError } from '@forms-api/webhook-verify';
 import { InboxError, RedisReplayStore } from '../src/index.js';
 import { eventually, SECRET, signedDelivery, sleep } from './support/deliveries.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 let redis: RedisServer;
 const stores: RedisReplayStore[] = [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
 import { inBatches, postDelivery, signedDelivery, SECRET, eventually, sleep } from './support/deliveries.js';
 import { killAll, startFixture, type Fixture, type FixtureMessage } from './support/processes.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 const DELIVERIES = 1_000;
 const REPLAYS = 100;

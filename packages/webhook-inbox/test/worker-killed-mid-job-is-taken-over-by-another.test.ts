@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 let redis: RedisServer;
 const fixtures: Fixture[] = [];

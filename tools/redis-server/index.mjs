@@ -1,52 +1,36 @@
-// Test support: a real redis-server (Debian's, see scripts/ensure-redis-server.sh) on a free
-// loopback port with its own data directory; stopped, crashed and restarted on demand, and always
-// killed and removed at the end, even when a test fails or the test process exits early.
-import { spawn, type ChildProcess } from 'node:child_process';
+// A real redis-server (Debian's, see bin/ensure-redis-server) on a free loopback port with its own
+// data directory; stopped, crashed and restarted on demand, and always killed and removed at the
+// end, even when a test fails or the process exits early.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface RedisServerOptions {
-  /** Append-only file persistence. Default off (nothing survives a restart). */
-  appendonly?: boolean;
-  /** `always` makes Redis fsync before it answers a write. Default `everysec`. */
-  appendfsync?: 'always' | 'everysec';
-}
-
-export interface RedisServer {
-  readonly port: number;
-  readonly url: string;
-  readonly dir: string;
-  readonly running: boolean;
-  /** Starts it again on the same port and data directory. */
-  start(): Promise<void>;
-  /** SIGTERM: Redis shuts down cleanly (flushes the AOF). SIGKILL: a crash. */
-  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
-  /** Stops it and removes its data directory. */
-  close(): Promise<void>;
-}
-
-const live = new Set<ChildProcess>();
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const live = new Set();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-export async function freePort(): Promise<number> {
+/** A port nobody listens on now (on 127.0.0.1). */
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'webhook-inbox-redis-'));
+/** @param {import('./index.d.mts').RedisServerOptions} [options] */
+export async function startRedisServer(options = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'forms-api-redis-'));
   let port = await freePort();
-  let child: ChildProcess | undefined;
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let child;
 
   const args = () => [
     '--port', String(port),
@@ -60,25 +44,25 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--logfile', '',
   ];
 
-  async function launch(): Promise<void> {
+  async function launch() {
     const proc = spawn('redis-server', args(), { stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(proc);
     let log = '';
-    await new Promise<void>((resolve, reject) => {
+    await new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(new Error(`redis-server did not start within 10 s:\n${log}`)), 10_000);
-      const fail = (error: Error) => {
+      const fail = (/** @type {Error} */ error) => {
         clearTimeout(timer);
         proc.kill('SIGKILL');
         reject(error);
       };
-      proc.stdout!.on('data', (chunk: Buffer) => {
+      proc.stdout.on('data', (chunk) => {
         log += chunk.toString();
         if (log.includes('Ready to accept connections')) {
           clearTimeout(timer);
           resolve();
         }
       });
-      proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      proc.stderr.on('data', (chunk) => (log += chunk.toString()));
       proc.once('exit', (code) => fail(Object.assign(new Error(`redis-server exited with ${code} before it was ready:\n${log}`), { log })));
       proc.once('error', fail);
     });
@@ -92,16 +76,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await launch();
       break;
     } catch (error) {
-      if (attempt >= 5 || !String((error as { log?: string }).log ?? '').includes('Address already in use')) throw error;
+      if (attempt >= 5 || !String(error?.log ?? '').includes('Address already in use')) throw error;
       port = await freePort();
     }
   }
 
-  async function stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  async function stop(signal = 'SIGTERM') {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    const exited = new Promise((resolve) => proc.once('exit', () => resolve(undefined)));
     proc.kill(signal);
     const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
     await exited;
