@@ -55,10 +55,42 @@ export function describeTarget(client: Redis): string {
   return path ? `unix:${path}` : `${host ?? '127.0.0.1'}:${port ?? 6379}`;
 }
 
+const everReady = new WeakSet<Redis>();
+
+/**
+ * Resolves when the client can take a command now. A client that has never been ready (a process
+ * that just started: a cold serverless function, a receiver's first request) is given up to
+ * `timeoutMs` to connect, so its first delivery is not refused; one that was ready and lost Redis
+ * fails at once, so a request never waits on an outage.
+ */
+export async function connected(client: Redis, timeoutMs: number): Promise<boolean> {
+  if (client.status === 'ready') {
+    everReady.add(client);
+    return true;
+  }
+  if (everReady.has(client) || client.status === 'end' || client.status === 'close') return false;
+  return new Promise<boolean>((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      client.off('end', onEnd);
+      resolve(ok);
+    };
+    const onReady = () => {
+      everReady.add(client);
+      done(true);
+    };
+    const onEnd = () => done(false);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    client.once('ready', onReady);
+    client.once('end', onEnd);
+  });
+}
+
 /** Resolves once the client is ready, or rejects with `redis_unavailable` after `timeoutMs`. */
 export async function pingWithin(client: Redis, timeoutMs: number): Promise<number> {
   const started = performance.now();
-  if (client.status !== 'ready') {
+  if (!(await connected(client, timeoutMs))) {
     throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}). Check that it runs and is reachable from this process.`, {
       context: { target: describeTarget(client), status: client.status },
     });

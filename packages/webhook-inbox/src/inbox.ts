@@ -2,7 +2,7 @@
 // (job id from the signature, plus a deduplication key that outlives the job), within a deadline,
 // and reports whether Redis can take deliveries at all.
 import { Queue, type JobsOptions } from 'bullmq';
-import { createRedisClient, describeTarget, pingWithin, withTimeout, type InboxConnection } from './connection.js';
+import { connected, createRedisClient, describeTarget, pingWithin, withTimeout, type InboxConnection } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertPositiveInteger } from './options.js';
@@ -92,7 +92,7 @@ export function createInbox(options: InboxOptions): Inbox {
   async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
-    if (client.status !== 'ready') {
+    if (!(await connected(client, enqueueTimeoutMs))) {
       throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}), so the delivery was not stored. Check that Redis runs and is reachable.`, {
         context: { target: describeTarget(client), status: client.status, queue: queueName },
       });

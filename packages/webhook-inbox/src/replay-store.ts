@@ -3,10 +3,13 @@
 // cannot both accept it.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedisClient, describeTarget, type InboxConnection } from './connection.js';
+import { connected, createRedisClient, describeTarget, type InboxConnection } from './connection.js';
 import { InboxError } from './errors.js';
 import { outageReporter } from './inbox.js';
 import type { ReplayStore } from './verification.js';
+
+// A fresh store's first claim waits this long for its connection (the service's timeout is 5 s).
+const CONNECT_TIMEOUT_MS = 2_000;
 
 export interface RedisReplayStoreOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
@@ -39,6 +42,7 @@ export class RedisReplayStore implements ReplayStore {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new InboxError('invalid_options', `The replay window must be a positive whole number of milliseconds (got ${ttlMs}).`);
     try {
+      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS))) throw new Error(`not connected (${this.#client.status})`);
       return (await this.#client.set(this.#key(key), '1', 'PX', ttlMs, 'NX')) === 'OK';
     } catch (cause) {
       throw this.#unavailable(cause);
@@ -47,6 +51,7 @@ export class RedisReplayStore implements ReplayStore {
 
   async release(key: string): Promise<void> {
     try {
+      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS))) throw new Error(`not connected (${this.#client.status})`);
       await this.#client.del(this.#key(key));
     } catch (cause) {
       throw this.#unavailable(cause);
