@@ -102,6 +102,21 @@ describe('the docs site in Chromium', () => {
     await expect.poll(() => page.getByText('X-Webhook-Signature', { exact: true }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
+  it('shows each operation with its client sample and curl line', async () => {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.getByTestId('menu-item-label').first().waitFor();
+    // Open the operation through search, as a reader would.
+    await page.getByTestId('search-trigger').click();
+    await page.keyboard.type('List the submissions');
+    await page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]').filter({ hasText: 'List the submissions of a form' }).first().click();
+    const code = (text: string) => page.locator('pre').filter({ hasText: text });
+    await expect.poll(() => code('forms.submissions.list(11').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The language switcher's other choice: the curl line.
+    await page.getByText('@forms-api/client', { exact: true }).first().click();
+    await page.getByText('curl', { exact: true }).first().click();
+    await expect.poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  });
+
   it('finds the list operation when searching for "submissions"', async () => {
     await page.getByTestId('search-trigger').click();
     await page.keyboard.type('submissions');
