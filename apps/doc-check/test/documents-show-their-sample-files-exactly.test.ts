@@ -13,7 +13,7 @@ describe('the documents', () => {
 
   it('include every README and guide of the repository', () => {
     const paths = readDocuments().map((d) => d.path);
-    for (const expected of ['README.md', 'packages/client/README.md', 'packages/webhook-verify/README.md', 'apps/sandbox/README.md', 'apps/docs/guides/01-quick-start.md', 'packages/webhook-inbox/docs/never-lose-a-webhook.md'])
+    for (const expected of ['README.md', 'packages/client/README.md', 'packages/webhook-verify/README.md', 'apps/sandbox/README.md', 'apps/docs/guides/01-quick-start.md', 'apps/docs/guides/05-never-lose-a-webhook.md'])
       expect(paths).toContain(expected);
   });
 });

@@ -121,9 +121,9 @@ function runFor(document: string, text: string): Run | undefined {
   // The inbox's operations block (README and guide): a reader's project with the package installed,
   // REDIS_URL set, one failed delivery in the dead-letter set (so show and retry have a job), and a
   // healthy worker running, as in production (so the retried job is processed and drain ends).
-  if (/^npx forms-webhook-inbox stats/.test(text) && /webhook-inbox/.test(document))
+  if (/^npx forms-webhook-inbox stats/.test(text) && ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document))
     return { kind: 'finishes', place: 'doc-check', timeoutMs: 120_000, env: (c) => ({ REDIS_URL: c.redis.url }), before: failedDeliveryAndAWorker };
-  if (document === 'packages/webhook-inbox/docs/never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
+  if (document === 'apps/docs/guides/05-never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
     // The test may not take Redis's default port: the same flags, on a free port.
     return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };
   if (document === 'packages/webhook-verify/README.md' && text.startsWith('SIGNATURE=$(forms-webhook sign'))

@@ -85,7 +85,7 @@ describe('the docs site in Chromium', () => {
     const seen = await navigationLabels();
     const missing = [...operationSummaries, ...webhookNames].filter((label) => !seen.has(label));
     expect(missing, `navigation lacks: ${missing.join(', ')}; it has: ${[...seen].join(' | ')}`).toEqual([]);
-    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox']) {
+    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox', 'Never lose a webhook']) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
     expect(operationSummaries).toHaveLength(11);
