@@ -1,8 +1,9 @@
 // Consumer projects compile against the built package (dist + package.json, linked into a
 // node_modules as an install would) under --strict, with moduleResolution node16, bundler and the
 // legacy node (through typesVersions): typed req.webhook for Express and Fastify, reason unions.
+// Every TypeScript sample of the README is compiled too (node16 and bundler: ESM samples).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,12 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const packageDir = here('..');
 const tsc = here('../node_modules/typescript/bin/tsc');
 const sources = here('./consumer-types');
+
+/** The ```ts blocks of the README, in order. */
+function readmeSamples(): string[] {
+  const readme = readFileSync(here('../README.md'), 'utf8');
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
 
 const settings = {
   node16: { module: 'node16', moduleResolution: 'node16', type: 'module' },
@@ -28,9 +35,10 @@ function consumerProject(resolution: keyof typeof settings): string {
     symlinkSync(target, join(dir, 'node_modules', name), 'dir');
   };
   link('@forms-api/webhook-verify', packageDir);
-  for (const dep of ['express', 'fastify', '@types/express', '@types/node']) link(dep, join(packageDir, 'node_modules', dep));
+  for (const dep of ['express', 'fastify', 'hono', '@types/express', '@types/node']) link(dep, join(packageDir, 'node_modules', dep));
   mkdirSync(join(dir, 'src'));
   for (const file of readdirSync(sources)) symlinkSync(join(sources, file), join(dir, 'src', file));
+  if (type === 'module') readmeSamples().forEach((sample, i) => writeFileSync(join(dir, 'src', `readme-sample-${i + 1}.ts`), sample));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type }));
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -41,6 +49,10 @@ function consumerProject(resolution: keyof typeof settings): string {
   );
   return dir;
 }
+
+it('finds the README samples', () => {
+  expect(readmeSamples().length).toBeGreaterThanOrEqual(5);
+});
 
 describe.each(Object.keys(settings) as Array<keyof typeof settings>)('a --strict consumer with moduleResolution %s', (resolution) => {
   it('compiles against the built package', async () => {
