@@ -141,17 +141,17 @@ export function createWebhookApi(backend: HmacBackend) {
    * is known at once, and each extra promise per call is measurable on small bodies. Misuse (a
    * parsed body, a bad secret) still arrives as a rejection, as from an async function.
    */
-  function verifyWith(keys: () => readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<boolean> {
+  function verifyWith(keys: readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<boolean> {
     try {
-      const outcome = check(keys(), toBodyBytes(rawBody), header);
+      const outcome = check(keys, toBodyBytes(rawBody), header);
       return typeof outcome === 'object' && outcome !== null ? outcome.then(isValid) : Promise.resolve(outcome === null);
     } catch (error) {
       return Promise.reject(error);
     }
   }
-  function verifyOrThrowWith(keys: () => readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<void> {
+  function verifyOrThrowWith(keys: readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<void> {
     try {
-      const outcome = check(keys(), toBodyBytes(rawBody), header);
+      const outcome = check(keys, toBodyBytes(rawBody), header);
       if (typeof outcome === 'object' && outcome !== null) return outcome.then(throwIfInvalid);
       return outcome === null ? Promise.resolve() : Promise.reject(new WebhookVerificationError(outcome));
     } catch (error) {
@@ -171,11 +171,23 @@ export function createWebhookApi(backend: HmacBackend) {
     },
     /** True when the header is a valid signature of the raw body under any of the secrets. */
     verify(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<boolean> {
-      return verifyWith(() => prepareAll(secret), rawBody, signatureHeader);
+      let keys: readonly PreparedKey[];
+      try {
+        keys = prepareAll(secret);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return verifyWith(keys, rawBody, signatureHeader);
     },
     /** Like `verify`, but throws a `WebhookVerificationError` saying why and what to do. */
     verifyOrThrow(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<void> {
-      return verifyOrThrowWith(() => prepareAll(secret), rawBody, signatureHeader);
+      let keys: readonly PreparedKey[];
+      try {
+        keys = prepareAll(secret);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return verifyOrThrowWith(keys, rawBody, signatureHeader);
     },
     /**
      * Verifies, then returns the parsed `submission.created` payload (optionally validated). With
@@ -205,17 +217,16 @@ export function createWebhookApi(backend: HmacBackend) {
     /** A verifier bound to its secrets and options: keys are prepared and options checked once. */
     createVerifier(options: { secret: string | readonly string[] } & ParseOptions): Verifier {
       const keys = prepareAll(options.secret);
-      const boundKeys = () => keys;
       const r = receiver(keys, checkParseOptions(options));
       return {
         async sign(rawBody) {
           return formatSignatureHeader(await keys[0]!.sign(toBodyBytes(rawBody)));
         },
         verify(rawBody, header) {
-          return verifyWith(boundKeys, rawBody, header);
+          return verifyWith(keys, rawBody, header);
         },
         verifyOrThrow(rawBody, header) {
-          return verifyOrThrowWith(boundKeys, rawBody, header);
+          return verifyOrThrowWith(keys, rawBody, header);
         },
         async parseWebhook(rawBody, header) {
           return parse(r, toBodyBytes(rawBody), header);
