@@ -109,6 +109,9 @@ const RUNS: Record<string, Record<string, Run>> = {
   'packages/client/README.md': {
     'pnpm add @forms-api/client': { kind: 'consumer-install', packageName: '@forms-api/client' },
   },
+  'packages/webhook-verify/README.md': {
+    'npm install @forms-api/webhook-verify': { kind: 'consumer-install', packageName: '@forms-api/webhook-verify' },
+  },
   'packages/webhook-inbox/README.md': {
     'npm install @forms-api/webhook-inbox': { kind: 'consumer-install', packageName: '@forms-api/webhook-inbox' },
   },

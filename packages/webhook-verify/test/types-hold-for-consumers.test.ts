@@ -1,6 +1,7 @@
 // Consumer projects compile against the built package (dist + package.json, linked into a
 // node_modules as an install would) under --strict, with moduleResolution node16, bundler and the
 // legacy node (through typesVersions): typed req.webhook for Express and Fastify, reason unions.
+// (The README's samples are files of apps/doc-check, compiled and run there.)
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ function consumerProject(resolution: keyof typeof settings): string {
     symlinkSync(target, join(dir, 'node_modules', name), 'dir');
   };
   link('@forms-api/webhook-verify', packageDir);
-  for (const dep of ['express', 'fastify', '@types/express', '@types/node']) link(dep, join(packageDir, 'node_modules', dep));
+  for (const dep of ['express', 'fastify', 'hono', '@types/express', '@types/node']) link(dep, join(packageDir, 'node_modules', dep));
   mkdirSync(join(dir, 'src'));
   for (const file of readdirSync(sources)) symlinkSync(join(sources, file), join(dir, 'src', file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type }));

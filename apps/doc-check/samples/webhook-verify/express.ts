@@ -2,10 +2,11 @@ import express from 'express';
 import { webhookMiddleware } from '@forms-api/webhook-verify/express';
 
 const app = express();
-// Mount before any express.json(), or use express.raw({ type: 'application/json' }) on this route.
+// Mount it before any express.json() (it reads the raw body itself), or after
+// express.raw({ type: 'application/json' }) / express.text({ type: 'application/json' }).
 app.post('/webhooks/forms', webhookMiddleware({ secret: process.env.FORMS_WEBHOOK_SECRET! }), (req, res) => {
-  // req.webhook is the verified, typed SubmissionCreatedPayload (no cast needed).
-  console.log(req.webhook.form_title, req.webhook.submission_id);
+  const event = req.webhook; // the verified SubmissionCreatedPayload, typed: no cast
+  console.log(event.form_title, event.submission_id);
   res.sendStatus(204);
 });
 app.listen(Number(process.env.PORT ?? 3000));

@@ -4,7 +4,7 @@ import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { HmacBackend, PreparedKey } from '../crypto/backend.js';
 import { toBodyBytes, type RawBody } from './body.js';
 import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
-import { formatSignatureHeader, parseSignatureHeader } from './header.js';
+import { formatSignatureHeader, hasSignatureShape, signatureProblem } from './header.js';
 import { checkParseOptions, type CheckedParseOptions, type ParseOptions } from './options.js';
 import { assertSecret, normaliseSecrets } from './secret.js';
 
@@ -32,6 +32,12 @@ export interface Receiver {
 }
 
 const decoder = new TextDecoder();
+
+/** A failed comparison of an unvetted header is named by the format check: malformed or mismatched. */
+function outcomeOf(ok: boolean, vetted: boolean, header: unknown): WebhookVerificationReason | null {
+  if (ok) return null;
+  return vetted ? 'signature_mismatch' : (signatureProblem(header) ?? 'signature_mismatch');
+}
 const NO_CLAIM: ReleaseClaim = async () => {};
 
 export function createWebhookApi(backend: HmacBackend) {
@@ -43,15 +49,22 @@ export function createWebhookApi(backend: HmacBackend) {
    * promise per verification.
    */
   function check(keys: readonly PreparedKey[], body: Uint8Array, header: unknown): Outcome | Promise<Outcome> {
-    const parsed = parseSignatureHeader(header);
-    if (!parsed.ok) return parsed.reason;
-    if (keys.length === 1) {
-      const result = keys[0]!.verify(body, parsed.hex);
-      return typeof result === 'boolean' ? (result ? null : 'signature_mismatch') : result.then((ok) => (ok ? null : 'signature_mismatch'));
+    // With a backend that matches hex exactly, a header of the right shape goes straight to the
+    // comparison: a match proves its digits are lowercase hex, and the full format check only
+    // names a failure. Otherwise the header is vetted first, before its hex is decoded.
+    const vetted = !(backend.matchesHexExactly && hasSignatureShape(header));
+    if (vetted) {
+      const problem = signatureProblem(header);
+      if (problem) return problem;
     }
-    const results = keys.map((key) => key.verify(body, parsed.hex));
-    if (results.every((r): r is boolean => typeof r === 'boolean')) return results.includes(true) ? null : 'signature_mismatch';
-    return Promise.all(results).then((all) => (all.includes(true) ? null : 'signature_mismatch'));
+    const hex = (header as string).slice(7);
+    if (keys.length === 1) {
+      const result = keys[0]!.verify(body, hex);
+      return typeof result === 'boolean' ? outcomeOf(result, vetted, header) : result.then((ok) => outcomeOf(ok, vetted, header));
+    }
+    const results = keys.map((key) => key.verify(body, hex));
+    if (results.every((r): r is boolean => typeof r === 'boolean')) return outcomeOf(results.includes(true), vetted, header);
+    return Promise.all(results).then((all) => outcomeOf(all.includes(true), vetted, header));
   }
 
   function receiver(keys: readonly PreparedKey[], options: CheckedParseOptions): Receiver {
@@ -107,7 +120,48 @@ export function createWebhookApi(backend: HmacBackend) {
     }
   }
 
-  const prepareAll = (secret: string | readonly string[]) => normaliseSecrets(secret).map((s) => backend.prepare(s));
+  // The keys of the last single secret used: receivers pass the same secret on every call, and
+  // re-checking and re-preparing it is measurable at 1 KiB. One entry, so at most one secret
+  // reference (the caller's own string) is held beyond the call.
+  let lastSecret: string | undefined;
+  let lastKeys: readonly PreparedKey[] = [];
+  const prepareAll = (secret: string | readonly string[]): readonly PreparedKey[] => {
+    if (secret === lastSecret) return lastKeys;
+    if (typeof secret === 'string') {
+      assertSecret(secret);
+      lastKeys = [backend.prepare(secret)];
+      lastSecret = secret;
+      return lastKeys;
+    }
+    return normaliseSecrets(secret).map((s) => backend.prepare(s));
+  };
+
+  /**
+   * `verify` and `verifyOrThrow` settle without an `async` wrapper: with node:crypto the outcome
+   * is known at once, and each extra promise per call is measurable on small bodies. Misuse (a
+   * parsed body, a bad secret) still arrives as a rejection, as from an async function.
+   */
+  function verifyWith(keys: readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<boolean> {
+    try {
+      const outcome = check(keys, toBodyBytes(rawBody), header);
+      return typeof outcome === 'object' && outcome !== null ? outcome.then(isValid) : Promise.resolve(outcome === null);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  function verifyOrThrowWith(keys: readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<void> {
+    try {
+      const outcome = check(keys, toBodyBytes(rawBody), header);
+      if (typeof outcome === 'object' && outcome !== null) return outcome.then(throwIfInvalid);
+      return outcome === null ? Promise.resolve() : Promise.reject(new WebhookVerificationError(outcome));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  const isValid = (outcome: Outcome) => outcome === null;
+  const throwIfInvalid = (outcome: Outcome): void => {
+    if (outcome) throw new WebhookVerificationError(outcome);
+  };
 
   return {
     /** Returns the `X-Webhook-Signature` value for a body: `sha256=<lowercase hex>`. */
@@ -116,15 +170,24 @@ export function createWebhookApi(backend: HmacBackend) {
       return formatSignatureHeader(await backend.prepare(secret).sign(toBodyBytes(rawBody)));
     },
     /** True when the header is a valid signature of the raw body under any of the secrets. */
-    async verify(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<boolean> {
-      const keys = prepareAll(secret);
-      return (await check(keys, toBodyBytes(rawBody), signatureHeader)) === null;
+    verify(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<boolean> {
+      let keys: readonly PreparedKey[];
+      try {
+        keys = prepareAll(secret);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return verifyWith(keys, rawBody, signatureHeader);
     },
     /** Like `verify`, but throws a `WebhookVerificationError` saying why and what to do. */
-    async verifyOrThrow(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<void> {
-      const keys = prepareAll(secret);
-      const reason = await check(keys, toBodyBytes(rawBody), signatureHeader);
-      if (reason) throw new WebhookVerificationError(reason);
+    verifyOrThrow(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<void> {
+      let keys: readonly PreparedKey[];
+      try {
+        keys = prepareAll(secret);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return verifyOrThrowWith(keys, rawBody, signatureHeader);
     },
     /**
      * Verifies, then returns the parsed `submission.created` payload (optionally validated). With
@@ -159,12 +222,11 @@ export function createWebhookApi(backend: HmacBackend) {
         async sign(rawBody) {
           return formatSignatureHeader(await keys[0]!.sign(toBodyBytes(rawBody)));
         },
-        async verify(rawBody, header) {
-          return (await check(keys, toBodyBytes(rawBody), header)) === null;
+        verify(rawBody, header) {
+          return verifyWith(keys, rawBody, header);
         },
-        async verifyOrThrow(rawBody, header) {
-          const reason = await check(keys, toBodyBytes(rawBody), header);
-          if (reason) throw new WebhookVerificationError(reason);
+        verifyOrThrow(rawBody, header) {
+          return verifyOrThrowWith(keys, rawBody, header);
         },
         async parseWebhook(rawBody, header) {
           return parse(r, toBodyBytes(rawBody), header);

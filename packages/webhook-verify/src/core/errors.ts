@@ -17,8 +17,9 @@ const ADVICE: Record<WebhookVerificationReason, string> = {
   malformed_signature:
     'The X-Webhook-Signature header is not `sha256=` followed by 64 lowercase hex digits. Pass the header value exactly as received.',
   signature_mismatch:
-    'The signature does not match the body. Most often the body was parsed and re-serialised before verifying: verify the raw request body, byte for byte (for example `express.raw({ type: "application/json" })`, `await request.arrayBuffer()`, or Fastify with a buffer content-type parser), never `JSON.stringify(req.body)`. Otherwise the secret differs from the integration\'s `webhook_secret`.',
-  replayed: 'This exact signed request was already accepted within the replay window: it is a duplicate or a replay. Respond 2xx without processing it again if duplicates are expected.',
+    'The signature does not match the body. Most often the body was parsed and re-serialised before verifying: verify the raw request body, byte for byte (for example `express.raw({ type: "application/json" })`, `await request.arrayBuffer()`, or the adapters of this package, which read it for you), never `JSON.stringify(req.body)`. Otherwise the secret differs from the integration\'s `webhook_secret`.',
+  replayed:
+    'This delivery (its signature) is already claimed: it was processed within the replay window, or is being processed now. It is a duplicate or a replay; treat it as already processed.',
   invalid_json: 'The signature is valid but the body is not JSON.',
   invalid_payload: 'The signature is valid but the body does not match the submission.created schema.',
 };
