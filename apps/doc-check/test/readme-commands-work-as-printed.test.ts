@@ -16,8 +16,11 @@ import { REPO_ROOT } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
 import { runShell } from './support/shell.js';
 
-/** Where a command runs: the checkout's root, a folder of it, or a scratch folder of a reader's own project. */
-type Place = 'root' | 'doc-check' | 'scratch';
+/**
+ * Where a command runs: the checkout's root, a folder of it, a scratch folder, or a reader's own
+ * project with these published packages installed from the local registry (their bins on PATH).
+ */
+type Place = 'root' | 'doc-check' | 'scratch' | { project: readonly string[] };
 
 type Run =
   /** It finishes: exit 0 within the bound. */
@@ -130,7 +133,8 @@ function runFor(document: string, text: string): Run | undefined {
     // The test may not take Redis's default port: the same flags, on a free port.
     return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };
   if (document === 'packages/webhook-verify/README.md' && text.startsWith('SIGNATURE=$(forms-webhook sign'))
-    return { kind: 'finishes', place: 'scratch', env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl, PATH: `${join(c.checkout.dir, 'apps/doc-check/node_modules/.bin')}:${c.checkout.env.PATH}` }) };
+    // A reader's project with the CLI installed (and the inbox, for `forms-webhook inbox`).
+    return { kind: 'finishes', place: { project: ['@forms-api/webhook-verify', '@forms-api/webhook-inbox'] }, timeoutMs: 180_000, env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }) };
   return undefined;
 }
 
@@ -210,8 +214,15 @@ function publishedPackageDirs(): string[] {
     .filter((d) => existsSync(join(d, 'package.json')) && !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private);
 }
 
-function placeOf(place: Place, c: Context): string {
-  return place === 'root' ? c.checkout.dir : place === 'doc-check' ? join(c.checkout.dir, 'apps/doc-check') : c.scratch;
+async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Record<string, string> }> {
+  if (place === 'root') return { cwd: c.checkout.dir, env: c.checkout.env };
+  if (place === 'doc-check') return { cwd: join(c.checkout.dir, 'apps/doc-check'), env: c.checkout.env };
+  if (place === 'scratch') return { cwd: c.scratch, env: c.checkout.env };
+  const project = await readerProject(c);
+  const installed = await runShell(`npm install ${place.project.join(' ')}`, { cwd: project, env: c.checkout.env, timeoutMs: 180_000 });
+  expect(installed.code, installed.output).toBe(0);
+  writeFileSync(join(project, 'payload.json'), readFileSync(join(c.scratch, 'payload.json')));
+  return { cwd: project, env: { ...c.checkout.env, PATH: `${join(project, 'node_modules', '.bin')}:${c.checkout.env.PATH}` } };
 }
 
 async function execute(text: string, run: Run): Promise<void> {
@@ -240,7 +251,8 @@ async function execute(text: string, run: Run): Promise<void> {
     case 'finishes': {
       const after = await run.before?.(c);
       try {
-        const result = await runShell(text, { cwd: placeOf(run.place, c), env: { ...c.checkout.env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
+        const { cwd, env } = await placeOf(run.place, c);
+        const result = await runShell(text, { cwd, env: { ...env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
         expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
       } finally {
         await after?.();
@@ -248,9 +260,10 @@ async function execute(text: string, run: Run): Promise<void> {
       return;
     }
     case 'starts': {
+      const { cwd, env } = await placeOf(run.place, c);
       const result = await runShell(text + (run.append?.(c) ?? ''), {
-        cwd: placeOf(run.place, c),
-        env: { ...c.checkout.env, ...run.env?.(c) },
+        cwd,
+        env: { ...env, ...run.env?.(c) },
         timeoutMs: run.timeoutMs ?? 60_000,
         readyWhen: run.ready,
         ...(run.whileReady ? { whileReady: run.whileReady } : {}),
