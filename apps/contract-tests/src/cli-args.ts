@@ -5,13 +5,15 @@ import { OPERATIONS, operationById } from '@forms-api/types';
 import { failure, success, type Result } from './result.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TARGET_NAMES, type TargetName } from './run-contract.js';
+import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 
 export const HELP = `Usage: pnpm contract [options]
 
-Runs the contract suite. Without options: the prism and sandbox targets.
+Runs the contract suite. Without options: the prism, sandbox and sandbox-observed targets.
 
-  --target <name>     prism, sandbox or live; repeat or comma-separate (env FORMS_CONTRACT_TARGETS).
+  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate
+                      (env FORMS_CONTRACT_TARGETS). sandbox follows the contract; sandbox-observed
+                      behaves like the service's code, so it shows every known drift.
                       "live" is added to the default targets unless the list is given in full.
   --config <file>     JSON file with the live settings (see README); the environment wins.
   --write             live target: also run the checks that change data (they undo their changes).
@@ -61,8 +63,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   const fromArgs = (values.target ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
   // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
-  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : ['prism', 'sandbox'];
-  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
+  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
+  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = [...EMBEDDED_TARGETS, 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));

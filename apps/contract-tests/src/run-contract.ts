@@ -11,7 +11,10 @@ import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
 
-export const TARGET_NAMES = ['prism', 'sandbox', 'live'] as const;
+/** `sandbox-observed`: the sandbox behaving like the service's code, where every ledger entry must be seen. */
+export const TARGET_NAMES = ['prism', 'sandbox', 'sandbox-observed', 'live'] as const;
+/** What runs without a live tenant. */
+export const EMBEDDED_TARGETS: readonly TargetName[] = ['prism', 'sandbox', 'sandbox-observed'];
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface ContractOptions {
@@ -46,6 +49,8 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
       return startPrismTarget(options.spec);
     case 'sandbox':
       return startSandboxTarget();
+    case 'sandbox-observed':
+      return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed' });
     case 'live': {
       const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
       if (!config.ok) throw new LiveConfigError(config.error.message);

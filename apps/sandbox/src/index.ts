@@ -17,7 +17,7 @@ import type { SandboxContext } from './context.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
 import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
-import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
+import { TOKEN_NAMES, type SandboxTokens, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
 import { err, ok, type Result } from './result.js';
 import { rulesWith } from './rules.js';
@@ -27,7 +27,7 @@ import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
 export { defaultSeed };
-export type { RateLimitOptions, SeedFixture, TokenName };
+export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };
 
 /** How long a file URL in a webhook payload is valid: the service's default for external links. */
 const WEBHOOK_FILE_URL_LIFETIME_S = 24 * 60 * 60;
@@ -76,8 +76,8 @@ export interface SandboxHandle {
   listenUrl: string;
   /** The credential of the sandbox's own administration (`POST /__sandbox/reset`), not a tenant token. */
   adminToken: string;
-  tokens: Record<TokenName, string>;
-  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
+  tokens: SandboxTokens;
+  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string; /** Protected by a captcha (answers and, in `observed`, updates need its token). */ captcha: boolean }> }>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -176,14 +176,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
-  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
+  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
   return {
     behaviour: behaviourName as SandboxBehaviour,
     baseUrl: ctx.baseUrl,
     listenUrl,
     adminToken,
     tokens,
-    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
+    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })) })),
     reset: () => store.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {

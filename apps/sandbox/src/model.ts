@@ -4,8 +4,16 @@ import type { Ability } from '@forms-api/types';
 export type { Ability };
 export type Plan = 'pro' | 'free';
 export type Role = 'admin' | 'user' | 'readonly';
+/**
+ * The tokens every seed defines: all abilities, each ability alone, none, and two of other users
+ * (an outsider to workspace 1, a read-only member).
+ */
 export const TOKEN_NAMES = ['all', 'read', 'write', 'integrations', 'none', 'outsider', 'readonly'] as const;
-export type TokenName = (typeof TOKEN_NAMES)[number];
+/** Tokens a seed may add (the default seed does): each pair of abilities that lacks one. */
+export const OPTIONAL_TOKEN_NAMES = ['withoutRead', 'withoutWrite', 'withoutIntegrations'] as const;
+export type TokenName = (typeof TOKEN_NAMES)[number] | (typeof OPTIONAL_TOKEN_NAMES)[number];
+/** The tokens of a started sandbox, by name. */
+export type SandboxTokens = Record<(typeof TOKEN_NAMES)[number], string> & Partial<Record<(typeof OPTIONAL_TOKEN_NAMES)[number], string>>;
 
 export interface Workspace {
   id: number;

@@ -66,7 +66,7 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
         const secured = !OPERATIONS[operationId].public;
         ctx.expectResponse(exchange, { operationId, status: secured ? 401 : 200 });
         if (secured && !exchange.responseHeaders?.['sl-violations']) {
-          ctx.fail({ kind: 'check', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
+          ctx.fail({ kind: 'behaviour', observation: 'prism-401-unexplained', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
         }
       },
     },

@@ -41,6 +41,12 @@ export function tokenLacking(abilities: readonly Ability[]): TokenName {
   return best ?? 'withoutAbilities';
 }
 
+/** The abilities a token of the target carries, by its role; `undefined` for a token the target does not hold. */
+export function abilitiesOfToken(tokens: TargetTokens, token: string): readonly Ability[] | undefined {
+  const role = (Object.keys(TOKEN_ROLES) as TokenName[]).find((name) => tokens[name] === token);
+  return role ? TOKEN_ROLES[role].carries : undefined;
+}
+
 export interface TargetIds {
   readonly workspaceId: number;
   readonly formId: number;
@@ -50,8 +56,10 @@ export interface TargetIds {
   readonly submissionId?: number;
   /** An integration of `formId` whose events can be listed read-only. */
   readonly integrationId?: number;
-  /** A form of a workspace without Pro, for the 402 check of the partial filter. */
+  /** A form of a workspace without Pro, for the check that filtering `partial` is refused there. */
   readonly freeFormId?: number;
+  /** A form protected by a captcha (with a completed submission), for the update check on such a form. */
+  readonly captchaFormId?: number;
 }
 
 export interface WebhookReach {

@@ -181,6 +181,14 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     ['readonly', 3, [...all]],
   ];
   const tokens = tokenSpecs.map(([name, userId, abilities], i) => ({ name, userId, abilities, token: token(101 + i, random) }));
+  // The pairs draw from their own PRNG, so every value drawn after the tokens above stays as it was.
+  const pairs = prng(20261124);
+  const pairSpecs: Array<[AccessToken['name'], AccessToken['abilities']]> = [
+    ['withoutRead', ['forms-write', 'manage-integrations']],
+    ['withoutWrite', ['forms-read', 'manage-integrations']],
+    ['withoutIntegrations', ['forms-read', 'forms-write']],
+  ];
+  tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
     { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null },
