@@ -3,7 +3,7 @@
 import { formatErrors } from '@forms-api/spec/validator';
 import { operationById, type Ability, type OperationId } from '@forms-api/types';
 import type { SpecArtifacts } from './spec.js';
-import { abilitiesOfToken, tokenLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
+import { abilitiesOfToken, tokenLacking, tokensLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import { failure, success, type Result } from './result.js';
@@ -107,6 +107,18 @@ export class CheckContext {
   tokenWithoutAbilityFor(operationId: OperationId): string {
     const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
     return this.token(tokenLacking(abilities));
+  }
+
+  /**
+   * Every token the target holds that carries none of the abilities the operation accepts, each
+   * once: the 403 check tries them all, so a service that lets one ability stand in for another is
+   * caught whichever it is (and a known stand-in is recognised by the token's abilities).
+   */
+  tokensWithoutAbilityFor(operationId: OperationId): string[] {
+    const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
+    const tokens = tokensLacking(abilities).flatMap((name) => this.target.tokens[name] ?? []);
+    if (tokens.length === 0) throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
+    return [...new Set(tokens)];
   }
 
   skip(reason: string): never {

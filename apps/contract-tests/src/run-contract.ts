@@ -48,9 +48,9 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'prism':
       return startPrismTarget(options.spec);
     case 'sandbox':
-      return startSandboxTarget();
+      return startSandboxTarget({ expectsDrift: 'none' });
     case 'sandbox-observed':
-      return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed' });
+      return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed', expectsDrift: 'every-entry' });
     case 'live': {
       const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
       if (!config.ok) throw new LiveConfigError(config.error.message);
@@ -110,7 +110,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
         crash ??= `could not stop the target: ${messageOf(error)}`;
       }
     }
-    targets.push({ name: target.name, kind: target.kind, ...(crash ? { error: crash } : {}) });
+    targets.push({ name: target.name, kind: target.kind, ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}), ...(crash ? { error: crash } : {}) });
   }
   return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
 }

@@ -69,7 +69,7 @@ try {
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
-  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) }));
+  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug, captcha: f.captcha })) }));
   process.stdout.write(`${JSON.stringify({ behaviour: sandbox.behaviour, baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
   const stop = (signal: string) => {
     process.stderr.write(`[sandbox] ${signal}: shutting down\n`);

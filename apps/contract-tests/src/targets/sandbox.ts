@@ -1,6 +1,7 @@
 // The `sandbox` target: the embedded sandbox (@forms-api/sandbox) on a free port, private webhooks
 // allowed, rate limit off; the live suite runs against it with writes on (it is disposable).
 import { startSandbox, type SandboxBehaviour, type SandboxFault, type SandboxHandle } from '@forms-api/sandbox';
+import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
 
@@ -12,7 +13,7 @@ export class SandboxUnavailable extends Error {
 }
 
 /** Starts the sandbox (optionally with fault switches) and describes it as a live target. */
-export async function startSandboxTarget(options: { name?: string; behaviour?: SandboxBehaviour; faults?: readonly SandboxFault[] } = {}): Promise<Target> {
+export async function startSandboxTarget(options: { name?: string; behaviour?: SandboxBehaviour; faults?: readonly SandboxFault[]; expectsDrift?: DriftExpectation } = {}): Promise<Target> {
   const sandbox: SandboxHandle = await startSandbox({
     port: 0,
     allowPrivateWebhooks: true,
@@ -46,6 +47,8 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
       write: true,
       webhooks: { listenPort: 0, receiverUrl: (port) => `http://127.0.0.1:${port}/webhook` },
       proxyPass: true,
+      // The contract's sandbox must show no drift; the service's, every entry of the ledger.
+      ...(options.expectsDrift ? { expectsDrift: options.expectsDrift } : {}),
       secrets,
       stop: async () => {
         await sandbox.close();
