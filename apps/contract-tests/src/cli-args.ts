@@ -3,11 +3,10 @@
 import { parseArgs } from 'node:util';
 import { OPERATIONS, operationById } from '@forms-api/types';
 import { failure, success, type Result } from './result.js';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 
-export const HELP = `Usage: pnpm contract [options]
+export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
 Runs the contract suite. Without options: the prism, sandbox and sandbox-observed targets.
 
@@ -20,7 +19,7 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --strict            known drift fails the run too.
   --no-proxy          skip the prism proxy pass in front of live targets.
   --operation <id>    only these operations (repeatable).
-  --report-dir <dir>  where contract-report.{json,xml} go (default apps/contract-tests/reports).
+  --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
   -h, --help          this text.`;
 
 export interface CommandLine {
@@ -69,13 +68,13 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
-  const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   return success({
     targets: [...new Set(names)] as TargetName[],
     write: values.write,
     strict: values.strict,
     proxy: !values['no-proxy'],
-    reportDir: resolve(values['report-dir'] ?? resolve(appDir, 'reports')),
+    // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
+    reportDir: resolve(values['report-dir'] ?? 'reports'),
     ...(values.config ? { config: resolve(values.config) } : {}),
     ...(values.operation ? { operations: values.operation } : {}),
   });
