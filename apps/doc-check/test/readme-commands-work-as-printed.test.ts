@@ -91,6 +91,9 @@ const RUNS: Record<string, Record<string, Run>> = {
     'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/sandbox/README.md': {
+    // npx fetches the package from the local registry into a project of the reader's.
+    'npx --yes @forms-api/sandbox --port 0': { kind: 'starts', place: { project: [] }, ready: SANDBOX_JSON, timeoutMs: 180_000 },
+    'npm install --save-dev @forms-api/sandbox': { kind: 'consumer-install', packageName: '@forms-api/sandbox' },
     'pnpm --silent sandbox --port 0 --allow-private-webhooks\n# stdout, one line: {"baseUrl":"http://127.0.0.1:40123","adminToken":"sandbox_admin_…","tokens":{"all":"101|…",…},"workspaces":[…]}\n# stderr: request and dispatch logs (never tokens)':
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
