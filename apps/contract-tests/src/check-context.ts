@@ -87,7 +87,7 @@ export class CheckContext {
   }
 
   client(token: TokenChoice = undefined, headers?: Record<string, string>): RawClient {
-    const resolved = token === undefined ? this.target.tokens.main : token;
+    const resolved = token === undefined ? this.target.tokens.token : token;
     return createHttpClient({
       baseUrl: this.target.baseUrl,
       recorder: this.recorder,

@@ -42,6 +42,6 @@ describe('suites and the operations table', () => {
       const carried: readonly string[] = TOKEN_ROLES[token].carries;
       expect(OPERATIONS[operationId as OperationId].abilities.some((a) => carried.includes(a)), operationId).toBe(false);
     }
-    expect(chosen).toMatchObject({ getForm: 'withoutAbilities', listFormSubmissions: 'withoutFormsRead', updateFormSubmission: 'withoutFormsWrite', listFormIntegrations: 'withoutManageIntegrations' });
+    expect(chosen).toMatchObject({ getForm: 'tokenWithoutAbilities', listFormSubmissions: 'tokenWithoutFormsRead', updateFormSubmission: 'tokenWithoutFormsWrite', listFormIntegrations: 'tokenWithoutManageIntegrations' });
   });
 });

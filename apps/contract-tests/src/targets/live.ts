@@ -108,7 +108,7 @@ const num = (value: string | undefined): number | undefined => (value === undefi
 export function liveTarget(settings: LiveSettings, options: { write: boolean; proxyPass: boolean; name?: string }): Target {
   const tokens = Object.fromEntries(
     (Object.keys(TOKEN_ROLES) as TokenName[]).flatMap((name) => {
-      const value = settings[TOKEN_ROLES[name].setting];
+      const value = settings[name];
       return value ? [[name, value]] : [];
     }),
   ) as unknown as TargetTokens;

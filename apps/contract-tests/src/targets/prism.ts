@@ -35,7 +35,7 @@ export function startPrismProxy(spec: SpecArtifacts, upstream: string): Promise<
 
 /** A mock target at `baseUrl` (Prism itself, or a proxy in front of it in the self-test). */
 export function mockTarget(name: string, baseUrl: string, stop: () => Promise<void>): Target {
-  const tokens = { main: MOCK_TOKEN };
+  const tokens = { token: MOCK_TOKEN };
   return { name, kind: 'mock', baseUrl, tokens, ids: MOCK_IDS, write: true, proxyPass: false, secrets: tokenSecrets(tokens), stop };
 }
 

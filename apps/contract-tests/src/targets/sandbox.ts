@@ -28,14 +28,14 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
     const form = pro.forms[0]!;
     const captchaForm = sandbox.workspaces.flatMap((w) => w.forms).find((f) => f.captcha);
     const tokens: TargetTokens = {
-      main: sandbox.tokens.all,
-      withoutFormsRead: sandbox.tokens.withoutRead,
-      withoutFormsWrite: sandbox.tokens.withoutWrite,
-      withoutManageIntegrations: sandbox.tokens.withoutIntegrations,
-      withoutAbilities: sandbox.tokens.none,
-      integrationsOnly: sandbox.tokens.integrations,
+      token: sandbox.tokens.all,
+      ...(sandbox.tokens.withoutRead ? { tokenWithoutFormsRead: sandbox.tokens.withoutRead } : {}),
+      ...(sandbox.tokens.withoutWrite ? { tokenWithoutFormsWrite: sandbox.tokens.withoutWrite } : {}),
+      ...(sandbox.tokens.withoutIntegrations ? { tokenWithoutManageIntegrations: sandbox.tokens.withoutIntegrations } : {}),
+      tokenWithoutAbilities: sandbox.tokens.none,
+      tokenIntegrationsOnly: sandbox.tokens.integrations,
     };
-    const submissionId = await firstSubmissionId(sandbox.baseUrl, tokens.main, form.id);
+    const submissionId = await firstSubmissionId(sandbox.baseUrl, tokens.token, form.id);
     const secrets = tokenSecrets(tokens);
     secrets.set(sandbox.adminToken, '$FORMS_SANDBOX_ADMIN_TOKEN');
     return {

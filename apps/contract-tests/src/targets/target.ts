@@ -5,30 +5,30 @@ import { envVariableOf, placeholderOf } from './settings.js';
 import type { DriftExpectation } from '../report/model.js';
 
 /**
- * The tokens a target can hold. Each is described once, in TOKEN_ROLES: the setting that provides it
- * on a live tenant and the abilities it carries; the 403 checks pick the token that carries none of
- * the abilities an operation accepts.
+ * The tokens a target can hold, each under its one name: its setting (the key in a --config file;
+ * `FORMS_API_` + CONSTANT_CASE is its environment variable and its placeholder in reports), and
+ * the abilities it carries. The 403 checks pick the tokens that carry none of an operation's.
  */
 export const TOKEN_ROLES = {
   /** A token with every ability the suite needs. */
-  main: { setting: 'token', carries: ABILITIES },
-  withoutFormsRead: { setting: 'tokenWithoutFormsRead', carries: ['forms-write', 'manage-integrations'] },
-  withoutFormsWrite: { setting: 'tokenWithoutFormsWrite', carries: ['forms-read', 'manage-integrations'] },
-  withoutManageIntegrations: { setting: 'tokenWithoutManageIntegrations', carries: ['forms-read', 'forms-write'] },
+  token: { carries: ABILITIES },
+  tokenWithoutFormsRead: { carries: ['forms-write', 'manage-integrations'] },
+  tokenWithoutFormsWrite: { carries: ['forms-read', 'manage-integrations'] },
+  tokenWithoutManageIntegrations: { carries: ['forms-read', 'forms-write'] },
   /** No ability at all (getForm accepts forms-read or manage-integrations). */
-  withoutAbilities: { setting: 'tokenWithoutAbilities', carries: [] },
-  /** manage-integrations but not forms-read (ledger: submissions-read-with-manage-integrations). */
-  integrationsOnly: { setting: 'tokenIntegrationsOnly', carries: ['manage-integrations'] },
-} as const satisfies Record<string, { setting: string; carries: readonly Ability[] }>;
+  tokenWithoutAbilities: { carries: [] },
+  /** manage-integrations alone (its user may still list submissions: ledger submissions-read-with-manage-integrations). */
+  tokenIntegrationsOnly: { carries: ['manage-integrations'] },
+} as const satisfies Record<string, { carries: readonly Ability[] }>;
 
 export type TokenName = keyof typeof TOKEN_ROLES;
 
 /** The main token, and the optional ones (a check whose token is missing is skipped, not failed). */
-export type TargetTokens = { readonly main: string } & { readonly [K in Exclude<TokenName, 'main'>]?: string };
+export type TargetTokens = { readonly token: string } & { readonly [K in Exclude<TokenName, 'token'>]?: string };
 
 /** The variable a user sets a token with (named in skips and used as the placeholder in reports). */
 export function tokenVariable(name: TokenName): string {
-  return envVariableOf(TOKEN_ROLES[name].setting);
+  return envVariableOf(name);
 }
 
 /**
@@ -38,8 +38,8 @@ export function tokenVariable(name: TokenName): string {
 export function tokenLacking(abilities: readonly Ability[]): TokenName {
   const candidates = tokensLacking(abilities);
   const best = candidates.sort((a, b) => TOKEN_ROLES[b].carries.length - TOKEN_ROLES[a].carries.length)[0];
-  // withoutAbilities carries nothing, so there always is one.
-  return best ?? 'withoutAbilities';
+  // tokenWithoutAbilities carries nothing, so there always is one.
+  return best ?? 'tokenWithoutAbilities';
 }
 
 /** The abilities a token of the target carries, by its role; `undefined` for a token the target does not hold. */
@@ -102,7 +102,7 @@ export function tokenSecrets(tokens: TargetTokens): Map<string, string> {
   const map = new Map<string, string>();
   for (const name of Object.keys(TOKEN_ROLES) as TokenName[]) {
     const value = tokens[name];
-    if (value) map.set(value, placeholderOf(TOKEN_ROLES[name].setting));
+    if (value) map.set(value, placeholderOf(name));
   }
   return map;
 }
