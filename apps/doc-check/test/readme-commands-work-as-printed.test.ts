@@ -230,15 +230,22 @@ function publishedPackageDirs(): string[] {
     .filter((d) => existsSync(join(d, 'package.json')) && !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private);
 }
 
+/**
+ * What a reader's shell has: a fresh npm cache of this run, so npx and npm install resolve the
+ * packages of this checkout, never ones an earlier run left in ~/.npm (npx reuses what it cached).
+ */
+const readerEnv = (c: Context): Record<string, string> => ({ ...c.checkout.env, npm_config_cache: join(c.checkout.scratch, 'reader-npm-cache') });
+
 async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Record<string, string> }> {
   if (place === 'root') return { cwd: c.checkout.dir, env: c.checkout.env };
   if (place === 'doc-check') return { cwd: join(c.checkout.dir, 'apps/doc-check'), env: c.checkout.env };
   if (place === 'scratch') return { cwd: c.scratch, env: c.checkout.env };
   const project = await readerProject(c);
-  const installed = await runShell(`npm install ${place.project.join(' ')}`, { cwd: project, env: c.checkout.env, timeoutMs: 180_000 });
+  const env = readerEnv(c);
+  const installed = await runShell(`npm install ${place.project.join(' ')}`, { cwd: project, env, timeoutMs: 180_000 });
   expect(installed.code, installed.output).toBe(0);
   writeFileSync(join(project, 'payload.json'), readFileSync(join(c.scratch, 'payload.json')));
-  return { cwd: project, env: { ...c.checkout.env, PATH: `${join(project, 'node_modules', '.bin')}:${c.checkout.env.PATH}` } };
+  return { cwd: project, env: { ...env, PATH: `${join(project, 'node_modules', '.bin')}:${c.checkout.env.PATH}` } };
 }
 
 async function execute(text: string, run: Run): Promise<void> {
@@ -255,7 +262,7 @@ async function execute(text: string, run: Run): Promise<void> {
       return;
     case 'consumer-install': {
       const project = await readerProject(c);
-      const result = await runShell(text, { cwd: project, env: c.checkout.env, timeoutMs: 180_000 });
+      const result = await runShell(text, { cwd: project, env: readerEnv(c), timeoutMs: 180_000 });
       expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
       const installed = JSON.parse(readFileSync(join(project, 'node_modules', run.packageName, 'package.json'), 'utf8')) as { name: string };
       expect(installed.name).toBe(run.packageName);
@@ -321,7 +328,7 @@ describe('the CI recipe of the contract suite', () => {
   it(`${SAMPLE} runs as printed`, async () => {
     const c = context;
     const job = workflowJob(readFileSync(join(SAMPLES_DIR, SAMPLE), 'utf8'));
-    const settings: Record<string, string> = { ...tenant(c), FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.write };
+    const settings: Record<string, string> = { ...tenant(c), FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write };
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(job.env)) {
       const reference = /^\$\{\{ (?:vars|secrets)\.(\w+) \}\}$/.exec(value);
