@@ -1,86 +1,78 @@
-// One helper call: resolves its options, sends it through openapi-fetch with a per-call transport,
-// and turns every failure (a non-2xx, a network error, an abort, a body that is not JSON) into a
-// FormsApiError.
+// One call through openapi-fetch, helper or raw: it gets its own transport (its options, its
+// attempt count), and every failure after the request was sent becomes a FormsApiError. Helpers
+// name their operation by operationId; method and path come from the spec's table.
 import type { Client } from 'openapi-fetch';
-import type { paths } from '@forms-api/types';
-import { errorFromResponse, FormsApiError, operationLabel } from './errors.js';
-import { describeOperation } from './operations.js';
-import { resolveCallOptions, type CallOptions, type ResolvedOptions } from './options.js';
-import type { Redact } from './redact.js';
-import { createTransport, type CallRecord } from './transport.js';
-
-export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+import type { OperationId, operations, paths } from '@forms-api/types';
+import { FormsApiError } from './errors.js';
+import { failure, type FailureScope } from './failures.js';
+import { operation } from './operations.js';
+import { resolveCallOptions, type CallOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
+import { createTransport, newCallState, type CallState, type Transport } from './transport.js';
 
 export interface CallInit {
   params?: { path?: Record<string, string | number>; query?: Record<string, unknown> };
   body?: unknown;
 }
 
-export type Caller = <T>(method: Method, path: string, init: CallInit, options: CallOptions | undefined) => Promise<T>;
+/** The JSON body of an operation's 200 answer, as the spec types it. */
+export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] extends { 200: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
 
-export function createCaller(raw: Client<paths>, client: ResolvedOptions, redact: Redact): Caller {
+export type Caller = <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined) => Promise<SuccessBody<Id>>;
+
+/** What every call of one client shares. */
+export interface CallContext {
+  readonly client: ResolvedOptions;
+  readonly scope: FailureScope;
+}
+
+/**
+ * Runs `send` with a transport of its own and turns a failure after the request went out (the
+ * body read timed out or broke, a 2xx that is not JSON) into a FormsApiError.
+ */
+export async function runCall<R>(
+  ctx: CallContext,
+  call: ResolvedCall,
+  send: (fetch: Transport, state: CallState) => Promise<R>,
+): Promise<R> {
+  const state = newCallState();
+  try {
+    return await send(createTransport(ctx.client, call, ctx.scope, state), state);
+  } catch (error) {
+    throw afterSend(error, ctx, call, state);
+  }
+}
+
+function afterSend(error: unknown, ctx: CallContext, call: ResolvedCall, state: CallState): unknown {
+  // Already explained, or raised before anything was sent (openapi-fetch's own argument checks).
+  if (error instanceof FormsApiError || !state.sent) return error;
+  const sent = { ...state.sent, attempts: state.attempts };
+  const name = error instanceof Error ? error.name : '';
+  if (call.signal?.aborted) return failure(ctx.scope, sent, { kind: 'aborted' });
+  if (name === 'TimeoutError') return failure(ctx.scope, sent, { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'body' });
+  if (name === 'SyntaxError') return failure(ctx.scope, sent, { kind: 'not_json' });
+  return failure(ctx.scope, sent, { kind: 'network', cause: error, phase: 'body' });
+}
+
+export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
   // openapi-fetch's request() is typed per path; the helpers that call this are typed instead.
   const request = raw.request as unknown as (
     method: string,
     path: string,
-    init: CallInit & { fetch: (r: Request) => Promise<Response> },
+    init: CallInit & { fetch: Transport },
   ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-  return async <T>(method: Method, path: string, init: CallInit, options: CallOptions | undefined) => {
-    const call = resolveCallOptions(client, options);
-    const record: CallRecord = { attempts: 0 };
-    const fetch = createTransport(client, call, redact, record);
-    let result: Awaited<ReturnType<typeof request>>;
-    try {
-      result = await request(method, path, { ...init, fetch });
-    } catch (error) {
-      throw toFormsApiError(error, method, path, init, call.signal, record.attempts, client, redact);
-    }
-    const { response } = result;
-    if (!response.ok) {
-      const url = response.url || expandUrl(client.baseUrl, path, init);
-      throw errorFromResponse({
-        status: response.status,
-        error: result.error,
-        headers: response.headers,
-        url,
-        operation: describeOperation(method, url, client.basePath),
-        attempts: record.attempts,
-        redact,
-        now: client.clock.now(),
-      });
-    }
-    return result.data as T;
+  return async <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined) => {
+    const { method, path } = operation(id);
+    const call = resolveCallOptions(ctx.client, options);
+    return runCall(ctx, call, async (fetch, state) => {
+      const { data, error, response } = await request(method, path, { ...init, fetch });
+      if (!response.ok) {
+        const sent = { method, url: state.sent?.url ?? response.url, attempts: state.attempts };
+        throw failure(ctx.scope, sent, { kind: 'status', response, body: error });
+      }
+      return data as SuccessBody<Id>;
+    });
   };
-}
-
-function expandUrl(baseUrl: string, path: string, init: CallInit): string {
-  const params = init.params?.path ?? {};
-  return baseUrl + path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
-}
-
-/** Failures after the response started (body read timed out or aborted, invalid JSON). */
-function toFormsApiError(
-  error: unknown,
-  method: Method,
-  path: string,
-  init: CallInit,
-  signal: AbortSignal | undefined,
-  attempts: number,
-  client: ResolvedOptions,
-  redact: Redact,
-): FormsApiError {
-  if (error instanceof FormsApiError) return error;
-  const url = expandUrl(client.baseUrl, path, init);
-  const operation = describeOperation(method, url, client.basePath);
-  const label = operationLabel(operation);
-  const name = error instanceof Error ? error.name : '';
-  const [kind, message] = signal?.aborted
-    ? (['aborted', `${label} was aborted by the caller's signal.`] as const)
-    : name === 'TimeoutError'
-      ? (['timeout', `${label} timed out while reading the response body: raise \`timeoutMs\`.`] as const)
-      : name === 'SyntaxError'
-        ? (['http', `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`] as const)
-        : (['network', `${label} failed while reading the response: the connection broke; try again.`] as const);
-  return new FormsApiError({ kind, message, operation, url: redact(url), attempts: Math.max(1, attempts) });
 }

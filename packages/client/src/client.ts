@@ -4,7 +4,7 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '@forms-api/types';
 import { authMiddleware } from './auth.js';
 import { createClient } from './openapi-fetch.js';
-import { createCaller } from './call.js';
+import { createCaller, runCall, type CallContext } from './call.js';
 import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import {
@@ -17,7 +17,7 @@ import {
   type IntegrationsApi,
   type SubmissionsApi,
 } from './resources.js';
-import { createTransport, type Transport } from './transport.js';
+import type { Transport } from './transport.js';
 
 /** The raw openapi-fetch surface (`GET`, `PUT`, `POST`, `DELETE`, `use`, …) plus the helpers. */
 export interface FormsClient extends Client<paths> {
@@ -28,18 +28,18 @@ export interface FormsClient extends Client<paths> {
 }
 
 export function createFormsClient(options: FormsClientOptions): FormsClient {
-  const resolved = resolveClientOptions(options);
-  const redact = createRedactor(resolved.token);
-  const raw = createClient<paths>({
-    baseUrl: resolved.baseUrl,
-    // Raw calls use the client's settings; helpers pass a per-call transport instead.
-    fetch: createTransport(resolved, resolved, redact),
-  });
-  raw.use(authMiddleware(resolved.token, resolved.userAgent));
-  const call = createCaller(raw, resolved, redact);
+  const client = resolveClientOptions(options);
+  const ctx: CallContext = {
+    client,
+    scope: { basePath: client.basePath, redact: createRedactor(client.token), now: client.clock.now },
+  };
+  // Every call, raw or helper, passes its own transport (see withCallTransport and createCaller).
+  const raw = createClient<paths>({ baseUrl: client.baseUrl });
+  raw.use(authMiddleware(client.token, client.userAgent));
+  const call = createCaller(raw, ctx);
   return {
     ...raw,
-    ...withCallTransport(raw, (signal) => createTransport(resolved, callSettings(resolved, signal), redact)),
+    ...withCallTransport(raw, ctx),
     forms: formsApi(call),
     submissions: submissionsApi(call),
     integrations: integrationsApi(call),
@@ -60,21 +60,19 @@ function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined):
  * signal is taken off openapi-fetch's Request, since each attempt gets its own. A caller's own
  * per-call `fetch` is left alone.
  */
-function withCallTransport(
-  raw: Client<paths>,
-  transportFor: (signal: AbortSignal | undefined) => Transport,
-): Partial<Client<paths>> {
+function withCallTransport(raw: Client<paths>, ctx: CallContext): Partial<Client<paths>> {
   type Init = { signal?: AbortSignal | null; fetch?: unknown } | undefined;
-  const route = (init: Init): Init => {
-    if (init?.fetch) return init;
-    return { ...init, signal: undefined, fetch: transportFor(init?.signal ?? undefined) };
+  const route = <R>(init: Init, send: (init: Init) => Promise<R>): Promise<R> => {
+    if (init?.fetch) return send(init);
+    const call = callSettings(ctx.client, init?.signal ?? undefined);
+    return runCall(ctx, call, (fetch: Transport) => send({ ...init, signal: undefined, fetch }));
   };
   const out: Record<string, unknown> = {};
   for (const method of METHODS) {
-    const send = raw[method] as (url: string, init: Init) => unknown;
-    out[method] = (url: string, init: Init) => send(url, route(init));
+    const send = raw[method] as (url: string, init: Init) => Promise<unknown>;
+    out[method] = (url: string, init: Init) => route(init, (routed) => send(url, routed));
   }
-  const request = raw.request as (method: string, url: string, init: Init) => unknown;
-  out['request'] = (method: string, url: string, init: Init) => request(method, url, route(init));
+  const request = raw.request as (method: string, url: string, init: Init) => Promise<unknown>;
+  out['request'] = (method: string, url: string, init: Init) => route(init, (routed) => request(method, url, routed));
   return out as Partial<Client<paths>>;
 }

@@ -83,9 +83,8 @@ const ITERATE_PER_PAGE = 100;
 
 export function formsApi(call: Caller): FormsApi {
   const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
-    call<FormSummaryPage>(
-      'GET',
-      '/open/workspaces/{workspaceId}/forms',
+    call(
+      'listWorkspaceForms',
       { params: { path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) } },
       options,
     );
@@ -109,7 +108,7 @@ export function formsApi(call: Caller): FormsApi {
   return {
     list,
     get: async (idOrSlug, options) =>
-      call<Form>('GET', '/open/forms/{form}', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
+      call('getForm', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
     pages,
     iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
   };
@@ -117,9 +116,8 @@ export function formsApi(call: Caller): FormsApi {
 
 export function submissionsApi(call: Caller): SubmissionsApi {
   const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
-    call<SubmissionPage>(
-      'GET',
-      '/open/forms/{id}/submissions',
+    call(
+      'listFormSubmissions',
       { params: { path: { id: id(formId, 'formId') }, query: submissionQuery(query) } },
       options,
     );
@@ -150,9 +148,8 @@ export function submissionsApi(call: Caller): SubmissionsApi {
       if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
         throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
-      return call<UpdatedSubmission>(
-        'PUT',
-        '/open/forms/{id}/submissions/{submission_id}',
+      return call(
+        'updateFormSubmission',
         { params: { path: { id: id(formId, 'formId'), submission_id: id(submissionId, 'submissionId') } }, body },
         callOptions,
       );
@@ -167,34 +164,31 @@ export function integrationsApi(call: Caller): IntegrationsApi {
   });
   return {
     list: async (formId, options) =>
-      call<WebhookIntegration[]>('GET', '/open/forms/{form}/integrations', { params: { path: { form: id(formId, 'formId') } } }, options),
+      call('listFormIntegrations', { params: { path: { form: id(formId, 'formId') } } }, options),
     create: async (formId, input, options) =>
-      call<IntegrationSaved>(
-        'POST',
-        '/open/forms/{form}/integrations',
+      call(
+        'createFormIntegration',
         { params: { path: { form: id(formId, 'formId') } }, body: body(input, 'input') },
         options,
       ),
     update: async (formId, integrationId, input, options) =>
-      call<IntegrationSaved>(
-        'PUT',
-        '/open/forms/{form}/integrations/{integrationid}',
+      call(
+        'updateFormIntegration',
         { params: { path: one(formId, integrationId) }, body: body(input, 'input') },
         options,
       ),
     delete: async (formId, integrationId, options) =>
-      call<SuccessMessage>('DELETE', '/open/forms/{form}/integrations/{integrationid}', { params: { path: one(formId, integrationId) } }, options),
+      call('deleteFormIntegration', { params: { path: one(formId, integrationId) } }, options),
     events: async (formId, integrationId, options) =>
-      call<WebhookEvent[]>('GET', '/open/forms/{form}/integrations/{integrationid}/events', { params: { path: one(formId, integrationId) } }, options),
+      call('listIntegrationEvents', { params: { path: one(formId, integrationId) } }, options),
   };
 }
 
 export function answersApi(call: Caller): AnswersApi {
   return {
     submit: async (formIdOrSlug, answers, options) =>
-      call<AnswerAccepted>(
-        'POST',
-        '/forms/{form}/answer',
+      call(
+        'createFormAnswer',
         { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: body(answers, 'answers') },
         options,
       ),
