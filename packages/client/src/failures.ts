@@ -86,12 +86,13 @@ function statusError(
 ): FormsApiErrorInit {
   const { status } = response;
   const { operation, attempts } = base;
+  // The body is redacted before any of it is cut into the message: a cut through an echoed token
+  // would leave a piece the redactor no longer recognises.
   let body: FormsApiErrorBody | undefined;
   let bodyText: string | undefined;
   if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    body = parsed as FormsApiErrorBody;
+    body = redactDeep(parsed, scope.redact) as FormsApiErrorBody;
   } else if (typeof parsed === 'string' && parsed.length > 0) {
-    // Redacted before it is cut, so that a cut cannot split the token out of reach of the redactor.
     const text = scope.redact(parsed.replace(/\s+/g, ' ').trim());
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
@@ -113,15 +114,16 @@ function statusError(
   };
 }
 
-/** The one redaction pass: every string an error keeps goes through the redactor. */
+/**
+ * The last redaction pass, over what the error was composed of: its message, URL and operation
+ * (whose params are decoded from the URL). Bodies and headers were redacted on the way in.
+ */
 function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
   const { operation } = init;
   return {
     ...init,
     message: redact(init.message),
     url: init.url === undefined ? undefined : redact(init.url),
-    body: init.body === undefined ? undefined : (redactDeep(init.body, redact) as FormsApiErrorBody),
-    bodyText: init.bodyText === undefined ? undefined : redact(init.bodyText),
     operation: operation && {
       ...operation,
       path: redact(operation.path),

@@ -1,0 +1,166 @@
+// A hostile or broken server (or a proxy in front of it) against the client: echoes of the token
+// in every encoding, at any depth, through redirects; bodies that never end. Each test is bounded
+// in time and memory, and each failed on the client before its fix.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFormsClient, FormsApiError } from '../src/index.js';
+import { createRedactor } from '../src/redact.js';
+import { TOKEN } from './support/clock.js';
+import { dumps } from './support/dump.js';
+import { json, startServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+afterEach(() => server?.close());
+
+const SECRET_HALF = TOKEN.slice(TOKEN.indexOf('|') + 1);
+
+async function caught(promise: Promise<unknown>): Promise<FormsApiError> {
+  const err = await promise.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(FormsApiError);
+  return err as FormsApiError;
+}
+
+function expectNone(err: unknown, needles: readonly string[]) {
+  for (const dump of dumps(err)) for (const needle of needles) expect(dump).not.toContain(needle);
+}
+
+/** `depth` levels of objects and arrays around `leaf`, as JSON text (JSON.stringify would recurse). */
+function nestedJson(depth: number, leaf: unknown): string {
+  let open = '';
+  let close = '';
+  for (let i = 0; i < depth; i++) {
+    open += i % 2 ? '[' : `{"level":${i},"inner":`;
+    close = (i % 2 ? ']' : '}') + close;
+  }
+  return `${open}${JSON.stringify(leaf)}${close}`;
+}
+
+// Ways a server, proxy or debug page writes one character of an echoed value.
+const CHAR_ENCODINGS: ReadonlyArray<(char: string) => string> = [
+  (c) => c,
+  (c) => `%${hex(c).toUpperCase()}`,
+  (c) => `%${hex(c)}`,
+  (c) => `%${hex(c)[0]}${hex(c)[1]!.toUpperCase()}`,
+  (c) => `%25${hex(c).toUpperCase()}`,
+  (c) => `\\u00${hex(c)}`,
+  (c) => `\\x${hex(c).toUpperCase()}`,
+  (c) => `&#${c.charCodeAt(0)};`,
+  (c) => `&#x${hex(c)};`,
+  (c) => (/[A-Za-z0-9]/.test(c) ? c : `\\${c}`),
+  (c) => (c === '+' ? ' ' : c),
+];
+const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+
+/** A token as the client accepts it (printable ASCII, no whitespace), in the service's `<id>|<secret>` shape. */
+const tokenArb = fc
+  .tuple(fc.integer({ min: 1, max: 99_999 }), fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 8, maxLength: 48 }))
+  .map(([id, secret]) => ({ token: `${id}|${secret}`, secret }));
+
+/** The token, or its secret half, echoed in some encoding (each character its own, or the whole base64/hex). */
+const echoArb = tokenArb.chain(({ token, secret }) =>
+  fc.tuple(fc.constantFrom(token, secret, `Bearer ${token}`), fc.nat()).chain(([value]) =>
+    fc.oneof(
+      fc.array(fc.nat({ max: CHAR_ENCODINGS.length - 1 }), { minLength: value.length, maxLength: value.length }).map((ways) => ({
+        token,
+        secret,
+        echo: [...value].map((c, i) => CHAR_ENCODINGS[ways[i]!]!(c)).join(''),
+      })),
+      fc.constantFrom('base64', 'base64url', 'hex', 'HEX').map((form) => {
+        const bytes = Buffer.from(value);
+        const echo =
+          form === 'base64' ? bytes.toString('base64') : form === 'base64url' ? bytes.toString('base64url') : form === 'hex' ? bytes.toString('hex') : bytes.toString('hex').toUpperCase();
+        return { token, secret, echo };
+      }),
+    ),
+  ),
+);
+
+describe('the token, echoed back, never reaches an error', () => {
+  it('at any depth of the body: redacted down to 32 levels, replaced below, never passed through', async () => {
+    // The form id in the path is the depth at which the server hides the token.
+    server = await startServer((req, res) => {
+      const depth = Number(req.url.pathname.split('/').pop());
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(`{"message":"Not found.","deep":${nestedJson(depth, { token: TOKEN, [TOKEN]: SECRET_HALF })}}`);
+    });
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
+    for (const depth of [3, 21, 25, 30, 31, 32, 40, 5_000]) {
+      const err = await caught(client.forms.get(depth));
+      expect(err.kind).toBe('not_found');
+      expectNone(err, [TOKEN, SECRET_HALF]);
+      const text = JSON.stringify(err.body);
+      // Shallow echoes stay, redacted; deeper ones are replaced by a marker, not dropped silently.
+      expect(text).toContain(depth < 31 ? '[REDACTED]' : 'nested deeper than 32 levels');
+    }
+  });
+
+  it('percent-encoded in lower or mixed case, and the secret half alone', async () => {
+    const lower = TOKEN.replace('|', '%7c');
+    const mixed = encodeURIComponent(TOKEN).replace('%7C', '%7c').replace(/e/g, '%65');
+    const echoes = [lower, mixed, SECRET_HALF, `token=${[...SECRET_HALF].map((c) => `%${hex(c)}`).join('')}`];
+    server = await startServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-echo': echoes.join(' ') });
+      res.end(`<html><body>upstream said ${echoes.join(' and ')}</body></html>`);
+    });
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
+    const err = await caught(client.forms.get(1));
+    expect(err.kind).toBe('server');
+    expectNone(err, [TOKEN, ...echoes]);
+    expect(err.bodyText).toContain('upstream said [REDACTED] and [REDACTED]');
+  });
+
+  it('in the URL of a same-origin redirect: neither err.url nor err.operation.params holds it', async () => {
+    server = await startServer((req, res) => {
+      if (req.url.pathname === '/open/forms/42') {
+        res.writeHead(302, { location: `/open/forms/${encodeURIComponent(TOKEN)}?t=${SECRET_HALF}` });
+        return void res.end();
+      }
+      json(res, 404, { message: 'Not found.' });
+    });
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
+    const err = await caught(client.forms.get(42));
+    expect(server.requests).toHaveLength(2);
+    expect(err).toMatchObject({ kind: 'not_found', operation: { operationId: 'getForm', params: { form: '42' } } });
+    expectNone(err, [TOKEN, encodeURIComponent(TOKEN), SECRET_HALF]);
+  });
+
+  it('for any token and any encoding a server or proxy could echo (property, end to end)', async () => {
+    let current = { echo: '' };
+    server = await startServer((req, res) => {
+      const { echo } = current;
+      if (req.url.pathname.endsWith('/html')) {
+        res.writeHead(503, { 'content-type': 'text/html', 'x-echo': echo });
+        return void res.end(`<p>${echo}</p>`);
+      }
+      const body = `{"message":${JSON.stringify(`bad ${echo}`)},"errors":{${JSON.stringify(echo)}:[${JSON.stringify(echo)}]},"nested":${nestedJson(8, echo)}}`;
+      res.writeHead(422, { 'content-type': 'application/json', 'x-echo': echo });
+      res.end(body);
+    });
+    await fc.assert(
+      fc.asyncProperty(echoArb, async ({ token, secret, echo }) => {
+        current = { echo };
+        const client = createFormsClient({ baseUrl: server.url, token, retry: false });
+        for (const promise of [client.forms.get('json'), client.forms.get('html')]) {
+          const err = await caught(promise);
+          const needles = [echo, token, secret];
+          for (const dump of dumps(err)) for (const needle of needles) if (dump.includes(needle)) return false;
+        }
+        return true;
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the redactor alone, for any token, encoding and surrounding text (property)', () => {
+    fc.assert(
+      fc.property(echoArb, fc.string(), fc.string(), ({ token, secret, echo }, before, after) => {
+        const out = createRedactor(token)(`${before}${echo}${after}`);
+        return !out.includes(echo) && !out.includes(token) && !out.includes(secret);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
