@@ -14,6 +14,7 @@ export type FormsApiErrorKind =
   | 'http'
   | 'network'
   | 'timeout'
+  | 'response_too_large'
   | 'aborted'
   | 'invalid_options'
   | 'pagination';

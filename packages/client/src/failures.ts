@@ -26,6 +26,8 @@ export type Failure =
   | { readonly kind: 'timeout'; readonly timeoutMs: number; readonly phase: 'headers' | 'body' }
   | { readonly kind: 'network'; readonly cause: unknown; readonly phase: 'headers' | 'body' }
   | { readonly kind: 'not_json' }
+  /** The body passed `maxResponseBytes` (or its Content-Length said it would). */
+  | { readonly kind: 'too_large'; readonly limit: number; readonly response: Response }
   /** A non-2xx answer; `body` is what openapi-fetch parsed (JSON when it could, else the text). */
   | { readonly kind: 'status'; readonly response: Response; readonly body: unknown };
 
@@ -69,6 +71,19 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
       };
       break;
+    case 'too_large': {
+      const { response, limit } = what;
+      const declared = response.headers.get('content-length');
+      init = {
+        ...base,
+        url: response.url || base.url,
+        kind: 'response_too_large',
+        status: response.status,
+        headers: headersRecord(response.headers, scope.redact),
+        message: `${label} answered ${response.status} with a body larger than \`maxResponseBytes\` (${limit} bytes${declared === null ? '' : `; Content-Length: ${declared}`}), so the client stopped reading it: if the answer really is that large, raise \`maxResponseBytes\`; otherwise check \`baseUrl\` (a wrong host or a broken proxy may send without end).`,
+      };
+      break;
+    }
     case 'status':
       init = statusError(scope, base, what.response, what.body);
       break;

@@ -43,6 +43,11 @@ export interface FormsClientOptions {
   userAgent?: string;
   /** Aborts every call of this client when it aborts. */
   signal?: AbortSignal;
+  /**
+   * The most bytes of a response body the client reads (default 32 MiB; `Infinity` for no cap).
+   * A longer body fails with `kind: 'response_too_large'` as soon as it passes the cap.
+   */
+  maxResponseBytes?: number;
   clock?: Clock;
 }
 
@@ -51,6 +56,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   retry?: RetryOptions | false;
+  maxResponseBytes?: number;
 }
 
 export interface ResolvedRetry {
@@ -79,10 +85,13 @@ export interface ResolvedOptions {
   readonly retry: ResolvedRetry | false;
   readonly userAgent: string;
   readonly signal: AbortSignal | undefined;
+  readonly maxResponseBytes: number;
   readonly clock: ResolvedClock;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+// Far above any page of the service (100 submissions), far below what would exhaust memory.
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   retries: 2,
   baseDelayMs: 300,
@@ -94,8 +103,8 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'clock']);
-const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry']);
+const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock']);
+const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
 const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe']);
 
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
@@ -122,6 +131,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),
     userAgent,
     signal: options.signal,
+    maxResponseBytes: checkByteCap(options.maxResponseBytes) ?? DEFAULT_MAX_RESPONSE_BYTES,
     clock: resolveClock(options.clock),
   };
 }
@@ -130,6 +140,7 @@ export interface ResolvedCall {
   readonly timeoutMs: number;
   readonly retry: ResolvedRetry | false;
   readonly signal: AbortSignal | undefined;
+  readonly maxResponseBytes: number;
 }
 
 /** Merges one call's options over the client's. */
@@ -144,6 +155,7 @@ export function resolveCallOptions(client: ResolvedOptions, call: CallOptions | 
     timeoutMs: checkTimeout(call.timeoutMs, 'timeoutMs') ?? client.timeoutMs,
     retry: call.retry === undefined ? client.retry : resolveRetry(call.retry, client.retry || DEFAULT_RETRY, 'retry'),
     signal,
+    maxResponseBytes: checkByteCap(call.maxResponseBytes) ?? client.maxResponseBytes,
   };
 }
 
@@ -186,6 +198,13 @@ function checkTimeout(value: unknown, name: string): number | undefined {
   if (value === Infinity) return Infinity;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
     throw invalidOption(name, `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity for none (got ${String(value)}).`);
+  return value;
+}
+
+function checkByteCap(value: unknown): number | undefined {
+  if (value === undefined || value === Infinity) return value;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw invalidOption('maxResponseBytes', `must be a positive integer number of bytes, or Infinity for no cap (got ${String(value)}).`);
   return value;
 }
 

@@ -2,6 +2,7 @@
 // own timeout, and retries network errors, timeouts and retryable statuses with backoff. A custom
 // fetch is where openapi-fetch's maintainers point for re-sending requests; middleware only sees
 // one send.
+import { limitBody } from './body-limit.js';
 import { failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions } from './options.js';
 import { backoff, parseRetryAfter } from './retry.js';
@@ -68,7 +69,6 @@ export function createTransport(client: ResolvedOptions, call: ResolvedCall, sco
         }
         throw fail(what);
       }
-      keepAlive.set(response, [sentRequest, signal, timeout, callerSignal]);
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         // A longer wait than allowed is not shortened: it would only earn another refusal.
@@ -79,7 +79,11 @@ export function createTransport(client: ResolvedOptions, call: ResolvedCall, sco
           continue;
         }
       }
-      return response;
+      const limited = limitBody(response, call.maxResponseBytes, client.nativeFetch, () =>
+        fail({ kind: 'too_large', limit: call.maxResponseBytes, response }),
+      );
+      keepAlive.set(limited, [sentRequest, signal, timeout, callerSignal]);
+      return limited;
     }
   };
 }

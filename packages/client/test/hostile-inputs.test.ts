@@ -152,7 +152,7 @@ describe('the token, echoed back, never reaches an error', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 30_000);
 
   it('the redactor alone, for any token, encoding and surrounding text (property)', () => {
     fc.assert(
@@ -160,7 +160,105 @@ describe('the token, echoed back, never reaches an error', () => {
         const out = createRedactor(token)(`${before}${echo}${after}`);
         return !out.includes(echo) && !out.includes(token) && !out.includes(secret);
       }),
-      { numRuns: 1_000 },
+      { numRuns: 400 },
     );
+  }, 30_000);
+});
+
+describe('a body that never ends, or is too large, stops at maxResponseBytes', () => {
+  const MiB = 1024 * 1024;
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+
+  /** Streams `chunk`s until `limit` bytes or the client hangs up; counts what it wrote. */
+  function streamingServer(opts: { status: number; limit?: number; contentLength?: number }) {
+    const written = { bytes: 0 };
+    const started = startServer((_req, res) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (opts.contentLength !== undefined) headers['content-length'] = String(opts.contentLength);
+      res.writeHead(opts.status, headers);
+      let open = true;
+      res.on('close', () => void (open = false));
+      const pump = () => {
+        while (open && written.bytes < (opts.limit ?? Infinity)) {
+          written.bytes += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (open) res.end();
+      };
+      pump();
+    });
+    return { started, written };
+  }
+
+  it('an endless success body fails with response_too_large soon after the cap, not at the timeout', async () => {
+    const { started, written } = streamingServer({ status: 200 });
+    server = await started;
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 20_000, maxResponseBytes: MiB });
+    const t0 = performance.now();
+    const err = await caught(client.forms.get(1));
+    expect(err).toMatchObject({ kind: 'response_too_large', status: 200, attempts: 1, operation: { operationId: 'getForm' } });
+    expect(err.message).toContain('larger than `maxResponseBytes` (1048576 bytes)');
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    // The connection was released: the server stopped writing a few buffers past the cap.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written.bytes).toBeLessThan(16 * MiB);
+  });
+
+  it('an endless error body too, on the helpers and on the raw surface', async () => {
+    const { started } = streamingServer({ status: 500 });
+    server = await started;
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false, maxResponseBytes: MiB });
+    await expect(client.submissions.list(42)).rejects.toMatchObject({ kind: 'response_too_large', status: 500 });
+    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 1 } } })).rejects.toMatchObject({ kind: 'response_too_large' });
+    // A call may allow more, or less, than its client.
+    await expect(client.forms.get(1, { maxResponseBytes: 128 * 1024 })).rejects.toMatchObject({ kind: 'response_too_large' });
+  });
+
+  it('a Content-Length over the cap fails before any of the body is read', async () => {
+    const { started, written } = streamingServer({ status: 200, contentLength: 1024 * MiB, limit: 256 * 1024 });
+    server = await started;
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, maxResponseBytes: MiB });
+    const err = await caught(client.forms.get(1));
+    expect(err).toMatchObject({ kind: 'response_too_large' });
+    expect(err.message).toContain('Content-Length: 1073741824');
+    expect(written.bytes).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it('a small compressed body that expands past the cap (a decompression bomb) is caught while it expands', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const bomb = gzipSync(Buffer.alloc(64 * MiB, ' '));
+    expect(bomb.length).toBeLessThan(MiB);
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.end(bomb);
+    });
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, maxResponseBytes: 2 * MiB });
+    await expect(client.forms.get(1)).rejects.toMatchObject({ kind: 'response_too_large' });
+  });
+
+  it('the default cap is 32 MiB', async () => {
+    // Finite, so that a client without a cap reads it whole (and fails on the JSON) in bounded memory.
+    const { started } = streamingServer({ status: 200, limit: 40 * MiB });
+    server = await started;
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 8_000 });
+    const err = await caught(client.forms.get(1));
+    expect(err.kind).toBe('response_too_large');
+    expect(err.message).toContain('(33554432 bytes)');
+  });
+
+  it('a body within the cap, with or without Content-Length, is read whole', async () => {
+    const body = JSON.stringify({ id: 1, padding: 'x'.repeat(100_000) });
+    server = await startServer((req, res) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (req.url.pathname.endsWith('/1')) headers['content-length'] = String(Buffer.byteLength(body));
+      res.writeHead(200, headers);
+      res.end(body);
+    });
+    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, maxResponseBytes: body.length });
+    await expect(client.forms.get(1)).resolves.toMatchObject({ id: 1 });
+    await expect(client.forms.get(2)).resolves.toMatchObject({ id: 1 });
+    const { data, response } = await client.GET('/open/forms/{form}', { params: { path: { form: 2 } } });
+    expect(data).toMatchObject({ id: 1 });
+    expect(response.url).toBe(`${server.url}/open/forms/2`);
   });
 });
