@@ -5,58 +5,180 @@ export type Redact = (text: string) => string;
 export const REDACTED = '[REDACTED]';
 
 /**
- * A redactor for a personal access token `<id>|<secret>`. It matches the whole token and, since
- * the service accepts it alone, the secret half (when it is at least 8 characters), in every form
- * a server, proxy or debug page could echo them: raw; each character percent-encoded (any hex
- * case, or twice, `%257C`), form-decoded (`+` as a space), JSON/JS-escaped (`\u007c`, `\x7c`,
- * `\/`) or an HTML entity (`&#124;`, `&#x7C;`, `&vert;`), mixed freely within one echo; and as
- * hex or base64 (standard or URL-safe, at any alignment, so `base64("Bearer " + token)` too).
+ * A redactor for a personal access token `<id>|<secret>`. It finds the whole token and, since the
+ * service accepts it alone, the secret half (when it is at least 8 characters), in every form a
+ * server, proxy or debug page could echo them: raw; each character percent-encoded (any hex case,
+ * or twice, `%257C`), form-decoded (`+` as a space), JSON/JS-escaped (`\u007c`, `\x7c`, `\/`)
+ * or an HTML entity (`&#124;`, `&#x7C;`, `&vert;`), mixed freely within one echo; and as hex or
+ * base64 (standard or URL-safe, at any alignment, so `base64("Bearer " + token)` too).
+ *
+ * A hand-written matcher rather than a regular expression: the expression for all these forms
+ * took V8 tens of milliseconds to compile on first use, once per client.
  */
 export function createRedactor(token: string): Redact {
   const bar = token.indexOf('|');
   const secretHalf = bar >= 0 ? token.slice(bar + 1) : '';
   const secrets = [token, ...(secretHalf.length >= MIN_SECRET_HALF ? [secretHalf] : [])].filter((s) => s.length > 0);
-  if (secrets.length === 0) return (text) => text;
-  // Hex and base64 forms of a very short (test) token would match ordinary text.
-  const long = secrets.filter((s) => s.length >= MIN_SECRET_HALF);
-  const pattern = new RegExp([...secrets.map(encodedForms), ...long.flatMap(base64Forms), ...long.map(hexForm)].join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED);
+  // Built on first use: most clients never make an error, and a client is cheap to create.
+  let encoded: EncodedSecret[] | undefined;
+  let literals: string[] = [];
+  return (text) => {
+    if (!encoded) {
+      encoded = secrets.map(encodedSecret);
+      // Hex and base64 forms of a very short (test) token would match ordinary text.
+      literals = secrets.filter((s) => s.length >= MIN_SECRET_HALF).flatMap((s) => [...base64Forms(s), ...hexForms(s)]);
+    }
+    const spans: Array<[number, number]> = [];
+    for (const secret of encoded) find(text, secret, spans);
+    for (const literal of literals) for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) spans.push([at, at + literal.length]);
+    return spans.length === 0 ? text : replaceSpans(text, spans);
+  };
 }
 
 // The service's secrets are 48 characters; a shorter half is a test token, not worth blanking
 // every occurrence of a common word for.
 const MIN_SECRET_HALF = 8;
 
-const NAMED_ENTITIES: Readonly<Record<string, readonly string[]>> = {
-  '&': ['&amp;'],
-  '<': ['&lt;'],
-  '>': ['&gt;'],
-  '"': ['&quot;'],
-  "'": ['&apos;'],
-  '|': ['&vert;', '&verbar;', '&VerticalLine;'],
-};
+const NAMED_ENTITIES: ReadonlyArray<readonly [name: string, code: number]> = [
+  ['&amp;', 0x26],
+  ['&lt;', 0x3c],
+  ['&gt;', 0x3e],
+  ['&quot;', 0x22],
+  ['&apos;', 0x27],
+  ['&vert;', 0x7c],
+  ['&verbar;', 0x7c],
+  ['&VerticalLine;', 0x7c],
+];
 
-/** One alternation per character: every way that one character may have been written. */
-function encodedForms(secret: string): string {
-  let source = '';
-  for (const char of secret) {
-    const code = char.charCodeAt(0);
-    const hex = anyCaseHex(code.toString(16).padStart(2, '0'));
-    const ways = [
-      escapeRegExp(char),
-      `%${hex}`,
-      `%25${hex}`,
-      `\\\\u00${hex}`,
-      `\\\\x${hex}`,
-      `&#0{0,4}${code};`,
-      `&#[xX]0{0,4}${hex};`,
-      ...(NAMED_ENTITIES[char] ?? []).map(escapeRegExp),
-    ];
-    if (!/[A-Za-z0-9]/.test(char)) ways.push(`\\\\${escapeRegExp(char)}`);
-    if (char === '+') ways.push(' ', '%20');
-    source += `(?:${ways.join('|')})`;
+const PERCENT = 0x25;
+const BACKSLASH = 0x5c;
+const AMPERSAND = 0x26;
+const SPACE = 0x20;
+const PLUS = 0x2b;
+
+/**
+ * The lengths (as bits: bit n set for length n) of the ways the text at `at` can spell the
+ * character `want`: as itself; `+` as a space (form decoding); `%7C`, `%7c`, `%257C`; `\u007c`,
+ * `\x7c`, `\|`; `&#124;`, `&#x7C;`, `&vert;`. No allocation: this runs at every candidate
+ * position of every error string.
+ */
+function waysToSpell(text: string, at: number, want: number): number {
+  const c = text.charCodeAt(at);
+  let lengths = c === want || (c === SPACE && want === PLUS) ? 1 << 1 : 0;
+  if (c === PERCENT) {
+    const once = hexByte(text, at + 1);
+    if (once === want) lengths |= 1 << 3;
+    if (once === PERCENT && hexByte(text, at + 3) === want) lengths |= 1 << 5;
+  } else if (c === BACKSLASH) {
+    const next = text.charCodeAt(at + 1);
+    if (next === 0x75 /* u */ && hexByte(text, at + 2) === 0 && hexByte(text, at + 4) === want) lengths |= 1 << 6;
+    if (next === 0x78 /* x */ && hexByte(text, at + 2) === want) lengths |= 1 << 4;
+    if (next === want && !isAlphanumeric(want)) lengths |= 1 << 2;
+  } else if (c === AMPERSAND) {
+    lengths |= entityLength(text, at, want);
   }
-  return source;
+  return lengths;
+}
+
+function entityLength(text: string, at: number, want: number): number {
+  if (text.charCodeAt(at + 1) === 0x23 /* # */) {
+    const hex = (text.charCodeAt(at + 2) | 0x20) === 0x78; /* x */
+    let value = 0;
+    let i = at + (hex ? 3 : 2);
+    for (const stop = i + 8; i < stop; i++) {
+      const code = text.charCodeAt(i);
+      const digit = hex ? hexDigit(code) : code >= 48 && code <= 57 ? code - 48 : -1;
+      if (digit < 0) break;
+      value = value * (hex ? 16 : 10) + digit;
+    }
+    const digits = i - at - (hex ? 3 : 2);
+    return digits > 0 && text.charCodeAt(i) === 0x3b /* ; */ && value === want ? 1 << (i + 1 - at) : 0;
+  }
+  let lengths = 0;
+  for (const [name, code] of NAMED_ENTITIES) if (code === want && text.startsWith(name, at)) lengths |= 1 << name.length;
+  return lengths;
+}
+
+function isAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+}
+
+function hexByte(text: string, at: number): number {
+  const hi = hexDigit(text.charCodeAt(at));
+  const lo = hexDigit(text.charCodeAt(at + 1));
+  return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+}
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** Finds one secret, encoded any of the ways above: see `find`. */
+interface EncodedSecret {
+  /** Where an echo can begin: the first character itself, or an escape (`%`, `\\`, `&`, a space). */
+  readonly starts: RegExp;
+  readonly codes: readonly number[];
+}
+
+function encodedSecret(secret: string): EncodedSecret {
+  const first = secret[0]!.replace(/[\\\]^-]/, '\\$&');
+  return { starts: new RegExp(`[%\\\\& ${first}]`, 'g'), codes: [...secret].map((c) => c.charCodeAt(0)) };
+}
+
+/**
+ * Adds to `spans` every stretch of `text` whose characters, each read as itself or as one of the
+ * escapes above, spell the secret; leftmost first, not overlapping. The scan jumps between the
+ * places an echo can begin. Where two escapes of different lengths spell the same character
+ * (`%25` and `%`), the attempts branch; `dead` remembers the branch points that cannot complete,
+ * so that no text costs more than its length times the secret's. It is bounded: an attempt never
+ * looks back past where it began.
+ */
+function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[number, number]>): void {
+  const width = codes.length + 1;
+  const dead = new Set<number>();
+  const completeFrom = (start: number, first: number): number => {
+    let at = start;
+    for (let matched = first; matched < codes.length; matched++) {
+      const lengths = at < text.length ? waysToSpell(text, at, codes[matched]!) : 0;
+      if (lengths === 0) return -1;
+      // One way (by far the usual case): follow it without recursion or memory.
+      if ((lengths & (lengths - 1)) === 0) {
+        at += 31 - Math.clz32(lengths);
+        continue;
+      }
+      if (dead.has(at * width + matched)) return -1;
+      for (let rest = lengths; rest !== 0; rest &= rest - 1) {
+        const end = completeFrom(at + (31 - Math.clz32(rest & -rest)), matched + 1);
+        if (end >= 0) return end;
+      }
+      if (dead.size >= 65_536) dead.clear();
+      dead.add(at * width + matched);
+      return -1;
+    }
+    return at;
+  };
+  starts.lastIndex = 0;
+  for (let found = starts.exec(text); found; found = starts.exec(text)) {
+    const end = completeFrom(found.index, 0);
+    if (end >= 0) {
+      spans.push([found.index, end]);
+      starts.lastIndex = end;
+    }
+  }
+}
+
+function replaceSpans(text: string, spans: Array<[number, number]>): string {
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let cursor = 0;
+  for (const [start, end] of spans) {
+    if (end <= cursor) continue;
+    out += start >= cursor ? `${text.slice(cursor, start)}${REDACTED}` : '';
+    cursor = end;
+  }
+  return out + text.slice(cursor);
 }
 
 /**
@@ -73,27 +195,20 @@ function base64Forms(secret: string): string[] {
     const full = Math.floor(padded.length / 3) * 4;
     const stable = toBase64(padded).slice(Math.ceil((offset * 4) / 3), full);
     if (stable.length < 8) continue;
-    forms.push(escapeRegExp(stable), escapeRegExp(stable.replace(/\+/g, '-').replace(/\//g, '_')));
+    forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return forms;
+  return [...new Set(forms)];
 }
 
-function hexForm(secret: string): string {
-  return [...new TextEncoder().encode(secret)].map((b) => anyCaseHex(b.toString(16).padStart(2, '0'))).join('');
+function hexForms(secret: string): string[] {
+  const hex = [...new TextEncoder().encode(secret)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return [hex, hex.toUpperCase()];
 }
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary);
-}
-
-function anyCaseHex(hex: string): string {
-  return hex.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
 /** How deep `redactDeep` copies; deeper values are replaced by a marker, never passed through. */
