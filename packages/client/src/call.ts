@@ -1,17 +1,22 @@
-// One call through openapi-fetch, helper or raw: it gets its own transport (its options, its
-// attempt count), and every failure after the request was sent becomes a FormsApiError. Helpers
-// name their operation by operationId; method and path come from the spec's table.
+// One call, helper or raw: it gets a sender of its own (its options, its attempt count), and
+// every failure after the request went out becomes a FormsApiError. Helpers name their operation
+// by operationId (method and path come from the spec's table) and are sent directly, or through
+// openapi-fetch when middleware is registered, so that middleware sees every call.
 import type { Client } from 'openapi-fetch';
 import type { OperationId, operations, paths } from '@forms-api/types';
+import { withoutTokenIfPublic } from './auth.js';
+import { readAnswer, type DirectParams, type DirectRequests } from './direct.js';
 import { FormsApiError } from './errors.js';
-import { failure, type FailureScope } from './failures.js';
+import { failure } from './failures.js';
 import { operation } from './operations.js';
-import { resolveCallOptions, type CallOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
-import { createTransport, newCallState, type CallState, type Transport } from './transport.js';
+import { resolveCallOptions, type CallOptions, type ResolvedCall } from './options.js';
+import { asTransport, createSender, newCallState, settle, type CallState, type Sender, type TransportContext } from './transport.js';
 
 export interface CallInit {
-  params?: { path?: Record<string, string | number>; query?: Record<string, unknown> };
+  params?: DirectParams;
   body?: unknown;
+  /** An exact query string (`?a=1&b=2`) to send instead of `params.query`, e.g. a signed URL's. */
+  search?: string;
 }
 
 /** The JSON body of an operation's 200 answer, as the spec types it. */
@@ -19,60 +24,88 @@ export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] ex
   ? B
   : never;
 
-export type Caller = <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined) => Promise<SuccessBody<Id>>;
+export interface Caller {
+  /** Sends the operation and returns its parsed 2xx body; throws FormsApiError otherwise. */
+  <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined): Promise<SuccessBody<Id>>;
+  /** Sends the operation and returns the 2xx Response with its body unread (a download). */
+  stream(id: OperationId, init: CallInit, call: ResolvedCall): Promise<Response>;
+}
 
 /** What every call of one client shares. */
-export interface CallContext {
-  readonly client: ResolvedOptions;
-  readonly scope: FailureScope;
+export interface CallContext extends TransportContext {
+  readonly direct: DirectRequests;
+  /** Whether middleware is registered with `use()`. */
+  readonly hasMiddleware: () => boolean;
 }
 
 /**
- * Runs `send` with a transport of its own and turns a failure after the request went out (the
- * body read timed out or broke, a 2xx that is not JSON) into a FormsApiError.
+ * Runs `send` with a sender of its own and turns a failure after the request went out (the body
+ * read timed out or broke, a 2xx that is not JSON) into a FormsApiError.
  */
-export async function runCall<R>(
-  ctx: CallContext,
-  call: ResolvedCall,
-  send: (fetch: Transport, state: CallState) => Promise<R>,
-): Promise<R> {
+export async function runCall<R>(ctx: TransportContext, call: ResolvedCall, send: (sender: Sender, state: CallState) => Promise<R>): Promise<R> {
   const state = newCallState();
   try {
-    return await send(createTransport(ctx.client, call, ctx.scope, state), state);
+    return await send(createSender(ctx, call, state), state);
   } catch (error) {
     throw afterSend(error, ctx, call, state);
+  } finally {
+    settle(state);
   }
 }
 
-function afterSend(error: unknown, ctx: CallContext, call: ResolvedCall, state: CallState): unknown {
+function afterSend(error: unknown, ctx: TransportContext, call: ResolvedCall, state: CallState): unknown {
   // Already explained, or raised before anything was sent (openapi-fetch's own argument checks).
   if (error instanceof FormsApiError || !state.sent) return error;
   const sent = { ...state.sent, attempts: state.attempts };
-  const name = error instanceof Error ? error.name : '';
   if (call.signal?.aborted) return failure(ctx.scope, sent, { kind: 'aborted' });
-  if (name === 'TimeoutError') return failure(ctx.scope, sent, { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'body' });
-  if (name === 'SyntaxError') return failure(ctx.scope, sent, { kind: 'not_json' });
+  if (state.timedOut) return failure(ctx.scope, sent, { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'body' });
+  if (error instanceof Error && error.name === 'SyntaxError') return failure(ctx.scope, sent, { kind: 'not_json' });
   return failure(ctx.scope, sent, { kind: 'network', cause: error, phase: 'body' });
 }
 
+type Answer = { data?: unknown; error?: unknown; response: Response };
+
 export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
   // openapi-fetch's request() is typed per path; the helpers that call this are typed instead.
-  const request = raw.request as unknown as (
-    method: string,
-    path: string,
-    init: CallInit & { fetch: Transport },
-  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const request = raw.request as unknown as (method: string, path: string, init: object) => Promise<Answer>;
 
-  return async <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined) => {
+  /** Sends the operation, and reads the answer unless `stream`. */
+  const send = (id: OperationId, init: CallInit, call: ResolvedCall, stream: boolean): Promise<Answer> => {
     const { method, path } = operation(id);
-    const call = resolveCallOptions(ctx.client, options);
-    return runCall(ctx, call, async (fetch, state) => {
-      const { data, error, response } = await request(method, path, { ...init, fetch });
+    return runCall(ctx, call, async (sender, state) => {
+      let answer: Answer;
+      if (ctx.hasMiddleware()) {
+        const { search, ...rest } = init;
+        answer = await request(method, path, {
+          ...withoutTokenIfPublic(path, rest),
+          ...(search === undefined ? {} : { querySerializer: () => search.slice(1) }),
+          ...(stream ? { parseAs: 'stream' } : {}),
+          fetch: asTransport(sender),
+        });
+      } else {
+        const outgoing = ctx.direct.build(method, path, init.params, init.body, init.search);
+        // A stream handed to the caller gets its cap from the sender; an answer read here is counted here.
+        const response = await sender(stream ? { ...outgoing, readByCaller: false } : outgoing);
+        if (stream && response.ok) answer = { response };
+        else {
+          const sent = { method, url: outgoing.url, attempts: state.attempts };
+          const tooLarge = () => failure(ctx.scope, sent, { kind: 'too_large', limit: call.maxResponseBytes, response });
+          answer = { ...(await readAnswer(response, call.maxResponseBytes, tooLarge)), response };
+        }
+      }
+      const { response } = answer;
       if (!response.ok) {
         const sent = { method, url: state.sent?.url ?? response.url, attempts: state.attempts };
-        throw failure(ctx.scope, sent, { kind: 'status', response, body: error });
+        throw failure(ctx.scope, sent, { kind: 'status', response, body: answer.error });
       }
-      return data as SuccessBody<Id>;
+      return answer;
     });
   };
+
+  const caller = (async (id: OperationId, init: CallInit, options: CallOptions | undefined) => {
+    const answer = await send(id, init, resolveCallOptions(ctx.client, options), false);
+    return answer.data;
+  }) as Caller;
+  caller.stream = async (id, init, call) => (await send(id, init, call, true)).response;
+  return caller;
 }

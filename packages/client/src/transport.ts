@@ -1,95 +1,165 @@
-// The fetch the client hands to openapi-fetch: it sends each attempt as a fresh Request with its
-// own timeout, and retries network errors, timeouts and retryable statuses with backoff. A custom
-// fetch is where openapi-fetch's maintainers point for re-sending requests; middleware only sees
-// one send.
-import { limitBody } from './body-limit.js';
-import { failure, type FailureScope } from './failures.js';
-import type { ResolvedCall, ResolvedOptions } from './options.js';
+// The fetch the client hands to openapi-fetch, one per call: it sends each attempt as a fresh
+// Request with its own timeout, retries network errors, timeouts and retryable statuses with
+// backoff, and caps the body it hands on. A custom fetch is where openapi-fetch's maintainers
+// point for re-sending requests; middleware only sees one send.
+import type { AttemptTimer, AttemptTimers } from './attempt-timers.js';
+import { checkDeclaredLength, limitBody } from './body-limit.js';
+import { failure, type Failure, type FailureScope } from './failures.js';
+import type { ResolvedCall, ResolvedOptions, ResolvedRetry } from './options.js';
 import { backoff, parseRetryAfter } from './retry.js';
 
 // RFC 9110 idempotent methods: a repeat has the same effect as one send.
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** What one call's transport reports back to the code that made the call. */
+/** What every transport of one client shares. */
+export interface TransportContext {
+  readonly client: ResolvedOptions;
+  readonly scope: FailureScope;
+  /**
+   * Signals joined from the caller's and the attempt's, kept alive by the response they belong
+   * to: Node 20's fetch holds a Request's signal only weakly, and a joined signal nothing else
+   * holds would be collected, and never abort the body.
+   */
+  readonly retained: WeakMap<Response, AbortSignal>;
+  readonly timers: AttemptTimers;
+}
+
+/** What one call's transport shares with the code that made the call. */
 export interface CallState {
   attempts: number;
   /** The request last sent (set before each attempt), for errors raised after it. */
   sent: { readonly method: string; readonly url: string } | undefined;
+  /** The current attempt's timeout fired (so a failed body read is a timeout). */
+  timedOut: boolean;
+  /** The current attempt's timer, cleared by `settle` once the call has returned. */
+  timer: AttemptTimer | undefined;
 }
 
 export function newCallState(): CallState {
-  return { attempts: 0, sent: undefined };
+  return { attempts: 0, sent: undefined, timedOut: false, timer: undefined };
 }
 
+/**
+ * Ends the call's timeout. By the time a call returns openapi-fetch has read the body, so the
+ * timeout covers it; a body handed on as a stream (downloads, `parseAs: 'stream'`) is the
+ * caller's, and stops on the caller's signal or `body.cancel()`.
+ */
+export function settle(state: CallState): void {
+  state.timer?.stop();
+  state.timer = undefined;
+}
+
+/** A request to send: what openapi-fetch built, or what a helper describes directly. */
+export interface Outgoing {
+  readonly method: string;
+  readonly url: string;
+  /** What fetch is given: openapi-fetch's Request, or the URL (then `init` has method and headers). */
+  readonly input: Request | string;
+  readonly init: RequestInit | undefined;
+  /** Read once and re-sent intact by every attempt. */
+  readonly body: ArrayBuffer | string | undefined;
+  /** The caller reads the answer itself, counting (readLimited): hand the response on as it is. */
+  readonly readByCaller?: boolean;
+}
+
+/** Sends one call's request: attempts, timeouts, retries, the body cap. */
+export type Sender = (outgoing: Outgoing) => Promise<Response>;
+
+/** The fetch openapi-fetch is handed: its Request, sent by the call's sender. */
 export type Transport = (request: Request) => Promise<Response>;
 
-export function createTransport(client: ResolvedOptions, call: ResolvedCall, scope: FailureScope, state: CallState): Transport {
-  const { fetch, clock } = client;
-  // Node 20's fetch links a Request to its signal only weakly, and AbortSignal.timeout/any
-  // signals are collectable once nothing else holds them: after a GC the timeout never fires.
-  // Each response keeps its attempt's Request and signals alive until its body has been read.
-  const keepAlive = new WeakMap<Response, readonly unknown[]>();
+export function asTransport(send: Sender): Transport {
   return async (request) => {
-    const retry = call.retry && (IDEMPOTENT.has(request.method) || call.retry.unsafe) ? call.retry : undefined;
-    const callerSignal = call.signal;
-    const sent = { method: request.method, url: request.url };
-    state.sent = sent;
-    const fail = (what: Parameters<typeof failure>[2]) => failure(scope, { ...sent, attempts: state.attempts }, what);
-    const pause = async (ms: number) => {
-      if (callerSignal?.aborted) throw fail({ kind: 'aborted' });
-      try {
-        await clock.sleep(ms, callerSignal ?? NEVER);
-      } catch {
-        throw fail({ kind: 'aborted' });
-      }
-    };
-    // Read the body once, before the first send, so that every attempt re-sends it intact.
     const body = request.body === null ? undefined : await request.arrayBuffer();
+    return send({ method: request.method, url: request.url, input: request, init: undefined, body });
+  };
+}
+
+export function createSender(ctx: TransportContext, call: ResolvedCall, state: CallState): Sender {
+  const { client } = ctx;
+  return async (outgoing) => {
+    const { method, url, input, body } = outgoing;
+    const retry = call.retry && (IDEMPOTENT.has(method) || call.retry.unsafe) ? call.retry : undefined;
+    const sent = { method, url };
+    state.sent = sent;
+    const fail = (what: Failure) => failure(ctx.scope, { ...sent, attempts: state.attempts }, what);
     for (let attempt = 1; ; attempt++) {
       state.attempts = attempt;
-      const timeout = call.timeoutMs === Infinity ? undefined : AbortSignal.timeout(call.timeoutMs);
-      const signal = compose(callerSignal, timeout);
-      const init: RequestInit = {};
+      const signal = attemptSignal(ctx.timers, call, state);
+      const init: RequestInit = { ...outgoing.init };
       if (signal) init.signal = signal;
       if (body !== undefined) init.body = body;
-      // The global fetch builds the attempt's fresh Request from (request, init) itself; building
-      // it here too would make two Requests follow the signal, the costliest step of a call.
-      const sentRequest = client.nativeFetch ? undefined : new Request(request, init);
       let response: Response;
       try {
-        response = await (sentRequest ? fetch(sentRequest) : globalThis.fetch(request, init));
+        // The global fetch builds the attempt's fresh Request from (input, init) itself;
+        // building it here too would make two Requests follow the signal.
+        response = await (client.nativeFetch ? globalThis.fetch(input, init) : client.fetch(new Request(input, init)));
       } catch (error) {
-        if (callerSignal?.aborted) throw fail({ kind: 'aborted' });
-        const what = timeout?.aborted
-          ? ({ kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'headers' } as const)
-          : ({ kind: 'network', cause: error, phase: 'headers' } as const);
+        settle(state);
+        if (call.signal?.aborted) throw fail({ kind: 'aborted' });
+        const what: Failure = state.timedOut
+          ? { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'headers' }
+          : { kind: 'network', cause: error, phase: 'headers' };
         if (retry && attempt <= retry.retries) {
-          await pause(backoff(retry, attempt, clock.random));
+          await pause(backoff(retry, attempt, client.clock.random), call, client, fail);
           continue;
         }
         throw fail(what);
       }
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-        // A longer wait than allowed is not shortened: it would only earn another refusal.
-        if (retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs) {
+        const delay = retryDelay(retry, response, attempt, client);
+        if (delay !== undefined) {
+          settle(state);
           // Free the connection; the body of a response we retry is never read.
           response.body?.cancel().catch(() => {});
-          await pause(retryAfter ?? backoff(retry, attempt, clock.random));
+          await pause(delay, call, client, fail);
           continue;
         }
       }
-      const limited = limitBody(response, call.maxResponseBytes, client.nativeFetch, () =>
-        fail({ kind: 'too_large', limit: call.maxResponseBytes, response }),
-      );
-      keepAlive.set(limited, [sentRequest, signal, timeout, callerSignal]);
-      return limited;
+      const cap = call.maxResponseBytes;
+      const tooLarge = () => fail({ kind: 'too_large', limit: cap, response });
+      checkDeclaredLength(response, cap, tooLarge);
+      const handed = outgoing.readByCaller ? response : limitBody(response, cap, client.nativeFetch, tooLarge);
+      if (signal && signal !== call.signal && call.signal) ctx.retained.set(handed, signal);
+      return handed;
     }
   };
 }
 
-function compose(caller: AbortSignal | undefined, timeout: AbortSignal | undefined): AbortSignal | undefined {
-  return caller && timeout ? AbortSignal.any([caller, timeout]) : (caller ?? timeout);
+/**
+ * The attempt's signal: its own timeout (a timer the call clears when it returns, which also
+ * keeps the signal alive until then), joined to the caller's signal when there is one.
+ */
+function attemptSignal(timers: AttemptTimers, call: ResolvedCall, state: CallState): AbortSignal | undefined {
+  let own: AbortSignal | undefined;
+  if (call.timeoutMs !== Infinity) {
+    const controller = new AbortController();
+    own = controller.signal;
+    state.timedOut = false;
+    state.timer = timers.start(call.timeoutMs, () => {
+      state.timedOut = true;
+      controller.abort(new DOMException(`No response within ${call.timeoutMs} ms.`, 'TimeoutError'));
+    });
+  }
+  const caller = call.signal;
+  return caller && own ? AbortSignal.any([caller, own]) : (caller ?? own);
+}
+
+/** The wait before retrying a retryable status, or undefined when its Retry-After is too long. */
+function retryDelay(retry: ResolvedRetry, response: Response, attempt: number, client: ResolvedOptions): number | undefined {
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), client.clock.now());
+  if (retryAfter === undefined) return backoff(retry, attempt, client.clock.random);
+  // A longer wait than allowed is not shortened: it would only earn another refusal.
+  return retryAfter <= retry.maxRetryAfterMs ? retryAfter : undefined;
 }
 
 const NEVER = new AbortController().signal;
+
+async function pause(ms: number, call: ResolvedCall, client: ResolvedOptions, fail: (what: Failure) => Error): Promise<void> {
+  if (call.signal?.aborted) throw fail({ kind: 'aborted' });
+  try {
+    await client.clock.sleep(ms, call.signal ?? NEVER);
+  } catch {
+    throw fail({ kind: 'aborted' });
+  }
+}
