@@ -54,8 +54,9 @@ export async function runCall<R>(ctx: TransportContext, call: ResolvedCall, send
 }
 
 function afterSend(error: unknown, ctx: TransportContext, call: ResolvedCall, state: CallState): unknown {
-  // Already explained, or raised before anything was sent (openapi-fetch's own argument checks).
-  if (error instanceof FormsApiError || !state.sent) return error;
+  // Already explained, raised before anything was sent (openapi-fetch's own argument checks), or
+  // thrown by the caller's own onRetry.
+  if (error instanceof FormsApiError || !state.sent || error === state.foreign) return error;
   const sent = { ...state.sent, attempts: state.attempts };
   if (call.signal?.aborted) return failure(ctx.scope, sent, { kind: 'aborted' });
   if (state.timedOut) return failure(ctx.scope, sent, { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'body' });

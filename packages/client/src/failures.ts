@@ -91,6 +91,12 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
   return new FormsApiError(redacted(init, scope.redact));
 }
 
+/** The operation of a request, as errors and `onRetry` name it (redacted like everything else). */
+export function operationOf(scope: FailureScope, method: string, url: string): OperationInfo {
+  const operation = describeOperation(method, url, scope.basePath);
+  return redacted({ kind: 'http', message: '', operation }, scope.redact).operation!;
+}
+
 const SNIPPET_LENGTH = 300;
 
 function statusError(

@@ -7,7 +7,7 @@ export {
   type FormsApiErrorKind,
 } from './errors.js';
 export type { OperationInfo } from './operations.js';
-export type { CallOptions, Clock, FormsClientOptions, RetryOptions } from './options.js';
+export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {
   AnswersApi,
   FormListQuery,

@@ -1,7 +1,8 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_options` error saying what to do (never echoing the
 // token).
-import { invalidOption } from './errors.js';
+import { invalidOption, type FormsApiErrorKind } from './errors.js';
+import type { OperationInfo } from './operations.js';
 import { VERSION } from './version.js';
 
 export interface RetryOptions {
@@ -17,6 +18,29 @@ export interface RetryOptions {
   retryOn?: readonly number[];
   /** Also retry non-idempotent methods (POST). Off by default: a retried POST may act twice. */
   unsafe?: boolean;
+  /**
+   * Called before each retry's wait, with why and for how long. Return `false` to retry no more:
+   * the call then fails with the error of the attempt that was just made. It may be async; it
+   * cannot change the wait (use `maxRetryAfterMs` and `maxDelayMs`). An exception it throws ends
+   * the call with that exception.
+   */
+  onRetry?: (event: RetryEvent) => boolean | void | Promise<boolean | void>;
+}
+
+/** What `onRetry` is told about a retry the client is about to make. */
+export interface RetryEvent {
+  /** The attempt that failed: 1 for the first send. The next is `attempt + 1`. */
+  readonly attempt: number;
+  /** The kind of error that attempt would have thrown: `network`, `timeout`, or a status's kind (`rate_limited`, `server`, `http`). */
+  readonly reason: FormsApiErrorKind;
+  /** The status that is retried, for a status. */
+  readonly status?: number;
+  /** How long the client waits before the next attempt. */
+  readonly delayMs: number;
+  /** Whether `delayMs` is the service's `Retry-After` (else the backoff). */
+  readonly retryAfter: boolean;
+  /** The operation being retried (method, path, operationId, params), as errors name it. */
+  readonly operation: OperationInfo;
 }
 
 /** Time and randomness, injectable so that tests run on a fake clock. */
@@ -66,6 +90,7 @@ export interface ResolvedRetry {
   readonly maxRetryAfterMs: number;
   readonly retryOn: ReadonlySet<number>;
   readonly unsafe: boolean;
+  readonly onRetry: RetryOptions['onRetry'];
 }
 
 export interface ResolvedClock {
@@ -99,13 +124,14 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   maxRetryAfterMs: 60_000,
   retryOn: new Set([408, 429, 502, 503, 504]),
   unsafe: false,
+  onRetry: undefined,
 });
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
 const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock']);
 const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
-const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe']);
+const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
@@ -232,6 +258,8 @@ function resolveRetry(value: unknown, base: ResolvedRetry, name: string): Resolv
     throw invalidOption(`${name}.retryOn`, 'must be an array of HTTP status codes.');
   if (v.unsafe !== undefined && typeof v.unsafe !== 'boolean')
     throw invalidOption(`${name}.unsafe`, 'must be a boolean.');
+  if (v.onRetry !== undefined && typeof v.onRetry !== 'function')
+    throw invalidOption(`${name}.onRetry`, 'must be a function (event) => boolean | void.');
   const resolved = {
     retries: count('retries', base.retries),
     baseDelayMs: count('baseDelayMs', base.baseDelayMs),
@@ -239,6 +267,7 @@ function resolveRetry(value: unknown, base: ResolvedRetry, name: string): Resolv
     maxRetryAfterMs: count('maxRetryAfterMs', base.maxRetryAfterMs),
     retryOn: new Set(retryOn),
     unsafe: v.unsafe ?? base.unsafe,
+    onRetry: v.onRetry ?? base.onRetry,
   };
   if (resolved.maxDelayMs < resolved.baseDelayMs)
     throw invalidOption(`${name}.maxDelayMs`, 'must be at least `baseDelayMs`.');

@@ -4,8 +4,9 @@
 // point for re-sending requests; middleware only sees one send.
 import type { AttemptTimer, AttemptTimers } from './attempt-timers.js';
 import { checkDeclaredLength, limitBody } from './body-limit.js';
-import { failure, type Failure, type FailureScope } from './failures.js';
-import type { ResolvedCall, ResolvedOptions, ResolvedRetry } from './options.js';
+import { failure, kindOfStatus, operationOf, type Failure, type FailureScope } from './failures.js';
+import type { OperationInfo } from './operations.js';
+import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { backoff, parseRetryAfter } from './retry.js';
 
 // RFC 9110 idempotent methods: a repeat has the same effect as one send.
@@ -31,12 +32,14 @@ export interface CallState {
   sent: { readonly method: string; readonly url: string } | undefined;
   /** The current attempt's timeout fired (so a failed body read is a timeout). */
   timedOut: boolean;
+  /** An exception thrown by the caller's own code (`onRetry`), to be passed on untouched. */
+  foreign: unknown;
   /** The current attempt's timer, cleared by `settle` once the call has returned. */
   timer: AttemptTimer | undefined;
 }
 
 export function newCallState(): CallState {
-  return { attempts: 0, sent: undefined, timedOut: false, timer: undefined };
+  return { attempts: 0, sent: undefined, timedOut: false, foreign: undefined, timer: undefined };
 }
 
 /**
@@ -101,18 +104,23 @@ export function createSender(ctx: TransportContext, call: ResolvedCall, state: C
           ? { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'headers' }
           : { kind: 'network', cause: error, phase: 'headers' };
         if (retry && attempt <= retry.retries) {
-          await pause(backoff(retry, attempt, client.clock.random), call, client, fail);
-          continue;
+          const delayMs = backoff(retry, attempt, client.clock.random);
+          if (await retryApproved(retry, { attempt, reason: what.kind, delayMs, retryAfter: false }, () => operationOf(ctx.scope, method, url), state)) {
+            await pause(delayMs, call, client, fail);
+            continue;
+          }
         }
         throw fail(what);
       }
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
         const delay = retryDelay(retry, response, attempt, client);
-        if (delay !== undefined) {
+        const { status } = response;
+        const event = delay && { attempt, reason: kindOfStatus(status), status, delayMs: delay.ms, retryAfter: delay.retryAfter };
+        if (event && (await retryApproved(retry, event, () => operationOf(ctx.scope, method, url), state))) {
           settle(state);
           // Free the connection; the body of a response we retry is never read.
           response.body?.cancel().catch(() => {});
-          await pause(delay, call, client, fail);
+          await pause(event.delayMs, call, client, fail);
           continue;
         }
       }
@@ -146,11 +154,27 @@ function attemptSignal(timers: AttemptTimers, call: ResolvedCall, state: CallSta
 }
 
 /** The wait before retrying a retryable status, or undefined when its Retry-After is too long. */
-function retryDelay(retry: ResolvedRetry, response: Response, attempt: number, client: ResolvedOptions): number | undefined {
+function retryDelay(retry: ResolvedRetry, response: Response, attempt: number, client: ResolvedOptions) {
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'), client.clock.now());
-  if (retryAfter === undefined) return backoff(retry, attempt, client.clock.random);
+  if (retryAfter === undefined) return { ms: backoff(retry, attempt, client.clock.random), retryAfter: false };
   // A longer wait than allowed is not shortened: it would only earn another refusal.
-  return retryAfter <= retry.maxRetryAfterMs ? retryAfter : undefined;
+  return retryAfter <= retry.maxRetryAfterMs ? { ms: retryAfter, retryAfter: true } : undefined;
+}
+
+/** Asks `onRetry`, if any, whether to go on: anything but `false` is yes. */
+async function retryApproved(
+  retry: ResolvedRetry,
+  event: Omit<RetryEvent, 'operation'>,
+  operation: () => OperationInfo,
+  state: CallState,
+): Promise<boolean> {
+  if (!retry.onRetry) return true;
+  try {
+    return (await retry.onRetry({ ...event, operation: operation() })) !== false;
+  } catch (error) {
+    state.foreign = error;
+    throw error;
+  }
 }
 
 const NEVER = new AbortController().signal;
