@@ -27,8 +27,12 @@ export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] ex
 export interface Caller {
   /** Sends the operation and returns its parsed 2xx body; throws FormsApiError otherwise. */
   <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined): Promise<SuccessBody<Id>>;
-  /** Sends the operation and returns the 2xx Response with its body unread (a download). */
-  stream(id: OperationId, init: CallInit, call: ResolvedCall): Promise<Response>;
+  /**
+   * Sends the operation and returns the 2xx Response with its body unread (a download), capped
+   * at the call's own `maxResponseBytes` only: the client does not read it. Error bodies are read
+   * and capped as usual.
+   */
+  stream(id: OperationId, init: CallInit, options: CallOptions | undefined): Promise<Response>;
 }
 
 /** What every call of one client shares. */
@@ -70,8 +74,9 @@ export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
   // openapi-fetch's request() is typed per path; the helpers that call this are typed instead.
   const request = raw.request as unknown as (method: string, path: string, init: object) => Promise<Answer>;
 
-  /** Sends the operation, and reads the answer unless `stream`. */
-  const send = (id: OperationId, init: CallInit, call: ResolvedCall, stream: boolean): Promise<Answer> => {
+  /** Sends the operation, and reads the answer unless it is a stream (then `streamCap` caps it). */
+  const send = (id: OperationId, init: CallInit, call: ResolvedCall, streamCap?: number): Promise<Answer> => {
+    const stream = streamCap !== undefined;
     const { method, path } = operation(id);
     return runCall(ctx, call, async (sender, state) => {
       let answer: Answer;
@@ -81,12 +86,12 @@ export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
           ...withoutTokenIfPublic(path, rest),
           ...(search === undefined ? {} : { querySerializer: () => search.slice(1) }),
           ...(stream ? { parseAs: 'stream' } : {}),
-          fetch: asTransport(sender),
+          fetch: asTransport(sender, streamCap),
         });
       } else {
         const outgoing = ctx.direct.build(method, path, init.params, init.body, init.search);
         // A stream handed to the caller gets its cap from the sender; an answer read here is counted here.
-        const response = await sender(stream ? { ...outgoing, readByCaller: false } : outgoing);
+        const response = await sender(stream ? { ...outgoing, readByCaller: false, okCap: streamCap } : outgoing);
         if (stream && response.ok) answer = { response };
         else {
           const sent = { method, url: outgoing.url, attempts: state.attempts };
@@ -104,9 +109,10 @@ export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
   };
 
   const caller = (async (id: OperationId, init: CallInit, options: CallOptions | undefined) => {
-    const answer = await send(id, init, resolveCallOptions(ctx.client, options), false);
+    const answer = await send(id, init, resolveCallOptions(ctx.client, options));
     return answer.data;
   }) as Caller;
-  caller.stream = async (id, init, call) => (await send(id, init, call, true)).response;
+  caller.stream = async (id, init, options) =>
+    (await send(id, init, resolveCallOptions(ctx.client, options), options?.maxResponseBytes ?? Infinity)).response;
   return caller;
 }

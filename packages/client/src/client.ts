@@ -50,7 +50,7 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
     eject: middleware.eject,
     ...withCallTransport(raw, ctx),
     forms: formsApi(call),
-    submissions: submissionsApi(call),
+    submissions: submissionsApi(call, client),
     integrations: integrationsApi(call),
     answers: answersApi(call),
   };

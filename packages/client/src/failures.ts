@@ -3,7 +3,7 @@
 // redaction pass over all of it. The transport and the callers only say what happened.
 import { FormsApiError, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
 import { describeOperation, type OperationInfo } from './operations.js';
-import { headersRecord, redactDeep, type Redact } from './redact.js';
+import { headersRecord, REDACTED, redactDeep, type Redact } from './redact.js';
 import { parseRetryAfter } from './retry.js';
 
 /** What the errors of one client share; set up once by createFormsClient. */
@@ -144,13 +144,23 @@ function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
   return {
     ...init,
     message: redact(init.message),
-    url: init.url === undefined ? undefined : redact(init.url),
+    url: init.url === undefined ? undefined : redact(withoutQuerySecrets(init.url)),
     operation: operation && {
       ...operation,
       path: redact(operation.path),
       params: operation.params && (redactDeep(operation.params, redact) as Record<string, string>),
     },
   };
+}
+
+// Query parameters that carry a credential of their own: the service's signed file URLs
+// (`signature`) and the pre-signed storage URLs a download redirects to (`X-Amz-Signature`,
+// `X-Amz-Credential`, `X-Amz-Security-Token`, `sig`, `token`, `key`).
+const SECRET_QUERY = /([?&](?:[^=&#]*(?:signature|credential|token|sig|key))=)[^&#]*/gi;
+
+/** A URL with the values of credential-like query parameters replaced. */
+function withoutQuerySecrets(url: string): string {
+  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
 }
 
 export function kindOfStatus(status: number): FormsApiErrorKind {

@@ -20,6 +20,7 @@ import type {
 import type { Caller } from './call.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
+import { downloadInit, type SubmissionFileRef } from './download.js';
 import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
 
 export interface FormListQuery {
@@ -64,6 +65,14 @@ export interface SubmissionsApi {
   pages(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<SubmissionPage, void, undefined>;
   iterate(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<Submission, void, undefined>;
   update(formId: number, submissionId: number, answers: SubmissionAnswers, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
+  /**
+   * Downloads a file of a `files` or `signature` answer: its signed `file_url`, or the URL's
+   * parts. Public (no token is sent, to the service or to the storage it may redirect to). Returns
+   * the 2xx Response unread: stream `response.body`, with the file's own `content-type`. The
+   * timeout covers the attempt until the response arrives; stop a download with your `signal` or
+   * `response.body.cancel()`. The body is capped only by a `maxResponseBytes` given here.
+   */
+  downloadFile(file: string | URL | SubmissionFileRef, options?: CallOptions): Promise<Response>;
 }
 
 export interface IntegrationsApi {
@@ -114,7 +123,7 @@ export function formsApi(call: Caller): FormsApi {
   };
 }
 
-export function submissionsApi(call: Caller): SubmissionsApi {
+export function submissionsApi(call: Caller, service: { baseUrl: string; basePath: string }): SubmissionsApi {
   const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
     call(
       'listFormSubmissions',
@@ -154,6 +163,8 @@ export function submissionsApi(call: Caller): SubmissionsApi {
         callOptions,
       );
     },
+    downloadFile: async (file, options) =>
+      call.stream('downloadSubmissionFile', downloadInit(file, service.baseUrl, service.basePath), options),
   };
 }
 

@@ -63,6 +63,8 @@ export interface Outgoing {
   readonly body: ArrayBuffer | string | undefined;
   /** The caller reads the answer itself, counting (readLimited): hand the response on as it is. */
   readonly readByCaller?: boolean;
+  /** The cap of a 2xx body, when not the call's `maxResponseBytes` (a download handed on unread). */
+  readonly okCap?: number;
 }
 
 /** Sends one call's request: attempts, timeouts, retries, the body cap. */
@@ -71,10 +73,10 @@ export type Sender = (outgoing: Outgoing) => Promise<Response>;
 /** The fetch openapi-fetch is handed: its Request, sent by the call's sender. */
 export type Transport = (request: Request) => Promise<Response>;
 
-export function asTransport(send: Sender): Transport {
+export function asTransport(send: Sender, okCap?: number): Transport {
   return async (request) => {
     const body = request.body === null ? undefined : await request.arrayBuffer();
-    return send({ method: request.method, url: request.url, input: request, init: undefined, body });
+    return send({ method: request.method, url: request.url, input: request, init: undefined, body, okCap });
   };
 }
 
@@ -124,7 +126,7 @@ export function createSender(ctx: TransportContext, call: ResolvedCall, state: C
           continue;
         }
       }
-      const cap = call.maxResponseBytes;
+      const cap = response.ok && outgoing.okCap !== undefined ? outgoing.okCap : call.maxResponseBytes;
       const tooLarge = () => fail({ kind: 'too_large', limit: cap, response });
       checkDeclaredLength(response, cap, tooLarge);
       const handed = outgoing.readByCaller ? response : limitBody(response, cap, client.nativeFetch, tooLarge);
