@@ -2,7 +2,7 @@
 // `client.forms.get` (dist), each in its own process under --cpu-prof, and prints the CPU time
 // per request of each by where it was spent (the client, openapi-fetch, undici, web streams, GC…)
 // side by side. For finding overhead, not for claims: the benchmark is `pnpm bench`.
-// Usage: node bench/profile.mjs [node binary] [requests]   (pnpm bench:profile)
+// Usage: node bench/profile.mjs [node binary (default: Node 24)] [requests]   (pnpm bench:profile)
 import { execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +29,8 @@ if (process.argv[2] === '--loop') {
   process.exit(0);
 }
 
-const node = process.argv[2] ?? process.execPath;
+const { runtimes } = await import('@forms-api/runtimes');
+const node = process.argv[2] ?? runtimes['node 24'].command;
 const requests = Number(process.argv[3] ?? 20_000);
 
 const CATEGORIES = [
