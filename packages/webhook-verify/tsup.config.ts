@@ -1,10 +1,13 @@
 import { defineConfig } from 'tsup';
 
+// One entry per `exports` target. Declarations sit next to each file (x.d.ts beside x.js,
+// x.d.cts beside x.cjs), so package.json needs no `types` conditions.
 const library = {
   node: 'src/node.ts',
   web: 'src/web.ts',
   validate: 'src/validate.ts',
-  'adapters/fetch': 'src/adapters/fetch.ts',
+  'adapters/fetch-node': 'src/adapters/fetch-node.ts',
+  'adapters/fetch-web': 'src/adapters/fetch-web.ts',
   'adapters/node': 'src/adapters/node.ts',
   'adapters/fastify': 'src/adapters/fastify.ts',
 };
@@ -12,6 +15,18 @@ const library = {
 export default defineConfig([
   // The payload schema is inlined into the validate entry: Node's ESM loader needs an import
   // attribute for JSON that esbuild does not keep, and inlining also suits browser bundles.
-  { entry: library, format: ['esm', 'cjs'], dts: true, clean: true, target: 'es2022', platform: 'neutral', external: ['node:crypto', 'node:http'], noExternal: [/submission-created\.schema\.json$/] },
+  // Splitting for CommonJS too: every entry shares one copy of the error classes, so an error
+  // thrown by `/express` is `instanceof` the class required from the package root.
+  {
+    entry: library,
+    format: ['esm', 'cjs'],
+    splitting: true,
+    dts: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'neutral',
+    external: ['node:crypto', 'node:http', 'node:stream', 'node:buffer'],
+    noExternal: [/submission-created\.schema\.json$/],
+  },
   { entry: { bin: 'src/bin.ts', cli: 'src/cli.ts' }, format: ['esm'], dts: false, target: 'es2022', platform: 'node' },
 ]);

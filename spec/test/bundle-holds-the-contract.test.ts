@@ -1,13 +1,15 @@
 // The bundle is valid OpenAPI 3.1 and holds every operation of the contract with its ability and
 // statuses, the submission.created webhook, and the resources field for field as the seed has them.
+// It promises no status or bound the published contract does not state unless it marks it observed.
 import { describe, expect, it } from 'vitest';
+import { createSpecValidator } from '../lib/validator.mjs';
 import { bundle, operations, resolve } from './load-bundle.js';
 
 const byId = new Map([...operations()].map((o) => [o.operation.operationId, o]));
 
 const expectedOperations: Array<[string, string, string, string | null, string[]]> = [
   ['listWorkspaceForms', 'get', '/open/workspaces/{workspaceId}/forms', 'forms-read', ['200', '401', '403', '404', '429']],
-  ['listFormSubmissions', 'get', '/open/forms/{id}/submissions', 'forms-read', ['200', '401', '403', '404', '422', '429']],
+  ['listFormSubmissions', 'get', '/open/forms/{id}/submissions', 'forms-read', ['200', '401', '403', '404', '429']],
   ['updateFormSubmission', 'put', '/open/forms/{id}/submissions/{submission_id}', 'forms-write', ['200', '401', '403', '404', '422', '429']],
   ['deleteFormIntegration', 'delete', '/open/forms/{form}/integrations/{integrationid}', 'manage-integrations', ['200', '401', '403', '404', '429']],
   ['listIntegrationEvents', 'get', '/open/forms/{form}/integrations/{integrationid}/events', 'manage-integrations', ['200', '401', '403', '404', '429']],
@@ -16,7 +18,7 @@ const expectedOperations: Array<[string, string, string, string | null, string[]
   ['createFormIntegration', 'post', '/open/forms/{form}/integrations', 'manage-integrations', ['200', '401', '403', '404', '422', '429']],
   ['updateFormIntegration', 'put', '/open/forms/{form}/integrations/{integrationid}', 'manage-integrations', ['200', '401', '403', '404', '422', '429']],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
-  ['downloadSubmissionFile', 'get', '/open/forms/{form}/submissions/file/{filename}', null, ['200', '403', '404']],
+  ['downloadSubmissionFile', 'get', '/open/forms/{form}/submissions/file/{filename}', null, ['200', '302', '403', '404']],
 ];
 
 describe('the bundled spec', () => {
@@ -50,17 +52,89 @@ describe('the bundled spec', () => {
     for (const [status, response] of Object.entries<any>(entry.operation.responses)) {
       if (status.startsWith('4') && status !== '401') {
         const schema = resolve(resolve(response).content?.['application/json']?.schema);
-        expect(schema?.required, `${operationId} ${status} uses a shared error schema`).toContain('message');
+        // A body may be one of several shapes (anyOf); each of them carries `message`.
+        for (const shape of (schema?.anyOf ?? [schema]).map(resolve)) {
+          expect(shape?.required, `${operationId} ${status} uses a shared error schema`).toContain('message');
+        }
       }
     }
   });
 
-  it('bounds the submission list parameters as the contract says', () => {
+  it('bounds the submission list parameters as the contract says, and marks the observed bounds', () => {
     const params = Object.fromEntries(byId.get('listFormSubmissions')!.operation.parameters.map((p: any) => [resolve(p).name, resolve(p)]));
-    expect(params.page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
-    expect(params.per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 100 });
-    expect(params.search.schema.type).toBe('string');
+    expect(params.page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1, 'x-observed': true });
+    expect(params.page.schema).not.toHaveProperty('maximum');
+    expect(params.page.description).toMatch(/read as 1/);
+    expect(params.per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 100, 'x-observed': true });
+    expect(params.per_page.description).toMatch(/15 per page/);
+    expect(params.search.schema).toMatchObject({ type: 'string', minLength: 1, 'x-observed': true });
+    expect(params.search.schema).not.toHaveProperty('maxLength');
     expect(params.status.schema).toMatchObject({ enum: ['completed', 'partial', 'all'], default: 'all' });
+    expect(params.status.description).toMatch(/Pro feature/);
+    expect(params.status.description).toMatch(/any other value is ignored/);
+  });
+
+  it('promises no 422 and no 402 on the two list operations: the contract shows neither', () => {
+    for (const id of ['listWorkspaceForms', 'listFormSubmissions']) {
+      const statuses = Object.keys(byId.get(id)!.operation.responses);
+      expect(statuses, id).not.toContain('422');
+      expect(statuses, id).not.toContain('402');
+    }
+    expect(bundle.components.responses).not.toHaveProperty('PlanFeatureRequired');
+    expect(bundle.components.schemas).not.toHaveProperty('PlanFeatureError');
+  });
+
+  it('clamps, never refuses, the workspace list page size (observed)', () => {
+    const perPage = byId.get('listWorkspaceForms')!.operation.parameters.map(resolve).find((p: any) => p.name === 'per_page');
+    expect(perPage['x-observed']).toBe(true);
+    expect(perPage.schema).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
+    expect(perPage.description).toMatch(/clamped, never refused/);
+  });
+
+  it('answers path ids that name nothing with 404 and invents no ceiling for them', () => {
+    for (const name of ['WorkspaceId', 'FormId', 'FormRef', 'IntegrationId', 'SubmissionId']) {
+      const parameter = bundle.components.parameters[name];
+      expect(parameter.schema, name).toMatchObject({ type: 'integer', minimum: 1, 'x-observed': true });
+      expect(parameter.schema, name).not.toHaveProperty('maximum');
+      expect(parameter.description, name).toMatch(/404, not 422/);
+    }
+  });
+
+  it('describes the download redirect to storage as observed, and the local download as octet-stream', () => {
+    const download = byId.get('downloadSubmissionFile')!.operation;
+    expect(download.responses['302']).toMatchObject({ 'x-observed': true, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } });
+    expect(download.responses['302'].description).toMatch(/one minute/);
+    expect(Object.keys(download.responses['200'].content)).toEqual(['application/octet-stream']);
+    expect(download.responses['200'].content['application/octet-stream'].schema).not.toHaveProperty('maxLength');
+  });
+
+  it('describes the 500 for an integration body without a known integration_id (observed)', () => {
+    for (const id of ['createFormIntegration', 'updateFormIntegration']) {
+      expect(byId.get(id)!.operation.responses['500'].description, id).toMatch(/integration_id/);
+    }
+  });
+
+  it('allows an Authorization custom webhook header, as the contract offers one', () => {
+    const validator = createSpecValidator(bundle);
+    const headers = bundle.components.schemas.WebhookHeaders;
+    expect(headers['x-blocked-header-names']).not.toContain('Authorization');
+    expect(validator.validateComponent('WebhookHeaders', { Authorization: 'Bearer receiver-token' }).valid).toBe(true);
+    expect(validator.validateComponent('WebhookHeaders', { 'x-webhook-signature': 'sha256=00' }).valid).toBe(false);
+    expect(headers.description).toMatch(/known drift/);
+  });
+
+  it('takes the event property names from the service API reference, not from observation', () => {
+    const event = bundle.components.schemas.WebhookEvent;
+    expect(event).not.toHaveProperty('x-observed');
+    expect(event.description).toMatch(/API reference/);
+    expect(event.description).toMatch(/not observed/);
+  });
+
+  it('answers an empty partial answer with the plain error body (observed)', () => {
+    const validator = createSpecValidator(bundle);
+    expect(validator.validateResponse('createFormAnswer', 422, { type: 'error', message: 'At least one field must have a value for partial submissions.' }).valid).toBe(true);
+    expect(validator.validateResponse('createFormAnswer', 422, { message: 'The Name field is required.', errors: { f: ['The Name field is required.'] } }).valid).toBe(true);
+    expect(validator.validateResponse('createFormAnswer', 422, { errors: {} }).valid).toBe(false);
   });
 
   it('describes submission.created with its signature header and the standalone payload schema', () => {
@@ -110,8 +184,17 @@ describe('the bundled spec', () => {
       for (const [k, v] of Object.entries(node)) visit(v, `${path}/${k}`);
     };
     visit(bundle, '#');
-    for (const expected of ['/components/schemas/Form', '/components/schemas/WebhookEvent', '/components/responses/Unauthenticated', '/components/responses/RateLimited']) {
-      expect(observed.some((p) => p.endsWith(expected))).toBe(true);
+    for (const expected of [
+      '/components/schemas/Form',
+      '/components/responses/Unauthenticated',
+      '/components/responses/RateLimited',
+      '/components/parameters/Page/schema',
+      '/components/schemas/PaginationMeta/properties/per_page',
+      '/components/schemas/FormSummaryPage/properties/data',
+      '/components/schemas/SubmissionUpdate/properties/completion_time',
+    ]) {
+      expect(observed.some((p) => p.endsWith(expected)), expected).toBe(true);
     }
+    expect(observed.some((p) => p.endsWith('/components/schemas/WebhookEvent'))).toBe(false);
   });
 });

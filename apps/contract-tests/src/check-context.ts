@@ -1,10 +1,29 @@
 // What a check function works with: clients bound to the target's tokens that record every
 // exchange, and assertions that gather failures as values instead of throwing on the first one.
 import { formatErrors } from '@forms-api/spec/validator';
+import { operationById, type Ability, type OperationId } from '@forms-api/types';
 import type { SpecArtifacts } from './spec.js';
-import type { Target } from './targets/target.js';
+import { tokenLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
-import { CheckFailed, SkipCheck, type Exchange, type Failure } from './model.js';
+import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure } from './model.js';
+import { failure, success, type Result } from './result.js';
+import { createRedactor, type Redact } from './report/redact.js';
+
+/** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
+const LISTED_ERRORS = 8;
+/** How much of a body a failure quotes. */
+const EXCERPT_CHARS = 200;
+
+/** The first schema errors as text, and how many more there were. */
+export function describeErrors(errors: readonly ErrorObject[], listed = LISTED_ERRORS): string {
+  const shown = formatErrors(errors.slice(0, listed)).join('; ');
+  return errors.length > listed ? `${shown}; and ${(errors.length - listed).toLocaleString('en-US')} more` : shown;
+}
+
+export interface NotJson {
+  readonly kind: 'not-json';
+  readonly message: string;
+}
 
 /** `undefined`: the main token; `null`: no Authorization header; a string: that token. */
 export type TokenChoice = string | null | undefined;
@@ -39,6 +58,23 @@ export class CheckContext {
     readonly extraSecrets: Map<string, string> = new Map(),
   ) {}
 
+  #redact: { size: number; redact: Redact } | undefined;
+
+  /** Redacts the target's tokens and this check's secrets (rebuilt when a check adds a secret). */
+  redact(text: string): string {
+    const size = this.target.secrets.size + this.extraSecrets.size;
+    if (this.#redact?.size !== size) this.#redact = { size, redact: createRedactor(new Map([...this.target.secrets, ...this.extraSecrets])) };
+    return this.#redact.redact(text);
+  }
+
+  /**
+   * The start of a text a tenant sent, for a failure's `received`. Redacted before it is cut, so a
+   * cut never leaves part of a token that redaction would no longer recognise.
+   */
+  excerpt(text: string | undefined, chars = EXCERPT_CHARS): string {
+    return this.redact(text ?? '').slice(0, chars);
+  }
+
   client(token: TokenChoice = undefined, headers?: Record<string, string>): RawClient {
     const resolved = token === undefined ? this.target.tokens.main : token;
     return createHttpClient({
@@ -50,10 +86,16 @@ export class CheckContext {
   }
 
   /** A token the check needs, or a skip naming the variable that would provide it. */
-  token(key: keyof Target['tokens'], variable: string): string {
-    const value = this.target.tokens[key];
-    if (!value) throw new SkipCheck(`no token for this case (set ${variable})`);
+  token(name: TokenName): string {
+    const value = this.target.tokens[name];
+    if (!value) throw new SkipCheck(`no token for this case (set ${tokenVariable(name)})`);
     return value;
+  }
+
+  /** The token for an operation's 403 check: one without any ability the operation accepts. */
+  tokenWithoutAbilityFor(operationId: OperationId): string {
+    const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
+    return this.token(tokenLacking(abilities));
   }
 
   skip(reason: string): never {
@@ -81,13 +123,14 @@ export class CheckContext {
     this.failures.push(failure);
   }
 
-  /** Parses the JSON body of an exchange; a failure value when it is not JSON. */
-  json(exchange: Exchange): { ok: true; value: unknown } | { ok: false } {
-    if (exchange.responseBody === undefined || exchange.responseBody === '') return { ok: false };
+  /** Parses the JSON body of an exchange; an error value when it is not JSON (or was cut at the size limit). */
+  json(exchange: Exchange): Result<unknown, NotJson> {
+    if (exchange.responseBodyLimit !== undefined) return failure({ kind: 'not-json', message: `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads` });
+    if (exchange.responseBody === undefined || exchange.responseBody === '') return failure({ kind: 'not-json', message: 'the body is empty' });
     try {
-      return { ok: true, value: JSON.parse(exchange.responseBody) };
-    } catch {
-      return { ok: false };
+      return success(JSON.parse(exchange.responseBody));
+    } catch (error) {
+      return failure({ kind: 'not-json', message: `the body is not JSON (${error instanceof Error ? error.message : String(error)})` });
     }
   }
 
@@ -106,9 +149,9 @@ export class CheckContext {
       return undefined;
     }
     const status = exchange.status;
-    const documented = this.spec.validator.documentedStatuses(operationId);
+    const documented: readonly number[] = operationById(operationId)?.statuses ?? [];
     if (!statuses.includes(status)) {
-      const undocumented = !documented.includes(String(status));
+      const undocumented = !documented.includes(status);
       this.fail({
         kind: 'status',
         message: `${operationId}: expected status ${expectedText}, received ${status}${undocumented ? ' (not documented for this operation)' : ''}`,
@@ -138,20 +181,24 @@ export class CheckContext {
       this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange });
     }
     const effective = mediaType ?? mediaTypes[0]!;
+    if (exchange.responseBodyLimit !== undefined) {
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`, expected: `a body of at most ${exchange.responseBodyLimit} bytes`, received: `${this.excerpt(exchange.responseBody, 80)}…`, operationId, exchange });
+      return undefined;
+    }
     if (!effective.includes('json')) return exchange.responseBody;
     const parsed = this.json(exchange);
     if (!parsed.ok) {
-      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: (exchange.responseBody ?? '').slice(0, 200) || 'an empty body', operationId, exchange });
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: this.excerpt(exchange.responseBody) || 'an empty body', operationId, exchange });
       return undefined;
     }
     const result = this.spec.validator.validateResponse(operationId, status, parsed.value, effective);
     if (!result.valid) {
-      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: formatErrors(result.errors).slice(0, 8).join('; '), schemaErrors: result.errors, operationId, exchange });
+      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: describeErrors(result.errors), schemaErrors: result.errors, operationId, exchange });
     } else {
       const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
       if (!closed.valid) {
-        const failure: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: formatErrors(closed.errors).slice(0, 8).join('; '), schemaErrors: closed.errors, operationId, exchange };
-        this.notes.push({ message: failure.message, failure });
+        const note: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: describeErrors(closed.errors), schemaErrors: closed.errors, operationId, exchange };
+        this.notes.push({ message: note.message, failure: note });
       }
     }
     return parsed.value;

@@ -1,6 +1,8 @@
 // Command-line parsing of `pnpm contract`: options, targets (flags or FORMS_CONTRACT_TARGETS) and
 // the report directory. Errors are values with the text to print.
 import { parseArgs } from 'node:util';
+import { OPERATIONS, operationById } from '@forms-api/types';
+import { failure, success, type Result } from './result.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TARGET_NAMES, type TargetName } from './run-contract.js';
@@ -19,10 +21,23 @@ Runs the contract suite. Without options: the prism and sandbox targets.
   --report-dir <dir>  where contract-report.{json,xml} go (default apps/contract-tests/reports).
   -h, --help          this text.`;
 
-/** Errors of the command line, as values the caller prints. */
-export type Parsed = { ok: true; targets: TargetName[]; write: boolean; strict: boolean; proxy: boolean; config?: string; reportDir: string; operations?: string[] } | { ok: false; message: string; help?: boolean };
+export interface CommandLine {
+  readonly targets: TargetName[];
+  readonly write: boolean;
+  readonly strict: boolean;
+  readonly proxy: boolean;
+  readonly config?: string;
+  readonly reportDir: string;
+  readonly operations?: string[];
+}
 
-export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed {
+/** Why there is no run: a usage error (exit 2), or a request for help (exit 0); `message` is what to print. */
+export interface CommandLineError {
+  readonly kind: 'usage' | 'help';
+  readonly message: string;
+}
+
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result<CommandLine, CommandLineError> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -40,19 +55,20 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       allowPositionals: false,
     }));
   } catch (error) {
-    return { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` };
+    return failure({ kind: 'usage', message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` });
   }
-  if (values.help) return { ok: false, message: HELP, help: true };
+  if (values.help) return failure({ kind: 'help', message: HELP });
   const fromArgs = (values.target ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
   // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
   let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : ['prism', 'sandbox'];
   if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) return { ok: false, message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` };
+  if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
+  const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
+  if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
   const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  return {
-    ok: true,
+  return success({
     targets: [...new Set(names)] as TargetName[],
     write: values.write,
     strict: values.strict,
@@ -60,6 +76,6 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     reportDir: resolve(values['report-dir'] ?? resolve(appDir, 'reports')),
     ...(values.config ? { config: resolve(values.config) } : {}),
     ...(values.operation ? { operations: values.operation } : {}),
-  };
+  });
 }
 

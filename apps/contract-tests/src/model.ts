@@ -15,6 +15,8 @@ export interface Exchange {
   readonly status?: number;
   readonly responseHeaders?: Record<string, string>;
   readonly responseBody?: string;
+  /** Set when the body was longer than the suite reads: `responseBody` holds only its first this many bytes. */
+  readonly responseBodyLimit?: number;
   /** Set when no response arrived (connection refused, timeout, abort). */
   readonly transportError?: string;
 }
@@ -38,8 +40,10 @@ export interface Failure {
   readonly receivedStatus?: number;
   /** For `status`: the situation, worded like the ledger's `when`. */
   readonly when?: string;
-  /** For `schema`: the Ajv errors, and the operation (or webhook) whose schema it is. */
+  /** For `schema`: the Ajv errors (in a result: the first few), and the operation (or webhook) whose schema it is. */
   readonly schemaErrors?: ErrorObject[];
+  /** For `schema`: how many errors there were in all (set in results, where `schemaErrors` is capped). */
+  readonly schemaErrorCount?: number;
   readonly operationId?: string;
   /** For `check`: the ledger name of the behavioural check. */
   readonly check?: string;

@@ -35,6 +35,11 @@ export interface ContractRun {
   readonly secrets: Map<string, string>;
 }
 
+/** The live target's settings are missing or invalid; the message names what to set. */
+export class LiveConfigError extends Error {
+  readonly kind = 'config' as const;
+}
+
 async function startTarget(name: TargetName, options: ContractOptions): Promise<Target> {
   switch (name) {
     case 'prism':
@@ -43,11 +48,13 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
       return startSandboxTarget();
     case 'live': {
       const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
-      if (!config.ok) throw new Error(config.error.message);
-      return liveTarget(config.settings, { write: options.write, proxyPass: options.proxyPass });
+      if (!config.ok) throw new LiveConfigError(config.error.message);
+      return liveTarget(config.value, { write: options.write, proxyPass: options.proxyPass });
     }
   }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const SYMBOL: Record<CheckResult['outcome'], string> = { passed: '✓', failed: '✗', 'known-drift': '~', skipped: '-', info: 'i' };
 
@@ -70,38 +77,51 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     try {
       target = await startTarget(name, options);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       options.log(`== target ${name}: could not start: ${message}`);
       targets.push({ name, kind: name === 'prism' ? 'mock' : 'live', error: message });
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
-    targets.push({ name: target.name, kind: target.kind });
+    // Results are kept as they come, so a crash of the suite itself still leaves them in the report.
+    const collect = (r: CheckResult) => {
+      results.push(r);
+      onResult(r);
+    };
+    let crash: string | undefined;
     try {
-      results.push(...(await runTarget(target, { spec: options.spec, suites: allSuites, signal: options.signal, onResult, onStart, ...(options.operations ? { operations: options.operations } : {}) })));
+      await runTarget(target, { spec: options.spec, suites: allSuites, signal: options.signal, onResult: collect, onStart, ...(options.operations ? { operations: options.operations } : {}) });
       if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
-        results.push(...(await proxyPass(target, options, onResult, onStart)));
+        await proxyPass(target, options, collect, onStart);
       }
+    } catch (error) {
+      crash = `the suite crashed on this target: ${messageOf(error)}`;
+      options.log(`== target ${target.name}: ${crash}`);
     } finally {
-      await target.stop();
-      options.log(`== target ${target.name}: stopped`);
+      try {
+        await target.stop();
+        options.log(`== target ${target.name}: stopped`);
+      } catch (error) {
+        crash ??= `could not stop the target: ${messageOf(error)}`;
+      }
     }
+    targets.push({ name: target.name, kind: target.kind, ...(crash ? { error: crash } : {}) });
   }
   return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
 }
 
 /** The read-only requests again, through `prism proxy --errors` in front of the live target. */
-async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: (t: string, c: { operationId: string }) => void): Promise<CheckResult[]> {
+async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: (t: string, c: { operationId: string }) => void): Promise<void> {
   const name = `${target.name} (prism proxy)`;
   let proxy;
   try {
     proxy = await startPrismProxy(options.spec, target.baseUrl);
   } catch (error) {
-    const reason = `prism proxy did not start: ${error instanceof Error ? error.message : String(error)}`;
-    return [{ target: name, operationId: '-', name: 'start prism proxy', outcome: 'info', reason, failures: [], driftIds: [], curl: [], durationMs: 0 }];
+    onResult({ target: name, operationId: '-', name: 'start prism proxy', outcome: 'info', reason: `prism proxy did not start: ${messageOf(error)}`, failures: [], driftIds: [], curl: [], durationMs: 0 });
+    return;
   }
   try {
-    return await runTarget({ ...target, name, baseUrl: proxy.baseUrl, write: false }, { spec: options.spec, suites: proxySuites, signal: options.signal, onResult, onStart });
+    await runTarget({ ...target, name, baseUrl: proxy.baseUrl, write: false }, { spec: options.spec, suites: proxySuites, signal: options.signal, onResult, onStart, ...(options.operations ? { operations: options.operations } : {}) });
   } finally {
     await proxy.stop();
   }

@@ -1,9 +1,12 @@
 // Runs the checks of the suites against one target and turns what they gathered into results:
-// passed, failed, known drift (matched to the ledger), skipped, or informational.
+// passed, failed, known drift (matched to the ledger), skipped, or informational. Results leave here
+// safe to show: secrets redacted, tenant text printable, long lists and bodies cut.
 import { CheckContext } from './check-context.js';
-import { matchFailure } from './drift.js';
-import { CheckFailed, SkipCheck, type CheckResult, type Failure, type Outcome } from './model.js';
-import { redact, toCurl } from './report/curl.js';
+import { createLedgerIndex, type LedgerIndex } from './drift.js';
+import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
+import { toCurl } from './report/curl.js';
+import { printable } from './report/printable.js';
+import { createRedactor, redactValue, type Redact } from './report/redact.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -19,8 +22,18 @@ export interface RunOptions {
   readonly onStart?: (target: string, check: Check) => void;
 }
 
+/** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
+const KEPT_SCHEMA_ERRORS = 20;
+/** Longest field of a failure (message, expected, received) a result shows. */
+const MAX_FIELD_CHARS = 2_000;
+/** Longest curl repro a result shows (a URL taken from a tenant's link can be anything). */
+const MAX_CURL_CHARS = 20_000;
+/** How much of a request or response body a result keeps (results live until the run ends). */
+const KEPT_BODY_CHARS = 2_000;
+
 export async function runTarget(target: Target, options: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
+  const ledger = createLedgerIndex(options.spec.ledger);
   const emit = (result: CheckResult): void => {
     results.push(result);
     options.onResult?.(result);
@@ -39,13 +52,39 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
         continue;
       }
       options.onStart?.(target.name, check);
-      for (const result of await runCheck(target, check, options)) emit(result);
+      for (const result of await runCheck(target, check, options, ledger)) emit(result);
     }
   }
   return results;
 }
 
-async function runCheck(target: Target, check: Check, options: RunOptions): Promise<CheckResult[]> {
+/** One line of display text from a value a check gathered: redacted, printable, not too long. */
+function displayField(text: string, redact: Redact, max = MAX_FIELD_CHARS): string {
+  const shown = printable(redact(text));
+  return shown.length > max ? `${shown.slice(0, max)}… (${(shown.length - max).toLocaleString('en-US')} more characters)` : shown;
+}
+
+/** What a result keeps of a failure: redacted, with its first schema errors and their count, and short bodies. */
+function keptFailure(failure: Failure, redact: Redact): Failure {
+  const { schemaErrors, exchange, ...rest } = failure;
+  const kept: Failure = {
+    ...rest,
+    ...(schemaErrors ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length } : {}),
+    ...(exchange ? { exchange: keptExchange(exchange) } : {}),
+  };
+  return redactValue(kept, redact);
+}
+
+function keptExchange(exchange: Exchange): Exchange {
+  const { responseBody, requestBody, ...rest } = exchange;
+  return {
+    ...rest,
+    ...(requestBody !== undefined ? { requestBody: requestBody.slice(0, KEPT_BODY_CHARS) } : {}),
+    ...(responseBody !== undefined ? { responseBody: responseBody.slice(0, KEPT_BODY_CHARS) } : {}),
+  };
+}
+
+async function runCheck(target: Target, check: Check, options: RunOptions, ledger: LedgerIndex): Promise<CheckResult[]> {
   const started = Date.now();
   const ctx = new CheckContext(target, options.spec, options.signal);
   const base = { target: target.name, operationId: check.operationId, name: check.name };
@@ -66,26 +105,29 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
       }
     }
   }
-  const secrets = new Map([...target.secrets, ...ctx.extraSecrets]);
-  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, secrets)] : [])))];
+  const redact = createRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
+  const field = (text: string): string => displayField(text, redact);
+  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [displayField(toCurl(f.exchange, redact), redact, MAX_CURL_CHARS)] : [])))];
+  // One line per failure: whatever a tenant sent inside it is escaped, so lines are the suite's own.
+  const reasonOf = (failures: Failure[]): string =>
+    failures.map((f) => `${field(f.message)}${f.expected || f.received ? ` [expected: ${field(f.expected ?? '-')}; received: ${field(f.received ?? '-')}]` : ''}`).join('\n');
   const durationMs = Date.now() - started;
   const results: CheckResult[] = [];
 
   if (skipped !== undefined && ctx.failures.length === 0) {
-    results.push({ ...base, outcome: 'skipped', reason: skipped, failures: [], driftIds: [], curl: [], durationMs });
+    results.push({ ...base, outcome: 'skipped', reason: field(skipped), failures: [], driftIds: [], curl: [], durationMs });
   } else {
-    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? matchFailure(options.spec.ledger, f) : undefined }));
+    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? ledger.match(f) : undefined }));
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
-    const reasonOf = (failures: Failure[]): string => redact(failures.map((f) => `${f.message}${f.expected || f.received ? ` [expected: ${f.expected ?? '-'}; received: ${f.received ?? '-'}]` : ''}`)
-      .join('\n'), secrets);
     results.push({
       ...base,
       outcome,
       ...(outcome === 'failed' ? { reason: reasonOf(unexpected.map((v) => v.failure)) } : {}),
       ...(outcome === 'known-drift' ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` } : {}),
-      failures: ctx.failures,
+      // Tenants echo what they were sent: what a result keeps is redacted like what it prints.
+      failures: ctx.failures.map((f) => keptFailure(f, redact)),
       driftIds,
       curl: curlOf(outcome === 'failed' ? unexpected.map((v) => v.failure) : ctx.failures),
       durationMs,
@@ -93,13 +135,13 @@ async function runCheck(target: Target, check: Check, options: RunOptions): Prom
   }
   // Additive drift (closed validation) is informational; matched to the ledger it is known drift.
   for (const note of ctx.notes) {
-    const verdict = target.kind === 'live' ? matchFailure(options.spec.ledger, note.failure) : undefined;
+    const verdict = target.kind === 'live' ? ledger.match(note.failure) : undefined;
     results.push({
       ...base,
       name: `${check.name} (${note.label ?? 'closed schema'})`,
       outcome: verdict?.known ? 'known-drift' : 'info',
-      reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${note.message}: ${note.failure.received ?? ''}`,
-      failures: [note.failure],
+      reason: `${verdict?.known ? `known drift: ${verdict.entryIds.join(', ')}\n` : ''}${field(`${note.message}: ${note.failure.received ?? ''}`)}`,
+      failures: [keptFailure(note.failure, redact)],
       driftIds: verdict?.entryIds ?? [],
       curl: curlOf([note.failure]),
       durationMs: 0,

@@ -1,5 +1,6 @@
 // Loads the contract artifacts from @forms-api/spec: the bundle, its YAML path (for Prism), the
 // drift ledger and two Ajv validators (the contract as written, and a closed one for additive drift).
+// Facts about operations (paths, statuses, abilities) come from OPERATIONS in @forms-api/types.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSpecValidator, type SpecValidator } from '@forms-api/spec/validator';
@@ -31,16 +32,4 @@ export function loadSpec(): SpecArtifacts {
     validator: createSpecValidator(bundle),
     closedValidator: createSpecValidator(bundle, { closed: true }),
   };
-}
-
-/** Every operationId of the open API, in the order the spec lists them. */
-export function operationIds(spec: SpecArtifacts): string[] {
-  return [...spec.validator.operations.keys()];
-}
-
-/** Whether the operation needs a token (its security requirement is not empty). */
-export function isSecured(spec: SpecArtifacts, operationId: string): boolean {
-  const op = spec.validator.operations.get(operationId)?.operation as { security?: unknown[] } | undefined;
-  const security = op?.security ?? (spec.bundle.security as unknown[] | undefined) ?? [];
-  return security.length > 0;
 }

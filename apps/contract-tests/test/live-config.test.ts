@@ -29,7 +29,7 @@ describe('live config', () => {
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify({ baseUrl: 'https://file.example', workspaceId: 3, formId: 4 }));
     const fromFile = loadLiveConfig({ env: { FORMS_API_TOKEN: 'x', FORMS_API_FORM_ID: '9' }, configPath: good, write: false });
-    expect(fromFile.ok && fromFile.settings).toMatchObject({ baseUrl: 'https://file.example', workspaceId: '3', formId: '9' });
+    expect(fromFile.ok && fromFile.value).toMatchObject({ baseUrl: 'https://file.example', workspaceId: '3', formId: '9' });
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ baseUrl: 'https://file.example', formid: 4 }));
     const unknown = loadLiveConfig({ env: {}, configPath: bad, write: false });
@@ -41,7 +41,7 @@ describe('live config', () => {
   it('builds a read-only target whose secrets map to variable names', () => {
     const result = loadLiveConfig({ env: { ...full, FORMS_API_TOKEN_WITHOUT_FORMS_READ: 'other-token' }, write: false });
     if (!result.ok) throw new Error(result.error.message);
-    const target = liveTarget(result.settings, { write: false, proxyPass: true });
+    const target = liveTarget(result.value, { write: false, proxyPass: true });
     expect(target.write).toBe(false);
     expect(target.ids).toMatchObject({ workspaceId: 1, formId: 42 });
     expect(target.secrets.get('t0ken-value')).toBe('$FORMS_API_TOKEN');
@@ -51,10 +51,12 @@ describe('live config', () => {
 
 describe('command line', () => {
   it('defaults to prism and sandbox; --target live adds the tenant; the env lists targets', () => {
-    expect(parseCommandLine([], {})).toMatchObject({ ok: true, targets: ['prism', 'sandbox'] });
-    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, targets: ['prism', 'sandbox', 'live'] });
-    expect(parseCommandLine(['--target', 'prism'], {})).toMatchObject({ ok: true, targets: ['prism'] });
-    expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({ ok: true, targets: ['prism', 'live'] });
-    expect(parseCommandLine(['--target', 'staging'], {})).toMatchObject({ ok: false });
+    expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox'] } });
+    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'live'] } });
+    expect(parseCommandLine(['--target', 'prism'], {})).toMatchObject({ ok: true, value: { targets: ['prism'] } });
+    expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({ ok: true, value: { targets: ['prism', 'live'] } });
+    expect(parseCommandLine(['--target', 'staging'], {})).toMatchObject({ ok: false, error: { kind: 'usage' } });
+    expect(parseCommandLine(['--operation', 'listForms'], {})).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('unknown operation listForms') } });
+    expect(parseCommandLine(['--help'], {})).toMatchObject({ ok: false, error: { kind: 'help' } });
   });
 });

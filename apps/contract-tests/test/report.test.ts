@@ -1,6 +1,7 @@
 // Report rendering: curl repros never show a token, JUnit XML is well formed, the summary counts.
 import { describe, expect, it } from 'vitest';
-import { toCurl, redact } from '../src/report/curl.js';
+import { toCurl } from '../src/report/curl.js';
+import { createRedactor } from '../src/report/redact.js';
 import { renderJUnit } from '../src/report/junit.js';
 import { renderSummary } from '../src/report/text.js';
 import { buildReport } from '../src/report/model.js';
@@ -10,7 +11,7 @@ import type { CheckResult, Exchange } from '../src/model.js';
 
 const TOKEN = '12|s3cretTokenValue0123456789abcdef';
 const OTHER = '13|anotherSecretToken';
-const secrets = new Map([[TOKEN, '$FORMS_API_TOKEN'], [OTHER, '$FORMS_API_TOKEN_WITHOUT_FORMS_READ']]);
+const redact = createRedactor(new Map([[TOKEN, '$FORMS_API_TOKEN'], [OTHER, '$FORMS_API_TOKEN_WITHOUT_FORMS_READ']]));
 const exchange: Exchange = {
   method: 'PUT',
   url: 'https://forms.example/open/forms/1/submissions/2',
@@ -25,7 +26,7 @@ function result(outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {
 
 describe('curl repro', () => {
   it('redacts the token in the header and anywhere else', () => {
-    const curl = toCurl(exchange, secrets);
+    const curl = toCurl(exchange, redact);
     expect(curl).not.toContain(TOKEN);
     expect(curl).toContain('"Authorization: Bearer $FORMS_API_TOKEN"');
     expect(curl).toContain("-X PUT");
@@ -33,13 +34,19 @@ describe('curl repro', () => {
   });
 
   it('names the variable of a secondary token', () => {
-    const curl = toCurl({ ...exchange, requestHeaders: { authorization: `Bearer ${OTHER}` } }, secrets);
+    const curl = toCurl({ ...exchange, requestHeaders: { authorization: `Bearer ${OTHER}` } }, redact);
     expect(curl).toContain('Bearer $FORMS_API_TOKEN_WITHOUT_FORMS_READ');
     expect(curl).not.toContain(OTHER);
   });
 
+  it("quotes control characters with $'…': the repro stays exact and prints nothing a terminal obeys", () => {
+    const curl = toCurl({ ...exchange, requestBody: "a\u001b[2Jb\nit's" }, redact);
+    expect(curl).toContain("--data-raw $'a\\x1b[2Jb\\x0ait\\'s'");
+    expect(curl).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('hides a bearer token it was not told about', () => {
-    expect(redact('Authorization: Bearer unknownTok123', new Map())).toBe('Authorization: Bearer $FORMS_API_TOKEN');
+    expect(createRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe('Authorization: Bearer $FORMS_API_TOKEN');
   });
 });
 
@@ -47,7 +54,7 @@ describe('reports', () => {
   const spec = loadSpec();
   const results = [
     result('passed'),
-    result('failed', { reason: `expected 200, received 500 ${TOKEN}`, curl: [toCurl(exchange, secrets)] }),
+    result('failed', { reason: `expected 200, received 500 ${TOKEN}`, curl: [toCurl(exchange, redact)] }),
     result('known-drift', { reason: 'known drift: update-submission-response-shape', driftIds: ['update-submission-response-shape'] }),
     result('skipped', { reason: 'no token (set FORMS_API_TOKEN_WITHOUT_FORMS_WRITE)' }),
     result('info', { reason: 'additive \u0001 control char' }),
@@ -85,11 +92,11 @@ describe('reports', () => {
   });
 
   it('prints a summary with counts, the failure with its repro, and no token in the JSON', () => {
-    const text = redact(renderSummary(report), secrets);
+    const text = redact(renderSummary(report));
     expect(text).toContain('target live: 1 passed, 1 failed, 1 known drift, 1 skipped, 1 info');
     expect(text).toContain('repro: curl');
     expect(text).not.toContain(TOKEN);
     expect(text).toContain('not seen');
-    expect(toJson(report, secrets)).not.toContain(TOKEN);
+    expect(toJson(report, redact)).not.toContain(TOKEN);
   });
 });

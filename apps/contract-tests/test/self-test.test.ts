@@ -1,10 +1,20 @@
 // The suite must be able to fail: run it against deliberately broken targets, once per fault, and
 // require that each fault is reported: a mutating proxy in front of Prism, and the sandbox's own
-// fault switches (each a real contract violation of a stateful tenant).
+// fault switches (each a real contract violation of a stateful tenant). Both draw on the sandbox's
+// one fault catalogue.
+import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from '@forms-api/sandbox/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/spec.js';
-import { proxyFaultSource, sandboxFaultSource, type FaultSource } from '../src/selftest/faults.js';
+import { PROXY_FAULTS, SANDBOX_FAULT_CASES, proxyFaultSource, sandboxFaultSource, type FaultSource } from '../src/selftest/faults.js';
 import { renderSelfTest, runSelfTest } from '../src/selftest/run-self-test.js';
+
+describe('one fault catalogue', () => {
+  it('gives the sandbox source every fault, and the proxy the very rewrites of the faults they share', () => {
+    expect(SANDBOX_FAULT_CASES.map((f) => f.name)).toEqual([...SANDBOX_FAULTS]);
+    const shared = PROXY_FAULTS.filter((f) => f.name in FAULT_CATALOGUE && f.apply.response !== undefined && f.apply.response === FAULT_CATALOGUE[f.name as SandboxFault].response).map((f) => f.name);
+    expect(shared).toEqual(['rename-field', 'drop-required-field', 'wrong-type', 'wrong-content-type', 'undocumented-status']);
+  });
+});
 
 describe('self-test: the suite catches injected faults', () => {
   const spec = loadSpec();

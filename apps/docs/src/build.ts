@@ -1,4 +1,4 @@
-// `pnpm docs`: builds the static docs site into dist/ — the bundled spec plus the guides,
+// `pnpm build` (from the root `pnpm docs:build`): builds the static docs site into dist/ — the bundled spec plus the guides,
 // rendered by Redocly build-docs into one self-contained, offline index.html.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './brand.ts';
+import { readCodeSamples } from './code-samples.ts';
 import { readGuides } from './guides.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, ok, type Result } from './result.ts';
-import { siteSpec } from './site-spec.ts';
+import { operationIdsOf, siteSpec } from './site-spec.ts';
 
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(appDir, 'dist');
@@ -65,7 +66,9 @@ export function buildSite(): Result<BuildOutput> {
   if (!bundle.ok) return bundle;
   const guides = readGuides(join(appDir, 'guides'));
   if (!guides.ok) return guides;
-  const spec = siteSpec(bundle.value, guides.value);
+  const samples = readCodeSamples(operationIdsOf(bundle.value));
+  if (!samples.ok) return samples;
+  const spec = siteSpec(bundle.value, guides.value, samples.value);
   if (!spec.ok) return spec;
 
   rmSync(distDir, { recursive: true, force: true });

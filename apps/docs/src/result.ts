@@ -6,7 +6,8 @@ export type DocsErrorKind =
   | 'redocly_failed'
   | 'external_resource'
   | 'telemetry_enabled'
-  | 'bad_argument';
+  | 'bad_argument'
+  | 'sample_missing';
 
 export interface DocsError {
   kind: DocsErrorKind;

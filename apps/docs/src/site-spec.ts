@@ -2,6 +2,7 @@
 // Markdown descriptions (Redoc shows them as sections), grouped before the API reference with
 // x-tagGroups, and the info gets the forms-api-kit logo.
 import { LOGO_DATA_URI } from './brand.ts';
+import type { CodeSample } from './code-samples.ts';
 import type { Guide } from './guides.ts';
 import { fail, ok, type Result } from './result.ts';
 
@@ -11,6 +12,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 export const GUIDES_GROUP = 'Guides';
 export const REFERENCE_GROUP = 'API reference';
+
+/** Every operationId of the document's paths, in order. */
+export function operationIdsOf(spec: Json): string[] {
+  return Object.values<Json>(spec.paths ?? {}).flatMap((item) => METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId as string] : [])));
+}
 
 /** Every tag the document uses, declared ones first, in order. */
 export function tagsInUse(spec: Json): string[] {
@@ -24,8 +30,16 @@ export function tagsInUse(spec: Json): string[] {
   return names;
 }
 
-export function siteSpec(bundle: Json, guides: Guide[]): Result<Json> {
+export function siteSpec(bundle: Json, guides: Guide[], samples: ReadonlyMap<string, CodeSample[]> = new Map()): Result<Json> {
   const spec: Json = structuredClone(bundle);
+  // Each operation shows its client sample and curl line (Redoc's x-codeSamples).
+  for (const item of Object.values<Json>(spec.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      const list = operation?.operationId ? samples.get(operation.operationId) : undefined;
+      if (list) operation['x-codeSamples'] = list;
+    }
+  }
   // The bundle's "generated, do not edit" note is for the repository, not for readers.
   delete spec['x-generated'];
   const referenceTags = tagsInUse(spec);

@@ -85,7 +85,7 @@ describe('the docs site in Chromium', () => {
     const seen = await navigationLabels();
     const missing = [...operationSummaries, ...webhookNames].filter((label) => !seen.has(label));
     expect(missing, `navigation lacks: ${missing.join(', ')}; it has: ${[...seen].join(' | ')}`).toEqual([]);
-    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox']) {
+    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox', 'Never lose a webhook']) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
     expect(operationSummaries).toHaveLength(11);
@@ -100,6 +100,21 @@ describe('the docs site in Chromium', () => {
     await page.goto('about:blank');
     await page.goto(new URL(href!, server.url).href, { waitUntil: 'load' });
     await expect.poll(() => page.getByText('X-Webhook-Signature', { exact: true }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  });
+
+  it('shows each operation with its client sample and curl line', async () => {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.getByTestId('menu-item-label').first().waitFor();
+    // Open the operation through search, as a reader would.
+    await page.getByTestId('search-trigger').click();
+    await page.keyboard.type('List the submissions');
+    await page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]').filter({ hasText: 'List the submissions of a form' }).first().click();
+    const code = (text: string) => page.locator('pre').filter({ hasText: text });
+    await expect.poll(() => code('forms.submissions.list(11').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The language switcher's other choice: the curl line.
+    await page.getByText('@forms-api/client', { exact: true }).first().click();
+    await page.getByText('curl', { exact: true }).first().click();
+    await expect.poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
   it('finds the list operation when searching for "submissions"', async () => {

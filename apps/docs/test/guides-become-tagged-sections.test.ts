@@ -27,10 +27,10 @@ describe('guides', () => {
     expect(noTitle.ok ? '' : noTitle.error.message).toMatch(/starts with its title/);
   });
 
-  it('reads the four shipped guides in order', () => {
+  it('reads the five shipped guides in order', () => {
     const guides = readGuides(join(appDir, 'guides'));
     if (!guides.ok) throw new Error(guides.error.message);
-    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox']);
+    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox', 'never-lose-a-webhook']);
   });
 });
 
@@ -57,5 +57,29 @@ describe('siteSpec', () => {
   it('refuses a guide named like an API tag', () => {
     const spec = siteSpec(bundle, [{ slug: 'forms', title: 'Forms', body: 'x' }]);
     expect(spec.ok || spec.error.kind).toBe('guide_invalid');
+  });
+});
+
+describe('code samples', () => {
+  it('puts each operation\'s client sample and curl line on it as x-codeSamples', async () => {
+    const { readCodeSamples } = await import('../src/code-samples.ts');
+    const { operationIdsOf } = await import('../src/site-spec.ts');
+    const { createRequire } = await import('node:module');
+    const real = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+    const samples = readCodeSamples(operationIdsOf(real));
+    if (!samples.ok) throw new Error(samples.error.message);
+    const spec = siteSpec(real, [], samples.value);
+    if (!spec.ok) throw new Error(spec.error.message);
+    const list = spec.value.paths['/open/forms/{id}/submissions'].get['x-codeSamples'];
+    expect(list.map((s: { lang: string; label: string }) => `${s.lang}/${s.label}`)).toEqual(['TypeScript/@forms-api/client', 'curl/curl']);
+    expect(list[0].source).toContain('forms.submissions.list(');
+    expect(list[1].source).toMatch(/^curl /);
+    expect(operationIdsOf(real).length).toBe(samples.value.size);
+  });
+
+  it('refuses to build when an operation has no sample', async () => {
+    const { readCodeSamples } = await import('../src/code-samples.ts');
+    const missing = readCodeSamples(['listFormSubmissions', 'noSuchOperation']);
+    expect(missing.ok ? '' : missing.error.message).toMatch(/noSuchOperation has no @forms-api\/client sample: add apps\/doc-check\/samples\/operations\/noSuchOperation.ts/);
   });
 });

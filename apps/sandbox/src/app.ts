@@ -1,8 +1,11 @@
-// Assembles the sandbox's HTTP application: rate limiting, the routes, and one error handler that
-// answers every failure with the service's status and body.
-import { Hono } from 'hono';
-import type { SandboxContext } from './context.js';
+// Assembles the sandbox's HTTP application: request log, body limit, rate limiting, the routes,
+// and one error handler that answers every failure with the service's status and body.
+import { Hono, type Context, type Next } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { clientAddress } from './client-address.js';
+import { bearerToken, type SandboxContext } from './context.js';
 import { HttpError, json } from './http.js';
+import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
 import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answers.js';
@@ -12,6 +15,9 @@ import { submissionRoutes } from './routes/submissions.js';
 
 export interface AppOptions {
   rateLimit: RateLimitOptions | false;
+  /** Reverse proxies in front of the sandbox whose X-Forwarded-For entries are believed (0: none). */
+  trustedProxies: number;
+  adminToken: string;
   log: (line: string) => void;
 }
 
@@ -22,23 +28,31 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    options.log(`${c.req.method} ${new URL(c.req.url).pathname} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    options.log(`${c.req.method} ${c.req.path} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
   });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: REQUEST_BODY_LIMIT_BYTES,
+      onError: () => json(413, { message: `The request body is larger than the sandbox accepts (${REQUEST_BODY_LIMIT_BYTES} bytes); send a smaller body.` }),
+    }),
+  );
 
   // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
   // answered 401 before the limiter, as on the service.
   app.use('/open/*', async (c, next) => {
     if (/\/submissions\/file\//.test(c.req.path)) return next();
-    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
-    const owner = token ? ctx.store.tokens.get(token)?.userId : undefined;
+    const secret = bearerToken(c);
+    const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();
     return limited(`user:${owner}`, c, next);
   });
-  app.use('/forms/*', (c, next) => limited(`ip:${c.req.header('x-forwarded-for') ?? 'local'}`, c, next));
+  app.use('/forms/*', (c, next) => limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next));
 
-  async function limited(key: string, c: Parameters<Parameters<Hono['use']>[1]>[0], next: () => Promise<void>) {
+  async function limited(key: string, c: Context, next: Next) {
     const decision = limiter(key);
-    if (!decision.allowed) return json(c, 429, { message: 'Too Many Attempts.' }, ctx.faults, decision.headers);
+    if (!decision.allowed) return json(429, { message: 'Too Many Attempts.' }, decision.headers);
     await next();
     for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
   }
@@ -47,13 +61,13 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   submissionRoutes(app, ctx);
   integrationRoutes(app, ctx);
   answerRoutes(app, ctx);
-  adminRoutes(app, ctx);
+  adminRoutes(app, ctx, options.adminToken);
 
-  app.notFound((c) => json(c, 404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }, ctx.faults));
+  app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error, c) => {
-    if (error instanceof HttpError) return json(c, error.status, error.body, ctx.faults, error.headers);
+    if (error instanceof HttpError) return json(error.status, error.body, error.headers);
     options.log(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    return json(c, 500, { message: 'Server Error' }, ctx.faults);
+    return json(500, { message: 'Server Error' });
   });
   return app;
 }

@@ -1,36 +1,51 @@
 #!/usr/bin/env node
 // `pnpm sandbox`: starts the sandbox in the foreground. Prints one JSON line on stdout once
-// listening (baseUrl, tokens, workspaces), then request and dispatch logs on stderr.
+// listening (baseUrl, adminToken, tokens, workspaces), then request and dispatch logs on stderr.
 import { parseArgs } from 'node:util';
-import { SANDBOX_FAULTS, startSandbox, type SandboxFault } from './index.js';
+import { SANDBOX_FAULTS, SandboxConfigError, startSandbox, type SandboxFault } from './index.js';
 
-const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--seed FILE] [--allow-private-webhooks]
-                     [--webhook-timeout-ms N] [--rate-limit N | --no-rate-limit] [--fault NAME]...
+const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--public-url URL] [--seed FILE]
+                     [--allow-private-webhooks] [--webhook-timeout-ms N]
+                     [--rate-limit N | --no-rate-limit] [--trusted-proxies N]
+                     [--admin-token TOKEN] [--fault NAME]...
 Faults: ${SANDBOX_FAULTS.join(', ')}`;
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    host: { type: 'string', default: '127.0.0.1' },
-    seed: { type: 'string' },
-    'allow-private-webhooks': { type: 'boolean', default: false },
-    'webhook-timeout-ms': { type: 'string' },
-    'rate-limit': { type: 'string' },
-    'no-rate-limit': { type: 'boolean', default: false },
-    fault: { type: 'string', multiple: true },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+function fail(message: string): never {
+  console.error(`forms-sandbox: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values: ReturnType<typeof parse>['values'];
+function parse() {
+  return parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'public-url': { type: 'string' },
+      seed: { type: 'string' },
+      'allow-private-webhooks': { type: 'boolean', default: false },
+      'webhook-timeout-ms': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'no-rate-limit': { type: 'boolean', default: false },
+      'trusted-proxies': { type: 'string' },
+      'admin-token': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+try {
+  ({ values } = parse());
+} catch (error) {
+  fail((error as Error).message);
+}
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
 const number = (name: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) {
-    console.error(`--${name} must be a whole number (got ${raw}).\n${USAGE}`);
-    process.exit(2);
-  }
+  if (!/^\d+$/.test(raw)) fail(`--${name} must be a whole number (got ${raw}).`);
   return Number(raw);
 };
 const rateLimit = values['no-rate-limit'] ? false : { limit: number('rate-limit', values['rate-limit']) ?? 100, windowMs: 60_000 };
@@ -39,14 +54,18 @@ try {
   const sandbox = await startSandbox({
     port: number('port', values.port) ?? 0,
     host: values.host!,
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     ...(values.seed ? { seed: values.seed } : {}),
     allowPrivateWebhooks: values['allow-private-webhooks']!,
     ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),
     rateLimit,
+    trustedProxies: number('trusted-proxies', values['trusted-proxies']) ?? 0,
+    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
-  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, tokens: sandbox.tokens, workspaces: sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) })) })}\n`);
+  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) }));
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
   const stop = (signal: string) => {
     process.stderr.write(`[sandbox] ${signal}: shutting down\n`);
     sandbox.close().then(() => process.exit(0), () => process.exit(1));
@@ -54,6 +73,7 @@ try {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
+  if (error instanceof SandboxConfigError) fail(error.message);
   console.error(`forms-sandbox: ${(error as Error).message}`);
   process.exit(1);
 }

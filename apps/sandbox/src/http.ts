@@ -1,8 +1,5 @@
 // Response helpers: JSON bodies (compact, like the service), the shared error bodies, and the
 // exception that routes throw to answer with one of them.
-import type { Context } from 'hono';
-import type { SandboxFault } from './faults.js';
-
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -18,17 +15,43 @@ export const forbidden = () => new HttpError(403, { message: 'This action is una
 export const notFound = (model: string, id?: string | number) =>
   new HttpError(404, { message: id === undefined ? `No query results for model [App\\Models\\${model}].` : `No query results for model [App\\Models\\${model}] ${id}` });
 
-/** A 422 in the service's shape: the first message (+ "(and N more errors)") and every message by key. */
-export function validationFailed(errors: Record<string, string[]>): HttpError {
-  const messages = Object.values(errors).flat();
-  const more = messages.length - 1;
-  const message = more > 0 ? `${messages[0]} (and ${more} more error${more === 1 ? '' : 's'})` : messages[0] ?? 'The given data was invalid.';
-  return new HttpError(422, { message, errors });
+/**
+ * Validation messages by input key. A Map, not an object: keys come from the request, and a key
+ * such as `__proto__` must be an entry like any other, not a prototype change.
+ */
+export class FieldErrors {
+  readonly #byKey = new Map<string, string[]>();
+
+  add(key: string, message: string): void {
+    const messages = this.#byKey.get(key);
+    if (messages) messages.push(message);
+    else this.#byKey.set(key, [message]);
+  }
+
+  has(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  /** The 422 in the service's shape: the first message (+ "(and N more errors)") and every message by key. */
+  toHttpError(): HttpError {
+    const messages = [...this.#byKey.values()].flat();
+    const more = messages.length - 1;
+    const message = more > 0 ? `${messages[0]} (and ${more} more error${more === 1 ? '' : 's'})` : messages[0] ?? 'The given data was invalid.';
+    // Object.fromEntries defines own properties, so `__proto__` stays a key of the body.
+    return new HttpError(422, { message, errors: Object.fromEntries(this.#byKey) });
+  }
 }
 
-export function json(c: Context, status: number, body: unknown, faults: ReadonlySet<SandboxFault>, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...headers, 'content-type': faults.has('wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json' },
-  });
+export function validationFailed(key: string, message: string): HttpError {
+  const errors = new FieldErrors();
+  errors.add(key, message);
+  return errors.toHttpError();
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 }

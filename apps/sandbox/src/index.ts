@@ -1,27 +1,39 @@
 // The sandbox's programmatic entry point: startSandbox() serves a fresh tenant on 127.0.0.1 and
-// returns its address, tokens and seed ids; close() stops it.
+// returns its address, tokens and seed ids; close() stops it. Fault switches are resolved here into
+// behaviours applied around the application and its webhook transport (src/behaviour/).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
+import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
+import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
+import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
 import type { SandboxContext } from './context.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
-import { assertFaults, SANDBOX_FAULTS, type SandboxFault } from './faults.js';
+import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
+import { err, ok, type Result } from './result.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { SandboxStore } from './store/store.js';
 
-export { SANDBOX_FAULTS, defaultSeed };
-export type { SandboxFault, SeedFixture, TokenName };
+export * from './behaviour/public.js';
+export { defaultSeed };
+export type { RateLimitOptions, SeedFixture, TokenName };
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The URL clients reach the sandbox at, when not http://host:port (behind a proxy). Every URL the
+   * sandbox writes (pagination links, signed file URLs, webhook payloads) starts with it.
+   */
+  publicUrl?: string;
   /** Allow http and private or loopback webhook receivers (local development and tests). */
   allowPrivateWebhooks?: boolean;
   /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
@@ -29,79 +41,127 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** Default 100 requests per minute per user; false turns it off. */
   rateLimit?: RateLimitOptions | false;
-  faults?: SandboxFault[];
+  /**
+   * How many reverse proxies in front of the sandbox append to X-Forwarded-For; only their entries
+   * are believed when the public endpoint's rate limit picks the client address. Default 0.
+   */
+  trustedProxies?: number;
+  /** The token `POST /__sandbox/reset` requires. Default: a random one per start (see SandboxHandle.adminToken). */
+  adminToken?: string;
+  /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE). */
+  faults?: readonly SandboxFault[];
   log?: (line: string) => void;
   /** Clock, for tests (signed URL expiry, timestamps). */
   now?: () => number;
 }
 
 export interface SandboxHandle {
+  /** Where clients reach the sandbox: the publicUrl option, or where it listens. */
   baseUrl: string;
+  /** Where the server listens (http://host:port); differs from baseUrl only behind a proxy. */
+  listenUrl: string;
+  /** The credential of the sandbox's own administration (`POST /__sandbox/reset`), not a tenant token. */
+  adminToken: string;
   tokens: Record<TokenName, string>;
   workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
   reset(): void;
   close(): Promise<void>;
 }
 
-export class SandboxSeedError extends Error {
-  override readonly name = 'SandboxSeedError';
+export type SandboxConfigErrorKind = 'unknown-fault' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
+
+/** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
+export class SandboxConfigError extends Error {
+  override readonly name = 'SandboxConfigError';
+  constructor(
+    readonly kind: SandboxConfigErrorKind,
+    message: string,
+    readonly context: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
-export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
-  if (seed === undefined) return defaultSeed();
+export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFixture, SandboxConfigError> {
+  if (seed === undefined) return ok(defaultSeed());
   let fixture: unknown = seed;
   if (typeof seed === 'string') {
     try {
       fixture = JSON.parse(readFileSync(seed, 'utf8'));
     } catch (error) {
-      throw new SandboxSeedError(`Could not read the seed fixture ${seed}: ${(error as Error).message}`);
+      return err(new SandboxConfigError('unreadable-seed', `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`, { path: seed }));
     }
   }
   const f = fixture as Partial<SeedFixture>;
   const missing = (['workspaces', 'users', 'tokens', 'forms', 'submissions'] as const).filter((k) => !Array.isArray(f?.[k]));
-  if (missing.length > 0) throw new SandboxSeedError(`The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`);
+  if (missing.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`, { missing }));
   const names = new Set(f.tokens!.map((t) => t.name));
   const absent = TOKEN_NAMES.filter((n) => !names.has(n));
-  if (absent.length > 0) throw new SandboxSeedError(`The seed fixture must define the tokens ${absent.join(', ')}.`);
-  return f as SeedFixture;
+  if (absent.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, { absent }));
+  return ok(f as SeedFixture);
+}
+
+function faultBehaviours(names: readonly string[]): Behaviour[] {
+  const unknown = names.filter((f) => !(SANDBOX_FAULTS as readonly string[]).includes(f));
+  if (unknown.length > 0) throw new SandboxConfigError('unknown-fault', `Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`, { unknown });
+  return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
+}
+
+function checkedPublicUrl(publicUrl: string | undefined, listening: string): string {
+  if (publicUrl === undefined) return listening;
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
+    throw new SandboxConfigError('invalid-option', `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`, { publicUrl });
+  }
+  return publicUrl.replace(/\/+$/, '');
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const faults = options.faults ?? [];
-  assertFaults(faults);
+  const behaviours = faultBehaviours(options.faults ?? []);
+  const trustedProxies = options.trustedProxies ?? 0;
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
-  const store = new SandboxStore(seed);
+  if (!seed.ok) throw seed.error;
+  const store = new SandboxStore(seed.value);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
-  const faultSet = new Set(faults);
-  const allowPrivateWebhooks = options.allowPrivateWebhooks ?? false;
+  const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
+  const timeoutMs = options.webhookTimeoutMs ?? 5000;
+  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs }), behaviours);
   const ctx: SandboxContext = {
     bundle,
     store,
     validator: createSpecValidator(bundle),
     files: createFileSigner(now),
-    dispatcher: createDispatcher({ store, timeoutMs: options.webhookTimeoutMs ?? 5000, allowPrivateWebhooks, faults: faultSet, now, log }),
-    faults: faultSet,
-    allowPrivateWebhooks,
+    dispatcher: createDispatcher({ store, transport, timeoutMs, now, log }),
+    webhookUrls,
+    // Known once the server listens (below), before the first request is served.
+    baseUrl: '',
     now,
   };
-  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, log });
+  const adminToken = options.adminToken ?? `sandbox_admin_${randomBytes(24).toString('base64url')}`;
+  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
+  const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
+  const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve({ fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const tokens = Object.fromEntries(seed.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
+  const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
+  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
   return {
-    baseUrl,
+    baseUrl: ctx.baseUrl,
+    listenUrl,
+    adminToken,
     tokens,
-    workspaces: seed.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
+    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
     reset: () => store.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        transport.close();
         server.close((error) => (error ? reject(error) : resolve()));
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),

@@ -1,5 +1,7 @@
 // The sandbox's data model: what the store keeps and what a seed fixture describes.
-export type Ability = 'forms-read' | 'forms-write' | 'manage-integrations';
+import type { Ability } from '@forms-api/types';
+
+export type { Ability };
 export type Plan = 'pro' | 'free';
 export type Role = 'admin' | 'user' | 'readonly';
 export const TOKEN_NAMES = ['all', 'read', 'write', 'integrations', 'none', 'outsider', 'readonly'] as const;

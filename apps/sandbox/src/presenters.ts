@@ -25,7 +25,7 @@ export function isClosed(form: Form, now: number): boolean {
 export function formSummary(ctx: SandboxContext, form: Form): Record<string, unknown> {
   const completed = ctx.store.completedCount(form.id);
   const workspace = ctx.store.workspaces.get(form.workspaceId)!;
-  const summary: Record<string, unknown> = {
+  return {
     id: form.id,
     slug: form.slug,
     title: form.title,
@@ -44,53 +44,46 @@ export function formSummary(ctx: SandboxContext, form: Form): Record<string, unk
     workspace_id: form.workspaceId,
     share_url: shareUrl(form),
   };
-  if (ctx.faults.has('rename-field')) {
-    summary.shareUrl = summary.share_url;
-    delete summary.share_url;
-  }
-  return summary;
 }
 
 export function fullForm(ctx: SandboxContext, form: Form): Record<string, unknown> {
-  const { share_url, shareUrl: renamed, ...summary } = formSummary(ctx, form);
+  const { share_url, ...summary } = formSummary(ctx, form);
   return {
     ...summary,
     language: form.language,
     properties: form.properties,
-    share_url: share_url ?? renamed,
+    share_url,
     created_at: laravel(Date.parse(form.createdAt)),
     updated_at: laravel(Date.parse(form.updatedAt)),
   };
 }
 
 /** Answers as listed: file and signature names become file entries with signed URLs. */
-export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>, origin: string): Record<string, unknown> {
+export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>): Record<string, unknown> {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const out: Record<string, unknown> = {};
   for (const [id, value] of Object.entries(answers)) {
     const type = types.get(id);
     out[id] = (type === 'files' || type === 'signature') && Array.isArray(value)
-      ? value.map((name: string) => ({ file_url: ctx.files.url(origin, form.id, name), file_name: name }))
+      ? value.map((name: string) => ({ file_url: ctx.files.url(ctx.baseUrl, form.id, name), file_name: name }))
       : value;
   }
   return out;
 }
 
-export function submission(ctx: SandboxContext, form: Form, s: Submission, origin: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    data: { ...presentAnswers(ctx, form, s.answers, origin), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
+export function submission(ctx: SandboxContext, form: Form, s: Submission): Record<string, unknown> {
+  return {
+    data: { ...presentAnswers(ctx, form, s.answers), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
     completion_time: s.completionTime,
-    form_id: ctx.faults.has('wrong-type') ? String(s.formId) : s.formId,
+    form_id: s.formId,
     id: s.id,
   };
-  if (ctx.faults.has('drop-required-field')) delete out.completion_time;
-  return out;
 }
 
-export function updatedSubmission(ctx: SandboxContext, form: Form, s: Submission, updatedAt: number, origin: string): Record<string, unknown> {
+export function updatedSubmission(ctx: SandboxContext, form: Form, s: Submission, updatedAt: number): Record<string, unknown> {
   return {
     message: 'Record successfully updated.',
-    data: { submission_id: s.id, form_id: s.formId, submitted_at: iso(updatedAt), data: presentAnswers(ctx, form, s.answers, origin) },
+    data: { submission_id: s.id, form_id: s.formId, submitted_at: iso(updatedAt), data: presentAnswers(ctx, form, s.answers) },
   };
 }
 

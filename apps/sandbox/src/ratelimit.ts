@@ -1,5 +1,6 @@
 // The documented rate limit (observed: 100 requests per minute per user), as fixed windows per
-// key. Disable-able, because test suites send far more than 100 requests a minute.
+// key. Disable-able, because test suites send far more than 100 requests a minute. Expired windows
+// are dropped once per window length, so the memory held is bounded by the keys of two windows.
 export interface RateLimitOptions {
   limit: number;
   windowMs: number;
@@ -10,11 +11,26 @@ export interface RateDecision {
   headers: Record<string, string>;
 }
 
-export function createRateLimiter(options: RateLimitOptions | false, now: () => number) {
+export interface RateLimiter {
+  (key: string): RateDecision;
+  /** How many keys have a window in memory. */
+  readonly size: number;
+}
+
+export function createRateLimiter(options: RateLimitOptions | false, now: () => number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
-  return (key: string): RateDecision => {
+  let lastSweep = now();
+
+  function evictExpired(t: number): void {
+    if (!options || t - lastSweep < options.windowMs) return;
+    lastSweep = t;
+    for (const [key, window] of windows) if (t - window.start >= options.windowMs) windows.delete(key);
+  }
+
+  const decide = (key: string): RateDecision => {
     if (!options) return { allowed: true, headers: {} };
     const t = now();
+    evictExpired(t);
     let window = windows.get(key);
     if (!window || t - window.start >= options.windowMs) {
       window = { start: t, count: 0 };
@@ -32,4 +48,5 @@ export function createRateLimiter(options: RateLimitOptions | false, now: () => 
     }
     return { allowed: true, headers };
   };
+  return Object.defineProperty(decide, 'size', { get: () => windows.size }) as RateLimiter;
 }

@@ -1,10 +1,17 @@
-// Each fault switch changes the behaviour it names (so the contract self-test has something
-// real to catch), and is off unless asked for.
+// Each fault switch changes the behaviour it names (so the contract self-test has something real
+// to catch), is off unless asked for, and lives in the behaviour layer only: the ordinary code
+// never names a fault.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { verify } from '@forms-api/webhook-verify';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_FAULTS, type SandboxFault } from '../src/index.js';
-import { call, sandbox } from './support.js';
+import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from '../src/index.js';
+import { call, fieldIds, receiver, sandbox } from './support.js';
 
-async function withFault<T>(fault: SandboxFault | undefined, run: (sb: Awaited<ReturnType<typeof sandbox>>) => Promise<T>): Promise<T> {
+type Sandbox = Awaited<ReturnType<typeof sandbox>>;
+
+async function withFault<T>(fault: SandboxFault | undefined, run: (sb: Sandbox) => Promise<T>): Promise<T> {
   const sb = await sandbox(fault ? { faults: [fault] } : {});
   try {
     return await run(sb);
@@ -13,33 +20,61 @@ async function withFault<T>(fault: SandboxFault | undefined, run: (sb: Awaited<R
   }
 }
 
-const probes: Record<string, (sb: Awaited<ReturnType<typeof sandbox>>) => Promise<unknown>> = {
+/** Answers form 11 once with a signed webhook at a local receiver; what the receiver and the events list saw. */
+async function webhookRoundTrip(sb: Sandbox) {
+  const rx = await receiver(200);
+  try {
+    const secret = 'whsec_fault_probe_secret';
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: secret } } });
+    const ids = await fieldIds(sb, 11);
+    await call(sb.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' } });
+    const delivery = rx.deliveries[0]!;
+    const events = (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, { token: sb.tokens.all })).body;
+    return { verified: await verify(secret, delivery.raw, delivery.headers['x-webhook-signature'] as string), events: events.length };
+  } finally {
+    await rx.close();
+  }
+}
+
+const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   'rename-field': async (sb) => Object.keys((await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.all })).body.data[0]).includes('share_url'),
   'drop-required-field': async (sb) => 'completion_time' in (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0],
   'ignore-ability': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions', { token: sb.tokens.write })).status,
   'wrong-type': async (sb) => typeof (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0].form_id,
-  unsorted: async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0].id,
+  unsorted: async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=2', { token: sb.tokens.all })).body.data[0].id,
   'ignore-filter': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?status=partial&per_page=1', { token: sb.tokens.all })).body.meta.total,
   'overlapping-pages': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?page=2&per_page=10', { token: sb.tokens.all })).body.data[0].id,
+  'bad-signature': async (sb) => (await webhookRoundTrip(sb)).verified,
   'wrong-content-type': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all })).headers.get('content-type'),
   'undocumented-status': async (sb) => {
     const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://hooks.example.com/x' } } });
     return (await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${created.body.form_integration.id}`, { token: sb.tokens.all })).status;
   },
+  'missing-event': async (sb) => (await webhookRoundTrip(sb)).events,
 };
 
 describe('fault switches', () => {
-  it('cover every fault the contract self-test expects', () => {
+  it('cover every fault the contract self-test expects, one catalogue entry each', () => {
     expect([...SANDBOX_FAULTS].sort()).toEqual(['bad-signature', 'drop-required-field', 'ignore-ability', 'ignore-filter', 'missing-event', 'overlapping-pages', 'rename-field', 'undocumented-status', 'unsorted', 'wrong-content-type', 'wrong-type']);
+    for (const name of SANDBOX_FAULTS) expect(FAULT_CATALOGUE[name].name).toBe(name);
   });
 
-  it.each(Object.keys(probes))('%s changes what it names', async (fault) => {
-    const healthy = await withFault(undefined, probes[fault]!);
-    const broken = await withFault(fault as SandboxFault, probes[fault]!);
+  it.each(SANDBOX_FAULTS)('%s changes what it names', async (fault) => {
+    const healthy = await withFault(undefined, probes[fault]);
+    const broken = await withFault(fault, probes[fault]);
     expect(broken).not.toEqual(healthy);
   });
 
   it('refuses an unknown fault name', async () => {
-    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toThrow(/Unknown sandbox fault/);
+    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toMatchObject({ kind: 'unknown-fault', message: expect.stringMatching(/Unknown sandbox fault/) });
+  });
+
+  it('are named nowhere in the ordinary code', () => {
+    const src = fileURLToPath(new URL('../src/', import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    // The behaviour layer, and the entry points that resolve fault names into it.
+    const layer = (file: string) => file.startsWith('behaviour/') || file === 'index.ts' || file === 'cli.ts';
+    const mentions = files.filter((f) => !layer(relative(src, join(src, f)).replaceAll('\\', '/'))).filter((f) => /\bfaults?\b/i.test(readFileSync(join(src, f), 'utf8')));
+    expect(mentions).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Test support: start sandboxes and receivers on 127.0.0.1 (ports chosen at run time), call the
 // API, and validate every JSON answer against the bundled spec.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
@@ -74,4 +74,38 @@ export async function receiver(respond: number | 'hang' = 200) {
         server.close(() => resolve());
       }),
   };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  text: string;
+}
+
+/**
+ * One request over node:http, for what fetch cannot send: a chosen Host header, a fixed agent
+ * (connection count), a body sent in two halves `pauseMs` apart (so the handler waits mid-body).
+ */
+export function rawRequest(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string; agent?: Agent; pauseMs?: number } = {}): Promise<RawResponse> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: options.headers ?? {}, ...(options.agent ? { agent: options.agent } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.pauseMs === undefined || options.body === undefined) return void req.end(options.body);
+    const body = Buffer.from(options.body);
+    req.setHeader('content-length', body.length);
+    req.write(body.subarray(0, body.length >> 1));
+    setTimeout(() => req.end(body.subarray(body.length >> 1)), options.pauseMs);
+  });
+}
+
+/** The field ids of a form by field name. */
+export async function fieldIds(sb: SandboxHandle, formId: number): Promise<Record<string, string>> {
+  const form = (await call(sb.baseUrl, 'GET', `/open/forms/${formId}`, { token: sb.tokens.all })).body;
+  return Object.fromEntries(form.properties.map((p: { name: string; id: string }) => [p.name, p.id]));
 }

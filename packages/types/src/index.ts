@@ -53,8 +53,6 @@ export type PaginationMeta = Schemas['PaginationMeta'];
 export type ApiErrorBody = Schemas['Error'];
 /** The body of a 422: `message` plus `errors` keyed by input. */
 export type ValidationErrorBody = Schemas['ValidationError'];
-/** The body of a 402 for a plan feature the workspace lacks. */
-export type PlanFeatureErrorBody = Schemas['PlanFeatureError'];
 export type SuccessMessage = Schemas['SuccessMessage'];
 
 /** The operationIds of the open API. */

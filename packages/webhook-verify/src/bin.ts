@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `forms-webhook` command.
+// Entry point of the `forms-webhook` command. exitCode rather than exit(): piped output is flushed.
 import { main } from './cli.js';
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,90 +1,111 @@
-// forms-webhook: sign and verify bodies from the shell, and send a signed test submission.created
-// to a receiver (the offline equivalent of a "trigger test event" button).
+// forms-webhook: sign and verify bodies from the shell, send a signed test submission.created to
+// a receiver (the offline equivalent of a "trigger test event" button), and hand `inbox` over to
+// the optional @forms-api/webhook-inbox. Exit codes: 0 success, 1 a failed check or request,
+// 2 a usage error (told on stderr with the usage line, never as a stack trace).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { WebhookUsageError, WebhookVerificationError, sign, verifyOrThrow } from './node.js';
 
-const USAGE = `Usage:
+const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send|inbox> [options]   (forms-webhook --help for details)';
+
+const HELP = `Usage: forms-webhook <sign|verify|send|inbox> [options]
+
   forms-webhook sign   [--body FILE] [--secret S]               print the X-Webhook-Signature value
   forms-webhook verify --signature H [--body FILE] [--secret S] exit 0 if valid, 1 with the reason if not
   forms-webhook send   URL [--body FILE] [--secret S] [--header "Name: value"]... [--timeout-ms N]
                        POST a signed submission.created (the spec's example unless --body is given)
+  forms-webhook inbox  ARGS...                                  run the webhook inbox (from the optional
+                       package @forms-api/webhook-inbox; \`forms-webhook inbox --help\` for its commands)
 
 The body is read from --body FILE, or from standard input when --body is absent (sign, verify).
-The secret comes from --secret or the FORMS_WEBHOOK_SECRET environment variable.`;
+The secret comes from --secret or the FORMS_WEBHOOK_SECRET environment variable.
+Exit codes: 0 success; 1 an invalid signature, a receiver answering other than 2xx/3xx, or a
+request that failed; 2 a usage error (unknown command or flag, bad value, unreadable file).`;
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 
-export async function main(argv: string[], io: Output = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      body: { type: 'string' },
-      secret: { type: 'string' },
-      signature: { type: 'string' },
-      header: { type: 'string', multiple: true },
-      'timeout-ms': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    io.out(USAGE);
-    return values.help ? 0 : 2;
+const CONSOLE: Output = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** Runs the command line `argv` (without the node and script paths); resolves to the exit code. */
+export async function main(argv: string[], io: Output = CONSOLE): Promise<number> {
+  try {
+    if (argv[0] === 'inbox') return await runInbox(argv.slice(1), io);
+    return await run(argv, io);
+  } catch (error) {
+    if (error instanceof CliError || error instanceof WebhookUsageError) {
+      io.err(`forms-webhook: ${error.message}\n${USAGE_LINE}`);
+      return 2;
+    }
+    throw error;
   }
+}
+
+async function run(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseArguments(argv);
+  const [command, ...rest] = positionals;
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (!command) throw new CliError('Name a command.');
   const secret = values.secret ?? process.env.FORMS_WEBHOOK_SECRET;
   const needSecret = (): string => {
     if (!secret) throw new CliError('A secret is needed: pass --secret or set FORMS_WEBHOOK_SECRET.');
     return secret;
   };
+  const noArguments = () => {
+    if (rest.length > 0) throw new CliError(`${command} takes no arguments (got ${JSON.stringify(rest.join(' '))}).`);
+  };
+  switch (command) {
+    case 'sign': {
+      noArguments();
+      io.out(await sign(needSecret(), readBody(values.body)));
+      return 0;
+    }
+    case 'verify': {
+      noArguments();
+      if (!values.signature) throw new CliError('verify needs --signature "sha256=…" (the X-Webhook-Signature value).');
+      try {
+        await verifyOrThrow(needSecret(), readBody(values.body), values.signature);
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        io.err(`invalid (${error.reason}): ${error.message}`);
+        return 1;
+      }
+      io.out('valid');
+      return 0;
+    }
+    case 'send': {
+      const [url, ...extra] = rest;
+      if (!url || !/^https?:\/\//.test(url)) throw new CliError('send needs the receiver URL (http:// or https://) as its argument.');
+      if (extra.length > 0) throw new CliError(`send takes one URL (got also ${JSON.stringify(extra.join(' '))}).`);
+      const timeoutMs = parseTimeout(values['timeout-ms']);
+      const body = new Uint8Array(values.body ? readFile(values.body) : Buffer.from(exampleBody(), 'utf8'));
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'forms-webhook-cli' };
+      for (const line of values.header ?? []) {
+        const at = line.indexOf(':');
+        if (at <= 0) throw new CliError(`--header must be "Name: value" (got ${JSON.stringify(line)}).`);
+        headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      if (secret) headers['x-webhook-signature'] = await sign(secret, body);
+      return send(url, body, headers, timeoutMs, Boolean(secret), io);
+    }
+    default:
+      throw new CliError(`Unknown command ${JSON.stringify(command)}.`);
+  }
+}
+
+async function send(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>, timeoutMs: number, signed: boolean, io: Output): Promise<number> {
+  const started = performance.now();
   try {
-    switch (command) {
-      case 'sign': {
-        io.out(await sign(needSecret(), readBody(values.body)));
-        return 0;
-      }
-      case 'verify': {
-        if (!values.signature) throw new CliError('verify needs --signature "sha256=…" (the X-Webhook-Signature value).');
-        try {
-          await verifyOrThrow(needSecret(), readBody(values.body), values.signature);
-        } catch (error) {
-          if (!(error instanceof WebhookVerificationError)) throw error;
-          io.err(`invalid (${error.reason}): ${error.message}`);
-          return 1;
-        }
-        io.out('valid');
-        return 0;
-      }
-      case 'send': {
-        const url = rest[0];
-        if (!url || !/^https?:\/\//.test(url)) throw new CliError('send needs the receiver URL (http:// or https://) as its argument.');
-        const body = values.body ? readFileSync(values.body) : Buffer.from(exampleBody(), 'utf8');
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'forms-webhook-cli' };
-        for (const line of values.header ?? []) {
-          const at = line.indexOf(':');
-          if (at <= 0) throw new CliError(`--header must be "Name: value" (got ${JSON.stringify(line)}).`);
-          headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
-        }
-        if (secret) headers['x-webhook-signature'] = await sign(secret, body);
-        const timeoutMs = Number(values['timeout-ms'] ?? 5000);
-        const started = performance.now();
-        const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-        const text = await response.text();
-        const elapsed = performance.now() - started;
-        io.out(`${response.status} ${response.statusText} in ${elapsed.toFixed(1)} ms${secret ? '' : ' (unsigned: no secret given)'}`);
-        if (text) io.out(text.length > 500 ? `${text.slice(0, 500)}…` : text);
-        return response.status >= 200 && response.status < 400 ? 0 : 1;
-      }
-      default:
-        throw new CliError(`Unknown command ${JSON.stringify(command)}.\n\n${USAGE}`);
-    }
+    const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const text = await response.text();
+    const elapsed = performance.now() - started;
+    io.out(`${response.status} ${response.statusText} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
+    if (text) io.out(text.length > 500 ? `${text.slice(0, 500)}…` : text);
+    return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
-    if (error instanceof CliError || error instanceof WebhookUsageError) {
-      io.err(error.message);
-      return 2;
-    }
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
       io.err(`The request failed: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`);
       return 1;
@@ -93,10 +114,76 @@ export async function main(argv: string[], io: Output = { out: (l) => console.lo
   }
 }
 
+/** The inbox lives in its own package (it brings Redis and BullMQ); it is loaded only when asked for. */
+const INBOX_CLI = '@forms-api/webhook-inbox/cli';
+
+async function runInbox(args: string[], io: Output): Promise<number> {
+  let inbox: { runInboxCli?: unknown };
+  try {
+    inbox = (await import(INBOX_CLI)) as { runInboxCli?: unknown };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : '';
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes("'@forms-api/webhook-inbox'")) {
+      throw new CliError('`inbox` needs the optional package @forms-api/webhook-inbox: install it next to this one (npm install @forms-api/webhook-inbox).');
+    }
+    if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
+      throw new CliError('The installed @forms-api/webhook-inbox has no command line (`@forms-api/webhook-inbox/cli`): upgrade it.');
+    }
+    throw error;
+  }
+  if (typeof inbox.runInboxCli !== 'function') {
+    throw new CliError('The installed @forms-api/webhook-inbox does not export runInboxCli(args): upgrade it.');
+  }
+  const code: unknown = await (inbox.runInboxCli as (args: string[]) => Promise<number>)(args);
+  if (typeof code !== 'number' || !Number.isInteger(code)) {
+    io.err(`forms-webhook: @forms-api/webhook-inbox returned ${String(code)} instead of an exit code.`);
+    return 1;
+  }
+  return code;
+}
+
 class CliError extends Error {}
 
+function parseArguments(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        body: { type: 'string' },
+        secret: { type: 'string' },
+        signature: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        'timeout-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // node:util's parse errors (unknown flag, missing value) are usage errors, told as such.
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+function parseTimeout(value: string | undefined): number {
+  if (value === undefined) return 5000;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`--timeout-ms takes a positive whole number of milliseconds (got ${JSON.stringify(value)}).`);
+  return Number(value);
+}
+
 function readBody(file: string | undefined): Buffer {
-  return readFileSync(file ?? 0);
+  return file === undefined ? readFileSync(0) : readFile(file);
+}
+
+function readFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new CliError(`Cannot read --body ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error)}.`);
+  }
 }
 
 /** The spec's signed submission.created example, serialised compactly as the service sends it. */

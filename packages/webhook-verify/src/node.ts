@@ -1,6 +1,5 @@
-// Node build: HMAC with node:crypto. Chosen by the "node" export condition.
-import { createWebhookApi } from './core/api.js';
-import { nodeBackend } from './crypto/node.js';
+// Node build (node:crypto), for Node, Bun and Deno: chosen by the "node" export condition.
+import { nodeApi } from './builds/node.js';
 
 export * from './exports.js';
-export const { sign, verify, verifyOrThrow, parseWebhook, createVerifier } = createWebhookApi(nodeBackend);
+export const { sign, verify, verifyOrThrow, parseWebhook, handleWebhook, createVerifier } = nodeApi;

@@ -1,20 +1,27 @@
 // Replay guard. The scheme signs no timestamp, so a captured request stays valid forever; the
-// best a receiver can do is refuse a signature it has already accepted recently.
+// best a receiver can do is refuse a delivery whose signature it has already claimed recently.
 
-/** Remembers accepted signatures. Implement it over Redis or a database to share it across processes. */
+/**
+ * Where deliveries are claimed, keyed by their `X-Webhook-Signature` value. `claim` must be
+ * atomic (exactly one of two concurrent callers wins), so one delivery arriving twice at once is
+ * processed once; over Redis that is `SET key 1 NX PX ttlMs`. Implement it over Redis or a
+ * database to share the guard between processes (`@forms-api/webhook-inbox` ships one for Redis).
+ */
 export interface ReplayStore {
-  /** Records `key` for `ttlMs`; resolves to true when it was already recorded and still fresh. */
-  seen(key: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Claims `key` for `ttlMs`: true when this caller now holds it, false when it is already claimed and still fresh. */
+  claim(key: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Gives a claim back because the delivery was not processed, so its next arrival is. */
+  release(key: string): void | Promise<void>;
 }
 
 export interface MemoryReplayStoreOptions {
-  /** Most signatures kept; the least recently seen is dropped first. Default 10,000. */
+  /** Most claims kept; the least recently touched is dropped first. Default 10,000. */
   maxEntries?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
 
-/** An in-memory LRU of signatures with a time to live, for a single process. */
+/** An in-memory LRU of claims with a time to live, for a single process. */
 export class MemoryReplayStore implements ReplayStore {
   readonly #entries = new Map<string, number>();
   readonly #maxEntries: number;
@@ -26,14 +33,19 @@ export class MemoryReplayStore implements ReplayStore {
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) throw new RangeError('MemoryReplayStore: maxEntries must be a positive integer.');
   }
 
-  seen(key: string, ttlMs: number): boolean {
+  claim(key: string, ttlMs: number): boolean {
     const now = this.#now();
     const expiresAt = this.#entries.get(key);
+    // Deleting then setting moves the key to the most recent end of the Map (the LRU order).
     this.#entries.delete(key);
     const fresh = expiresAt !== undefined && expiresAt > now;
     this.#entries.set(key, fresh ? expiresAt : now + ttlMs);
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
-    return fresh;
+    return !fresh;
+  }
+
+  release(key: string): void {
+    this.#entries.delete(key);
   }
 
   get size(): number {

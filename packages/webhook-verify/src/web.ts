@@ -1,6 +1,5 @@
-// Web build: HMAC with Web Crypto, for browsers, Workers, Deno, Bun and edge runtimes.
-import { createWebhookApi } from './core/api.js';
-import { webBackend } from './crypto/web.js';
+// Web build (Web Crypto), for Workers, browsers and edge runtimes: the default export condition.
+import { webApi } from './builds/web.js';
 
 export * from './exports.js';
-export const { sign, verify, verifyOrThrow, parseWebhook, createVerifier } = createWebhookApi(webBackend);
+export const { sign, verify, verifyOrThrow, parseWebhook, handleWebhook, createVerifier } = webApi;

@@ -1,5 +1,5 @@
 // Test helpers: start servers on 127.0.0.1 with a port chosen at run time, and send raw requests.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 
@@ -33,3 +33,29 @@ export const POLICY_CASES: Array<[string, { body: string; headers: Record<string
   ['a signature of another body', { body: `${BODY} `, headers: { 'x-webhook-signature': SIGNATURE } }, 401, 'signature_mismatch'],
   ['a wrong content type', { body: BODY, headers: { 'content-type': 'text/plain', 'x-webhook-signature': SIGNATURE } }, 415, 'unsupported_content_type'],
 ];
+
+/** POSTs `count` chunks of `size` bytes with chunked transfer encoding (no Content-Length), stopping once answered. */
+export function postChunked(url: string, count: number, size: number, headers: Record<string, string> = {}): Promise<{ status: number; json: () => any; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } }, (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text), sent });
+      });
+    });
+    req.on('error', (error) => (answered ? undefined : reject(error)));
+    const chunk = Buffer.alloc(size, 0x20);
+    const pump = () => {
+      while (!answered && sent < count) {
+        sent++;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}

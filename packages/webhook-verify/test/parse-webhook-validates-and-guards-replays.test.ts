@@ -51,10 +51,10 @@ describe('parseWebhook', () => {
 
   it('keeps the replay store bounded', () => {
     const store = new MemoryReplayStore({ maxEntries: 3 });
-    for (const key of ['a', 'b', 'c', 'd', 'e']) store.seen(key, 1000);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) store.claim(key, 1000);
     expect(store.size).toBe(3);
-    expect(store.seen('a', 1000)).toBe(false);
-    expect(store.seen('e', 1000)).toBe(true);
+    expect(store.claim('a', 1000)).toBe(true); // dropped, so claimable again
+    expect(store.claim('e', 1000)).toBe(false);
   });
 });
 

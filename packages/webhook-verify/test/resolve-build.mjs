@@ -1,4 +1,7 @@
-// Prints which build the package name resolves to on this runtime (self-reference through the
-// `exports` map): Node must get the node:crypto build; Bun, Deno and Workers the Web Crypto one.
-const url = import.meta.resolve('@forms-api/webhook-verify');
-console.log(url.endsWith('/dist/node.js') ? 'node' : url.endsWith('/dist/web.js') ? 'web' : `unexpected ${url}`);
+// Prints which builds the package name and its `/fetch` subpath resolve to on this runtime
+// (self-reference through the `exports` map), as "<root> <fetch>": "node node" means node:crypto.
+const build = (specifier, node, web) => {
+  const url = import.meta.resolve(specifier);
+  return url.endsWith(node) ? 'node' : url.endsWith(web) ? 'web' : `unexpected(${url})`;
+};
+console.log(`${build('@forms-api/webhook-verify', '/dist/node.js', '/dist/web.js')} ${build('@forms-api/webhook-verify/fetch', '/dist/adapters/fetch-node.js', '/dist/adapters/fetch-web.js')}`);

@@ -1,27 +1,31 @@
-// Runs the built package's vectors on every runtime it claims: this Node (20), Node 22 and 24,
-// Bun and Deno (binaries from @forms-api/runtimes), with the Node build, the Web Crypto build,
-// and the Web Crypto build with globalThis.Buffer deleted. Any difference fails.
+// Runs the built package's vectors and signature properties on every runtime it claims: this
+// Node (20), Node 22 and 24, Bun and Deno (binaries from @forms-api/runtimes), with the
+// node:crypto build (Bun's native hasher on Bun), the Web Crypto build, and the Web Crypto build
+// with globalThis.Buffer deleted. Any difference or counterexample fails.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtimes';
 
 assertRuntimesInstalled();
 const runner = fileURLToPath(new URL('./run-vectors.mjs', import.meta.url));
+const propertyRunner = fileURLToPath(new URL('./run-properties.mjs', import.meta.url));
 const resolveProbe = fileURLToPath(new URL('./resolve-build.mjs', import.meta.url));
 const all = [[`node ${process.version}`, { command: process.execPath, args: [] }], ...Object.entries(runtimes)];
 let failed = 0;
 for (const [name, runtime] of all) {
-  // The export conditions must hand each runtime its build: node:crypto on Node, Web Crypto elsewhere.
-  const want = name.startsWith('node') ? 'node' : 'web';
+  // The export conditions must hand each runtime its fastest build: node:crypto on Node, Bun and
+  // Deno (measured: bench/verify.bench.mjs), for the package root and for `/fetch`.
+  const want = 'node node';
   const got = execFileSync(runtime.command, [...runtime.args, resolveProbe], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }).trim();
-  if (got === want) console.log(`${name}: the package name resolves to the ${got} build`);
+  if (got === want) console.log(`${name}: the package name and /fetch resolve to the ${want} builds`);
   else {
     failed++;
-    console.error(`${name}: the package name resolves to ${got}, expected the ${want} build`);
+    console.error(`${name}: the package name and /fetch resolve to "${got}", expected "${want}"`);
   }
-  for (const mode of [['node'], ['web'], ['web', '--no-buffer']]) {
+  const runs = [[runner, 'node'], [runner, 'web'], [runner, 'web', '--no-buffer'], [propertyRunner, 'node'], [propertyRunner, 'web']];
+  for (const run of runs) {
     try {
-      process.stdout.write(execFileSync(runtime.command, [...runtime.args, runner, ...mode], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }));
+      process.stdout.write(execFileSync(runtime.command, [...runtime.args, ...run], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }));
     } catch (error) {
       failed++;
       process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? error.message}`);

@@ -1,13 +1,13 @@
-// Writes contract-report.json and contract-report.xml into the report directory. Everything that
-// reaches disk has been redacted already (curl lines); the JSON drops raw exchanges for the same reason.
+// Writes contract-report.json and contract-report.xml into the report directory. Both are redacted
+// as data (every string of the report) and again as text; the JSON drops raw exchanges.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { redact } from './curl.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
+import { redactValue, type Redact } from './redact.js';
 
-/** The JSON form: results without the recorded exchanges (they hold headers with tokens). */
-export function toJson(report: RunReport, secrets: ReadonlyMap<string, string>): string {
+/** The JSON form: results without the recorded exchanges (only the request line and status of each). */
+export function toJson(report: RunReport, redact: Redact): string {
   const results = report.results.map(({ failures, ...rest }) => ({
     ...rest,
     failures: failures.map(({ exchange, schemaErrors, ...f }) => ({
@@ -16,14 +16,14 @@ export function toJson(report: RunReport, secrets: ReadonlyMap<string, string>):
       ...(exchange ? { request: `${exchange.method} ${exchange.url}`, status: exchange.status } : {}),
     })),
   }));
-  return redact(JSON.stringify({ ...report, results }, null, 2), secrets) + '\n';
+  return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
 }
 
-export async function writeReports(report: RunReport, dir: string, secrets: ReadonlyMap<string, string>): Promise<{ json: string; xml: string }> {
+export async function writeReports(report: RunReport, dir: string, redact: Redact): Promise<{ json: string; xml: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');
-  await writeFile(json, toJson(report, secrets));
-  await writeFile(xml, redact(renderJUnit(report), secrets));
+  await writeFile(json, toJson(report, redact));
+  await writeFile(xml, redact(renderJUnit(redactValue(report, redact))));
   return { json, xml };
 }

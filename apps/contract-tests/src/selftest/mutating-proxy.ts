@@ -1,19 +1,12 @@
 // A deliberately broken target for the self-test: node:http on 127.0.0.1 in front of the Prism
-// mock, applying one fault to matching requests or responses.
+// mock, applying one fault to matching requests or responses. Requests and responses have the
+// shapes of the sandbox's behaviour layer, so its fault catalogue's rewrites apply here unchanged.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ExchangeRequest, ExchangeResponse } from '@forms-api/sandbox/faults';
 
-export interface ProxiedRequest {
-  readonly method: string;
-  readonly path: string;
-  headers: Record<string, string>;
-}
-
-export interface ProxiedResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type ProxiedRequest = ExchangeRequest;
+export type ProxiedResponse = ExchangeResponse;
 
 export interface ProxyFault {
   /** Changes the request before it is forwarded (for example drops Prism's Prefer header). */

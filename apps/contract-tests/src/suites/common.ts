@@ -1,46 +1,51 @@
 // Check builders shared by the operation suites: every documented status on the mock, and on live
 // targets the happy path, no token (401), a token without the ability (403) and unknown ids (404).
+// Statuses, abilities and whether an operation is public come from the spec's operations table.
+import { OPERATIONS, type OperationId, type operations } from '@forms-api/types';
 import type { CheckContext, TokenChoice } from '../check-context.js';
-import { isSecured } from '../spec.js';
 import type { Exchange } from '../model.js';
-import type { TargetTokens } from '../targets/target.js';
 import type { Check } from './types.js';
 
-/** Variations of an operation's valid request; the operation suite knows how to send it. */
-export interface SendOptions {
+type ParametersOf<Op extends OperationId> = operations[Op]['parameters'];
+type JsonBodyOf<Op extends OperationId> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** Variations of an operation's valid request, typed by the spec; the operation suite knows how to send it. */
+export interface SendOptions<Op extends OperationId> {
   readonly token?: TokenChoice;
   readonly headers?: Record<string, string>;
-  readonly query?: Record<string, unknown>;
-  readonly body?: unknown;
-  /** Path parameter overrides (unknown ids for the 404 checks). */
-  readonly path?: Record<string, string | number>;
+  /** Path parameter overrides (unknown ids for the 404 checks, an id the check created). */
+  readonly path?: Partial<NonNullable<ParametersOf<Op>['path']>>;
+  readonly query?: NonNullable<ParametersOf<Op>['query']>;
+  readonly body?: JsonBodyOf<Op>;
 }
 
-export type Send = (ctx: CheckContext, options?: SendOptions) => Promise<Exchange>;
+export type Send<Op extends OperationId> = (ctx: CheckContext, options?: SendOptions<Op>) => Promise<Exchange>;
+
+/**
+ * A value the spec forbids, sent on purpose to see it refused (422). Typed as what the client expects
+ * so the rest of the request stays checked.
+ */
+export const deliberatelyInvalid = <T>(value: unknown): T => value as T;
+
+/** A query the tenant wrote (the query string of a pagination link), followed exactly as given. */
+export const queryOfLink = <T>(link: URL): T => Object.fromEntries(link.searchParams) as T;
 
 /** An id no tenant has: large, positive and within the schema's int64 bounds. */
 export const UNKNOWN_ID = 987654321;
 
-/** The id of an integration, or a skip naming the variable. */
-export function integrationIdOf(ctx: CheckContext): number {
-  const id = ctx.target.ids.integrationId;
-  if (id === undefined) return ctx.skip('no integration to read (set FORMS_API_INTEGRATION_ID)');
-  return id;
-}
-
 /**
- * On the Prism mock: one check per documented status, selected with `Prefer: code=<status>`, each
- * response validated against the schema of that status. Statuses Prism answers by itself are
- * tested separately (see prismOwnBehaviour).
+ * On the Prism mock: one check per status the spec documents for the operation, selected with
+ * `Prefer: code=<status>`, each response validated against the schema of that status. Statuses
+ * Prism answers by itself are tested separately (see prismOwnBehaviour).
  */
-export function documentedStatusChecks(operationId: string, statuses: string[], send: Send): Check[] {
-  return statuses.map((status) => ({
+export function documentedStatusChecks<Op extends OperationId>(operationId: Op, send: Send<Op>): Check[] {
+  return OPERATIONS[operationId].statuses.map((status) => ({
     name: `documented ${status} (Prefer: code=${status})`,
     operationId,
     on: 'mock' as const,
     async run(ctx: CheckContext) {
       const exchange = await send(ctx, { headers: { Prefer: `code=${status}` } });
-      ctx.expectResponse(exchange, { operationId, status: Number(status) });
+      ctx.expectResponse(exchange, { operationId, status });
     },
   }));
 }
@@ -50,7 +55,7 @@ export function documentedStatusChecks(operationId: string, statuses: string[], 
  * `Authorization` gets 401 (with an `sl-violations` header and the 401 example body), and a public
  * one does not.
  */
-export function prismOwnBehaviour(operationId: string, send: Send): Check[] {
+export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send: Send<Op>): Check[] {
   return [
     {
       name: 'no token: Prism enforces the security requirement',
@@ -58,7 +63,7 @@ export function prismOwnBehaviour(operationId: string, send: Send): Check[] {
       on: 'mock',
       async run(ctx) {
         const exchange = await send(ctx, { token: null });
-        const secured = isSecured(ctx.spec, operationId);
+        const secured = !OPERATIONS[operationId].public;
         ctx.expectResponse(exchange, { operationId, status: secured ? 401 : 200 });
         if (secured && !exchange.responseHeaders?.['sl-violations']) {
           ctx.fail({ kind: 'check', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
@@ -68,65 +73,58 @@ export function prismOwnBehaviour(operationId: string, send: Send): Check[] {
   ];
 }
 
-export interface LiveBasics {
-  readonly operationId: string;
-  readonly send: Send;
-  /** The token key lacking this operation's ability, and the variable a live user sets it with. */
-  readonly forbidden?: { token: keyof TargetTokens; variable: string };
-  /** Path parameters that make the request address nothing (404). */
-  readonly unknown?: Record<string, string | number>;
-  /** The happy path changes data: only with --write (and it then needs its own check instead). */
-  readonly readOnly?: boolean;
-  /** Extra preconditions (ids) checked before sending; throw a skip. */
-  readonly needs?: (ctx: CheckContext) => void;
+/** The request of a basic check besides its token: fixed, or worked out when the check runs (it may create what it addresses). */
+export type BasicRequest<Op extends OperationId> = SendOptions<Op> | ((ctx: CheckContext) => SendOptions<Op> | Promise<SendOptions<Op>>);
+
+export interface BasicCase<Op extends OperationId> {
+  /** The request (default: the operation's default request). */
+  readonly request?: BasicRequest<Op>;
+  /** Needs --write on live tenants: the request changes data, or addresses something the check creates. */
+  readonly writes?: boolean;
+  /** The name in the report, when the standard one would be vague ("unknown submission: 404"). */
+  readonly name?: string;
 }
 
-export function liveBasicChecks(b: LiveBasics): Check[] {
-  const checks: Check[] = [];
+export interface LiveBasics<Op extends OperationId> {
+  readonly operationId: Op;
+  readonly send: Send<Op>;
+  /** 200 and a valid body. On by default. */
+  readonly happyPath?: BasicCase<Op> | false;
+  /** 401 without a token. On by default for secured operations. */
+  readonly noToken?: BasicCase<Op> | false;
+  /** 403 with a token that has none of the abilities the operation accepts. On by default for secured operations. */
+  readonly withoutAbility?: BasicCase<Op> | false;
+  /** 404: the request must address nothing, so it has no default. */
+  readonly unknown?: BasicCase<Op> & { readonly request: BasicRequest<Op> };
+  /** Sees each exchange before it is judged (for example to remove what a request wrongly created). */
+  readonly inspect?: (ctx: CheckContext, exchange: Exchange) => void;
+}
+
+const prepare = async <Op extends OperationId>(ctx: CheckContext, request: BasicRequest<Op> | undefined): Promise<SendOptions<Op>> =>
+  typeof request === 'function' ? request(ctx) : (request ?? {});
+
+/** The happy path, 401, 403 and 404 of an operation on live targets, each a check of its own. */
+export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Check[] {
   const { operationId, send } = b;
-  if (b.readOnly !== false) {
-    checks.push({
-      name: 'happy path: 200 and a valid body',
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        b.needs?.(ctx);
-        ctx.expectResponse(await send(ctx), { operationId, status: 200 });
-      },
-    });
-  }
-  checks.push({
-    name: 'no token: 401',
+  const secured = !OPERATIONS[operationId].public;
+  const check = (standardName: string, basic: BasicCase<Op>, status: number, token: (ctx: CheckContext) => TokenChoice): Check => ({
+    name: basic.name ?? standardName,
     operationId,
     on: 'live',
+    ...(basic.writes ? { writes: true } : {}),
     async run(ctx) {
-      b.needs?.(ctx);
-      ctx.expectResponse(await send(ctx, { token: null }), { operationId, status: 401 });
+      // The token first: a check that lacks it is skipped before it creates anything.
+      const chosen = token(ctx);
+      const options = await prepare(ctx, basic.request);
+      const exchange = await send(ctx, { ...options, ...(chosen === undefined ? {} : { token: chosen }) });
+      b.inspect?.(ctx, exchange);
+      ctx.expectResponse(exchange, { operationId, status });
     },
   });
-  if (b.forbidden) {
-    const { token, variable } = b.forbidden;
-    checks.push({
-      name: `token without the ability: 403`,
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        b.needs?.(ctx);
-        ctx.expectResponse(await send(ctx, { token: ctx.token(token, variable) }), { operationId, status: 403 });
-      },
-    });
-  }
-  if (b.unknown) {
-    const path = b.unknown;
-    checks.push({
-      name: `unknown id: 404`,
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        b.needs?.(ctx);
-        ctx.expectResponse(await send(ctx, { path }), { operationId, status: 404 });
-      },
-    });
-  }
+  const checks: Check[] = [];
+  if (b.happyPath !== false) checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => undefined));
+  if (secured && b.noToken !== false) checks.push(check('no token: 401', b.noToken ?? {}, 401, () => null));
+  if (secured && b.withoutAbility !== false) checks.push(check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) => ctx.tokenWithoutAbilityFor(operationId)));
+  if (b.unknown) checks.push(check('unknown id: 404', b.unknown, 404, () => undefined));
   return checks;
 }

@@ -1,60 +1,35 @@
 // deleteFormIntegration: every documented status on the mock; on live targets 401 and 404, and
 // with --write the happy path and 403 on a temporary integration.
-import { documentedStatusChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
+import { OPERATIONS } from '@forms-api/types';
+import type { CheckContext } from '../check-context.js';
+import { documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
 import { createTemporaryIntegration, integrationBody } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
 const operationId = 'deleteFormIntegration';
 
-export const send: Send = (ctx, o = {}) =>
+export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
-    ctx.client(o.token, o.headers).DELETE('/open/forms/{form}/integrations/{integrationid}', {
-      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } as never },
+    ctx.client(o.token, o.headers).DELETE(OPERATIONS[operationId].path, {
+      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } },
     }),
   );
+
+/** A temporary integration to delete; its own cleanup tolerates the 404 after the check deleted it. */
+const temporary = async (ctx: CheckContext) => ({ path: { integrationid: (await createTemporaryIntegration(ctx, integrationBody())).id } });
 
 export const suite: OperationSuite = {
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, ['200', '401', '403', '404', '429', '500'], send),
+    ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
-    {
-      name: 'no token: 401',
+    ...liveBasicChecks({
       operationId,
-      on: 'live',
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { token: null, path: { integrationid: UNKNOWN_ID } }), { operationId, status: 401 });
-      },
-    },
-    {
-      name: 'unknown integration: 404',
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { path: { integrationid: UNKNOWN_ID } }), { operationId, status: 404 });
-      },
-    },
-    {
-      name: 'happy path: 200 and a valid body',
-      operationId,
-      on: 'live',
-      writes: true,
-      async run(ctx) {
-        // The temporary integration's own cleanup tolerates the 404 after this delete.
-        const { id } = await createTemporaryIntegration(ctx, integrationBody());
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id } }), { operationId, status: 200 });
-      },
-    },
-    {
-      name: 'token without the ability: 403',
-      operationId,
-      on: 'live',
-      writes: true,
-      async run(ctx) {
-        const token = ctx.token('withoutManageIntegrations', 'FORMS_API_TOKEN_WITHOUT_MANAGE_INTEGRATIONS');
-        const { id } = await createTemporaryIntegration(ctx, integrationBody());
-        ctx.expectResponse(await send(ctx, { token, path: { integrationid: id } }), { operationId, status: 403 });
-      },
-    },
+      send,
+      happyPath: { writes: true, request: temporary },
+      noToken: { request: { path: { integrationid: UNKNOWN_ID } } },
+      withoutAbility: { writes: true, request: temporary },
+      unknown: { name: 'unknown integration: 404', request: { path: { integrationid: UNKNOWN_ID } } },
+    }),
   ],
 };

@@ -1,7 +1,8 @@
 // downloadSubmissionFile: every documented status on the mock; on live targets a file entry's
 // signed URL downloads (200, octet-stream) and a wrong signature is refused (403). Public: no token.
-import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
+import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
+import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './common.js';
 import type { OperationSuite } from './types.js';
 
 const operationId = 'downloadSubmissionFile';
@@ -14,11 +15,11 @@ interface FileRef {
   signature: string;
 }
 
-export const send = (ctx: CheckContext, o: Parameters<Send>[1] & { file?: FileRef } = {}) => {
+export const send = (ctx: CheckContext, o: SendOptions<typeof operationId> & { file?: FileRef } = {}) => {
   const file = o.file ?? { form: ctx.target.ids.formId, ...MOCK_FILE };
   return ctx.send(() =>
     // A public operation: no token unless a check asks for one.
-    ctx.client(o.token === undefined ? null : o.token, o.headers).GET('/open/forms/{form}/submissions/file/{filename}', {
+    ctx.client(o.token === undefined ? null : o.token, o.headers).GET(OPERATIONS[operationId].path, {
       params: { path: { form: file.form, filename: file.filename }, query: { expires: file.expires, signature: file.signature } },
       parseAs: 'blob',
     }),
@@ -28,7 +29,7 @@ export const send = (ctx: CheckContext, o: Parameters<Send>[1] & { file?: FileRe
 /** The signed URL of a file answer among the first page of submissions. */
 async function findFile(ctx: CheckContext): Promise<FileRef> {
   const formId = ctx.target.ids.formId;
-  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{id}/submissions', { params: { path: { id: formId }, query: { per_page: 100 } } }));
+  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { per_page: 100 } } }));
   const text = exchange.responseBody ?? '';
   const match = /"file_url"\s*:\s*"([^"]+)"/.exec(text);
   if (!match) return ctx.skip('no file answer among the latest 100 submissions');
@@ -40,7 +41,7 @@ async function findFile(ctx: CheckContext): Promise<FileRef> {
 export const suite: OperationSuite = {
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, ['200', '403', '404', '500'], send),
+    ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
     {
       name: 'signed URL: 200 and the file',

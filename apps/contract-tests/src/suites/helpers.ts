@@ -3,9 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../check-context.js';
 import { CheckFailed } from '../model.js';
-import type { components } from '@forms-api/types';
+import { OPERATIONS, type components } from '@forms-api/types';
+import { envVariableOf } from '../targets/settings.js';
 
 type Submission = components['schemas']['Submission'];
+type SubmissionUpdate = components['schemas']['SubmissionUpdate'];
 type WebhookIntegrationInput = components['schemas']['WebhookIntegrationInput'];
 type FormField = components['schemas']['FormField'];
 
@@ -28,24 +30,29 @@ export function newSecret(ctx: CheckContext): string {
  */
 export async function createTemporaryIntegration(ctx: CheckContext, body: WebhookIntegrationInput): Promise<{ id: number; body: unknown }> {
   const formId = ctx.target.ids.formId;
-  const exchange = await ctx.send(() => ctx.client().POST('/open/forms/{form}/integrations', { params: { path: { form: formId } }, body }));
+  const exchange = await ctx.send(() => ctx.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form: formId } }, body }));
   const parsed = ctx.json(exchange);
-  const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } }).form_integration?.id : undefined;
+  const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id : undefined;
   if (exchange.status !== 200 || typeof id !== 'number') {
     throw new CheckFailed([{ kind: 'setup', message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`, exchange }]);
   }
-  ctx.onCleanup(`delete integration ${id}`, async () => {
-    const del = await ctx.send(() => ctx.client().DELETE('/open/forms/{form}/integrations/{integrationid}', { params: { path: { form: formId, integrationid: id } } }));
-    // 404: the check already deleted it.
-    if (del.status !== 200 && del.status !== 204 && del.status !== 404) throw new Error(`DELETE answered ${del.status ?? 'nothing'}`);
-  });
+  deleteIntegrationAfterwards(ctx, id);
   return { id, body: parsed.ok ? parsed.value : undefined };
+}
+
+/** Registers the deletion of an integration as a cleanup of the check (a 404 means the check deleted it already). */
+export function deleteIntegrationAfterwards(ctx: CheckContext, id: number): void {
+  const formId = ctx.target.ids.formId;
+  ctx.onCleanup(`delete integration ${id}`, async () => {
+    const del = await ctx.send(() => ctx.client().DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form: formId, integrationid: id } } }));
+    if (del.status !== 200 && del.status !== 204 && del.status !== 404) throw new CheckFailed([{ kind: 'setup', message: `DELETE answered ${del.status ?? 'nothing'}`, exchange: del }]);
+  });
 }
 
 /** The integration to read: the configured one, or (when allowed to write) a temporary one. */
 export async function readableIntegrationId(ctx: CheckContext): Promise<number> {
   if (ctx.target.ids.integrationId !== undefined) return ctx.target.ids.integrationId;
-  if (!ctx.target.write) return ctx.skip('no integration to read (set FORMS_API_INTEGRATION_ID, or run with --write to use a temporary one)');
+  if (!ctx.target.write) return ctx.skip(`no integration to read (set ${envVariableOf('integrationId')}, or run with --write to use a temporary one)`);
   return (await createTemporaryIntegration(ctx, integrationBody())).id;
 }
 
@@ -53,13 +60,13 @@ export async function readableIntegrationId(ctx: CheckContext): Promise<number> 
 export async function findSubmission(ctx: CheckContext, id: number, maxPages = 20): Promise<Submission | undefined> {
   const formId = ctx.target.ids.formId;
   for (let page = 1; page <= maxPages; page++) {
-    const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{id}/submissions', { params: { path: { id: formId }, query: { page, per_page: 100 } } }));
+    const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { page, per_page: 100 } } }));
     const parsed = ctx.json(exchange);
     if (exchange.status !== 200 || !parsed.ok) return undefined;
-    const body = parsed.value as { data?: Submission[]; meta?: { last_page?: number } };
-    const found = body.data?.find((s) => s.id === id);
+    const body = parsed.value as { data?: Submission[]; meta?: { last_page?: number } } | null;
+    const found = body?.data?.find((s) => s.id === id);
     if (found) return found;
-    if (!body.meta?.last_page || page >= body.meta.last_page) return undefined;
+    if (!body?.meta?.last_page || page >= body.meta.last_page) return undefined;
   }
   return undefined;
 }
@@ -67,8 +74,8 @@ export async function findSubmission(ctx: CheckContext, id: number, maxPages = 2
 const META_KEYS = new Set(['status', 'created_at', 'id', 'submission_id']);
 
 /** The answers of a submission as an update body (field ids only, plus completion_time). */
-export function answersOf(submission: Submission): Record<string, unknown> {
-  const answers = Object.fromEntries(Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)));
+export function answersOf(submission: Submission): SubmissionUpdate {
+  const answers: SubmissionUpdate = Object.fromEntries(Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)));
   if (typeof submission.completion_time === 'number') answers.completion_time = Math.round(submission.completion_time);
   return answers;
 }
@@ -76,24 +83,24 @@ export function answersOf(submission: Submission): Record<string, unknown> {
 /** The submission the write checks may change, with a cleanup that puts its answers back. */
 export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
   const id = ctx.target.ids.submissionId;
-  if (id === undefined) return ctx.skip('no submission to update (set FORMS_API_SUBMISSION_ID)');
+  if (id === undefined) return ctx.skip(`no submission to update (set ${envVariableOf('submissionId')})`);
   const original = await findSubmission(ctx, id);
   if (!original) throw new CheckFailed([{ kind: 'setup', message: `submission ${id} was not found in form ${ctx.target.ids.formId}` }]);
   const formId = ctx.target.ids.formId;
   ctx.onCleanup(`restore the answers of submission ${id}`, async () => {
     const restore = await ctx.send(() =>
-      ctx.client().PUT('/open/forms/{id}/submissions/{submission_id}', { params: { path: { id: formId, submission_id: id } }, body: answersOf(original) as never }),
+      ctx.client().PUT(OPERATIONS.updateFormSubmission.path, { params: { path: { id: formId, submission_id: id } }, body: answersOf(original) }),
     );
-    if (restore.status !== 200) throw new Error(`PUT answered ${restore.status ?? 'nothing'}`);
+    if (restore.status !== 200) throw new CheckFailed([{ kind: 'setup', message: `PUT answered ${restore.status ?? 'nothing'}`, exchange: restore }]);
   });
   return original;
 }
 
 /** The form's fields, read with getForm (a skip when the form cannot be read). */
 export async function formFields(ctx: CheckContext): Promise<FormField[]> {
-  const exchange = await ctx.send(() => ctx.client().GET('/open/forms/{form}', { params: { path: { form: ctx.target.ids.formId } } }));
+  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.getForm.path, { params: { path: { form: ctx.target.ids.formId } } }));
   const parsed = ctx.json(exchange);
-  const fields = parsed.ok ? (parsed.value as { properties?: FormField[] }).properties : undefined;
+  const fields = parsed.ok ? (parsed.value as { properties?: FormField[] } | null)?.properties : undefined;
   if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
   return fields;
 }

@@ -1,10 +1,11 @@
 // listFormSubmissions: every documented status on the mock; on live targets 401/403/404, the
 // invalid inputs (422), the partial filter on a free plan (402), pagination with a filter, and the
 // ledger's named checks pagination-links-keep-filters and search-matches-values-only.
+import { OPERATIONS, type ListSubmissionsQuery, type components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
-import type { components } from '@forms-api/types';
-import { documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
+import { envVariableOf } from '../targets/settings.js';
+import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, queryOfLink, UNKNOWN_ID, type Send } from './common.js';
 import type { OperationSuite } from './types.js';
 
 type Submission = components['schemas']['Submission'];
@@ -12,15 +13,15 @@ type SubmissionPage = components['schemas']['SubmissionPage'];
 
 const operationId = 'listFormSubmissions';
 
-export const send: Send = (ctx, o = {}) =>
+export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
-    ctx.client(o.token, o.headers).GET('/open/forms/{id}/submissions', {
-      params: { path: { id: ctx.target.ids.formId, ...o.path } as never, query: o.query as never },
+    ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, {
+      params: { path: { id: ctx.target.ids.formId, ...o.path }, ...(o.query ? { query: o.query } : {}) },
     }),
   );
 
 /** One page, validated; the check stops (as a failure) when the page itself is wrong. */
-async function page(ctx: CheckContext, query: Record<string, unknown>): Promise<{ body: SubmissionPage; exchange: Exchange } | undefined> {
+async function page(ctx: CheckContext, query: ListSubmissionsQuery): Promise<{ body: SubmissionPage; exchange: Exchange } | undefined> {
   const exchange = await send(ctx, { query });
   const before = ctx.failures.length;
   const body = ctx.expectResponse(exchange, { operationId, status: 200 }) as SubmissionPage | undefined;
@@ -43,9 +44,9 @@ function answerText(submission: Submission): string {
 export const suite: OperationSuite = {
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, ['200', '401', '402', '403', '404', '422', '429', '500'], send),
+    ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({ operationId, send, forbidden: { token: 'withoutFormsRead', variable: 'FORMS_API_TOKEN_WITHOUT_FORMS_READ' }, unknown: { id: UNKNOWN_ID } }),
+    ...liveBasicChecks({ operationId, send, unknown: { request: { path: { id: UNKNOWN_ID } } } }),
     {
       name: 'per_page above 100: 422',
       operationId,
@@ -57,7 +58,7 @@ export const suite: OperationSuite = {
       name: 'unknown status filter: 422',
       operationId,
       async run(ctx) {
-        ctx.expectResponse(await send(ctx, { query: { status: 'archived' } }), { operationId, status: 422, when: 'status outside its enum' });
+        ctx.expectResponse(await send(ctx, { query: { status: deliberatelyInvalid('archived') } }), { operationId, status: 422, when: 'status outside its enum' });
       },
     },
     {
@@ -65,7 +66,7 @@ export const suite: OperationSuite = {
       operationId,
       on: 'live',
       async run(ctx) {
-        const token = ctx.token('integrationsOnly', 'FORMS_API_TOKEN_INTEGRATIONS_ONLY');
+        const token = ctx.token('integrationsOnly');
         ctx.expectResponse(await send(ctx, { token }), { operationId, status: 403, when: 'token has manage-integrations but not forms-read' });
       },
     },
@@ -75,7 +76,7 @@ export const suite: OperationSuite = {
       on: 'live',
       async run(ctx) {
         const freeFormId = ctx.target.ids.freeFormId;
-        if (freeFormId === undefined) return ctx.skip('no form of a free workspace (set FORMS_API_FREE_FORM_ID)');
+        if (freeFormId === undefined) return ctx.skip(`no form of a free workspace (set ${envVariableOf('freeFormId')})`);
         ctx.expectResponse(await send(ctx, { path: { id: freeFormId }, query: { status: 'partial' } }), { operationId, status: 402, when: 'status=partial on a workspace without Pro' });
       },
     },
@@ -118,7 +119,7 @@ export const suite: OperationSuite = {
         const next = first.body.links.next;
         if (!next) return ctx.skip(`fewer than ${PER_PAGE + 1} completed submissions: no next page to follow`);
         const url = new URL(next);
-        const followed = await page(ctx, Object.fromEntries(url.searchParams));
+        const followed = await page(ctx, queryOfLink(url));
         const explicit = await page(ctx, { ...FILTER, per_page: PER_PAGE, page: 2 });
         if (!followed || !explicit) return;
         const ids = (p: SubmissionPage) => p.data.map((s) => s.id).join(',');

@@ -1,70 +1,49 @@
 // updateFormIntegration: every documented status on the mock; on live targets 401 and 404, and
-// with --write the happy path and 403 on a temporary integration (deleted afterwards).
-import { documentedStatusChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
+// with --write the happy path, 403 and a body without integration_id (422) on a temporary
+// integration (deleted afterwards).
+import { OPERATIONS } from '@forms-api/types';
+import type { CheckContext } from '../check-context.js';
+import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
 import { createTemporaryIntegration, integrationBody } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
 const operationId = 'updateFormIntegration';
 
-export const send: Send = (ctx, o = {}) =>
+export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
-    ctx.client(o.token, o.headers).PUT('/open/forms/{form}/integrations/{integrationid}', {
-      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } as never },
-      body: (o.body ?? integrationBody()) as never,
+    ctx.client(o.token, o.headers).PUT(OPERATIONS[operationId].path, {
+      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } },
+      body: o.body ?? integrationBody(),
     }),
   );
+
+const temporaryId = async (ctx: CheckContext): Promise<number> => (await createTemporaryIntegration(ctx, integrationBody())).id;
 
 export const suite: OperationSuite = {
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, ['200', '401', '403', '404', '422', '429', '500'], send),
+    ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
-    {
-      name: 'no token: 401',
+    ...liveBasicChecks({
       operationId,
-      on: 'live',
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { token: null, path: { integrationid: UNKNOWN_ID } }), { operationId, status: [401] });
+      send,
+      happyPath: {
+        writes: true,
+        request: async (ctx) => ({ path: { integrationid: await temporaryId(ctx) }, body: integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/updated' }) }),
       },
-    },
-    {
-      name: 'unknown integration: 404',
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { path: { integrationid: UNKNOWN_ID } }), { operationId, status: 404 });
-      },
-    },
-    {
-      name: 'happy path: 200 and a valid body',
-      operationId,
-      on: 'live',
-      writes: true,
-      async run(ctx) {
-        const { id } = await createTemporaryIntegration(ctx, integrationBody());
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/updated' }) }), { operationId, status: 200 });
-      },
-    },
-    {
-      name: 'token without the ability: 403',
-      operationId,
-      on: 'live',
-      writes: true,
-      async run(ctx) {
-        const token = ctx.token('withoutManageIntegrations', 'FORMS_API_TOKEN_WITHOUT_MANAGE_INTEGRATIONS');
-        const { id } = await createTemporaryIntegration(ctx, integrationBody());
-        ctx.expectResponse(await send(ctx, { token, path: { integrationid: id } }), { operationId, status: 403 });
-      },
-    },
+      noToken: { request: { path: { integrationid: UNKNOWN_ID } } },
+      withoutAbility: { writes: true, request: async (ctx) => ({ path: { integrationid: await temporaryId(ctx) } }) },
+      unknown: { name: 'unknown integration: 404', request: { path: { integrationid: UNKNOWN_ID } } },
+    }),
     {
       name: 'no integration_id: 422',
       operationId,
       on: 'live',
       writes: true,
       async run(ctx) {
-        const { id } = await createTemporaryIntegration(ctx, integrationBody());
+        const id = await temporaryId(ctx);
         const { integration_id: _omitted, ...body } = integrationBody();
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body }), { operationId, status: 422, when: 'integration_id missing' });
+        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: deliberatelyInvalid(body) }), { operationId, status: 422, when: 'integration_id missing' });
       },
     },
   ],

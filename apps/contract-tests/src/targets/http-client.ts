@@ -31,21 +31,69 @@ export class ExchangeRecorder {
 const headersToRecord = (headers: Headers): Record<string, string> => Object.fromEntries([...headers.entries()]);
 
 /**
- * A fetch that adds the check's extra headers, records the request and the raw response text,
- * then returns the response untouched. It bounds each request by `timeoutMs` on top of any
- * signal the request already carries.
+ * The most bytes the suite reads of one response body. Real pages are well under a megabyte; past
+ * this the tenant is broken (or hostile: an endless body), and reading on would only exhaust memory.
+ */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Statuses whose Response must be built without a body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** Reads a body up to `limit` bytes, then cancels the stream (which closes the connection). */
+async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; exceeded: boolean }> {
+  if (!body) return { bytes: new Uint8Array(0), exceeded: false };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > limit) {
+        chunks.push(value.subarray(0, limit - size));
+        size = limit;
+        await reader.cancel('response body over the limit');
+        return { bytes: concat(chunks, size), exceeded: true };
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return { bytes: concat(chunks, size), exceeded: false };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * A fetch that adds the check's extra headers, records the request and the response text, and hands
+ * the client a response rebuilt from the bytes it read: at most `maxBodyBytes` of them, so neither
+ * the recorder nor the client's own parser ever holds more. It bounds each request by `timeoutMs`
+ * on top of any signal the request already carries.
  */
 export function recordingFetch(
   recorder: ExchangeRecorder,
   extraHeaders: Record<string, string> = {},
   base: typeof fetch = globalThis.fetch,
   timeoutMs = 20_000,
+  maxBodyBytes = MAX_RESPONSE_BYTES,
 ): typeof fetch {
   return async (input, init) => {
     const original = input instanceof Request ? input : new Request(input, init);
     const headers = new Headers(original.headers);
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
-    const request = new Request(original, { headers, signal: AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
+    // A contract check judges the tenant's own answer: a redirect (the file download's 302) is the
+    // answer, not a hop to follow to a host the suite does not test.
+    const request = new Request(original, { headers, redirect: 'manual', signal: AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
     const requestBody = request.body ? await request.clone().text() : undefined;
     const base_: Omit<Exchange, 'status'> = {
       method: request.method,
@@ -53,15 +101,24 @@ export function recordingFetch(
       requestHeaders: headersToRecord(request.headers),
       ...(requestBody !== undefined ? { requestBody } : {}),
     };
+    let response: Response;
+    let read: { bytes: Uint8Array<ArrayBuffer>; exceeded: boolean };
     try {
-      const response = await base(request);
-      const responseBody = await response.clone().text();
-      recorder.add({ ...base_, status: response.status, responseHeaders: headersToRecord(response.headers), responseBody });
-      return response;
+      response = await base(request);
+      read = await readBounded(response.body, maxBodyBytes);
     } catch (error) {
       recorder.add({ ...base_, transportError: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
       throw error;
     }
+    recorder.add({
+      ...base_,
+      status: response.status,
+      responseHeaders: headersToRecord(response.headers),
+      responseBody: new TextDecoder().decode(read.bytes),
+      ...(read.exceeded ? { responseBodyLimit: maxBodyBytes } : {}),
+    });
+    // The client parses this copy; a status a Response cannot carry throws here, after recording.
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : read.bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 

@@ -1,17 +1,44 @@
 // What a suite needs to know about the service it runs against: where it is, which tokens and ids
 // it may use, whether it may change data and how webhooks can reach the suite's receiver.
+import { ABILITIES, type Ability } from '@forms-api/types';
+import { envVariableOf, placeholderOf } from './settings.js';
 
-export interface TargetTokens {
-  /** A token with every ability the suite needs (forms-read, forms-write, manage-integrations). */
-  readonly main: string;
-  /** Optional tokens for the 403 checks; a check whose token is missing is skipped, not failed. */
-  readonly withoutFormsRead?: string;
-  readonly withoutFormsWrite?: string;
-  readonly withoutManageIntegrations?: string;
-  /** A token with no ability at all (getForm accepts forms-read or manage-integrations). */
-  readonly withoutAbilities?: string;
-  /** A token with manage-integrations but not forms-read (ledger: submissions-read-with-manage-integrations). */
-  readonly integrationsOnly?: string;
+/**
+ * The tokens a target can hold. Each is described once, in TOKEN_ROLES: the setting that provides it
+ * on a live tenant and the abilities it carries; the 403 checks pick the token that carries none of
+ * the abilities an operation accepts.
+ */
+export const TOKEN_ROLES = {
+  /** A token with every ability the suite needs. */
+  main: { setting: 'token', carries: ABILITIES },
+  withoutFormsRead: { setting: 'tokenWithoutFormsRead', carries: ['forms-write', 'manage-integrations'] },
+  withoutFormsWrite: { setting: 'tokenWithoutFormsWrite', carries: ['forms-read', 'manage-integrations'] },
+  withoutManageIntegrations: { setting: 'tokenWithoutManageIntegrations', carries: ['forms-read', 'forms-write'] },
+  /** No ability at all (getForm accepts forms-read or manage-integrations). */
+  withoutAbilities: { setting: 'tokenWithoutAbilities', carries: [] },
+  /** manage-integrations but not forms-read (ledger: submissions-read-with-manage-integrations). */
+  integrationsOnly: { setting: 'tokenIntegrationsOnly', carries: ['manage-integrations'] },
+} as const satisfies Record<string, { setting: string; carries: readonly Ability[] }>;
+
+export type TokenName = keyof typeof TOKEN_ROLES;
+
+/** The main token, and the optional ones (a check whose token is missing is skipped, not failed). */
+export type TargetTokens = { readonly main: string } & { readonly [K in Exclude<TokenName, 'main'>]?: string };
+
+/** The variable a user sets a token with (named in skips and used as the placeholder in reports). */
+export function tokenVariable(name: TokenName): string {
+  return envVariableOf(TOKEN_ROLES[name].setting);
+}
+
+/**
+ * The token for the 403 check of an operation that accepts any one of `abilities`: one carrying none
+ * of them, and of those the one carrying most (so the 403 is about this operation's abilities).
+ */
+export function tokenLacking(abilities: readonly Ability[]): TokenName {
+  const candidates = (Object.keys(TOKEN_ROLES) as TokenName[]).filter((name) => !TOKEN_ROLES[name].carries.some((a: Ability) => abilities.includes(a)));
+  const best = candidates.sort((a, b) => TOKEN_ROLES[b].carries.length - TOKEN_ROLES[a].carries.length)[0];
+  // withoutAbilities carries nothing, so there always is one.
+  return best ?? 'withoutAbilities';
 }
 
 export interface TargetIds {
@@ -54,20 +81,12 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-/** Secrets of a target's tokens mapped to the environment variable a user would hold them in. */
+/** Secrets of a target's tokens mapped to the placeholder a report shows instead: their variable. */
 export function tokenSecrets(tokens: TargetTokens): Map<string, string> {
-  const names: Record<keyof TargetTokens, string> = {
-    main: '$FORMS_API_TOKEN',
-    withoutFormsRead: '$FORMS_API_TOKEN_WITHOUT_FORMS_READ',
-    withoutFormsWrite: '$FORMS_API_TOKEN_WITHOUT_FORMS_WRITE',
-    withoutManageIntegrations: '$FORMS_API_TOKEN_WITHOUT_MANAGE_INTEGRATIONS',
-    withoutAbilities: '$FORMS_API_TOKEN_WITHOUT_ABILITIES',
-    integrationsOnly: '$FORMS_API_TOKEN_INTEGRATIONS_ONLY',
-  };
   const map = new Map<string, string>();
-  for (const [key, placeholder] of Object.entries(names)) {
-    const value = tokens[key as keyof TargetTokens];
-    if (value) map.set(value, placeholder);
+  for (const name of Object.keys(TOKEN_ROLES) as TokenName[]) {
+    const value = tokens[name];
+    if (value) map.set(value, placeholderOf(TOKEN_ROLES[name].setting));
   }
   return map;
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../check-context.js';
 import { createTemporaryIntegration, integrationBody, newSecret } from '../suites/helpers.js';
+import { envVariableOf } from '../targets/settings.js';
 import { startReceiver, type WebhookReceiver } from './receiver.js';
 
 export interface WebhookSetup {
@@ -14,7 +15,7 @@ export interface WebhookSetup {
 
 export async function setUpWebhook(ctx: CheckContext): Promise<WebhookSetup> {
   const reach = ctx.target.webhooks;
-  if (!reach) return ctx.skip('the tenant cannot reach a receiver of the suite (set FORMS_API_WEBHOOK_RECEIVER_URL)');
+  if (!reach) return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
   const receiver = await startReceiver(reach.listenPort);
   ctx.onCleanup('stop the webhook receiver', () => receiver.close());
   const secret = newSecret(ctx);

@@ -1,85 +1,84 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
 import { authorise, caller, formOr404, validateBody, type SandboxContext } from '../context.js';
-import { webhookUrlProblem } from '../dispatch/ssrf.js';
-import { json, notFound, validationFailed } from '../http.js';
+import { checkWebhookUrl } from '../dispatch/webhook-url.js';
+import { json, notFound } from '../http.js';
 import type { Form, Integration } from '../model.js';
+import { serve, type OperationId } from '../operations.js';
 import { integration as present, webhookEvent } from '../presenters.js';
 
-const BLOCKED_HEADERS = new Set(
-  ['Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding', 'Transfer-Encoding'].map((h) => h.toLowerCase()),
-);
-
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
-  const managedForm = (c: Context): Form => {
+  // The names the spec lists as blocked; the sandbox answers them with the service's message.
+  const blockedHeaders = new Set<string>((ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[]).map((h) => h.toLowerCase()));
+
+  /** 401, then 404 for the form and the integration the path names, then 403. */
+  const managed = (c: Context, operationId: OperationId, withIntegration: boolean): { form: Form; integration?: Integration } => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!);
-    authorise(who, form.workspaceId, ['manage-integrations'], { write: true });
-    return form;
+    let integration: Integration | undefined;
+    if (withIntegration) {
+      const raw = c.req.param('integrationid')!;
+      integration = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
+      if (!integration || integration.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
+    }
+    authorise(who, form.workspaceId, operationId, { editor: true });
+    return { form, ...(integration ? { integration } : {}) };
   };
-  const integrationOf = (c: Context, form: Form): Integration => {
-    const raw = c.req.param('integrationid')!;
-    const found = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
-    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
-    return found;
-  };
-  /** The spec's body check, plus what the service checks beyond the schema (URL safety, headers). */
-  const integrationInput = async (c: Context) => {
-    // Blocked header names first, with the service's message (the schema would only say "must NOT be valid").
-    const raw = (await c.req.json().catch(() => undefined)) as { data?: { webhook_headers?: unknown } } | undefined;
-    const headers = raw?.data?.webhook_headers;
-    const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => BLOCKED_HEADERS.has(name.toLowerCase())) : undefined;
-    if (blockedName) throw validationFailed({ 'data.webhook_headers': [`The '${blockedName}' header cannot be customized for security reasons.`] });
-    const body = await validateBody(ctx, c, 'createFormIntegration').catch(async (error) => {
-      // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
-      if (ctx.allowPrivateWebhooks && error?.body?.errors && Object.keys(error.body.errors).every((k: string) => k === 'data.webhook_url')) {
-        const parsed = (await c.req.json()) as Record<string, any>;
-        if (typeof parsed?.data?.webhook_url === 'string' && /^http:\/\//.test(parsed.data.webhook_url)) return parsed;
-      }
-      throw error;
+
+  /** The spec's body check plus what the service checks beyond the schema (blocked headers, URL safety), in one 422. */
+  const integrationInput = async (c: Context, operationId: OperationId) => {
+    const body = await validateBody(ctx, c, operationId, {
+      accept: (error, sent) =>
+        // Blocked header names get the service's message below instead of the schema's "must NOT be valid".
+        blockedHeaders.has(String(error.propertyName ?? error.params.propertyName ?? '').toLowerCase()) ||
+        // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
+        (ctx.webhookUrls.allowPrivate && error.keyword === 'pattern' && error.instancePath === '/data/webhook_url' && /^http:\/\//i.test(String(sent.data?.webhook_url))),
+      more: async (sent, errors) => {
+        const headers = sent.data?.webhook_headers;
+        const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => blockedHeaders.has(name.toLowerCase())) : undefined;
+        if (blockedName) errors.add('data.webhook_headers', `The '${blockedName}' header cannot be customized for security reasons.`);
+        if (typeof sent.data?.webhook_url === 'string') {
+          const destination = await checkWebhookUrl(sent.data.webhook_url, ctx.webhookUrls);
+          if (!destination.ok) errors.add('data.webhook_url', destination.error);
+        }
+      },
     });
-    const errors: Record<string, string[]> = {};
-    const problem = await webhookUrlProblem(body.data.webhook_url, ctx.allowPrivateWebhooks);
-    if (problem) errors['data.webhook_url'] = [problem];
-    if (Object.keys(errors).length > 0) throw validationFailed(errors);
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;
     if (body.data.webhook_headers) data.webhook_headers = body.data.webhook_headers;
     return { status: body.status as Integration['status'], data, logic: (body.logic as Integration['logic']) ?? null };
   };
 
-  app.get('/open/forms/:form/integrations', (c) => {
-    const form = managedForm(c);
-    return json(c, 200, ctx.store.integrationsOf(form.id).map(present), ctx.faults);
+  serve(app, 'listFormIntegrations', (c) => {
+    const { form } = managed(c, 'listFormIntegrations', false);
+    return json(200, ctx.store.integrationsOf(form.id).map(present));
   });
 
-  app.post('/open/forms/:form/integrations', async (c) => {
-    const form = managedForm(c);
-    const input = await integrationInput(c);
+  serve(app, 'createFormIntegration', async (c) => {
+    const { form } = managed(c, 'createFormIntegration', false);
+    const input = await integrationInput(c, 'createFormIntegration');
     const created = ctx.store.addIntegration(form.id, input, ctx.now());
-    return json(c, 200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) }, ctx.faults);
+    return json(200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) });
   });
 
-  app.put('/open/forms/:form/integrations/:integrationid', async (c) => {
-    const form = managedForm(c);
-    const existing = integrationOf(c, form);
-    const input = await integrationInput(c);
+  serve(app, 'updateFormIntegration', async (c) => {
+    const { integration } = managed(c, 'updateFormIntegration', true);
+    const input = await integrationInput(c, 'updateFormIntegration');
+    // Deleted while the body was read: nothing left to update.
+    if (ctx.store.integrations.get(integration!.id) !== integration) throw notFound('Integration\\FormIntegration', integration!.id);
     // An update replaces the configuration wholesale (an omitted secret is removed).
-    Object.assign(existing, input, { updatedAt: ctx.now() });
-    return json(c, 200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(existing) }, ctx.faults);
+    Object.assign(integration!, input, { updatedAt: ctx.now() });
+    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(integration!) });
   });
 
-  app.delete('/open/forms/:form/integrations/:integrationid', (c) => {
-    const form = managedForm(c);
-    const existing = integrationOf(c, form);
-    ctx.store.integrations.delete(existing.id);
-    if (ctx.faults.has('undocumented-status')) return new Response(null, { status: 204 });
-    return json(c, 200, { type: 'success', message: 'Form Integration was deleted.' }, ctx.faults);
+  serve(app, 'deleteFormIntegration', (c) => {
+    const { integration } = managed(c, 'deleteFormIntegration', true);
+    ctx.store.integrations.delete(integration!.id);
+    return json(200, { type: 'success', message: 'Form Integration was deleted.' });
   });
 
-  app.get('/open/forms/:form/integrations/:integrationid/events', (c) => {
-    const form = managedForm(c);
-    const existing = integrationOf(c, form);
-    return json(c, 200, ctx.store.eventsOf(existing.id).map(webhookEvent), ctx.faults);
+  serve(app, 'listIntegrationEvents', (c) => {
+    const { integration } = managed(c, 'listIntegrationEvents', true);
+    return json(200, ctx.store.eventsOf(integration!.id).map(webhookEvent));
   });
 }

@@ -1,6 +1,7 @@
 // The deterministic default seed: two workspaces (Pro and free), forms covering every field type,
 // a few hundred submissions per form mixing completed and partial, and one token per ability set.
 // A seeded PRNG and a fixed base time make every fresh sandbox identical.
+import { ABILITIES } from '@forms-api/types';
 import type { AccessToken, Field, Form, SeedFixture, Submission } from '../model.js';
 
 const BASE_TIME = Date.UTC(2026, 0, 15, 9, 0, 0);
@@ -129,7 +130,7 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     { id: 2, name: 'Bob Outsider', memberships: [{ workspaceId: 2, role: 'user' as const }] },
     { id: 3, name: 'Rita Readonly', memberships: [{ workspaceId: 1, role: 'readonly' as const }] },
   ];
-  const all = ['forms-read', 'forms-write', 'manage-integrations'] as const;
+  const all = ABILITIES;
   const tokenSpecs: Array<[AccessToken['name'], number, AccessToken['abilities']]> = [
     ['all', 1, [...all]],
     ['read', 1, ['forms-read']],

@@ -1,7 +1,15 @@
 // In-memory state of one sandbox, loaded from a seed fixture and restorable with reset().
-// Owned by the sandbox that created it: no module-level state.
+// Owned by the sandbox that created it: no module-level state. Every change is synchronous, so a
+// request sees either all of another request's change or none of it.
 import { randomUUID } from 'node:crypto';
-import type { AccessToken, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
+import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
+import { matcherFor, searchTextOf } from './search.js';
+
+export interface SubmissionQuery {
+  status: 'all' | 'completed' | 'partial';
+  /** A lowercased search term (see searchNeedle), or undefined for no search. */
+  needle?: string;
+}
 
 export class SandboxStore {
   #seed: SeedFixture;
@@ -9,8 +17,12 @@ export class SandboxStore {
   users = new Map<number, User>();
   tokens = new Map<string, AccessToken>();
   forms = new Map<number, Form>();
-  /** Per form, newest first (created_at descending, then id descending). */
-  submissions = new Map<number, Submission[]>();
+  /**
+   * Per form: its submissions newest first (created_at descending, then id descending), and at the
+   * same index each one's search text (lowercased answer values), made on the first search and
+   * dropped when its answers change.
+   */
+  #submissions = new Map<number, { rows: Submission[]; texts: Array<string | undefined> }>();
   integrations = new Map<number, Integration>();
   events = new Map<number, WebhookEventRecord[]>();
   #nextSubmissionId = 1;
@@ -28,13 +40,13 @@ export class SandboxStore {
     this.users = new Map(seed.users.map((u) => [u.id, u]));
     this.tokens = new Map(seed.tokens.map((t) => [t.token, t]));
     this.forms = new Map(seed.forms.map((f) => [f.id, f]));
-    this.submissions = new Map(seed.forms.map((f) => [f.id, [] as Submission[]]));
-    for (const s of seed.submissions) this.submissions.get(s.formId)?.push(s);
-    for (const list of this.submissions.values()) list.sort(newestFirst);
+    this.#submissions = new Map(seed.forms.map((f) => [f.id, { rows: [] as Submission[], texts: [] }]));
+    for (const s of seed.submissions) this.#submissions.get(s.formId)?.rows.push(s);
+    for (const list of this.#submissions.values()) list.rows.sort(newestFirst);
     this.integrations = new Map((seed.integrations ?? []).map((i) => [i.id, i]));
     this.events = new Map();
-    this.#nextSubmissionId = Math.max(0, ...seed.submissions.map((s) => s.id)) + 1;
-    this.#nextIntegrationId = Math.max(0, ...(seed.integrations ?? []).map((i) => i.id)) + 1;
+    this.#nextSubmissionId = seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1;
+    this.#nextIntegrationId = (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1;
     this.#nextEventId = 1;
   }
 
@@ -47,20 +59,67 @@ export class SandboxStore {
     return [...this.forms.values()].filter((f) => f.workspaceId === workspaceId).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
   }
 
-  submissionsOf(formId: number): Submission[] {
-    return this.submissions.get(formId) ?? [];
+  /** A token of the same user holding every one of the abilities. */
+  tokenOfSameUserWith(token: string, abilities: readonly Ability[]): AccessToken | undefined {
+    const owner = this.tokens.get(token)?.userId;
+    if (owner === undefined) return undefined;
+    return [...this.tokens.values()].find((t) => t.userId === owner && abilities.every((a) => t.abilities.includes(a)));
+  }
+
+  /** Every submission of the form, newest first (the store's own list: do not change it). */
+  submissionsOf(formId: number): readonly Submission[] {
+    return this.#submissions.get(formId)?.rows ?? [];
+  }
+
+  /** The form's submissions with the status and answers asked for, newest first. */
+  findSubmissions(formId: number, query: SubmissionQuery): readonly Submission[] {
+    const list = this.#submissions.get(formId);
+    if (!list) return [];
+    const { status, needle } = query;
+    if (status === 'all' && needle === undefined) return list.rows;
+    const matches = needle === undefined ? undefined : matcherFor(needle);
+    const { rows, texts } = list;
+    const found: Submission[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const s = rows[i]!;
+      if (status !== 'all' && s.status !== status) continue;
+      if (matches && !matches((texts[i] ??= searchTextOf(s.answers)), s.answers)) continue;
+      found.push(s);
+    }
+    return found;
+  }
+
+  submission(formId: number, id: number): Submission | undefined {
+    return this.submissionsOf(formId).find((s) => s.id === id);
   }
 
   completedCount(formId: number): number {
-    return this.submissionsOf(formId).filter((s) => s.status === 'completed').length;
+    let count = 0;
+    for (const s of this.submissionsOf(formId)) if (s.status === 'completed') count++;
+    return count;
   }
 
   addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number): Submission {
     const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID() };
-    const list = this.submissions.get(formId)!;
-    list.push(submission);
-    list.sort(newestFirst);
+    const { rows, texts } = this.#submissions.get(formId)!;
+    // Newest first: the new one goes before the first that is not newer than it (usually index 0).
+    let index = 0;
+    while (index < rows.length && newestFirst(rows[index]!, submission) < 0) index++;
+    rows.splice(index, 0, submission);
+    if (texts.length > index) texts.splice(index, 0, undefined);
     return submission;
+  }
+
+  /** Sets the answers sent (null clears one) and the completion time when given; the others are kept. */
+  updateSubmission(submission: Submission, answers: ReadonlyMap<string, unknown>, completionTime: number | undefined): void {
+    for (const [key, value] of answers) {
+      if (value === null) delete submission.answers[key];
+      else submission.answers[key] = value;
+    }
+    if (completionTime !== undefined) submission.completionTime = completionTime;
+    const list = this.#submissions.get(submission.formId);
+    const index = list ? list.rows.indexOf(submission) : -1;
+    if (index >= 0) list!.texts[index] = undefined;
   }
 
   integrationsOf(formId: number): Integration[] {

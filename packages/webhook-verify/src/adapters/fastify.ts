@@ -1,49 +1,61 @@
-// Fastify adapter: a plugin that parses application/json bodies as raw Buffers (so the signed
-// bytes survive) and verifies them in a preHandler; handlers read `request.webhook`.
+// Fastify adapter: a plugin that hands the webhook scope's request bodies over unread, then
+// verifies them in a preHandler through the shared pipeline (so a 413 or 415 has the same
+// `{ error, message }` body as every adapter); handlers read `request.webhook`.
+import { Buffer } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
-import { createWebhookApi, type ParseOptions } from '../core/api.js';
-import { DEFAULT_MAX_BODY_BYTES, JSON_CONTENT_TYPE, rejectionFor, UnsupportedContentTypeError } from '../core/policy.js';
-import { SIGNATURE_HEADER } from '../core/header.js';
+import { nodeApi } from '../builds/node.js';
 import { WebhookUsageError } from '../core/errors.js';
-import { nodeBackend } from '../crypto/node.js';
+import { SIGNATURE_HEADER } from '../core/header.js';
+import { rejectionBody, rejectionFor } from '../core/policy.js';
+import { createRequestVerifier, type WebhookRequestOptions } from '../core/request.js';
+import { readStream } from './node-body.js';
+import { releaseUnlessAcknowledged } from './node-response.js';
 
-export interface FastifyWebhookOptions extends ParseOptions {
-  secret: string | readonly string[];
-  /** Largest body accepted, in bytes. Default 1 MiB (answered 413 by Fastify). */
-  maxBodyBytes?: number;
-}
+export type FastifyWebhookOptions = WebhookRequestOptions;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The verified submission.created payload (set by the webhook-verify plugin). */
-    webhook?: SubmissionCreatedPayload;
+    /** The verified submission.created payload (set by the webhook-verify plugin; undefined on routes outside its scope). */
+    webhook: SubmissionCreatedPayload;
   }
 }
 
-const api = createWebhookApi(nodeBackend);
+function isReadable(body: unknown): body is Readable {
+  return typeof body === 'object' && body !== null && typeof (body as Readable).on === 'function' && typeof (body as Readable).resume === 'function';
+}
 
-/** A preHandler that verifies `request.body` (a Buffer from the raw parser) and sets `request.webhook`. */
+async function readFastifyBody(body: unknown, limit: number): Promise<Buffer> {
+  if (isReadable(body)) return readStream(body, limit);
+  if (Buffer.isBuffer(body)) return body;
+  throw new WebhookUsageError(
+    'invalid_body',
+    'The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope\'s body parsers), or give the route a parser that keeps the body as a Buffer.',
+  );
+}
+
+/**
+ * A preHandler that verifies the body (the unread stream the plugin's parser passes on, or a
+ * Buffer from your own raw parser), sets `request.webhook` and `request.body` to the raw bytes.
+ */
 export function webhookPreHandler(options: FastifyWebhookOptions) {
-  const { secret, maxBodyBytes: _limit, ...parseOptions } = options;
-  const reject = async (reply: FastifyReply, error: unknown) => {
-    const rejection = rejectionFor(error);
-    if (rejection.status === 500) throw error;
-    await reply.code(rejection.status).type('application/json').send({ error: rejection.reason, message: rejection.message });
-  };
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const contentType = request.headers['content-type'];
-    if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) return reject(reply, new UnsupportedContentTypeError(contentType));
-    if (!Buffer.isBuffer(request.body)) {
-      throw new WebhookUsageError(
-        'invalid_body',
-        'The webhook body reached the preHandler already parsed. Register the webhook-verify plugin (or its raw application/json parser) in the scope of the webhook route.',
-      );
-    }
+  const verify = createRequestVerifier(nodeApi.createReceiver, options);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     try {
-      request.webhook = await api.parseWebhook(secret, request.body, request.headers[SIGNATURE_HEADER] as string | undefined, parseOptions);
+      const { payload, rawBody, release } = await verify({
+        contentType: request.headers['content-type'],
+        contentLength: request.headers['content-length'],
+        signature: request.headers[SIGNATURE_HEADER],
+        readBody: (limit) => readFastifyBody(request.body, limit),
+      });
+      request.body = rawBody;
+      request.webhook = payload;
+      releaseUnlessAcknowledged(reply.raw, release);
     } catch (error) {
-      await reject(reply, error);
+      const rejection = rejectionFor(error);
+      if (rejection.status === 500) throw error;
+      return reply.code(rejection.status).type('application/json').send(rejectionBody(rejection));
     }
   };
 }
@@ -51,12 +63,14 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
 /**
  * Register it inside the (encapsulated) scope that holds the webhook routes:
  * `app.register(async (scope) => { await scope.register(webhookVerify, { secret }); scope.post('/hook', handler) })`.
- * It applies to that scope only; JSON routes elsewhere keep Fastify's JSON parser.
+ * It applies to that scope only: there every body is passed on unread and verified (so the size
+ * limit and the content type are judged by this package); routes elsewhere keep Fastify's parsers.
  */
 export async function webhookVerify(scope: FastifyInstance, options: FastifyWebhookOptions): Promise<void> {
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
-  scope.addHook('preHandler', webhookPreHandler(options));
+  const preHandler = webhookPreHandler(options);
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  scope.addHook('preHandler', preHandler);
 }
 // Like fastify-plugin: the parser and hook belong to the scope that registers the plugin.
 (webhookVerify as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

@@ -1,117 +1,115 @@
 // Node `http` and Express adapter: a middleware that reads the raw body itself (or takes the
-// Buffer left by `express.raw()`), verifies it, and refuses to guess when a JSON parser has
-// already consumed the stream.
+// Buffer or string an Express parser left), verifies it, and refuses to guess when a JSON parser
+// has already consumed the stream.
+import type { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
-import { createWebhookApi, type ParseOptions } from '../core/api.js';
-import { WebhookUsageError } from '../core/errors.js';
-import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, JSON_CONTENT_TYPE, rejectionFor, UnreadableBodyError, UnsupportedContentTypeError } from '../core/policy.js';
+import { nodeApi } from '../builds/node.js';
+import { HANDLER_FAILED, rejectionFor } from '../core/policy.js';
+import { createRequestVerifier, type RequestVerifier, type VerifiedWebhook, type WebhookRequestOptions } from '../core/request.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
-import { nodeBackend } from '../crypto/node.js';
+import { readNodeRequestBody, type NodeRequestLike } from './node-body.js';
+import { releaseUnlessAcknowledged, writeRejection } from './node-response.js';
 
-export interface NodeWebhookOptions extends ParseOptions {
-  secret: string | readonly string[];
-  /** Largest body accepted, in bytes. Default 1 MiB. */
-  maxBodyBytes?: number;
-}
+export { writeRejection } from './node-response.js';
+export type { VerifiedWebhook } from '../core/request.js';
 
-/** What the middleware adds to the request once verified. */
+export type NodeWebhookOptions = WebhookRequestOptions;
+
+/** A request the middleware verified: what `createWebhookListener` hands its handler. */
 export interface VerifiedWebhookRequest extends IncomingMessage {
   webhook: SubmissionCreatedPayload;
   rawBody: Buffer;
   body?: unknown;
 }
 
-type Next = (error?: unknown) => void;
-
-const api = createWebhookApi(nodeBackend);
-
-const CONSUMED_BODY_HINT =
-  'The request body was already consumed by a body parser (for example `express.json()`), so the raw bytes the signature covers are gone. Mount the webhook route before the JSON parser, or give it `express.raw({ type: "application/json" })` so that `req.body` is a Buffer.';
-
-async function rawBodyOf(req: IncomingMessage & { body?: unknown }, limit: number): Promise<Buffer> {
-  if (Buffer.isBuffer(req.body)) return req.body;
-  if (req.body instanceof Uint8Array) return Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
-  // Express 5 leaves req.body undefined when no parser ran; anything else is parsed data.
-  if (req.body !== undefined && !(typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && req.readable)) {
-    throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
-  }
-  if (req.readableEnded || !req.readable) throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += chunk.length;
-      if (size > limit) {
-        req.resume();
-        throw new BodyTooLargeError(limit);
-      }
-      chunks.push(chunk as Buffer);
+declare global {
+  // Express's request type, augmented as Fastify's is: set by `webhookMiddleware`. Typed as
+  // present so handlers behind the middleware read `req.webhook.form_title` without a cast; on
+  // routes without the middleware it is undefined at run time.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified submission.created payload (set by `webhookMiddleware` from `@forms-api/webhook-verify/express`). */
+      webhook: SubmissionCreatedPayload;
+      /** The exact bytes that were verified (set by `webhookMiddleware`). */
+      rawBody: Buffer;
     }
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw error;
-    throw new UnreadableBodyError(error);
   }
-  return Buffer.concat(chunks, size);
 }
 
-/** Verifies a Node request and returns the payload and raw body; throws typed errors. */
-export async function verifyNodeRequest(req: IncomingMessage & { body?: unknown }, options: NodeWebhookOptions): Promise<{ payload: SubmissionCreatedPayload; rawBody: Buffer }> {
-  const { secret, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, ...parseOptions } = options;
-  const contentType = req.headers['content-type'];
-  if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedContentTypeError(contentType);
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBodyBytes) throw new BodyTooLargeError(maxBodyBytes);
-  const rawBody = await rawBodyOf(req, maxBodyBytes);
-  const header = req.headers[SIGNATURE_HEADER];
-  const payload = await api.parseWebhook(secret, rawBody, Array.isArray(header) ? (header as unknown as string) : header, parseOptions);
-  return { payload, rawBody };
+type Next = (error?: unknown) => void;
+
+function nodeRequestVerifier(options: NodeWebhookOptions): (req: IncomingMessage) => Promise<VerifiedWebhook<Buffer>> {
+  const verify: RequestVerifier = createRequestVerifier(nodeApi.createReceiver, options);
+  return (req) =>
+    verify({
+      contentType: req.headers['content-type'],
+      contentLength: req.headers['content-length'],
+      signature: req.headers[SIGNATURE_HEADER],
+      readBody: (limit) => readNodeRequestBody(req as NodeRequestLike, limit),
+    });
+}
+
+/**
+ * Checks the content type, reads the raw body within `maxBodyBytes` (or takes what
+ * `express.raw()`/`express.text()` left), verifies the signature and parses and validates the
+ * payload; with `replayStore` it then claims the delivery. Throws `WebhookRequestError`,
+ * `WebhookVerificationError` or `WebhookUsageError`; answer them with `rejectionFor` and
+ * `writeRejection`, and call `release()` if the delivery is not processed.
+ */
+export function verifyNodeRequest(req: IncomingMessage, options: NodeWebhookOptions): Promise<VerifiedWebhook<Buffer>> {
+  return nodeRequestVerifier(options)(req);
 }
 
 /**
  * Express (4 or 5) or Connect-style middleware. On success it sets `req.webhook` (the payload) and
  * `req.rawBody`, then calls `next()`. Rejections are answered with the shared status policy as
  * `{ error, message }` JSON; a misconfiguration (a parser that ran first, an empty secret) goes
- * to `next(error)` so it surfaces as a server error instead of a silent 401.
+ * to `next(error)` so it surfaces as a server error instead of a silent 401. With `replayStore`,
+ * the claim is given back unless the response ends with a 2xx.
  */
 export function webhookMiddleware(options: NodeWebhookOptions) {
+  const verify = nodeRequestVerifier(options);
   return (req: IncomingMessage, res: ServerResponse, next?: Next): void => {
-    verifyNodeRequest(req, options).then(
-      ({ payload, rawBody }) => {
+    verify(req).then(
+      ({ payload, rawBody, release }) => {
         Object.assign(req, { webhook: payload, rawBody });
+        releaseUnlessAcknowledged(res, release);
         if (next) next();
       },
       (error: unknown) => {
         const rejection = rejectionFor(error);
         if (rejection.status === 500 && next) return next(error);
-        if (!res.headersSent) {
-          res.writeHead(rejection.status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: rejection.reason, message: rejection.message }));
-        }
+        writeRejection(res, rejection);
       },
     );
   };
 }
 
-/** A plain `node:http` request listener that calls `handle` with verified payloads only. */
+/**
+ * A plain `node:http` request listener that calls `handle` with verified payloads only. A handler
+ * that throws or rejects is answered 500 (and logged): it never takes the process down.
+ */
 export function createWebhookListener(
   options: NodeWebhookOptions,
   handle: (payload: SubmissionCreatedPayload, req: VerifiedWebhookRequest, res: ServerResponse) => void | Promise<void>,
 ) {
-  const middleware = webhookMiddleware(options);
+  const verify = nodeRequestVerifier(options);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    middleware(req, res, (error?: unknown) => {
-      if (error) {
-        const rejection = rejectionFor(error);
-        res.writeHead(rejection.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: rejection.reason, message: rejection.message }));
-        return;
-      }
-      const verified = req as VerifiedWebhookRequest;
-      Promise.resolve(handle(verified.webhook, verified, res)).catch((handlerError: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end();
-        res.destroy(handlerError instanceof Error ? handlerError : undefined);
-      });
-    });
+    verify(req).then(
+      async ({ payload, rawBody, release }) => {
+        const verified = Object.assign(req, { webhook: payload, rawBody }) as VerifiedWebhookRequest;
+        releaseUnlessAcknowledged(res, release);
+        try {
+          await handle(payload, verified, res);
+        } catch (handlerError) {
+          console.error('@forms-api/webhook-verify: the webhook handler failed; answering 500 so the sender retries.', handlerError);
+          if (res.headersSent) res.destroy();
+          else writeRejection(res, HANDLER_FAILED);
+        }
+      },
+      (error: unknown) => writeRejection(res, rejectionFor(error)),
+    );
   };
 }

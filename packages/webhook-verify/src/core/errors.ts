@@ -1,5 +1,6 @@
-// The package's two error types: verification outcomes a receiver handles (reason codes) and
-// programming mistakes that must surface at once instead of as a silent `false`.
+// The package's error types: verification outcomes a receiver handles (reason codes), requests
+// refused before verification (content type, size, unreadable body), and programming mistakes
+// that must surface at once instead of as a silent `false`.
 
 /** Why a webhook request was rejected. */
 export type WebhookVerificationReason =
@@ -16,8 +17,9 @@ const ADVICE: Record<WebhookVerificationReason, string> = {
   malformed_signature:
     'The X-Webhook-Signature header is not `sha256=` followed by 64 lowercase hex digits. Pass the header value exactly as received.',
   signature_mismatch:
-    'The signature does not match the body. Most often the body was parsed and re-serialised before verifying: verify the raw request body, byte for byte (for example `express.raw({ type: "application/json" })`, `await request.arrayBuffer()`, or Fastify with a buffer content-type parser), never `JSON.stringify(req.body)`. Otherwise the secret differs from the integration\'s `webhook_secret`.',
-  replayed: 'This exact signed request was already accepted within the replay window: it is a duplicate or a replay. Respond 2xx without processing it again if duplicates are expected.',
+    'The signature does not match the body. Most often the body was parsed and re-serialised before verifying: verify the raw request body, byte for byte (for example `express.raw({ type: "application/json" })`, `await request.arrayBuffer()`, or the adapters of this package, which read it for you), never `JSON.stringify(req.body)`. Otherwise the secret differs from the integration\'s `webhook_secret`.',
+  replayed:
+    'This delivery (its signature) is already claimed: it was processed within the replay window, or is being processed now. It is a duplicate or a replay; treat it as already processed.',
   invalid_json: 'The signature is valid but the body is not JSON.',
   invalid_payload: 'The signature is valid but the body does not match the submission.created schema.',
 };
@@ -38,10 +40,38 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-/** Why a call was a programming mistake. */
-export type WebhookUsageCode = 'invalid_body' | 'invalid_secret';
+/** Why a request was refused before its signature could be checked. */
+export type WebhookRequestReason = 'unsupported_content_type' | 'body_too_large' | 'unreadable_body';
 
-/** A misuse of the API (a parsed body, an empty secret, …): thrown immediately, never a `false`. */
+/** A webhook request refused before verification: wrong content type, body over the limit, or a body that could not be read. */
+export class WebhookRequestError extends Error {
+  override readonly name = 'WebhookRequestError';
+  readonly reason: WebhookRequestReason;
+
+  constructor(reason: 'unsupported_content_type', context: { contentType: string | null | undefined });
+  constructor(reason: 'body_too_large', context: { limit: number });
+  constructor(reason: 'unreadable_body', context: { cause: unknown });
+  constructor(reason: WebhookRequestReason, context: { contentType?: string | null | undefined; limit?: number; cause?: unknown }) {
+    super(requestMessage(reason, context), { cause: context.cause });
+    this.reason = reason;
+  }
+}
+
+function requestMessage(reason: WebhookRequestReason, context: { contentType?: string | null | undefined; limit?: number }): string {
+  switch (reason) {
+    case 'unsupported_content_type':
+      return `Webhook requests are sent as application/json; this one is ${context.contentType ? `\`${context.contentType}\`` : 'without a Content-Type'}.`;
+    case 'body_too_large':
+      return `The webhook body is larger than ${context.limit} bytes; raise \`maxBodyBytes\` if such payloads are expected.`;
+    case 'unreadable_body':
+      return 'The webhook body could not be read (the connection was closed or the stream failed before its end).';
+  }
+}
+
+/** Why a call was a programming mistake. */
+export type WebhookUsageCode = 'invalid_body' | 'invalid_secret' | 'invalid_option';
+
+/** A misuse of the API (a parsed body, an empty secret, a wrong option…): thrown immediately, never a `false`. */
 export class WebhookUsageError extends TypeError {
   override readonly name = 'WebhookUsageError';
   readonly code: WebhookUsageCode;

@@ -1,5 +1,7 @@
 // The one parser of the X-Webhook-Signature header, shared by every build: exactly `sha256=`
 // and 64 lowercase hex digits, nothing else (no whitespace, no uppercase, no other scheme).
+import { bytesToHex } from '../crypto/hex.js';
+
 const SIGNATURE = /^sha256=[0-9a-f]{64}$/;
 
 /** `hex` is the 64 lowercase hex digits of the digest; each backend decodes it its own fastest way. */
@@ -7,31 +9,23 @@ export type ParsedSignature = { ok: true; hex: string } | { ok: false; reason: '
 
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 
-export function parseSignatureHeader(header: unknown): ParsedSignature {
-  if (header === undefined || header === null || header === '') return { ok: false, reason: 'missing_signature' };
+/** Why `header` is not a signature header, or null when it is one. Allocates nothing: the hot path uses it. */
+export function signatureProblem(header: unknown): 'missing_signature' | 'malformed_signature' | null {
+  if (header === undefined || header === null || header === '') return 'missing_signature';
   // Node gives string[] for repeated headers; a repeated signature header is never legitimate.
-  if (typeof header !== 'string') return { ok: false, reason: 'malformed_signature' };
-  // test() + slice() rather than a capture group: no match array on the hot path.
-  if (!SIGNATURE.test(header)) return { ok: false, reason: 'malformed_signature' };
-  return { ok: true, hex: header.slice(7) };
+  if (typeof header !== 'string') return 'malformed_signature';
+  // test() rather than a capture group: no match array on the hot path.
+  return SIGNATURE.test(header) ? null : 'malformed_signature';
 }
 
-// Char code of a lowercase hex digit → its value (the regex has already vetted the digits).
-const NIBBLE = new Uint8Array(128);
-for (let i = 0; i < 16; i++) NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
-
-export function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = (NIBBLE[hex.charCodeAt(2 * i)]! << 4) | NIBBLE[hex.charCodeAt(2 * i + 1)]!;
-  return bytes;
+/** `sha256=` and 71 characters in all: the shape a well-formed header has, checked without its digits. */
+export function hasSignatureShape(header: unknown): header is string {
+  return typeof header === 'string' && header.length === 71 && header.startsWith('sha256=');
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-export function bytesToHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += HEX[byte];
-  return out;
+export function parseSignatureHeader(header: unknown): ParsedSignature {
+  const problem = signatureProblem(header);
+  return problem ? { ok: false, reason: problem } : { ok: true, hex: (header as string).slice(7) };
 }
 
 export function formatSignatureHeader(digest: Uint8Array): string {

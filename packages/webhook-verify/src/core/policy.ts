@@ -1,50 +1,53 @@
-// The one rejection policy shared by every adapter: which HTTP status answers which failure.
-import { WebhookUsageError, WebhookVerificationError } from './errors.js';
+// The one rejection policy shared by every adapter and by webhook-inbox: which HTTP status and
+// `{ error, message }` body answer which failure.
+import { WebhookRequestError, WebhookUsageError, WebhookVerificationError, type WebhookRequestReason, type WebhookUsageCode, type WebhookVerificationReason } from './errors.js';
+
+/** Every `error` value a rejection can carry. */
+export type RejectionReason = WebhookVerificationReason | WebhookRequestReason | WebhookUsageCode | 'internal_error';
 
 export interface Rejection {
   status: 400 | 401 | 409 | 413 | 415 | 500;
-  reason: string;
+  reason: RejectionReason;
   message: string;
 }
 
-export const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+/** The JSON body of every rejection. */
+export interface RejectionBody {
+  error: RejectionReason;
+  message: string;
+}
+
+const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection['status']> = {
+  missing_signature: 401,
+  malformed_signature: 401,
+  signature_mismatch: 401,
+  replayed: 409,
+  invalid_json: 400,
+  invalid_payload: 400,
+  unreadable_body: 400,
+  body_too_large: 413,
+  unsupported_content_type: 415,
+};
 
 /**
- * 401: missing, malformed or mismatched signature; 409: a replayed signature; 400: a body that is
- * not JSON or not a valid payload; 413: a body over the limit; 415: not `application/json`.
- * Anything else (a misuse such as an empty secret) is a 500: the receiver is misconfigured.
+ * 401: missing, malformed or mismatched signature; 409: a replayed delivery; 400: a body that is
+ * not JSON, not a valid payload, or unreadable; 413: a body over the limit; 415: not
+ * `application/json`. Anything else is a 500: a misuse (`WebhookUsageError`, reason = its code)
+ * means the receiver is misconfigured; any other error is `internal_error`, with a message that
+ * says nothing about it (it may hold what the sender must not see).
  */
 export function rejectionFor(error: unknown): Rejection {
-  if (error instanceof WebhookVerificationError) {
-    const status = error.reason === 'replayed' ? 409 : error.reason === 'invalid_json' || error.reason === 'invalid_payload' ? 400 : 401;
-    return { status, reason: error.reason, message: error.message };
+  if (error instanceof WebhookVerificationError || error instanceof WebhookRequestError) {
+    return { status: STATUS[error.reason], reason: error.reason, message: error.message };
   }
-  if (error instanceof BodyTooLargeError) return { status: 413, reason: 'body_too_large', message: error.message };
-  if (error instanceof UnsupportedContentTypeError) return { status: 415, reason: 'unsupported_content_type', message: error.message };
-  if (error instanceof UnreadableBodyError) return { status: 400, reason: 'unreadable_body', message: error.message };
   if (error instanceof WebhookUsageError) return { status: 500, reason: error.code, message: error.message };
-  return { status: 500, reason: 'internal_error', message: 'The webhook could not be verified because of an internal error.' };
+  return { status: 500, reason: 'internal_error', message: 'The webhook could not be processed because of an internal error.' };
 }
 
-export class BodyTooLargeError extends Error {
-  override readonly name = 'BodyTooLargeError';
-  constructor(limit: number) {
-    super(`The webhook body is larger than ${limit} bytes; raise \`maxBodyBytes\` if such payloads are expected.`);
-  }
-}
+/** The answer when the receiver's own handler failed after verification: 500, so the sender retries. */
+export const HANDLER_FAILED: Rejection = { status: 500, reason: 'internal_error', message: 'The webhook was verified but its handler failed; it was not processed.' };
 
-export class UnsupportedContentTypeError extends Error {
-  override readonly name = 'UnsupportedContentTypeError';
-  constructor(contentType: string | null | undefined) {
-    super(`Webhook requests are sent as application/json; this one is ${contentType ? `\`${contentType}\`` : 'without a Content-Type'}.`);
-  }
+/** The `{ error, message }` body of a rejection: the one place its shape is written. */
+export function rejectionBody(rejection: Rejection): RejectionBody {
+  return { error: rejection.reason, message: rejection.message };
 }
-
-export class UnreadableBodyError extends Error {
-  override readonly name = 'UnreadableBodyError';
-  constructor(cause: unknown) {
-    super('The webhook body could not be read.', { cause });
-  }
-}
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,7 +1,10 @@
-// HMAC-SHA256 with Web Crypto (browsers, Workers, Deno, Bun, edge runtimes): the key is imported
-// once per prepared secret, and `subtle.verify` compares in constant time.
-import { hexToBytes } from '../core/header.js';
-import type { HmacBackend } from './backend.js';
+// HMAC-SHA256 with Web Crypto (Workers, browsers, edge runtimes). Importing the key is the costly
+// part at small sizes, so imported keys are cached per secret (bounded: key-cache.ts), and once
+// a key is imported, a check costs one `subtle` promise, not two; `subtle.verify` compares in
+// constant time.
+import type { HmacBackend, PreparedKey } from './backend.js';
+import { hexToBytes } from './hex.js';
+import { cachePreparedKeys } from './key-cache.js';
 
 const encoder = new TextEncoder();
 const ALGORITHM = { name: 'HMAC', hash: 'SHA-256' } as const;
@@ -14,17 +17,31 @@ function subtle(): SubtleCrypto {
   return api;
 }
 
-export const webBackend: HmacBackend = {
-  prepare(secret) {
-    let key: Promise<CryptoKey> | undefined;
-    const getKey = () => (key ??= subtle().importKey('raw', encoder.encode(secret), ALGORITHM, false, ['sign', 'verify']));
-    return {
-      async sign(body) {
-        return new Uint8Array(await subtle().sign('HMAC', await getKey(), body as BufferSource));
+function importHmacKey(secret: string, onFailure: () => void): PreparedKey {
+  let key: CryptoKey | undefined;
+  const pending = subtle()
+    .importKey('raw', encoder.encode(secret), ALGORITHM, false, ['sign', 'verify'])
+    .then(
+      (imported) => (key = imported),
+      (error: unknown) => {
+        // A failed import must not stay cached: the next call tries again.
+        onFailure();
+        throw error;
       },
-      async verify(body, hex) {
-        return subtle().verify('HMAC', await getKey(), hexToBytes(hex) as BufferSource, body as BufferSource);
-      },
-    };
-  },
-};
+    );
+  return {
+    sign(body) {
+      const signWith = (k: CryptoKey) => subtle().sign('HMAC', k, body as BufferSource).then((digest) => new Uint8Array(digest));
+      return key ? signWith(key) : pending.then(signWith);
+    },
+    verify(body, hex) {
+      const verifyWith = (k: CryptoKey) => subtle().verify('HMAC', k, hexToBytes(hex) as BufferSource, body as BufferSource);
+      return key ? verifyWith(key) : pending.then(verifyWith);
+    },
+  };
+}
+
+const cache = cachePreparedKeys((secret) => importHmacKey(secret, () => cache.forget(secret)));
+
+// hexToBytes trusts its input, so the core vets the header before it gets here.
+export const webBackend: HmacBackend = { matchesHexExactly: false, prepare: cache.prepare };

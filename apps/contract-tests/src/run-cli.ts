@@ -1,0 +1,87 @@
+// The `contract` command as a function of its arguments, environment and output streams: runs the
+// targets, prints progress (stderr) and the summary (stdout), and always writes the JSON and JUnit
+// reports, also when the run itself fails. Everything it prints or writes is redacted.
+import { parseCommandLine } from './cli-args.js';
+import { buildReport } from './report/model.js';
+import { printableLines } from './report/printable.js';
+import { createRedactor } from './report/redact.js';
+import { renderSummary } from './report/text.js';
+import { writeReports } from './report/write.js';
+import { runContract, type ContractRun } from './run-contract.js';
+import { loadSpec } from './spec.js';
+
+export interface CliIo {
+  readonly argv: string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** One line of the summary (stdout). */
+  readonly out: (line: string) => void;
+  /** One line of progress (stderr). */
+  readonly err: (line: string) => void;
+  /** Aborted on Ctrl-C: the current check finishes, cleanups run, the rest is skipped. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line, 130 interrupted). */
+export async function runCli(io: CliIo): Promise<number> {
+  const parsed = parseCommandLine(io.argv, io.env);
+  if (!parsed.ok) {
+    (parsed.error.kind === 'help' ? io.out : io.err)(parsed.error.message);
+    return parsed.error.kind === 'help' ? 0 : 2;
+  }
+  const options = parsed.value;
+  const startedAt = new Date();
+  // Filled with every token as the targets start; everything printed or written is redacted with it.
+  const secrets = new Map<string, string>();
+  let redact = createRedactor(secrets);
+  let known = 0;
+  const redacted = (text: string): string => {
+    if (secrets.size !== known) {
+      known = secrets.size;
+      redact = createRedactor(secrets);
+    }
+    // Lines of the suite's own; control characters anywhere in them are shown escaped.
+    return printableLines(redact(text));
+  };
+  const log = (line: string) => io.err(redacted(line));
+  log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
+
+  let run: ContractRun;
+  try {
+    run = await runContract({
+      secrets,
+      spec: loadSpec(),
+      targets: options.targets,
+      write: options.write,
+      strict: options.strict,
+      proxyPass: options.proxy,
+      env: io.env,
+      signal: io.signal,
+      log,
+      ...(options.config ? { configPath: options.config } : {}),
+      ...(options.operations ? { operations: options.operations } : {}),
+    });
+  } catch (error) {
+    // A bug of the suite, not of a target: still leave a report saying so.
+    const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    log(message);
+    const report = buildReport({ startedAt, strict: options.strict, targets: [{ name: 'suite', kind: 'mock', error: message }], results: [], ledger: { version: 1, entries: [] } });
+    run = { report, secrets };
+  }
+  // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
+  let written: { json: string; xml: string } | { error: string };
+  try {
+    written = await writeReports(run.report, options.reportDir, createRedactor(run.secrets));
+  } catch (error) {
+    written = { error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)` };
+  }
+  for (const line of redacted(renderSummary(run.report)).split('\n')) io.out(line);
+  if (io.signal.aborted) io.out('INTERRUPTED: the remaining checks were skipped (exit code 130).');
+  if ('error' in written) {
+    io.err(redacted(written.error));
+    return io.signal.aborted ? 130 : 1;
+  }
+  io.out('');
+  io.out(`reports: ${written.json}`);
+  io.out(`         ${written.xml}`);
+  return io.signal.aborted ? 130 : run.report.exitCode;
+}

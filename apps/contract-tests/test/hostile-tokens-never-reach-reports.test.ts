@@ -1,0 +1,65 @@
+// A tenant that echoes the token it was sent, in every encoding it likes, must not get any token
+// (main or secondary, whole or its secret half) into stdout, stderr, contract-report.json or the
+// JUnit XML: those are CI artifacts anyone on the project can read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgainst, startHostileTenant, TOKENS, type CliRun, type HostileTenant } from './hostile-tenant.js';
+
+const percentAll = (text: string, upper: boolean): string =>
+  [...new TextEncoder().encode(text)].map((b) => `%${upper ? b.toString(16).toUpperCase().padStart(2, '0') : b.toString(16).padStart(2, '0')}`).join('');
+
+/** Each form a tenant could echo a token in. */
+function echoes(token: string): Record<string, string> {
+  const half = token.slice(token.indexOf('|') + 1);
+  return {
+    raw: token,
+    'percent-encoded %7C': encodeURIComponent(token),
+    'percent-encoded %7c': encodeURIComponent(token).replace('%7C', '%7c'),
+    'fully percent-encoded': percentAll(token, true),
+    'fully percent-encoded, lower case': percentAll(token, false),
+    'JSON \\u007c': token.replace('|', '\\u007c'),
+    'JSON \\u007C': token.replace('|', '\\u007C'),
+    'secret half': half,
+  };
+}
+
+describe('a tenant echoing tokens', () => {
+  let tenant: HostileTenant;
+  let run: CliRun;
+
+  beforeAll(async () => {
+    tenant = await startHostileTenant((req, res) => {
+      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      const forms = token ? Object.values(echoes(token)) : [];
+      if (/\/submissions(\?|$)/.test(req.url ?? '')) {
+        // Token-shaped keys in a submission's answers: they land in the schema errors' instancePath.
+        const data = Object.fromEntries(forms.map((form) => [form, [true]]));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 1, form_id: 2, data }], links: {}, meta: {} }));
+      } else {
+        // Not JSON: the failure quotes the start of the body.
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`you sent ${forms.join(' ')}`);
+      }
+    });
+    run = await runAgainst(tenant);
+  }, 120_000);
+
+  afterAll(async () => {
+    await tenant?.close();
+  });
+
+  it('ran against the tenant and reported its echoes', () => {
+    expect(run.code).toBe(1);
+    // The echoes reached the reports, as placeholders: otherwise this test would prove nothing.
+    expect(run.json).toContain('$FORMS_API_TOKEN_WITHOUT_FORMS_READ');
+    expect(run.stdout).toContain('$FORMS_API_TOKEN');
+  });
+
+  for (const [variable, token] of Object.entries(TOKENS)) {
+    for (const [encoding, echo] of Object.entries(echoes(token))) {
+      it(`${variable} (${encoding}) is in no output`, () => {
+        for (const [output, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, 'contract-report.json': run.json, 'contract-report.xml': run.xml })) {
+          expect(text.includes(echo), `${output} contains ${encoding} of ${variable}`).toBe(false);
+        }
+      });
+    }
+  }
+});

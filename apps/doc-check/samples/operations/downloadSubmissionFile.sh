@@ -1,0 +1,1 @@
+curl -sS --fail-with-body -L -o attachment.bin "$FORMS_FILE_URL"

@@ -1,0 +1,2 @@
+curl -sS --fail-with-body "$FORMS_API_BASE_URL/open/forms/11/submissions?status=completed&search=jane&per_page=50" \
+  -H "Authorization: Bearer $FORMS_API_TOKEN" -H 'Accept: application/json'

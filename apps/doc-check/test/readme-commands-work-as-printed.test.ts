@@ -1,0 +1,293 @@
+// Every shell command the READMEs and guides print is run exactly as printed, in a reader's shell
+// (pnpm installed the way the README says, none of this run's PATH or variables): commands
+// that finish must exit 0; servers, prompts and long runs must show they are up within a bound,
+// and are then stopped. A printed command this table does not know fails the test, so a new or
+// changed command is always run.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRegistry, type LocalRegistry } from '@forms-api/local-registry';
+import { freePort, startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
+import { documentedCommands } from '../src/commands.js';
+import { REPO_ROOT } from '../src/documents.js';
+import { readerShell, type ReaderShell } from './support/reader-shell.js';
+import { runShell } from './support/shell.js';
+
+/**
+ * Where a command runs: the checkout's root, a folder of it, a scratch folder, or a reader's own
+ * project with these published packages installed from the local registry (their bins on PATH).
+ */
+type Place = 'root' | 'doc-check' | 'scratch' | { project: readonly string[] };
+
+type Run =
+  /** It finishes: exit 0 within the bound. */
+  | { kind: 'finishes'; place: Place; timeoutMs?: number; env?: (c: Context) => Record<string, string>; before?: (c: Context) => Promise<() => Promise<void>> }
+  /** It keeps running (a server, a prompt, a long job): it must print `ready` within the bound. */
+  | { kind: 'starts'; place: Place; ready: RegExp; timeoutMs?: number; env?: (c: Context) => Record<string, string>; whileReady?: (output: string) => Promise<void>; append?: (c: Context) => string }
+  /** Each line is its own command (a list of alternatives), run with `run`. */
+  | { kind: 'lines'; lines: Record<string, Run> }
+  /** Run by `.ci/run` itself, exactly as printed (`runs` is what .ci/run must hold). */
+  | { kind: 'ci'; runs?: string }
+  /** The README's own pnpm install line: run first, it puts pnpm on the PATH of every other command. */
+  | { kind: 'installs-pnpm' }
+  /** A reader's install line for a published package: run in a project of the reader's, against a local registry holding the packed packages. */
+  | { kind: 'consumer-install'; packageName: string };
+
+interface Context {
+  checkout: ReaderShell;
+  sandbox: SandboxHandle;
+  redis: RedisServer;
+  receiverUrl: string;
+  scratch: string;
+}
+
+const live = (c: Context) => ({
+  FORMS_API_BASE_URL: c.sandbox.baseUrl,
+  FORMS_API_TOKEN: c.sandbox.tokens.all,
+  FORMS_API_WORKSPACE_ID: String(c.sandbox.workspaces[0]!.id),
+  FORMS_API_FORM_ID: String(c.sandbox.workspaces[0]!.forms[0]!.id),
+});
+const SANDBOX_JSON = /"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/;
+// The suite ran a check of its first target (the Prism mock).
+const CONTRACT_STARTED = /[✓✗~i-] \[prism\] /;
+const fetchOk = async (output: string) => {
+  const url = /http:\/\/127\.0\.0\.1:\d+\/?/.exec(output)![0];
+  expect((await fetch(url)).status).toBe(200);
+};
+
+const SECRET = 'whsec_readme_commands_0123456789';
+
+/** How each printed command is run, keyed by document and the command exactly as printed. */
+const RUNS: Record<string, Record<string, Run>> = {
+  'README.md': {
+    'npx --yes pnpm@10.34.8 install --frozen-lockfile && npx --yes pnpm@10.34.8 contract': { kind: 'ci' },
+    'npx --yes pnpm@10.34.8 install --frozen-lockfile && npx --yes pnpm@10.34.8 test': { kind: 'ci' },
+    'npm install --global pnpm@10.34.8': { kind: 'installs-pnpm' },
+    'pnpm lint': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
+    'pnpm bundle': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
+    'pnpm build': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
+    // This very run is `pnpm test` (.ci/run runs it, as the pinned pnpm).
+    'pnpm test': { kind: 'ci', runs: 'npx --yes pnpm@10.34.8 test' },
+    'pnpm contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+    'pnpm sandbox': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+    'pnpm bench': { kind: 'starts', place: 'root', ready: /:bench: /, timeoutMs: 240_000 },
+    'pnpm docs:build': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
+    'pnpm docs:serve': { kind: 'starts', place: 'root', ready: /http:\/\/127\.0\.0\.1:\d+/, whileReady: fetchOk },
+    'pnpm samples:sync': { kind: 'finishes', place: 'root' },
+    'pnpm changeset': { kind: 'starts', place: 'root', ready: /Which packages would you like to include/ },
+    'pnpm release:dry': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
+  },
+  'apps/doc-check/README.md': {
+    'pnpm samples:sync': { kind: 'finishes', place: 'root' },
+  },
+  'apps/docs/guides/03-contract-suite.md': {
+    'pnpm contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+    'pnpm contract --target live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
+  },
+  'apps/docs/guides/04-sandbox.md': {
+    'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+  },
+  'apps/sandbox/README.md': {
+    'pnpm --silent sandbox --port 0 --allow-private-webhooks\n# stdout, one line: {"baseUrl":"http://127.0.0.1:40123","adminToken":"sandbox_admin_…","tokens":{"all":"101|…",…},"workspaces":[…]}\n# stderr: request and dispatch logs (never tokens)':
+      { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+  },
+  'apps/contract-tests/README.md': {
+    'pnpm contract                       # from the root: builds what it needs, then prism + sandbox\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + sandbox\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
+      {
+        kind: 'lines',
+        lines: {
+          'pnpm contract                       # from the root: builds what it needs, then prism + sandbox': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+          'pnpm contract --target live         # from the root: prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
+          "pnpm install && pnpm build          # or, once, then run the app's script directly:": { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
+          'pnpm --filter @forms-api/contract-tests contract                   # prism + sandbox': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
+          'pnpm --filter @forms-api/contract-tests contract --target prism    # only the mock': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
+          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
+          'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
+        },
+      },
+  },
+  'packages/client/README.md': {
+    'pnpm add @forms-api/client': { kind: 'consumer-install', packageName: '@forms-api/client' },
+  },
+  'packages/webhook-verify/README.md': {
+    'npm install @forms-api/webhook-verify': { kind: 'consumer-install', packageName: '@forms-api/webhook-verify' },
+  },
+  'packages/webhook-inbox/README.md': {
+    'npm install @forms-api/webhook-inbox': { kind: 'consumer-install', packageName: '@forms-api/webhook-inbox' },
+  },
+};
+
+/** Commands whose text depends on a document's exact wording, matched by the document. */
+function runFor(document: string, text: string): Run | undefined {
+  const known = RUNS[document]?.[text];
+  if (known) return known;
+  // The inbox's operations block (README and guide): a reader's project with the package installed,
+  // REDIS_URL set, one failed delivery in the dead-letter set (so show and retry have a job), and a
+  // healthy worker running, as in production (so the retried job is processed and drain ends).
+  if (/^npx forms-webhook-inbox stats/.test(text) && ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document))
+    return { kind: 'finishes', place: 'doc-check', timeoutMs: 120_000, env: (c) => ({ REDIS_URL: c.redis.url }), before: failedDeliveryAndAWorker };
+  if (document === 'apps/docs/guides/05-never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
+    // The test may not take Redis's default port: the same flags, on a free port.
+    return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };
+  if (document === 'packages/webhook-verify/README.md' && text.startsWith('SIGNATURE=$(forms-webhook sign'))
+    // A reader's project with the CLI installed (and the inbox, for `forms-webhook inbox`).
+    return { kind: 'finishes', place: { project: ['@forms-api/webhook-verify', '@forms-api/webhook-inbox'] }, timeoutMs: 180_000, env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }) };
+  return undefined;
+}
+
+let portForRedis = 0;
+let context: Context;
+let receiver: Server;
+const received: string[] = [];
+
+beforeAll(async () => {
+  const checkout = readerShell();
+  const installLine = documentedCommands().find((c) => c.document === 'README.md' && runFor(c.document, c.text)?.kind === 'installs-pnpm');
+  if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
+  checkout.installPnpm(installLine.text);
+  const [sandbox, redis] = await Promise.all([startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }), startRedisServer()]);
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c)).on('end', () => (received.push(`${req.headers['x-webhook-signature']} ${req.headers['x-api-key']}`), res.writeHead(204).end()));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const scratch = join(checkout.scratch, 'reader-project');
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(join(scratch, 'payload.json'), '{"form_id":11,"form_title":"Contact us","submission_id":1,"submission":{"Name":"Jane Doé"}}');
+  portForRedis = await freePort();
+  context = { checkout, sandbox, redis, receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`, scratch };
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled([context?.sandbox.close(), context?.redis.close(), registry?.close(), new Promise((r) => receiver?.close(r))]);
+  context?.checkout.remove();
+});
+
+/**
+ * One delivery in the dead-letter set (received through the inbox, failed by a worker, no retries
+ * left), then a worker that succeeds running until the returned stop is called.
+ */
+let seeded = 0;
+
+async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>> {
+  const { createInbox, createInboxWorker } = await import('@forms-api/webhook-inbox');
+  const { inboxHandler } = await import('@forms-api/webhook-inbox/fetch');
+  const { sign } = await import('@forms-api/webhook-verify');
+  // The default queue: the printed commands name none.
+  const inbox = createInbox({ connection: c.redis.url, secret: SECRET, retry: { attempts: 1 }, onRedisError: () => {} });
+  let failed!: () => void;
+  const failedOnce = new Promise<void>((resolve) => (failed = resolve));
+  const failing = createInboxWorker({ connection: c.redis.url, onRedisError: () => {}, onFailure: ({ final }) => final && failed(), handler: () => Promise.reject(new Error('the CRM is down')) });
+  try {
+    // A new submission each time: a copy of an earlier delivery would be recognised and not queued.
+    const body = JSON.stringify({ form_id: 11, form_title: 'Contact us', submission_id: ++seeded, submission: {} });
+    const answer = await inboxHandler(inbox)(new Request('http://127.0.0.1/webhooks/forms', { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': await sign(SECRET, body) }, body }));
+    expect(answer.status).toBe(202);
+    await failedOnce;
+  } finally {
+    await Promise.all([failing.close(), inbox.close()]);
+  }
+  const healthy = createInboxWorker({ connection: c.redis.url, onRedisError: () => {}, handler: () => undefined });
+  return () => healthy.close();
+}
+
+let registry: LocalRegistry | undefined;
+let projects = 0;
+
+/** A new project of the reader's, outside the repository, whose .npmrc finds @forms-api on the local registry. */
+async function readerProject(c: Context): Promise<string> {
+  registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs() });
+  const dir = join(c.checkout.scratch, `reader-app-${++projects}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `reader-app-${projects}`, private: true, type: 'module' }, null, 2));
+  writeFileSync(join(dir, '.npmrc'), registry.npmrc);
+  return dir;
+}
+
+/** Every workspace package that is not private: what a release publishes. */
+function publishedPackageDirs(): string[] {
+  return ['spec', ...readdirSync(join(REPO_ROOT, 'packages')).map((d) => `packages/${d}`), ...readdirSync(join(REPO_ROOT, 'apps')).map((d) => `apps/${d}`)]
+    .map((d) => join(REPO_ROOT, d))
+    .filter((d) => existsSync(join(d, 'package.json')) && !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private);
+}
+
+async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Record<string, string> }> {
+  if (place === 'root') return { cwd: c.checkout.dir, env: c.checkout.env };
+  if (place === 'doc-check') return { cwd: join(c.checkout.dir, 'apps/doc-check'), env: c.checkout.env };
+  if (place === 'scratch') return { cwd: c.scratch, env: c.checkout.env };
+  const project = await readerProject(c);
+  const installed = await runShell(`npm install ${place.project.join(' ')}`, { cwd: project, env: c.checkout.env, timeoutMs: 180_000 });
+  expect(installed.code, installed.output).toBe(0);
+  writeFileSync(join(project, 'payload.json'), readFileSync(join(c.scratch, 'payload.json')));
+  return { cwd: project, env: { ...c.checkout.env, PATH: `${join(project, 'node_modules', '.bin')}:${c.checkout.env.PATH}` } };
+}
+
+async function execute(text: string, run: Run): Promise<void> {
+  const c = context;
+  switch (run.kind) {
+    case 'ci': {
+      const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
+      expect(ci, '.ci/run must run this command exactly as printed').toContain(run.runs ?? text);
+      return;
+    }
+    case 'installs-pnpm':
+      // Run in beforeAll; here, the pnpm it installed is the pinned one.
+      expect((await runShell('pnpm --version', { cwd: c.scratch, env: c.checkout.env, timeoutMs: 30_000 })).output.trim()).toBe(/pnpm@([\d.]+)/.exec(text)![1]);
+      return;
+    case 'consumer-install': {
+      const project = await readerProject(c);
+      const result = await runShell(text, { cwd: project, env: c.checkout.env, timeoutMs: 180_000 });
+      expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules', run.packageName, 'package.json'), 'utf8')) as { name: string };
+      expect(installed.name).toBe(run.packageName);
+      return;
+    }
+    case 'lines':
+      for (const [line, lineRun] of Object.entries(run.lines)) await execute(line, lineRun);
+      return;
+    case 'finishes': {
+      const after = await run.before?.(c);
+      try {
+        const { cwd, env } = await placeOf(run.place, c);
+        const result = await runShell(text, { cwd, env: { ...env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
+        expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
+      } finally {
+        await after?.();
+      }
+      return;
+    }
+    case 'starts': {
+      const { cwd, env } = await placeOf(run.place, c);
+      const result = await runShell(text + (run.append?.(c) ?? ''), {
+        cwd,
+        env: { ...env, ...run.env?.(c) },
+        timeoutMs: run.timeoutMs ?? 60_000,
+        readyWhen: run.ready,
+        ...(run.whileReady ? { whileReady: run.whileReady } : {}),
+      });
+      expect(result.ready, `\`${text}\` stopped (exit ${result.code}) before printing ${run.ready}:\n${result.output}`).toBe(true);
+      return;
+    }
+  }
+}
+
+const commands = documentedCommands();
+
+describe('the printed commands', () => {
+  it('are each known to this test', () => {
+    const unknown = commands.filter((c) => !runFor(c.document, c.text)).map((c) => `${c.where}: ${c.text}`);
+    expect(unknown, 'add each to RUNS with how to run it').toEqual([]);
+  });
+
+  for (const command of commands) {
+    const run = runFor(command.document, command.text);
+    if (!run) continue;
+    it(`${command.where} works as printed: ${command.text.split('\n')[0]}`, async () => {
+      await execute(command.text, run);
+      if (command.text.includes('forms-webhook send')) expect(received.at(-1)).toMatch(/^sha256=[0-9a-f]{64} k$/);
+    }, 600_000);
+  }
+});

@@ -1,0 +1,185 @@
+// Every sample file runs, as a reader would run it, against a real sandbox tenant (and a real
+// redis-server for the inbox): scripts exit 0, servers answer a signed delivery, handlers return
+// the documented status, and the API reference's samples print bodies the spec accepts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, freePort, type RedisServer } from '@forms-api/redis-server';
+import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
+import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
+import { OPERATIONS, type OperationId } from '@forms-api/types';
+import { sampleFiles } from '../src/check-samples.js';
+import { signedDelivery } from './support/delivery.js';
+import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-runner.js';
+
+const SECRET = 'whsec_doc_samples_0123456789';
+const DRIVER = fileURLToPath(new URL('./support/drive-module.ts', import.meta.url));
+const spec = createSpecValidator((await import('@forms-api/spec/openapi.json', { with: { type: 'json' } })).default);
+
+/** How each sample is run. A sample file without an entry fails the suite. */
+type Run =
+  | { kind: 'script' }
+  | { kind: 'server'; path: string; status: number }
+  | { kind: 'handler'; export: string; status: number }
+  | { kind: 'replay-guard'; export: string }
+  | { kind: 'worker'; receiver: string }
+  | { kind: 'operation'; operationId: OperationId };
+
+const RUNS: Record<string, Run> = {
+  'client/quick-start.ts': { kind: 'script' },
+  'client/pages.ts': { kind: 'script' },
+  'client/options.ts': { kind: 'script' },
+  'client/raw-surface.ts': { kind: 'script' },
+  'client/download-file.ts': { kind: 'script' },
+  'types/types.ts': { kind: 'script' },
+  'sandbox/start-sandbox.ts': { kind: 'script' },
+  'sandbox/with-the-client.ts': { kind: 'script' },
+  'sandbox/fault-catalogue.ts': { kind: 'script' },
+  'webhook-verify/express.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
+  'webhook-verify/express-raw.ts': { kind: 'server', path: '/hook', status: 204 },
+  'webhook-verify/hono.ts': { kind: 'handler', export: 'default.fetch', status: 204 },
+  'webhook-verify/fastify.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
+  'webhook-verify/node-listener.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
+  'webhook-verify/request-pipeline.ts': { kind: 'server', path: '/webhooks/forms', status: 202 },
+  'webhook-verify/route-handler.ts': { kind: 'handler', export: 'POST', status: 204 },
+  'webhook-verify/workers.ts': { kind: 'handler', export: 'default.fetch', status: 204 },
+  'webhook-inbox/express-receiver.ts': { kind: 'server', path: '/webhooks/forms', status: 202 },
+  'webhook-inbox/hono-receiver.ts': { kind: 'server', path: '/webhooks/forms', status: 202 },
+  'webhook-inbox/next-route.ts': { kind: 'handler', export: 'POST', status: 202 },
+  'webhook-inbox/replay-store.ts': { kind: 'replay-guard', export: 'receive' },
+  'webhook-inbox/worker.ts': { kind: 'worker', receiver: 'webhook-inbox/express-receiver.ts' },
+};
+for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
+  RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };
+  RUNS[`operations/${operationId}.sh`] = { kind: 'operation', operationId };
+}
+
+let sandbox: SandboxHandle;
+let redis: RedisServer;
+let receiver: Server;
+let env: Record<string, string>;
+const scratch = mkdtempSync(join(tmpdir(), 'doc-samples-'));
+
+beforeAll(async () => {
+  [sandbox, redis] = await Promise.all([startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }), startRedisServer()]);
+  receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  env = {
+    FORMS_API_BASE_URL: sandbox.baseUrl,
+    FORMS_API_TOKEN: sandbox.tokens.all,
+    FORMS_WEBHOOK_SECRET: SECRET,
+    REDIS_URL: redis.url,
+    RECEIVER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
+    ...(await tenantFacts()),
+  };
+});
+
+afterAll(async () => {
+  await Promise.allSettled([sandbox?.close(), redis?.close(), new Promise((r) => receiver?.close(r))]);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Ids a sample of the API reference needs: a submission, its fields, a signed file URL. */
+async function tenantFacts(): Promise<Record<string, string>> {
+  const get = async (path: string) => (await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' } })).json() as Promise<any>;
+  const form = await get('/open/forms/11');
+  const field = (name: string): string => form.properties.find((f: { name: string }) => f.name === name).id;
+  const page = await get('/open/forms/11/submissions?per_page=100&status=completed');
+  const fileUrl = page.data
+    .flatMap((s: { data: Record<string, unknown> }) => Object.values(s.data))
+    .flatMap((v: unknown) => (Array.isArray(v) ? v : []))
+    .find((v: { file_url?: string }) => typeof v?.file_url === 'string')?.file_url;
+  if (!fileUrl) throw new Error('the sandbox seed has no file answer on form 11');
+  return { FORMS_SUBMISSION_ID: String(page.data[0].id), NAME_FIELD_ID: field('Name'), EMAIL_FIELD_ID: field('Email'), FORMS_FILE_URL: fileUrl };
+}
+
+/** A fresh webhook integration for a sample that updates, reads or deletes one. */
+async function freshIntegration(): Promise<string> {
+  const response = await fetch(`${sandbox.baseUrl}/open/forms/11/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ integration_id: 'webhook', status: 'active', data: { webhook_url: env.RECEIVER_URL, webhook_secret: SECRET } }),
+  });
+  const body = (await response.json()) as { form_integration?: { id?: number } };
+  if (!body.form_integration?.id) throw new Error(`could not create an integration: ${response.status}`);
+  return String(body.form_integration.id);
+}
+
+async function deliver(port: number, path: string): Promise<number> {
+  const { body, headers } = await signedDelivery(SECRET);
+  return (await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers, body })).status;
+}
+
+function expectClean(file: string, result: { code: number | null; stdout: string; stderr: string }) {
+  expect(result.code, `${file} exited ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+}
+
+describe('the samples', () => {
+  it('each have a way to run (and every operation has a TypeScript and a curl sample)', () => {
+    expect(sampleFiles().filter((file) => !file.startsWith('support/') && !RUNS[file])).toEqual([]);
+    expect(Object.keys(RUNS).filter((file) => !sampleFiles().includes(file))).toEqual([]);
+  });
+
+  for (const [file, run] of Object.entries(RUNS)) {
+    it(`${file} runs`, async () => {
+      switch (run.kind) {
+        case 'script':
+          return expectClean(file, await runToEnd(file, env, { cwd: scratch }));
+        case 'operation': {
+          const needsIntegration = ['updateFormIntegration', 'deleteFormIntegration', 'listIntegrationEvents'].includes(run.operationId);
+          const runEnv = needsIntegration ? { ...env, FORMS_INTEGRATION_ID: await freshIntegration() } : env;
+          const result = await runToEnd(file, runEnv, { cwd: scratch });
+          expectClean(file, result);
+          if (run.operationId === 'downloadSubmissionFile') return;
+          // The printed body is what the service answered: it must be what the spec documents.
+          const verdict = spec.validateResponse(run.operationId, 200, JSON.parse(result.stdout));
+          expect(formatErrors(verdict.errors), `${file} printed a body the spec does not document`).toEqual([]);
+          return;
+        }
+        case 'server': {
+          const port = await freePort();
+          const server = start(file, { ...env, PORT: String(port) });
+          try {
+            await listening(port);
+            expect(await deliver(port, run.path)).toBe(run.status);
+          } finally {
+            await server.stop();
+          }
+          return;
+        }
+        case 'handler': {
+          const driven = await runDriver(file, run.export, 'request');
+          expect(driven).toEqual({ status: run.status });
+          return;
+        }
+        case 'replay-guard':
+          expect(await runDriver(file, run.export, 'replay')).toEqual({ first: 'accepted', second: 'replayed' });
+          return;
+        case 'worker': {
+          const port = await freePort();
+          const receiving = start(run.receiver, { ...env, PORT: String(port) });
+          const working = start(file, env);
+          try {
+            await listening(port);
+            expect(await deliver(port, '/webhooks/forms')).toBe(202);
+            await working.waitFor(/submission \d+ of form 11 \(wh-[0-9a-f]+, attempt 1\)/);
+          } finally {
+            await Promise.all([receiving.stop(), working.stop()]);
+          }
+          return;
+        }
+      }
+    });
+  }
+});
+
+/** Calls a sample module's export in a process of its own (see support/drive-module.ts). */
+async function runDriver(file: string, exportPath: string, mode: 'request' | 'replay'): Promise<unknown> {
+  const result = await runTsx([DRIVER, join(SAMPLES, file), exportPath, mode], env, { cwd: scratch });
+  expectClean(file, result);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!);
+}

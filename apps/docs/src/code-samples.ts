@@ -1,0 +1,39 @@
+// The API reference's code samples: for each operation, the client sample and the curl line of
+// @forms-api/doc-check (samples/operations/<operationId>.ts and .sh), which that app type-checks
+// and runs against the sandbox. Read here, never written here: a sample that drifts from the API
+// fails that app's tests, not the page.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fail, ok, type Result } from './result.ts';
+
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+const SAMPLE_KINDS = [
+  // Redoc shows the languages listed in redocly.yaml (openapi.codeSamples.languages), in that order.
+  { ext: 'ts', lang: 'TypeScript', label: '@forms-api/client' },
+  { ext: 'sh', lang: 'curl', label: 'curl' },
+] as const;
+
+export function operationSamplesDir(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('@forms-api/doc-check/package.json')), 'samples', 'operations');
+}
+
+/** The samples of every operation id, or the first one missing. */
+export function readCodeSamples(operationIds: readonly string[], dir = operationSamplesDir()): Result<Map<string, CodeSample[]>> {
+  const samples = new Map<string, CodeSample[]>();
+  for (const operationId of operationIds) {
+    const list: CodeSample[] = [];
+    for (const kind of SAMPLE_KINDS) {
+      const file = join(dir, `${operationId}.${kind.ext}`);
+      if (!existsSync(file)) return fail('sample_missing', `operation ${operationId} has no ${kind.label} sample: add apps/doc-check/samples/operations/${operationId}.${kind.ext}`);
+      list.push({ lang: kind.lang, label: kind.label, source: readFileSync(file, 'utf8').trimEnd() });
+    }
+    samples.set(operationId, list);
+  }
+  return ok(samples);
+}

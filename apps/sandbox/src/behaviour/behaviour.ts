@@ -1,0 +1,39 @@
+// What a behaviour is: a set of rewrites applied around the sandbox, never inside it. A request
+// rewrite runs before the sandbox sees a request, a response rewrite before the client sees the
+// answer, a delivery rewrite before a webhook leaves. Fault switches are behaviours; so is any
+// profile that makes the sandbox act unlike the contract (the ordinary code never knows).
+import type { Ability } from '@forms-api/types';
+import type { OutgoingDelivery } from '../dispatch/transport.js';
+
+export type { OutgoingDelivery };
+
+/** A request as a behaviour sees it: the method, the path with its query, lowercase header names. */
+export interface ExchangeRequest {
+  readonly method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** A response as a behaviour sees it; the body is text (every answer of the sandbox is). */
+export interface ExchangeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What a behaviour may ask of the sandbox it is applied to. */
+export interface SandboxView {
+  /** A token of the same user as `token` that holds every one of `abilities`, if the seed has one. */
+  tokenOfSameUserWith(token: string, abilities: readonly Ability[]): string | undefined;
+}
+
+export interface Behaviour {
+  readonly name: string;
+  readonly description: string;
+  /** Changes the request before the sandbox handles it. */
+  request?(req: ExchangeRequest, sandbox: SandboxView): void;
+  /** Changes the answer; `req` is the request as the client sent it. */
+  response?(req: ExchangeRequest, res: ExchangeResponse): void;
+  /** Changes an outgoing webhook request before it is sent. */
+  delivery?(delivery: OutgoingDelivery): void;
+}

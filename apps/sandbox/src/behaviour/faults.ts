@@ -1,0 +1,160 @@
+// The fault catalogue: deliberate contract violations, one behaviour each, for the contract suite's
+// self-test (it proves the suite reports every one). Each names the operations whose checks must
+// report it. The response rewrites work on any HTTP exchange, so the self-test's mutating proxy in
+// front of a mock applies the very same functions.
+import { OPERATIONS, type OperationId } from '@forms-api/types';
+import { operationOf } from '../operations.js';
+import type { Behaviour, ExchangeRequest, ExchangeResponse } from './behaviour.js';
+
+export const SANDBOX_FAULTS = [
+  'rename-field',
+  'drop-required-field',
+  'ignore-ability',
+  'wrong-type',
+  'unsorted',
+  'ignore-filter',
+  'overlapping-pages',
+  'bad-signature',
+  'wrong-content-type',
+  'undocumented-status',
+  'missing-event',
+] as const;
+export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
+
+export interface Fault extends Behaviour {
+  readonly name: SandboxFault;
+  /** A failed check of one of these operations means a contract suite caught the fault. */
+  readonly operations: readonly OperationId[];
+}
+
+/** True for a successful JSON answer of `operationId`. */
+const answered = (operationId: OperationId, req: ExchangeRequest, res: ExchangeResponse) =>
+  res.status === 200 && operationOf(req.method, req.path) === operationId && (res.headers['content-type'] ?? '').startsWith('application/json');
+
+/** Parses the JSON body, lets `change` edit it, and writes it back. */
+function editJson(res: ExchangeResponse, change: (body: any) => void): void {
+  const body = JSON.parse(res.body);
+  change(body);
+  res.body = JSON.stringify(body);
+}
+
+/** The query of a request's path, edited in place. */
+function editQuery(req: ExchangeRequest, change: (query: URLSearchParams) => void): void {
+  const [pathname, search = ''] = req.path.split('?', 2) as [string, string?];
+  const query = new URLSearchParams(search);
+  change(query);
+  req.path = query.size > 0 ? `${pathname}?${query}` : pathname;
+}
+
+const requestedPage = (req: ExchangeRequest) => Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
+
+export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
+  'rename-field': {
+    name: 'rename-field',
+    description: 'form summaries carry shareUrl instead of share_url',
+    operations: ['listWorkspaceForms'],
+    response(req, res) {
+      if (!answered('listWorkspaceForms', req, res)) return;
+      editJson(res, (body) => {
+        for (const form of body.data) {
+          form.shareUrl = form.share_url;
+          delete form.share_url;
+        }
+      });
+    },
+  },
+  'drop-required-field': {
+    name: 'drop-required-field',
+    description: 'submissions lose completion_time',
+    operations: ['listFormSubmissions'],
+    response(req, res) {
+      if (answered('listFormSubmissions', req, res)) editJson(res, (body) => body.data.forEach((s: Record<string, unknown>) => delete s.completion_time));
+    },
+  },
+  'ignore-ability': {
+    name: 'ignore-ability',
+    description: 'listing submissions answers 200 to a token without forms-read',
+    operations: ['listFormSubmissions'],
+    // The sandbox is asked as if the caller's token held the operation's abilities.
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'listFormSubmissions') return;
+      const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      const stronger = token ? sandbox.tokenOfSameUserWith(token, OPERATIONS.listFormSubmissions.abilities) : undefined;
+      if (stronger) req.headers.authorization = `Bearer ${stronger}`;
+    },
+  },
+  'wrong-type': {
+    name: 'wrong-type',
+    description: 'a submission form_id is a string',
+    operations: ['listFormSubmissions'],
+    response(req, res) {
+      if (answered('listFormSubmissions', req, res)) editJson(res, (body) => body.data.forEach((s: { form_id: unknown }) => (s.form_id = String(s.form_id))));
+    },
+  },
+  unsorted: {
+    name: 'unsorted',
+    description: 'each page of submissions is oldest first',
+    operations: ['listFormSubmissions'],
+    response(req, res) {
+      if (answered('listFormSubmissions', req, res)) editJson(res, (body) => body.data.reverse());
+    },
+  },
+  'ignore-filter': {
+    name: 'ignore-filter',
+    description: 'the status filter of the submission list is ignored',
+    operations: ['listFormSubmissions'],
+    request(req) {
+      if (operationOf(req.method, req.path) === 'listFormSubmissions') editQuery(req, (query) => query.delete('status'));
+    },
+  },
+  'overlapping-pages': {
+    name: 'overlapping-pages',
+    description: 'page N > 1 of the submission list repeats page N - 1',
+    operations: ['listFormSubmissions'],
+    request(req) {
+      if (operationOf(req.method, req.path) !== 'listFormSubmissions') return;
+      const page = requestedPage(req);
+      if (Number.isInteger(page) && page > 1) editQuery(req, (query) => query.set('page', String(page - 1)));
+    },
+    // The page number still claims what was asked for: only the rows overlap.
+    response(req, res) {
+      if (answered('listFormSubmissions', req, res) && requestedPage(req) > 1) editJson(res, (body) => (body.meta.current_page = requestedPage(req)));
+    },
+  },
+  'bad-signature': {
+    name: 'bad-signature',
+    description: 'webhooks carry a signature that does not match their body',
+    operations: ['createFormAnswer'],
+    delivery(delivery) {
+      const signature = delivery.headers['x-webhook-signature'];
+      if (signature) delivery.headers['x-webhook-signature'] = signature.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+    },
+  },
+  'wrong-content-type': {
+    name: 'wrong-content-type',
+    description: 'JSON answers are labelled text/plain',
+    operations: ['listWorkspaceForms', 'getForm', 'listFormSubmissions', 'listFormIntegrations', 'listIntegrationEvents'],
+    response(_req, res) {
+      if ((res.headers['content-type'] ?? '').startsWith('application/json')) res.headers['content-type'] = 'text/plain; charset=utf-8';
+    },
+  },
+  'undocumented-status': {
+    name: 'undocumented-status',
+    description: 'deleting an integration answers 204, a status the spec does not list',
+    operations: ['deleteFormIntegration'],
+    response(req, res) {
+      if (res.status !== 200 || operationOf(req.method, req.path) !== 'deleteFormIntegration') return;
+      res.status = 204;
+      res.body = '';
+      delete res.headers['content-type'];
+    },
+  },
+  'missing-event': {
+    name: 'missing-event',
+    description: 'dispatches are missing from the events list',
+    operations: ['createFormAnswer', 'listIntegrationEvents'],
+    response(req, res) {
+      if (answered('listIntegrationEvents', req, res)) res.body = '[]';
+    },
+  },
+} satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };

@@ -1,0 +1,96 @@
+// Sends one webhook request and reports what became of it: one POST, no redirects followed, a total
+// time limit, and at most an excerpt of the receiver's answer read (an endless or huge answer is
+// cut off). The connection goes to the address the URL guard checked.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
+
+/** How much of a receiver's answer is read: it is only needed as an excerpt for the event. */
+export const RECEIVER_EXCERPT_BYTES = 1024;
+
+export interface OutgoingDelivery {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type DeliveryOutcome =
+  | { kind: 'answered'; status: number; excerpt: string }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'timeout' }
+  | { kind: 'unreachable'; message: string };
+
+export interface Transport {
+  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+export interface TransportOptions extends WebhookUrlPolicy {
+  timeoutMs: number;
+}
+
+/** A lookup that answers with the checked address only (Node calls it for host names, not literals). */
+const pinnedLookup = (pinned: ResolvedAddress): LookupFunction => (_host, options, callback) => {
+  if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+  else callback(null, pinned.address, pinned.family);
+};
+
+export function createTransport(options: TransportOptions): Transport {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+  async function send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+    const destination = await checkWebhookUrl(delivery.url, options);
+    if (!destination.ok) return { kind: 'refused', reason: destination.error };
+    const { url, pinned } = destination.value;
+    const secure = url.protocol === 'https:';
+    return new Promise<DeliveryOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: DeliveryOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = (secure ? httpsRequest : httpRequest)(url, {
+        method: 'POST',
+        headers: { ...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body)) },
+        agent: secure ? agents.https : agents.http,
+        ...(pinned ? { lookup: pinnedLookup(pinned) } : {}),
+      });
+      const timer = setTimeout(() => {
+        settle({ kind: 'timeout' });
+        request.destroy();
+      }, options.timeoutMs);
+      request.on('error', (error) => settle({ kind: 'unreachable', message: error.message }));
+      request.on('response', (response: IncomingMessage) => readExcerpt(response, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
+      request.end(delivery.body);
+    });
+  }
+
+  return {
+    send,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** Reads the first RECEIVER_EXCERPT_BYTES of an answer, then stops reading (closing the connection if more was coming). */
+function readExcerpt(response: IncomingMessage, done: (excerpt: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = () => done(Buffer.concat(chunks).subarray(0, RECEIVER_EXCERPT_BYTES).toString('utf8'));
+  response.on('data', (chunk: Buffer) => {
+    if (size < RECEIVER_EXCERPT_BYTES) chunks.push(chunk);
+    size += chunk.length;
+    if (size > RECEIVER_EXCERPT_BYTES) {
+      finish();
+      response.destroy();
+    }
+  });
+  response.on('end', finish);
+  response.on('error', finish);
+}

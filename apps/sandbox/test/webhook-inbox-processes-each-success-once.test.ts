@@ -1,0 +1,103 @@
+// The sandbox dispatches real signed submission.created webhooks to a @forms-api/webhook-inbox
+// receiver on a real redis-server, through an outage of Redis: every delivery the sandbox recorded
+// as `success` is processed by the inbox worker exactly once, and those it recorded as `failed`
+// (the receiver answered 503 while Redis was down) are not processed at all.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '@forms-api/webhook-inbox';
+import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
+import type { SandboxHandle } from '../src/index.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { call, sandbox } from './support.js';
+
+const SECRET = 'whsec_sandbox_inbox_secret';
+
+let redis: RedisServer | undefined;
+let inbox: Inbox | undefined;
+let worker: InboxWorker | undefined;
+let receiver: Server | undefined;
+let sb: SandboxHandle | undefined;
+const processed: number[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sandbox', onRedisError: () => {} });
+  worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });
+  receiver = createServer(inboxMiddleware(inbox));
+  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  await until(async () => (await inbox!.health()).ok);
+  sb = await sandbox();
+});
+
+afterAll(async () => {
+  await sb?.close();
+  if (receiver) await closeHttpServer(receiver);
+  await inbox?.close();
+  await worker?.close();
+  await redis?.close();
+});
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the sandbox and the webhook inbox', () => {
+  it('processes every delivery the sandbox recorded as success exactly once, and none it recorded as failed', async () => {
+    const s = sb!;
+    const url = `http://127.0.0.1:${(receiver!.address() as AddressInfo).port}/webhooks/forms`;
+    const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: s.tokens.all,
+      body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url, webhook_secret: SECRET } },
+      operationId: 'createFormIntegration',
+    });
+    expect(created.status).toBe(200);
+    const integrationId = created.body.form_integration.id as number;
+    const form = (await call(s.baseUrl, 'GET', '/open/forms/11', { token: s.tokens.all })).body;
+    const nameField = form.properties.find((p: { name: string }) => p.name === 'Name').id as string;
+    const emailField = form.properties.find((p: { name: string }) => p.name === 'Email').id as string;
+    const submit = (count: number, marker: string) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          fetch(`${s.baseUrl}/forms/11/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [nameField]: `${marker} ${i}`, [emailField]: 'ada@example.com' }) }).then((r) => r.status),
+        ),
+      );
+
+    expect(await submit(150, 'before')).toEqual(Array(150).fill(200));
+    await redis!.stop('SIGKILL');
+    expect(await submit(20, 'outage')).toEqual(Array(20).fill(200));
+    await redis!.start();
+    await until(async () => (await inbox!.health()).ok);
+    expect(await submit(30, 'after')).toEqual(Array(30).fill(200));
+
+    const events = (await call(s.baseUrl, 'GET', `/open/forms/11/integrations/${integrationId}/events`, { token: s.tokens.all, operationId: 'listIntegrationEvents' })).body as Array<{ status: string; response_code: number | null }>;
+    const successes = events.filter((e) => e.status === 'success');
+    expect(events).toHaveLength(200);
+    expect(successes).toHaveLength(180);
+    expect(successes.every((e) => e.response_code === 202)).toBe(true);
+    expect(events.filter((e) => e.status === 'failed').every((e) => e.response_code === 503)).toBe(true);
+
+    await until(() => processed.length >= successes.length);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(processed).toHaveLength(successes.length);
+    expect(new Set(processed).size).toBe(processed.length);
+    // By name: every submission made while Redis was up was processed, none made during the outage.
+    const phaseOf = new Map<number, string>();
+    for (let page = 1; ; page++) {
+      const listed = (await call(s.baseUrl, 'GET', `/open/forms/11/submissions?per_page=100&page=${page}`, { token: s.tokens.all })).body;
+      for (const item of listed.data as Array<{ data: Record<string, unknown> & { id: number } }>) {
+        const name = item.data[nameField];
+        if (typeof name === 'string') phaseOf.set(item.data.id, name.split(' ')[0]!);
+      }
+      if (page >= listed.meta.last_page) break;
+    }
+    const processedPhases = processed.map((id) => phaseOf.get(id));
+    expect(processedPhases.filter((p) => p === 'before')).toHaveLength(150);
+    expect(processedPhases.filter((p) => p === 'after')).toHaveLength(30);
+    expect(processedPhases.filter((p) => p === 'outage')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,57 @@
+// Express (4 and 5), Connect and node:http receivers: verify the raw body, store the delivery in the
+// inbox, answer 202 (or 503 when Redis cannot take it). Also a health-check route.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
+import type { Inbox } from '../inbox.js';
+import { receiveConfigOf, verifyNode, writeFailure } from '../verification.js';
+
+type Next = (error?: unknown) => void;
+
+function send(res: ServerResponse, answer: Answer): void {
+  if (!res.headersSent) res.writeHead(answer.status, answer.headers).end(answer.body);
+}
+
+/**
+ * The webhook route: `app.post('/webhooks/forms', inboxMiddleware(inbox))`, or
+ * `http.createServer(inboxMiddleware(inbox))`. Mount it before any `express.json()`, or give the
+ * route `express.raw({ type: 'application/json' })`. It answers every request itself; only an
+ * unexpected error or a misconfiguration goes to `next` (answered 500 without Express).
+ */
+export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+  const config = receiveConfigOf(inbox);
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
+    const delivery = await verifyNode(req, res, config);
+    if (delivery) send(res, await answerDelivery(inbox, delivery));
+  };
+  return (req, res, next) => {
+    receive(req, res).catch((error: unknown) => (next ? next(error) : writeFailure(res, error)));
+  };
+}
+
+/** `app.get('/healthz', inboxHealthMiddleware(inbox))`: 200 when Redis answers, 503 when not. */
+export function inboxHealthMiddleware(target: HealthTarget): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+  return (_req, res, next) => {
+    answerHealth(target).then(
+      (answer) => send(res, answer),
+      (error: unknown) => (next ? next(error) : writeFailure(res, error)),
+    );
+  };
+}
+
+/**
+ * Stops accepting connections and resolves once every open one has ended: those idle now are
+ * closed at once, those with a request in progress as soon as it has been answered (instead of
+ * lingering as keep-alive connections). For `closeOnSignals([() => closeHttpServer(server), inbox])`.
+ */
+export function closeHttpServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close((error) => {
+      clearInterval(sweep);
+      // Closing a server that was not listening is not a failure of the shutdown.
+      if (error && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

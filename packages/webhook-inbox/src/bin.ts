@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Entry point of the standalone `forms-webhook-inbox` command (`forms-webhook inbox` delegates here).
+import { runInboxCli } from './cli.js';
+
+runInboxCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,44 @@
+// The package's one error type: a kind a program can branch on, a message that says what was wrong
+// and what to do, and the context to debug it (never a secret: no URL password, no signature).
+
+export type InboxErrorKind =
+  /** An option is missing or malformed; the message names it. */
+  | 'invalid_options'
+  /** Redis cannot be reached (down, restarting, wrong address). Deliveries are answered 503. */
+  | 'redis_unavailable'
+  /** Redis did not confirm the delivery within `enqueueTimeoutMs`. Answered 503. */
+  | 'enqueue_timeout'
+  /** The inbox or worker is shutting down and takes no new deliveries. Answered 503. */
+  | 'closing'
+  /** A job's stored data is not a delivery this package wrote (another producer on the queue?). */
+  | 'corrupt_job'
+  /** No job with that id on the queue (CLI). */
+  | 'job_not_found'
+  /** The job exists but is not in the failed set, so it cannot be retried (CLI). */
+  | 'job_not_failed';
+
+export type InboxErrorContext = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export class InboxError extends Error {
+  override readonly name = 'InboxError';
+  readonly kind: InboxErrorKind;
+  readonly context: InboxErrorContext;
+
+  constructor(kind: InboxErrorKind, message: string, options: { context?: InboxErrorContext; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.kind = kind;
+    this.context = options.context ?? {};
+  }
+}
+
+const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>(['redis_unavailable', 'enqueue_timeout', 'closing']);
+
+/**
+ * The kinds that mean "not now": the delivery was not stored, and Redis or the process is the
+ * cause. Checked by name and kind, not `instanceof`, so an error from the ESM build is recognised
+ * by the CommonJS one when an application loads both.
+ */
+export function isUnavailable(error: unknown): error is InboxError {
+  const candidate = error as { name?: unknown; kind?: unknown } | null;
+  return typeof candidate === 'object' && candidate !== null && candidate.name === 'InboxError' && UNAVAILABLE.has(candidate.kind as string);
+}

@@ -1,0 +1,186 @@
+// The receiving side of the inbox: takes verified deliveries and adds each to the BullMQ queue once
+// (job id from the signature, plus a deduplication key that outlives the job), within a deadline,
+// and reports whether Redis can take deliveries at all.
+import { Queue, type JobsOptions } from 'bullmq';
+import { connected, createRedisClient, describeTarget, pingWithin, withTimeout, type InboxConnection } from './connection.js';
+import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
+import { InboxError, type InboxErrorKind } from './errors.js';
+import { assertPositiveInteger } from './options.js';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_DEDUPE_WINDOW_MS,
+  DEFAULT_ENQUEUE_TIMEOUT_MS,
+  DEFAULT_KEEP_COMPLETED,
+  DEFAULT_QUEUE,
+  DELIVERY_JOB_NAME,
+  type RetentionPolicy,
+  type RetryPolicy,
+} from './policy.js';
+import { assertSecret, RECEIVE_CONFIG, type ReceiveConfig } from './verification.js';
+
+export interface InboxOptions {
+  /** Where Redis is: a `redis://` URL or ioredis options. */
+  connection: InboxConnection;
+  /** The integration's webhook secret, or several while rotating it. */
+  secret: string | readonly string[];
+  /** BullMQ queue name. Default `forms-webhooks`. Workers and the CLI must use the same. */
+  queue?: string;
+  /** Largest body accepted, in bytes (413 above). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long to wait for Redis to confirm a delivery before answering 503. Default 2,000 ms. */
+  enqueueTimeoutMs?: number;
+  /** How long the same signed delivery is recognised as a duplicate. Default 7 days. */
+  dedupeWindowMs?: number;
+  /** Handler runs and backoff, fixed on each delivery when it is queued. */
+  retry?: RetryPolicy;
+  /** How long finished jobs stay in Redis. */
+  retention?: RetentionPolicy;
+  /**
+   * Called once when Redis becomes unreachable (not for every reconnect attempt). Default: one
+   * line on stderr. Deliveries are answered 503 until it is back.
+   */
+  onRedisError?: (error: Error) => void;
+}
+
+export interface InboxHealth {
+  ok: boolean;
+  /** Round trip of a PING, when ok. */
+  latencyMs?: number;
+  /** Why not ok. */
+  reason?: InboxErrorKind;
+  message?: string;
+}
+
+export interface EnqueueResult {
+  /** The job id (the same for every copy of the same signed delivery). */
+  id: string;
+}
+
+export interface Inbox {
+  readonly queue: string;
+  /** True once `close()` was called: new deliveries are answered 503. */
+  readonly closing: boolean;
+  /** Adds a verified delivery to the queue; resolves once Redis has stored it (or already had it). */
+  enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult>;
+  /** Fails when Redis cannot take deliveries right now. */
+  health(): Promise<InboxHealth>;
+  /** Takes no new deliveries, waits for those being stored, then closes the Redis connection. */
+  close(): Promise<void>;
+}
+
+export function createInbox(options: InboxOptions): Inbox {
+  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes };
+  assertSecret(options.secret);
+  const queueName = options.queue ?? DEFAULT_QUEUE;
+  const enqueueTimeoutMs = assertPositiveInteger('enqueueTimeoutMs', options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS);
+  const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
+  if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
+  const jobOptions = jobOptionsFor(options.retry, options.retention);
+
+  const client = createRedisClient(options.connection, 'receiver');
+  const queue = new Queue(queueName, { connection: client });
+  const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`)));
+  client.on('error', reportError.error);
+  client.on('ready', reportError.recovered);
+  queue.on('error', reportError.error);
+
+  let closing = false;
+  let closed: Promise<void> | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+
+  async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
+    if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
+    // Without this check BullMQ would wait for the connection to come back, holding the request.
+    if (!(await connected(client, enqueueTimeoutMs))) {
+      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}), so the delivery was not stored. Check that Redis runs and is reachable.`, {
+        context: { target: describeTarget(client), status: client.status, queue: queueName },
+      });
+    }
+    const id = jobIdFor(delivery.signature);
+    const added = queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } });
+    inFlight.add(added);
+    try {
+      await withTimeout(added, enqueueTimeoutMs, () =>
+        new InboxError('enqueue_timeout', `Redis at ${describeTarget(client)} did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
+          context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof InboxError) throw error;
+      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} refused the delivery (${(error as Error).message}), so it was not stored.`, {
+        context: { target: describeTarget(client), jobId: id, queue: queueName },
+        cause: error,
+      });
+    } finally {
+      inFlight.delete(added);
+    }
+    return { id };
+  }
+
+  const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {
+    queue: queueName,
+    get closing() {
+      return closing;
+    },
+    enqueue,
+    async health() {
+      if (closing) return { ok: false, reason: 'closing', message: 'The inbox is shutting down.' };
+      try {
+        return { ok: true, latencyMs: await pingWithin(client, enqueueTimeoutMs) };
+      } catch (error) {
+        const inboxError = error instanceof InboxError ? error : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
+        return { ok: false, reason: inboxError.kind, message: inboxError.message };
+      }
+    },
+    close() {
+      closing = true;
+      closed ??= (async () => {
+        // Stored or not, every delivery being added gets its answer before the connection goes.
+        await Promise.allSettled([...inFlight]);
+        await queue.close().catch(() => {});
+        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+        else client.disconnect();
+      })();
+      return closed;
+    },
+    [RECEIVE_CONFIG]: receiveConfig,
+  };
+  return inbox;
+}
+
+function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
+  const attempts = assertPositiveInteger('retry.attempts', retry.attempts ?? DEFAULT_ATTEMPTS);
+  const backoffMs = assertPositiveInteger('retry.backoffMs', retry.backoffMs ?? DEFAULT_BACKOFF_MS);
+  const completed = { ...DEFAULT_KEEP_COMPLETED, ...retention.completed };
+  const failed = retention.failed ?? 'keep';
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: backoffMs },
+    removeOnComplete: { age: assertPositiveInteger('retention.completed.ageSeconds', completed.ageSeconds), count: assertPositiveInteger('retention.completed.count', completed.count, { allowZero: true }) },
+    removeOnFail: failed === 'keep' ? false : keepFailed(failed),
+  };
+}
+
+function keepFailed(failed: { ageSeconds?: number; count?: number }) {
+  if (failed.ageSeconds === undefined && failed.count === undefined) {
+    throw new InboxError('invalid_options', '`retention.failed` needs `ageSeconds`, `count` or both; use \'keep\' (the default) to keep every dead letter.');
+  }
+  const count = failed.count === undefined ? {} : { count: assertPositiveInteger('retention.failed.count', failed.count, { allowZero: true }) };
+  return failed.ageSeconds === undefined ? { count: count.count as number } : { age: assertPositiveInteger('retention.failed.ageSeconds', failed.ageSeconds), ...count };
+}
+
+/** Reports the first error of an outage only: ioredis emits one for every reconnect attempt. */
+export function outageReporter(report: (error: Error) => void) {
+  let down = false;
+  return {
+    error: (error: Error) => {
+      if (down) return;
+      down = true;
+      report(error);
+    },
+    recovered: () => {
+      down = false;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// @forms-api/webhook-inbox: receive (createInbox + an adapter from /express, /fastify or /fetch),
+// process (createInboxWorker), guard (RedisReplayStore) and shut down (closeOnSignals).
+export { createInbox } from './inbox.js';
+export type { EnqueueResult, Inbox, InboxHealth, InboxOptions } from './inbox.js';
+export { createInboxWorker } from './worker.js';
+export type { InboxWorker, InboxWorkerOptions } from './worker.js';
+export { RedisReplayStore } from './replay-store.js';
+export type { RedisReplayStoreOptions } from './replay-store.js';
+export { closeOnSignals } from './shutdown.js';
+export type { CloseOnSignalsOptions, ShutdownSignal } from './shutdown.js';
+export { InboxError, isUnavailable } from './errors.js';
+export type { InboxErrorContext, InboxErrorKind } from './errors.js';
+export { jobIdFor } from './delivery.js';
+export type { InboxDelivery, VerifiedDelivery } from './delivery.js';
+export type { InboxConnection, InboxRedisOptions } from './connection.js';
+export type { RetentionPolicy, RetryPolicy } from './policy.js';
+export { DEFAULT_DEDUPE_WINDOW_MS, DEFAULT_QUEUE } from './policy.js';
+export type { SubmissionCreatedPayload } from '@forms-api/webhook-verify';

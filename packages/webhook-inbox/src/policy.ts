@@ -1,0 +1,44 @@
+// The inbox's defaults in one place: queue name, deduplication window, retries, retention and the
+// receive deadline, with the reasoning for each value.
+
+/** The BullMQ queue every receiver, worker and the CLI use unless told otherwise. */
+export const DEFAULT_QUEUE = 'forms-webhooks';
+
+/** The BullMQ job name of a delivery. */
+export const DELIVERY_JOB_NAME = 'submission.created';
+
+/**
+ * How long a delivery's identity is remembered: the same signed bytes arriving again within this
+ * window become no new job, even after the first job completed and was removed. A week covers a
+ * replay "a day later" with room to spare; each remembered delivery costs one small Redis key.
+ */
+export const DEFAULT_DEDUPE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * How long a receiver waits for Redis to confirm a delivery before answering 503. The service
+ * gives up after 5 s; answering within 2 s leaves the rest for the network and the response.
+ */
+export const DEFAULT_ENQUEUE_TIMEOUT_MS = 2_000;
+
+/** Handler runs per delivery before it stays in the failed set (the dead letters). */
+export const DEFAULT_ATTEMPTS = 10;
+
+/** First retry delay; BullMQ doubles it each time (2 s, 4 s, … about 17 minutes in all for 10 attempts). */
+export const DEFAULT_BACKOFF_MS = 2_000;
+
+/** Completed jobs kept for inspection: one day, at most 10,000. Deduplication does not depend on them. */
+export const DEFAULT_KEEP_COMPLETED = { ageSeconds: 24 * 60 * 60, count: 10_000 } as const;
+
+export interface RetryPolicy {
+  /** Handler runs before the delivery is left in the failed set. Default 10. */
+  attempts?: number;
+  /** Delay before the first retry, in ms; doubled after each failure. Default 2,000. */
+  backoffMs?: number;
+}
+
+export interface RetentionPolicy {
+  /** Completed jobs: how long (seconds) and how many to keep. Default one day, 10,000. */
+  completed?: { ageSeconds?: number; count?: number };
+  /** Failed jobs (dead letters): kept until you retry or remove them, unless an age or count is given. */
+  failed?: { ageSeconds?: number; count?: number } | 'keep';
+}

@@ -1,0 +1,82 @@
+// The one place that talks to @forms-api/webhook-verify: checking the secret, and verifying a Node,
+// Fetch or Fastify request (content type, bounded raw body, signature, JSON) with its rejection
+// policy (401/400/413/415). Every adapter goes through here, so a change of that API stays here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createVerifier, rejectionFor, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
+import { webhookVerify } from '@forms-api/webhook-verify/fastify';
+import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
+import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
+import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
+import { InboxError } from './errors.js';
+
+export type { ReplayStore } from '@forms-api/webhook-verify';
+
+/** How receivers verify, carried by the inbox under a registry symbol (the same in ESM and CJS builds). */
+export const RECEIVE_CONFIG: unique symbol = Symbol.for('@forms-api/webhook-inbox/receive-config') as never;
+
+export interface ReceiveConfig {
+  secret: string | readonly string[];
+  maxBodyBytes: number | undefined;
+}
+
+/** Fails at start-up, with webhook-verify's own message, on an empty or padded secret. */
+export function assertSecret(secret: string | readonly string[]): void {
+  createVerifier({ secret });
+}
+
+// webhook-verify reads an undefined maxBodyBytes as its default (1 MiB).
+const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBodyBytes: config.maxBodyBytes });
+
+/**
+ * Verifies a Node request (the raw stream, or the Buffer `express.raw()` left): the delivery, or
+ * undefined once a rejection was answered with webhook-verify's `{ error, message }` JSON. A
+ * misconfiguration (a JSON parser that consumed the body) is thrown, for the framework's 500.
+ */
+export async function verifyNode(req: IncomingMessage, res: ServerResponse, config: ReceiveConfig): Promise<VerifiedDelivery | undefined> {
+  try {
+    const { rawBody, signature } = await verifyNodeRequest(req, verifyOptions(config));
+    return { rawBody, signature, headers: flattenHeaders(req.headers) };
+  } catch (error) {
+    const rejection = rejectionFor(error);
+    if (rejection.status === 500) throw error;
+    writeRejection(res, rejection);
+    return undefined;
+  }
+}
+
+/** Answers an error no one else handled with webhook-verify's 500 body (a misuse names its fix). */
+export function writeFailure(res: ServerResponse, error: unknown): void {
+  writeRejection(res, rejectionFor(error));
+}
+
+export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok: false; response: Response };
+
+export async function verifyFetch(request: Request, config: ReceiveConfig): Promise<FetchVerification> {
+  const result = await verifyWebhookRequest(request, verifyOptions(config));
+  if (!result.ok) return { ok: false, response: result.response };
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { ok: true, delivery: { rawBody: result.rawBody, signature: result.signature, headers } };
+}
+
+/**
+ * Makes the scope hand bodies over unread and verify them in a preHandler that answers rejections;
+ * handlers then read the delivery (the raw bytes are left in `request.body`) with `fastifyDelivery`.
+ */
+export async function registerFastifyVerification(scope: FastifyInstance, config: ReceiveConfig): Promise<void> {
+  await scope.register(webhookVerify, verifyOptions(config));
+}
+
+export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {
+  return { rawBody: request.body as Buffer, signature: request.headers[SIGNATURE_HEADER] as string, headers: flattenHeaders(request.headers) };
+}
+
+/** The verification settings of an inbox made by `createInbox`. */
+export function receiveConfigOf(inbox: object): ReceiveConfig {
+  const config = (inbox as { [RECEIVE_CONFIG]?: ReceiveConfig })[RECEIVE_CONFIG];
+  if (!config) throw new InboxError('invalid_options', 'Pass the inbox returned by createInbox() from @forms-api/webhook-inbox: it carries the secret the receiver verifies with.');
+  return config;
+}

@@ -1,0 +1,54 @@
+// A receiver that has just started (a cold serverless function, a process's first request) has no
+// Redis connection yet: its first delivery waits for the connection, briefly, and is stored rather
+// than answered 503 (the service never retries, so a 503 there loses the submission). An inbox that
+// was connected and lost Redis still answers 503 at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { createInbox, RedisReplayStore, type Inbox } from '../src/index.js';
+import { inboxHandler } from '../src/adapters/fetch.js';
+import { SECRET, signedDelivery } from './support/deliveries.js';
+
+let redis: RedisServer;
+const closers: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(closers.map((c) => c.close()));
+  await redis?.close();
+});
+
+const request = async (id: number) => {
+  const d = await signedDelivery(id);
+  return new Request('http://127.0.0.1/webhooks/forms', { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': d.signature }, body: d.body });
+};
+
+describe('a just-started receiver', () => {
+  it('stores the delivery it gets before its connection is up (202, not 503)', async () => {
+    const inbox: Inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'cold-start', onRedisError: () => {} });
+    closers.push(inbox);
+    // Same tick as createInbox: the connection cannot be up yet.
+    const response = await inboxHandler(inbox)(await request(7001));
+    expect(response.status).toBe(202);
+  });
+
+  it('lets the first claim of a fresh replay store through', async () => {
+    const store = new RedisReplayStore({ connection: redis.url, onRedisError: () => {} });
+    closers.push(store);
+    await expect(store.claim('sha256=first-claim', 60_000)).resolves.toBe(true);
+    await expect(store.claim('sha256=first-claim', 60_000)).resolves.toBe(false);
+  });
+
+  it('still answers 503 at once once a connected inbox has lost Redis', async () => {
+    const lost = await startRedisServer();
+    const inbox = createInbox({ connection: lost.url, secret: SECRET, queue: 'outage', onRedisError: () => {} });
+    closers.push(inbox);
+    const handler = inboxHandler(inbox);
+    expect((await handler(await request(7002))).status).toBe(202);
+    await lost.close();
+    const started = performance.now();
+    expect((await handler(await request(7003))).status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,61 @@
+// Exactly once across processes: three receiver processes and two worker processes on one Redis.
+// 1,000 distinct signed deliveries, each sent twice at the same moment to two different receivers,
+// then 100 replays of old ones after they were processed: exactly 1,000 handler runs, none twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobIdFor } from '../src/index.js';
+import { inBatches, postDelivery, signedDelivery, SECRET, eventually, sleep } from './support/deliveries.js';
+import { killAll, startFixture, type Fixture, type FixtureMessage } from './support/processes.js';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+
+const DELIVERIES = 1_000;
+const REPLAYS = 100;
+
+let redis: RedisServer;
+const fixtures: Fixture[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await killAll(fixtures);
+  await redis?.close();
+});
+
+describe('the same delivery on many receivers', () => {
+  it('runs the handler exactly once per distinct delivery, with duplicates and late replays', async () => {
+    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'once' };
+    const receivers = await Promise.all([1, 2, 3].map(() => startFixture('receiver.mjs', env)));
+    const workers = await Promise.all([1, 2].map(() => startFixture('worker.mjs', { ...env, CONCURRENCY: '8' })));
+    fixtures.push(...receivers, ...workers);
+    const urls = receivers.map((r) => `http://127.0.0.1:${r.port}/webhooks/forms`);
+
+    const deliveries = await Promise.all(Array.from({ length: DELIVERIES }, (_, i) => signedDelivery(10_000 + i)));
+    // Both copies leave together, to two different receivers (i and i+1, wrapping).
+    const pairs = await inBatches(deliveries, 32, (delivery, i) =>
+      Promise.all([postDelivery(urls[i % urls.length]!, delivery), postDelivery(urls[(i + 1) % urls.length]!, delivery)]),
+    );
+    for (const [index, [first, second]] of pairs.entries()) {
+      const expectedId = jobIdFor(deliveries[index]!.signature);
+      expect(first, `delivery ${index}, first copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
+      expect(second, `delivery ${index}, second copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
+    }
+
+    const done = () => workers.flatMap((w) => w.messages).filter((m): m is Extract<FixtureMessage, { type: 'done' }> => m.type === 'done');
+    await eventually(`${DELIVERIES} handler runs`, () => done().length >= DELIVERIES, 60_000);
+
+    // Replays of old, already processed deliveries, each to a receiver it did not go to before.
+    const replayed = deliveries.filter((_, i) => i % (DELIVERIES / REPLAYS) === 0);
+    const answers = await inBatches(replayed, 16, (delivery, i) => postDelivery(urls[(i + 2) % urls.length]!, delivery));
+    expect(answers.map((a) => a.status)).toEqual(replayed.map(() => 202));
+    await sleep(1_500); // room for any wrongly created job to be picked up and run
+
+    const runs = done();
+    const started = workers.flatMap((w) => w.messages).filter((m) => m.type === 'started');
+    expect(started).toHaveLength(DELIVERIES);
+    expect(runs).toHaveLength(DELIVERIES);
+    expect(new Set(runs.map((r) => r.submissionId)).size).toBe(DELIVERIES);
+    expect(new Set(runs.map((r) => r.id))).toEqual(new Set(deliveries.map((d) => jobIdFor(d.signature))));
+    // Both worker processes took part: the deduplication is not an artefact of one consumer.
+    expect(new Set(runs.map((r) => r.pid)).size).toBe(2);
+  });
+});

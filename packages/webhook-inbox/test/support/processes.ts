@@ -1,0 +1,92 @@
+// Test support: receivers and workers as real child processes (the built package, as users run it),
+// talking to the test over IPC, and killed at the end whatever happened.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export type FixtureMessage =
+  | { type: 'ready'; port?: number }
+  | { type: 'started'; id: string; submissionId: number; attempt: number; pid: number }
+  | { type: 'done'; id: string; submissionId: number; attempt: number; pid: number }
+  | { type: 'closed' };
+
+export interface Fixture {
+  readonly child: ChildProcess;
+  readonly port: number | undefined;
+  readonly messages: FixtureMessage[];
+  readonly output: () => string;
+  /** Resolves with the first message (past or future) that matches. */
+  waitFor(match: (message: FixtureMessage) => boolean, timeoutMs?: number): Promise<FixtureMessage>;
+  /** Resolves with the exit code (or signal name). */
+  exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+export async function startFixture(name: 'receiver.mjs' | 'worker.mjs', env: Record<string, string>): Promise<Fixture> {
+  const child = fork(fixturePath(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  live.add(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const messages: FixtureMessage[] = [];
+  const waiters = new Set<{ match: (m: FixtureMessage) => boolean; resolve: (m: FixtureMessage) => void }>();
+  child.on('message', (message: FixtureMessage) => {
+    messages.push(message);
+    for (const waiter of waiters) {
+      if (waiter.match(message)) {
+        waiters.delete(waiter);
+        waiter.resolve(message);
+      }
+    }
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
+
+  const waitFor = (match: (m: FixtureMessage) => boolean, timeoutMs = 15_000) => {
+    const seen = messages.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<FixtureMessage>((resolve, reject) => {
+      const waiter = { match, resolve: (m: FixtureMessage) => (clearTimeout(timer), resolve(m)) };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`${name} (pid ${child.pid}) sent no matching message within ${timeoutMs} ms. Output:\n${output}`));
+      }, timeoutMs);
+      waiters.add(waiter);
+      exited.then((code) => {
+        if (!waiters.has(waiter)) return;
+        waiters.delete(waiter);
+        clearTimeout(timer);
+        reject(new Error(`${name} exited (${code}) before sending a matching message. Output:\n${output}`));
+      });
+    });
+  };
+
+  const ready = (await waitFor((m) => m.type === 'ready')) as { port?: number };
+  return {
+    child,
+    port: ready.port,
+    messages,
+    output: () => output,
+    waitFor,
+    exited,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Kills every fixture still running (afterEach/afterAll). */
+export async function killAll(fixtures: Iterable<Fixture>): Promise<void> {
+  await Promise.all([...fixtures].map((f) => f.kill('SIGKILL')));
+}

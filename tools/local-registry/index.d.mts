@@ -1,0 +1,17 @@
+// Types of index.mjs.
+export interface LocalRegistry {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  /** The names and versions published to it. */
+  readonly published: ReadonlyArray<{ name: string; version: string }>;
+  /** `.npmrc` lines that send the @forms-api scope to this registry (everything else to npmjs). */
+  readonly npmrc: string;
+  close(): Promise<void>;
+}
+
+export interface LocalRegistryOptions {
+  /** Folders of the packages to pack (`pnpm pack`: workspace ranges become versions) and publish. */
+  packageDirs: readonly string[];
+}
+
+export function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry>;

@@ -1,0 +1,111 @@
+// A local npm registry for tests: Verdaccio (on Node 24 from @forms-api/runtimes: Verdaccio 6.10
+// needs Node 22 or later) on a free 127.0.0.1 port with its own storage, holding this workspace's
+// packages packed the way `pnpm publish` packs them. Readers' install lines then run as printed
+// in a project whose .npmrc sends the @forms-api scope here.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { runtimes } from '@forms-api/runtimes';
+
+const require = createRequire(import.meta.url);
+const SCOPE = '@forms-api';
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs pnpm (the one running this test, or the pinned release through npx). */
+function pnpm(args, cwd) {
+  const execpath = process.env.npm_execpath;
+  return execpath?.includes('pnpm')
+    ? execFileSync(process.execPath, [execpath, ...args], { cwd, encoding: 'utf8', stdio: 'pipe' })
+    : execFileSync('npx', ['--yes', 'pnpm@10.34.8', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** @param {import('./index.d.mts').LocalRegistryOptions} options */
+export async function startLocalRegistry(options) {
+  const root = mkdtempSync(join(tmpdir(), 'local-registry-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const config = join(root, 'config.yaml');
+  // Only this workspace's scope lives here; nothing is proxied, so nothing else is ever served.
+  writeFileSync(
+    config,
+    [
+      `storage: ${join(root, 'storage')}`,
+      'auth:',
+      '  htpasswd:',
+      `    file: ${join(root, 'htpasswd')}`,
+      '    max_users: -1',
+      'packages:',
+      `  '${SCOPE}/*':`,
+      '    access: $all',
+      '    publish: $anonymous',
+      'server:',
+      '  keepAliveTimeout: 0',
+      'log: { type: stdout, format: json, level: warn }',
+      'web:',
+      '  enable: false',
+      '',
+    ].join('\n'),
+  );
+  const bin = join(dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio');
+  const child = spawn(runtimes['node 24'].command, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let log = '';
+  child.stdout.on('data', (chunk) => (log += chunk));
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const close = async () => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(url, child, () => log);
+    const packed = join(root, 'packed');
+    const published = [];
+    for (const dir of options.packageDirs) {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      pnpm(['pack', '--pack-destination', packed], dir);
+      const tarball = readdirSync(packed).find((f) => f.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`));
+      if (!tarball) throw new Error(`pnpm pack left no tarball for ${manifest.name}`);
+      // An anonymous publish still needs some token in npm's eyes; the registry ignores it.
+      execFileSync('npm', ['publish', join(packed, tarball), '--registry', url, `--//127.0.0.1:${port}/:_authToken=local`, '--access', 'public', '--no-git-checks'], { stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
+      published.push({ name: manifest.name, version: manifest.version });
+    }
+    return { url, published, npmrc: `${SCOPE}:registry=${url}\n`, close };
+  } catch (error) {
+    await close();
+    throw new Error(`the local registry could not be prepared: ${error.message}\n${log}`);
+  }
+}
+
+async function waitUntilServing(url, child, log) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}: ${log()}`);
+    try {
+      const response = await fetch(`${url}-/ping`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`verdaccio did not answer within 30 s: ${log()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
