@@ -3,6 +3,7 @@
 // `client.forms.get` against raw fetch, and a summary of all three side by side.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { assertRuntimesInstalled, runtimes } from '@forms-api/runtimes';
 
@@ -43,7 +44,9 @@ for (const run of runs) {
   summary.push({ run, result });
 }
 
-console.log('\nSummary (each ratio from its own run, measured against raw fetch in the same run):\n');
+// The machine, for whoever compares these figures with another run's.
+const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} at the end`;
+console.log(`\nSummary on ${machine} (each ratio from its own run, measured against raw fetch in the same run):\n`);
 console.table(
   summary.map(({ run, result }) => ({
     runtime: `${run.name} (${result.node})`,
