@@ -141,9 +141,15 @@ if (withMemory) await memory();
 // every loop alike; each loop's ratio to raw fetch is taken per round, then the median.
 for (const loop of Object.values(loops)) for (let i = 0; i < 300; i++) await loop();
 const results = Object.fromEntries(Object.keys(loops).map((name) => [name, { wall: [], cpu: [], ratio: [] }]));
+const order = Object.entries(loops);
 for (let round = 0; round < ROUNDS; round++) {
   const times = {};
-  for (const [name, loop] of Object.entries(loops)) times[name] = await time(loop);
+  // Each round starts with the next loop, so that none always runs right after another (a GC
+  // left by one, or a burst of load, would otherwise fall on the same loop every round).
+  for (let i = 0; i < order.length; i++) {
+    const [name, loop] = order[(round + i) % order.length];
+    times[name] = await time(loop);
+  }
   for (const name of Object.keys(loops)) {
     results[name].wall.push(times[name].wall);
     results[name].cpu.push(times[name].cpu / CHUNK);
