@@ -126,8 +126,9 @@ describe('drift ledger', () => {
 
   // These differed only from the spec's own observed description; the spec now describes the
   // service's behaviour (an unknown status is ignored, the download may be a 302, a body without
-  // a known integration_id answers 500), so they are no drift.
-  it.each(['submissions-status-not-validated', 'submission-file-download-redirect', 'integration-missing-kind-500'])(
+  // a known integration_id answers 500), so they are no drift. An inactive integration sending
+  // nothing contradicts no promise either: the contract's sentence is troubleshooting advice.
+  it.each(['submissions-status-not-validated', 'submission-file-download-redirect', 'integration-missing-kind-500', 'inactive-integration-sends-nothing'])(
     'has no entry %s: the spec describes that behaviour as observed',
     (id) => {
       expect(entries.find((e) => e.id === id)).toBeUndefined();
@@ -136,10 +137,13 @@ describe('drift ledger', () => {
 
   it('recognises a negative per_page by the page it answers, not by a 422 the contract never promised', () => {
     const entry = entries.find((e) => e.id === 'submissions-per-page-not-validated');
+    const negative = { query: { per_page: '^\\s*-\\d' } };
     expect(entry.match).toEqual([
-      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/data$', keyword: 'maxItems' },
-      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/meta/per_page$', keyword: 'minimum' },
+      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/data$', keyword: 'maxItems', when: negative },
+      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/meta/per_page$', keyword: 'minimum', when: negative },
     ]);
+    expect(new RegExp(negative.query.per_page).test('-1')).toBe(true);
+    expect(new RegExp(negative.query.per_page).test('101')).toBe(false);
     const page = resolve(bundle.components.schemas.SubmissionPage);
     expect(page.properties.data.maxItems).toBe(100);
     expect(resolve(page.properties.meta).properties.per_page.minimum).toBe(1);
@@ -149,6 +153,6 @@ describe('drift ledger', () => {
     const entry = entries.find((e) => e.id === 'webhook-authorization-header-refused');
     const statuses = entry.match.filter((m: any) => m.kind === 'status');
     expect(statuses.map((m: any) => m.operationId).sort()).toEqual(['createFormIntegration', 'updateFormIntegration']);
-    for (const m of statuses) expect(m).toMatchObject({ expected: [200], received: [422], when: 'webhook_headers names Authorization' });
+    for (const m of statuses) expect(m).toMatchObject({ expected: [200], received: [422], when: { traits: ['webhook-headers-name-authorization'] } });
   });
 });

@@ -3,9 +3,9 @@
 import { formatErrors } from '@forms-api/spec/validator';
 import { operationById, type Ability, type OperationId } from '@forms-api/types';
 import type { SpecArtifacts } from './spec.js';
-import { tokenLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
+import { abilitiesOfToken, tokenLacking, tokensLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
-import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure } from './model.js';
+import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import { failure, success, type Result } from './result.js';
 import { createRedactor, type Redact } from './report/redact.js';
 
@@ -32,8 +32,19 @@ export interface ExpectResponse {
   readonly operationId: string;
   /** Acceptable statuses; the first is the one reported as expected. */
   readonly status: number | number[];
-  /** Ledger wording of the situation, used to tell apart entries with the same statuses. */
-  readonly when?: string;
+  /**
+   * What the check knows about the request beyond its token and query (the ledger's `when.traits`),
+   * for example `body-omits-required-field`: it tells drift apart from new failures in the same status.
+   */
+  readonly traits?: readonly string[];
+}
+
+/** Options of a behavioural observation. */
+export interface ObserveDetails {
+  readonly expected?: string;
+  readonly received?: string;
+  readonly exchange?: Exchange;
+  readonly traits?: readonly string[];
 }
 
 export interface Note {
@@ -98,6 +109,18 @@ export class CheckContext {
     return this.token(tokenLacking(abilities));
   }
 
+  /**
+   * Every token the target holds that carries none of the abilities the operation accepts, each
+   * once: the 403 check tries them all, so a service that lets one ability stand in for another is
+   * caught whichever it is (and a known stand-in is recognised by the token's abilities).
+   */
+  tokensWithoutAbilityFor(operationId: OperationId): string[] {
+    const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
+    const tokens = tokensLacking(abilities).flatMap((name) => this.target.tokens[name] ?? []);
+    if (tokens.length === 0) throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
+    return [...new Set(tokens)];
+  }
+
   skip(reason: string): never {
     throw new SkipCheck(reason);
   }
@@ -119,8 +142,27 @@ export class CheckContext {
     return exchange;
   }
 
-  fail(failure: Failure): void {
-    this.failures.push(failure);
+  /**
+   * Records a failure with its situation: the abilities of the token the exchange carried, the query
+   * it sent, and `traits`. Every failure is later matched against the ledger by that situation.
+   */
+  fail(failure: Failure, traits: readonly string[] = []): void {
+    this.failures.push(failure.situation ? failure : { ...failure, situation: this.situationOf(failure.exchange, traits) });
+  }
+
+  /** The situation of an exchange, as the ledger's `when` reads it. */
+  situationOf(exchange: Exchange | undefined, traits: readonly string[] = []): Situation {
+    if (!exchange) return { query: {}, traits };
+    const authorization = Object.entries(exchange.requestHeaders).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const token = authorization?.replace(/^Bearer\s+/i, '');
+    let query: Record<string, string> = {};
+    try {
+      query = Object.fromEntries(new URL(exchange.url).searchParams);
+    } catch {
+      // A URL the suite built itself always parses; a situation without a query is still one.
+    }
+    const abilities = token === undefined ? null : abilitiesOfToken(this.target.tokens, token);
+    return { ...(abilities !== undefined ? { abilities } : {}), query, traits };
   }
 
   /** Parses the JSON body of an exchange; an error value when it is not JSON (or was cut at the size limit). */
@@ -145,7 +187,7 @@ export class CheckContext {
     const statuses = Array.isArray(expect.status) ? expect.status : [expect.status];
     const expectedText = statuses.join(' or ');
     if (exchange.transportError !== undefined || exchange.status === undefined) {
-      this.fail({ kind: 'transport', message: `${operationId}: no response (${exchange.transportError ?? 'unknown error'})`, expected: expectedText, received: 'no response', exchange, operationId });
+      this.fail({ kind: 'transport', message: `${operationId}: no response (${exchange.transportError ?? 'unknown error'})`, expected: expectedText, received: 'no response', exchange, operationId }, expect.traits);
       return undefined;
     }
     const status = exchange.status;
@@ -161,16 +203,15 @@ export class CheckContext {
         receivedStatus: status,
         operationId,
         exchange,
-        ...(expect.when ? { when: expect.when } : {}),
-      });
+      }, expect.traits);
       // The body of an unexpected but documented status is still worth validating.
       if (undocumented) return undefined;
     }
-    return this.validateBody(exchange, operationId, status);
+    return this.validateBody(exchange, operationId, status, expect.traits);
   }
 
   /** Media type and schema of a response body for its status. */
-  validateBody(exchange: Exchange, operationId: string, status: number): unknown {
+  validateBody(exchange: Exchange, operationId: string, status: number, traits: readonly string[] = []): unknown {
     const response = this.spec.validator.responseFor(operationId, status);
     const content = (response?.content ?? {}) as Record<string, unknown>;
     const mediaTypes = Object.keys(content);
@@ -178,35 +219,42 @@ export class CheckContext {
     const received = (exchange.responseHeaders?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const mediaType = mediaTypes.find((m) => m === received);
     if (!mediaType) {
-      this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange });
+      this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange }, traits);
     }
     const effective = mediaType ?? mediaTypes[0]!;
     if (exchange.responseBodyLimit !== undefined) {
-      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`, expected: `a body of at most ${exchange.responseBodyLimit} bytes`, received: `${this.excerpt(exchange.responseBody, 80)}…`, operationId, exchange });
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`, expected: `a body of at most ${exchange.responseBodyLimit} bytes`, received: `${this.excerpt(exchange.responseBody, 80)}…`, operationId, exchange }, traits);
       return undefined;
     }
     if (!effective.includes('json')) return exchange.responseBody;
     const parsed = this.json(exchange);
     if (!parsed.ok) {
-      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: this.excerpt(exchange.responseBody) || 'an empty body', operationId, exchange });
+      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: this.excerpt(exchange.responseBody) || 'an empty body', operationId, exchange }, traits);
       return undefined;
     }
     const result = this.spec.validator.validateResponse(operationId, status, parsed.value, effective);
     if (!result.valid) {
-      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: describeErrors(result.errors), schemaErrors: result.errors, operationId, exchange });
-    } else {
-      const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
-      if (!closed.valid) {
-        const note: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: describeErrors(closed.errors), schemaErrors: closed.errors, operationId, exchange };
-        this.notes.push({ message: note.message, failure: note });
-      }
+      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: describeErrors(result.errors), schemaErrors: result.errors, operationId, exchange }, traits);
+    }
+    // Keys the spec does not name are additive: a note, also when the body fails for other reasons
+    // (a known drift elsewhere must not hide them).
+    const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
+    const reported = new Set(result.valid ? [] : result.errors.map((e) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`));
+    const extraKeys = closed.valid ? [] : closed.errors.filter((e) => (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && !reported.has(`${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`));
+    if (extraKeys.length > 0) {
+      const note: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: describeErrors(extraKeys), schemaErrors: extraKeys, operationId, exchange };
+      this.notes.push({ message: note.message, failure: { ...note, situation: this.situationOf(exchange, traits) } });
     }
     return parsed.value;
   }
 
-  /** A failed named behavioural check of the ledger. */
-  failCheck(check: string, operationId: string, message: string, details: { expected?: string; received?: string; exchange?: Exchange } = {}): void {
-    this.fail({ kind: 'check', check, operationId, message: `${check}: ${message}`, ...details });
+  /**
+   * A behavioural departure from the contract, named by what was seen (`observation`, the ledger's
+   * name for it), whichever check saw it.
+   */
+  observe(observation: string, operationId: string, message: string, details: ObserveDetails = {}): void {
+    const { traits = [], ...rest } = details;
+    this.fail({ kind: 'behaviour', observation, operationId, message: `${observation}: ${message}`, ...rest }, traits);
   }
 
   onCleanup(label: string, run: () => Promise<void>): void {

@@ -3,22 +3,23 @@
 import { parseArgs } from 'node:util';
 import { OPERATIONS, operationById } from '@forms-api/types';
 import { failure, success, type Result } from './result.js';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TARGET_NAMES, type TargetName } from './run-contract.js';
+import { resolve } from 'node:path';
+import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 
-export const HELP = `Usage: pnpm contract [options]
+export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
-Runs the contract suite. Without options: the prism and sandbox targets.
+Runs the contract suite. Without options: the prism, sandbox and sandbox-observed targets.
 
-  --target <name>     prism, sandbox or live; repeat or comma-separate (env FORMS_CONTRACT_TARGETS).
+  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate
+                      (env FORMS_CONTRACT_TARGETS). sandbox follows the contract; sandbox-observed
+                      behaves like the service's code, so it shows every known drift.
                       "live" is added to the default targets unless the list is given in full.
   --config <file>     JSON file with the live settings (see README); the environment wins.
   --write             live target: also run the checks that change data (they undo their changes).
   --strict            known drift fails the run too.
   --no-proxy          skip the prism proxy pass in front of live targets.
   --operation <id>    only these operations (repeatable).
-  --report-dir <dir>  where contract-report.{json,xml} go (default apps/contract-tests/reports).
+  --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
   -h, --help          this text.`;
 
 export interface CommandLine {
@@ -61,19 +62,19 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   const fromArgs = (values.target ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
   // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
-  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : ['prism', 'sandbox'];
-  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
+  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
+  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = [...EMBEDDED_TARGETS, 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
-  const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   return success({
     targets: [...new Set(names)] as TargetName[],
     write: values.write,
     strict: values.strict,
     proxy: !values['no-proxy'],
-    reportDir: resolve(values['report-dir'] ?? resolve(appDir, 'reports')),
+    // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
+    reportDir: resolve(values['report-dir'] ?? 'reports'),
     ...(values.config ? { config: resolve(values.config) } : {}),
     ...(values.operation ? { operations: values.operation } : {}),
   });

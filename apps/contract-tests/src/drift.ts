@@ -1,24 +1,39 @@
-// Matches failures against the known-drift ledger (spec/drift.yaml, shipped as drift.json): a
-// failure every part of which an entry explains is known drift; anything else is a real failure.
-import type { ErrorObject, Failure } from './model.js';
+// Matches failures against the known-drift ledger (spec/drift.yaml, shipped as drift.json) by
+// situation: the operation, what went wrong (schema errors at named places, a status, a named
+// observation) and the situation it went wrong in (the token's abilities, the query, traits the
+// check states). A failure every part of which an entry explains is known drift; anything else
+// is a real failure, however close to an entry it looks.
+import type { Ability } from '@forms-api/types';
+import type { ErrorObject, Failure, Situation } from './model.js';
+
+/** The situation a match applies in (drift.schema.json#/$defs/situation). */
+export interface DriftSituation {
+  abilities?: { includes?: Ability[]; excludes?: Ability[] };
+  /** Query parameter -> a regular expression its value must match. */
+  query?: Record<string, string>;
+  traits?: string[];
+}
 
 export type DriftMatch =
-  | { kind: 'schema'; operationId: string; instancePath: string; keyword: string; property?: string }
-  | { kind: 'status'; operationId: string; expected: number[]; received: number[]; when: string }
-  | { kind: 'check'; operationId: string; check: string };
+  | { kind: 'schema'; operationId: string; instancePath: string; keyword: string; properties?: string[]; when?: DriftSituation }
+  | { kind: 'status'; operationId: string; expected: number[]; received: number[]; when: DriftSituation }
+  | { kind: 'behaviour'; operationId: string; observation: string; when?: DriftSituation };
 
 export interface DriftEntry {
   id: string;
   title: string;
   operationId?: string;
+  webhook?: string;
   contract: string;
   observed: string;
   severity: 'breaking' | 'additive' | 'behavioural';
+  evidence?: unknown;
   match: DriftMatch[];
+  pendingMatch?: string;
 }
 
 export interface DriftLedger {
-  version: 1;
+  version: number;
   entries: DriftEntry[];
 }
 
@@ -31,14 +46,15 @@ export interface DriftVerdict {
   readonly unexplained: ErrorObject[];
 }
 
-const normalise = (text: string): string => text.trim().toLowerCase().replace(/\s+/g, ' ');
-
 /** The property a `required` / `additionalProperties` / `unevaluatedProperties` error is about. */
 function errorProperty(error: ErrorObject): string | undefined {
   const p = error.params as Record<string, unknown>;
   const value = p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty ?? p.propertyName;
   return typeof value === 'string' ? value : undefined;
 }
+
+/** Keywords whose error is about one named key: a match of them names the keys it explains. */
+const KEYED_KEYWORDS = new Set(['required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'propertyNames']);
 
 /**
  * Ajv reports a failed `oneOf`/`anyOf`/`if` both as the branch errors and as the combinator itself.
@@ -47,16 +63,54 @@ function errorProperty(error: ErrorObject): string | undefined {
  */
 const COMBINATORS = new Set(['oneOf', 'anyOf', 'if', 'not']);
 
-/** A schema match of the ledger with its patterns compiled once. */
+type SituationTest = (situation: Situation | undefined) => boolean;
+
+/** A `when` compiled to a test; an absent part holds always, a part the failure cannot show never does. */
+function compileSituation(when: DriftSituation | undefined): SituationTest {
+  if (!when) return () => true;
+  const includes = when.abilities?.includes ?? [];
+  const excludes = when.abilities?.excludes ?? [];
+  const query = Object.entries(when.query ?? {}).map(([name, pattern]) => [name, new RegExp(pattern, 'u')] as const);
+  const traits = when.traits ?? [];
+  return (situation) => {
+    if (!situation) return false;
+    if (when.abilities) {
+      // A token the suite does not know (or no token) cannot show that it holds or lacks an ability.
+      const held = situation.abilities;
+      if (!held) return false;
+      if (!includes.every((a) => held.includes(a)) || excludes.some((a) => held.includes(a))) return false;
+    }
+    for (const [name, pattern] of query) {
+      const value = situation.query[name];
+      if (value === undefined || !pattern.test(value)) return false;
+    }
+    return traits.every((t) => situation.traits.includes(t));
+  };
+}
+
 interface CompiledSchemaMatch {
   readonly entryId: string;
   // Anchored, so `type` does not also match `unevaluatedProperties`' cousins by substring.
   readonly keyword: RegExp;
   readonly instancePath: RegExp;
-  readonly property?: string;
+  readonly properties?: ReadonlySet<string>;
+  readonly when: SituationTest;
 }
 
-/** The ledger prepared for matching: schema matches compiled and grouped by operation. */
+interface CompiledStatusMatch {
+  readonly entryId: string;
+  readonly expected: readonly number[];
+  readonly received: readonly number[];
+  readonly when: SituationTest;
+}
+
+interface CompiledBehaviourMatch {
+  readonly entryId: string;
+  readonly observation: string;
+  readonly when: SituationTest;
+}
+
+/** The ledger prepared for matching: patterns compiled and grouped by operation. */
 export interface LedgerIndex {
   match(failure: Failure): DriftVerdict;
 }
@@ -73,38 +127,70 @@ function hasPathWithPrefix(sorted: readonly string[], prefix: string): boolean {
   return low < sorted.length && sorted[low]!.startsWith(prefix);
 }
 
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /**
- * Indexes a ledger. Matching a schema failure is then linear in its errors (each is tested against
- * its operation's few patterns, in ledger order, so the first entry that explains it wins), where
- * the nested filter/some/includes it replaces was quadratic and worse.
+ * Indexes a ledger. Matching is then linear in a failure's errors (each is tested against its
+ * operation's few patterns, in ledger order, so the first entry that explains it wins).
  */
 export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
   const schemaMatches = new Map<string, CompiledSchemaMatch[]>();
+  const statusMatches = new Map<string, CompiledStatusMatch[]>();
+  const behaviourMatches = new Map<string, CompiledBehaviourMatch[]>();
   for (const entry of ledger.entries) {
     for (const m of entry.match) {
-      if (m.kind !== 'schema') continue;
-      const list = schemaMatches.get(m.operationId) ?? [];
-      list.push({ entryId: entry.id, keyword: new RegExp(`^(?:${m.keyword})$`), instancePath: new RegExp(m.instancePath), ...(m.property !== undefined ? { property: m.property } : {}) });
-      schemaMatches.set(m.operationId, list);
+      const when = compileSituation(m.when);
+      switch (m.kind) {
+        case 'schema':
+          push(schemaMatches, m.operationId, {
+            entryId: entry.id,
+            keyword: new RegExp(`^(?:${m.keyword})$`),
+            instancePath: new RegExp(m.instancePath),
+            ...(m.properties ? { properties: new Set(m.properties) } : {}),
+            when,
+          });
+          break;
+        case 'status':
+          push(statusMatches, m.operationId, { entryId: entry.id, expected: m.expected, received: m.received, when });
+          break;
+        case 'behaviour':
+          push(behaviourMatches, m.operationId, { entryId: entry.id, observation: m.observation, when });
+          break;
+      }
     }
   }
-  const explainingEntry = (matches: readonly CompiledSchemaMatch[], error: ErrorObject): string | undefined =>
-    matches.find((m) => m.keyword.test(error.keyword) && m.instancePath.test(error.instancePath) && (m.property === undefined || m.property === errorProperty(error)))?.entryId;
+  // A keyed error (a missing or extra key) is explained only by a match that names its key: a
+  // match as narrow as the drift, so losing another key is new drift.
+  const explains = (m: CompiledSchemaMatch, error: ErrorObject): boolean => {
+    if (!m.keyword.test(error.keyword) || !m.instancePath.test(error.instancePath)) return false;
+    if (!KEYED_KEYWORDS.has(error.keyword)) return true;
+    const property = errorProperty(error);
+    return m.properties !== undefined && property !== undefined && m.properties.has(property);
+  };
+  const known = (ids: Iterable<string>): DriftVerdict => {
+    const entryIds = [...new Set(ids)];
+    return { known: entryIds.length > 0, entryIds, unexplained: [] };
+  };
 
   return {
     match(failure) {
       const none: DriftVerdict = { known: false, entryIds: [], unexplained: failure.schemaErrors ?? [] };
+      const operationId = failure.operationId;
+      if (!operationId) return none;
       switch (failure.kind) {
         case 'schema': {
-          const operationId = failure.operationId;
           const errors = failure.schemaErrors ?? [];
-          if (!operationId || errors.length === 0) return none;
-          const matches = schemaMatches.get(operationId) ?? [];
+          if (errors.length === 0) return none;
+          const matches = (schemaMatches.get(operationId) ?? []).filter((m) => m.when(failure.situation));
           const ids = new Set<string>();
           const unexplained: ErrorObject[] = [];
           const explainedPaths: string[] = [];
           for (const error of errors) {
-            const entryId = explainingEntry(matches, error);
+            const entryId = matches.find((m) => explains(m, error))?.entryId;
             if (entryId !== undefined) {
               ids.add(entryId);
               explainedPaths.push(error.instancePath);
@@ -119,32 +205,20 @@ export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
           return { known: residual.length === 0, entryIds: [...ids], unexplained: residual };
         }
         case 'status': {
-          const { operationId, expectedStatus, receivedStatus, when } = failure;
-          if (!operationId || !expectedStatus || receivedStatus === undefined) return none;
-          const ids = ledger.entries
-            .filter((e) =>
-              e.match.some(
-                (m) =>
-                  m.kind === 'status' &&
-                  m.operationId === operationId &&
-                  m.expected.some((s) => expectedStatus.includes(s)) &&
-                  m.received.includes(receivedStatus) &&
-                  // The situation must be the one the entry names: it tells entries with the same
-                  // statuses apart (per_page vs status enum), and keeps a generic check (a token
-                  // without forms-read answered 200) from being excused by a narrower entry.
-                  when !== undefined &&
-                  normalise(m.when) === normalise(when),
-              ),
-            )
-            .map((e) => e.id);
-          return { known: ids.length > 0, entryIds: ids, unexplained: [] };
+          const { expectedStatus, receivedStatus } = failure;
+          if (!expectedStatus || receivedStatus === undefined) return none;
+          return known(
+            (statusMatches.get(operationId) ?? [])
+              .filter((m) => m.expected.some((s) => expectedStatus.includes(s)) && m.received.includes(receivedStatus) && m.when(failure.situation))
+              .map((m) => m.entryId),
+          );
         }
-        case 'check': {
-          const ids = ledger.entries
-            .filter((e) => e.match.some((m) => m.kind === 'check' && m.check === failure.check && m.operationId === failure.operationId))
-            .map((e) => e.id);
-          return { known: ids.length > 0, entryIds: ids, unexplained: [] };
-        }
+        case 'behaviour':
+          return known(
+            (behaviourMatches.get(operationId) ?? [])
+              .filter((m) => m.observation === failure.observation && m.when(failure.situation))
+              .map((m) => m.entryId),
+          );
         default:
           return none;
       }
@@ -164,7 +238,12 @@ export function matchFailure(ledger: DriftLedger, failure: Failure): DriftVerdic
   return index.match(failure);
 }
 
-/** Every check name the ledger refers to; the suite asserts it implements each of them. */
-export function ledgerCheckNames(ledger: DriftLedger): string[] {
-  return [...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => (m.kind === 'check' ? [m.check] : []))))];
+/** Every observation the ledger names; the suite asserts some check can report each of them. */
+export function ledgerObservations(ledger: DriftLedger): string[] {
+  return [...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => (m.kind === 'behaviour' ? [m.observation] : []))))];
+}
+
+/** Every trait the ledger's situations name; the suite asserts some check states each of them. */
+export function ledgerTraits(ledger: DriftLedger): string[] {
+  return [...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => m.when?.traits ?? [])))];
 }

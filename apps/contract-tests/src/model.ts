@@ -1,6 +1,7 @@
 // The values the suite passes around: recorded HTTP exchanges, failures (errors as values with a
 // kind) and check results. Nothing here does I/O.
 import type { ValidationResult } from '@forms-api/spec/validator';
+import type { Ability } from '@forms-api/types';
 
 /** Ajv's error object, taken from the spec validator so this app needs no direct Ajv dependency. */
 export type ErrorObject = ValidationResult['errors'][number];
@@ -25,7 +26,7 @@ export type FailureKind =
   | 'status' // the status is not the expected one (or not documented)
   | 'content-type' // the media type is not the documented one
   | 'schema' // the body does not validate against the documented schema
-  | 'check' // a named behavioural check failed
+  | 'behaviour' // a behavioural check saw a departure from the contract (an observation)
   | 'transport' // no response, or a body that cannot be parsed
   | 'config' // the target lacks configuration the check needs
   | 'setup'; // the suite could not prepare the check (for example no submission to update)
@@ -38,16 +39,27 @@ export interface Failure {
   /** For `status`: the statuses, for ledger matching. */
   readonly expectedStatus?: readonly number[];
   readonly receivedStatus?: number;
-  /** For `status`: the situation, worded like the ledger's `when`. */
-  readonly when?: string;
+  /** The situation the failure arose in, for the ledger's `when` (set from the exchange and the check's traits). */
+  readonly situation?: Situation;
   /** For `schema`: the Ajv errors (in a result: the first few), and the operation (or webhook) whose schema it is. */
   readonly schemaErrors?: ErrorObject[];
   /** For `schema`: how many errors there were in all (set in results, where `schemaErrors` is capped). */
   readonly schemaErrorCount?: number;
   readonly operationId?: string;
-  /** For `check`: the ledger name of the behavioural check. */
-  readonly check?: string;
+  /** For `behaviour`: the name of what was observed (the ledger's `observation`), whichever check saw it. */
+  readonly observation?: string;
   readonly exchange?: Exchange;
+}
+
+/**
+ * The situation of a request, as the ledger's `when` reads it: the abilities of the token it
+ * carried (`null`: no token; absent: a token the suite does not know), the query it sent, and the
+ * traits the check states about it (for example `body-omits-required-field`).
+ */
+export interface Situation {
+  readonly abilities?: readonly Ability[] | null;
+  readonly query: Readonly<Record<string, string>>;
+  readonly traits: readonly string[];
 }
 
 export type Outcome = 'passed' | 'failed' | 'known-drift' | 'skipped' | 'info';

@@ -9,6 +9,7 @@ import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
+import type { DriftLedger } from './drift.js';
 
 export interface CliIo {
   readonly argv: string[];
@@ -46,10 +47,13 @@ export async function runCli(io: CliIo): Promise<number> {
   log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
 
   let run: ContractRun;
+  let ledger: DriftLedger = { version: 2, entries: [] };
   try {
+    const spec = loadSpec();
+    ledger = spec.ledger;
     run = await runContract({
       secrets,
-      spec: loadSpec(),
+      spec,
       targets: options.targets,
       write: options.write,
       strict: options.strict,
@@ -64,13 +68,13 @@ export async function runCli(io: CliIo): Promise<number> {
     // A bug of the suite, not of a target: still leave a report saying so.
     const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
     log(message);
-    const report = buildReport({ startedAt, strict: options.strict, targets: [{ name: 'suite', kind: 'mock', error: message }], results: [], ledger: { version: 1, entries: [] } });
+    const report = buildReport({ startedAt, strict: options.strict, targets: [{ name: 'suite', kind: 'mock', error: message }], results: [], ledger });
     run = { report, secrets };
   }
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
-  let written: { json: string; xml: string } | { error: string };
+  let written: { json: string; xml: string; drift: string } | { error: string };
   try {
-    written = await writeReports(run.report, options.reportDir, createRedactor(run.secrets));
+    written = await writeReports(run.report, options.reportDir, createRedactor(run.secrets), ledger);
   } catch (error) {
     written = { error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)` };
   }
@@ -83,5 +87,6 @@ export async function runCli(io: CliIo): Promise<number> {
   io.out('');
   io.out(`reports: ${written.json}`);
   io.out(`         ${written.xml}`);
+  io.out(`         ${written.drift}`);
   return io.signal.aborted ? 130 : run.report.exitCode;
 }

@@ -11,7 +11,10 @@ import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
 
-export const TARGET_NAMES = ['prism', 'sandbox', 'live'] as const;
+/** `sandbox-observed`: the sandbox behaving like the service's code, where every ledger entry must be seen. */
+export const TARGET_NAMES = ['prism', 'sandbox', 'sandbox-observed', 'live'] as const;
+/** What runs without a live tenant. */
+export const EMBEDDED_TARGETS: readonly TargetName[] = ['prism', 'sandbox', 'sandbox-observed'];
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface ContractOptions {
@@ -45,7 +48,9 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'prism':
       return startPrismTarget(options.spec);
     case 'sandbox':
-      return startSandboxTarget();
+      return startSandboxTarget({ expectsDrift: 'none' });
+    case 'sandbox-observed':
+      return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed', expectsDrift: 'every-entry' });
     case 'live': {
       const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
       if (!config.ok) throw new LiveConfigError(config.error.message);
@@ -105,7 +110,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
         crash ??= `could not stop the target: ${messageOf(error)}`;
       }
     }
-    targets.push({ name: target.name, kind: target.kind, ...(crash ? { error: crash } : {}) });
+    targets.push({ name: target.name, kind: target.kind, ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}), ...(crash ? { error: crash } : {}) });
   }
   return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
 }

@@ -15,8 +15,14 @@ function referenceMatch(ledger: DriftLedger, failure: Failure): DriftVerdict {
     const value = p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty ?? p.propertyName;
     return typeof value === 'string' ? value : undefined;
   };
+  const keyed = new Set(['required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'propertyNames']);
+  // Failures here carry no situation, so a match that names one never applies.
   const matches = (m: Extract<DriftMatch, { kind: 'schema' }>, operationId: string, error: ErrorObject): boolean =>
-    m.operationId === operationId && new RegExp(`^(?:${m.keyword})$`).test(error.keyword) && new RegExp(m.instancePath).test(error.instancePath) && (m.property === undefined || m.property === errorProperty(error));
+    m.when === undefined &&
+    m.operationId === operationId &&
+    new RegExp(`^(?:${m.keyword})$`).test(error.keyword) &&
+    new RegExp(m.instancePath).test(error.instancePath) &&
+    (!keyed.has(error.keyword) || (m.properties ?? []).includes(errorProperty(error) ?? ''));
   const combinators = new Set(['oneOf', 'anyOf', 'if', 'not']);
   const operationId = failure.operationId!;
   const errors = failure.schemaErrors ?? [];
@@ -36,7 +42,7 @@ const segment = fc.constantFrom('/data', '/0', '/1', '/10', '/tags', '/meta', '/
 const error: fc.Arbitrary<ErrorObject> = fc.record({
   instancePath: fc.array(segment, { maxLength: 4 }).map((parts) => parts.join('')),
   keyword: fc.constantFrom('required', 'type', 'enum', 'anyOf', 'oneOf', 'if', 'not', 'unevaluatedProperties', 'additionalProperties', 'format'),
-  params: fc.constantFrom({}, { missingProperty: 'is_pro' }, { missingProperty: 'share_url' }, { unevaluatedProperty: 'links' }),
+  params: fc.constantFrom({}, { missingProperty: 'is_pro' }, { missingProperty: 'share_url' }, { missingProperty: 'submitted_at' }, { missingProperty: 'form_id' }, { unevaluatedProperty: 'links' }, { unevaluatedProperty: 'plan_tier' }),
   schemaPath: fc.constant('#'),
   message: fc.constant('generated'),
 });

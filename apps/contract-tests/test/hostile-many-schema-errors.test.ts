@@ -35,7 +35,7 @@ describe('a tenant whose update response has 200,000 schema errors', () => {
     expect(run.code).toBe(1);
     const happy = run.stdout.split('\n').find((line) => line.includes('updateFormSubmission › happy path'));
     expect(happy).toBeDefined();
-    expect(run.stdout).toMatch(/; and 200,00\d more\]/);
+    expect(run.stdout).toMatch(/; and (199,9\d\d|200,\d{3}) more\]/);
   });
 
   it('keeps a few errors and their count in contract-report.json, not every error', () => {

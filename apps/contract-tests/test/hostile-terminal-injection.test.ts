@@ -45,6 +45,6 @@ describe('a tenant sending terminal control sequences', () => {
     const verdicts = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((line) => line.trimStart().startsWith('Total:'));
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0]).toMatch(/— FAILED$/);
-    expect(run.stdout.split('\n').at(-4)).toBe(verdicts[0]); // then a blank line and the two report paths
+    expect(run.stdout.split("\n").at(-5)).toBe(verdicts[0]); // then a blank line and the three report paths
   });
 });

@@ -50,9 +50,10 @@ describe('live config', () => {
 });
 
 describe('command line', () => {
-  it('defaults to prism and sandbox; --target live adds the tenant; the env lists targets', () => {
-    expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox'] } });
-    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'live'] } });
+  it('defaults to prism and both sandboxes; --target live adds the tenant; the env lists targets', () => {
+    expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed'] } });
+    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed', 'live'] } });
+    expect(parseCommandLine(['--target', 'sandbox-observed'], {})).toMatchObject({ ok: true, value: { targets: ['sandbox-observed'] } });
     expect(parseCommandLine(['--target', 'prism'], {})).toMatchObject({ ok: true, value: { targets: ['prism'] } });
     expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({ ok: true, value: { targets: ['prism', 'live'] } });
     expect(parseCommandLine(['--target', 'staging'], {})).toMatchObject({ ok: false, error: { kind: 'usage' } });

@@ -37,9 +37,11 @@ describe('self-test: the suite catches injected faults', () => {
     });
   });
 
-  describe('sandbox fault switches', () => {
+  // On the observed sandbox every known drift is present as well: each fault must still fail the
+  // run, as new drift on top of known drift, and the healthy baseline must show nothing unexpected.
+  describe.each(['contract', 'observed'] as const)('sandbox fault switches (%s)', (behaviour) => {
     it('reports every fault, and none on the healthy sandbox', async () => {
-      const source = sandboxFaultSource();
+      const source = sandboxFaultSource(behaviour);
       try {
         const report = await runSelfTest(spec, source);
         console.log(renderSelfTest(report));

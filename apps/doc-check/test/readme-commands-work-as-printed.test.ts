@@ -12,9 +12,10 @@ import { startLocalRegistry, type LocalRegistry } from '@forms-api/local-registr
 import { freePort, startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { documentedCommands } from '../src/commands.js';
-import { REPO_ROOT } from '../src/documents.js';
+import { REPO_ROOT, SAMPLES_DIR } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
 import { runShell } from './support/shell.js';
+import { workflowJob } from './support/workflow-steps.js';
 
 /**
  * Where a command runs: the checkout's root, a folder of it, a scratch folder, or a reader's own
@@ -39,6 +40,8 @@ type Run =
 interface Context {
   checkout: ReaderShell;
   sandbox: SandboxHandle;
+  /** A submission of the tenant's first form (the live target reads it). */
+  submissionId: number;
   redis: RedisServer;
   receiverUrl: string;
   scratch: string;
@@ -50,6 +53,8 @@ const live = (c: Context) => ({
   FORMS_API_WORKSPACE_ID: String(c.sandbox.workspaces[0]!.id),
   FORMS_API_FORM_ID: String(c.sandbox.workspaces[0]!.forms[0]!.id),
 });
+// The sandbox as a reader's tenant, with every setting the published suite's documents tell them to set.
+const tenant = (c: Context) => ({ ...live(c), FORMS_API_SUBMISSION_ID: String(c.submissionId) });
 const SANDBOX_JSON = /"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/;
 // The suite ran a check of its first target (the Prism mock).
 const CONTRACT_STARTED = /[✓✗~i-] \[prism\] /;
@@ -90,21 +95,29 @@ const RUNS: Record<string, Record<string, Run>> = {
   'apps/docs/guides/04-sandbox.md': {
     'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
+  'apps/docs/guides/06-contract-tests-in-ci.md': {
+    'npx --yes @forms-api/contract-tests --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000 },
+    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+  },
   'apps/sandbox/README.md': {
+    // npx fetches the package from the local registry into a project of the reader's.
+    'npx --yes @forms-api/sandbox --port 0': { kind: 'starts', place: { project: [] }, ready: SANDBOX_JSON, timeoutMs: 180_000 },
+    'npm install --save-dev @forms-api/sandbox': { kind: 'consumer-install', packageName: '@forms-api/sandbox' },
     'pnpm --silent sandbox --port 0 --allow-private-webhooks\n# stdout, one line: {"baseUrl":"http://127.0.0.1:40123","adminToken":"sandbox_admin_…","tokens":{"all":"101|…",…},"workspaces":[…]}\n# stderr: request and dispatch logs (never tokens)':
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/contract-tests/README.md': {
-    'pnpm contract                       # from the root: builds what it needs, then prism + sandbox\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + sandbox\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
+    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+    'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + both sandboxes + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + both sandboxes + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
       {
         kind: 'lines',
         lines: {
-          'pnpm contract                       # from the root: builds what it needs, then prism + sandbox': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
-          'pnpm contract --target live         # from the root: prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
+          'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+          'pnpm contract --target live         # from the root: prism + both sandboxes + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
           "pnpm install && pnpm build          # or, once, then run the app's script directly:": { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
-          'pnpm --filter @forms-api/contract-tests contract                   # prism + sandbox': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
+          'pnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
           'pnpm --filter @forms-api/contract-tests contract --target prism    # only the mock': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
-          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
+          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + both sandboxes + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
           'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
         },
       },
@@ -173,7 +186,10 @@ beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
   writeFileSync(join(scratch, 'payload.json'), '{"form_id":11,"form_title":"Contact us","submission_id":1,"submission":{"Name":"Jane Doé"}}');
   portForRedis = await freePort();
-  context = { checkout, sandbox, redis, receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`, scratch };
+  const formId = sandbox.workspaces[0]!.forms[0]!.id;
+  const submissions = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?per_page=1`, { headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' } });
+  const submissionId = ((await submissions.json()) as { data: Array<{ id: number }> }).data[0]!.id;
+  context = { checkout, sandbox, submissionId, redis, receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`, scratch };
 }, 120_000);
 
 afterAll(async () => {
@@ -305,4 +321,44 @@ describe('the printed commands', () => {
       if (command.text.includes('forms-webhook send')) expect(received.at(-1)).toMatch(/^sha256=[0-9a-f]{64} k$/);
     }, 600_000);
   }
+});
+
+/**
+ * The contract suite's CI recipe (the guide's workflow, a sample file) run step by step as printed,
+ * in a reader's project against the local registry, with the sandbox as their tenant: the job's
+ * variables and secrets become the tenant's settings, every `run` exits 0 (the `if:` alternatives
+ * both run: the sandbox has no drift, so --strict passes too), the job summary shows the drift,
+ * and the folder the artifact step uploads holds both reports.
+ */
+describe('the CI recipe of the contract suite', () => {
+  const SAMPLE = 'contract-tests/github-actions.yml';
+
+  it(`${SAMPLE} runs as printed`, async () => {
+    const c = context;
+    const job = workflowJob(readFileSync(join(SAMPLES_DIR, SAMPLE), 'utf8'));
+    const settings: Record<string, string> = { ...tenant(c), FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.write };
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(job.env)) {
+      const reference = /^\$\{\{ (?:vars|secrets)\.(\w+) \}\}$/.exec(value);
+      expect(reference && settings[reference[1]!], `the job's ${name} (${value}) is not a variable or secret this test provides`).toBeTruthy();
+      env[name] = settings[reference![1]!]!;
+    }
+    const { cwd, env: shellEnv } = await placeOf({ project: [] }, c);
+    const summary = join(cwd, 'step-summary.md');
+    const runs = job.steps.filter((step) => step.run !== undefined);
+    expect(runs.map((step) => step.run)).toEqual(expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]));
+    for (const step of job.steps) {
+      if (step.run !== undefined) {
+        const result = await runShell(step.run, { cwd, env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary }, timeoutMs: 300_000 });
+        expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
+      } else if (step.uses?.startsWith('actions/upload-artifact@')) {
+        const uploaded = readdirSync(join(cwd, step.with.path!));
+        expect(uploaded).toEqual(expect.arrayContaining(['contract-report.json', 'contract-report.xml']));
+      } else {
+        // The runner's own set-up (this run uses the machine's Node, which the package supports).
+        expect(step.uses, `a step this test does not know how to run: ${JSON.stringify(step)}`).toMatch(/^actions\/setup-node@/);
+      }
+    }
+    expect(readFileSync(summary, 'utf8')).toMatch(/^### Contract suite: \d+ passed, 0 failed, 0 known drift\n[\s\S]*Known drift seen:[\s\S]*Not seen \(fixed upstream, or not exercised\):\n- `/);
+  }, 900_000);
 });

@@ -39,6 +39,8 @@ const RUNS: Record<string, Run> = {
   'sandbox/start-sandbox.ts': { kind: 'script' },
   'sandbox/with-the-client.ts': { kind: 'script' },
   'sandbox/fault-catalogue.ts': { kind: 'script' },
+  // A node:test file: run as a script, its tests run and a failing one exits 1.
+  'sandbox/test-setup.ts': { kind: 'script' },
   'webhook-verify/express.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
   'webhook-verify/express-raw.ts': { kind: 'server', path: '/hook', status: 204 },
   'webhook-verify/hono.ts': { kind: 'handler', export: 'default.fetch', status: 204 },

@@ -27,10 +27,10 @@ describe('guides', () => {
     expect(noTitle.ok ? '' : noTitle.error.message).toMatch(/starts with its title/);
   });
 
-  it('reads the five shipped guides in order', () => {
+  it('reads the six shipped guides in order', () => {
     const guides = readGuides(join(appDir, 'guides'));
     if (!guides.ok) throw new Error(guides.error.message);
-    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox', 'never-lose-a-webhook']);
+    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox', 'never-lose-a-webhook', 'contract-tests-in-ci']);
   });
 });
 

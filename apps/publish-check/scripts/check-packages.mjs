@@ -21,7 +21,7 @@ function publishablePackages() {
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
     .filter(({ manifest }) => !manifest.private)
-    .map(({ dir, manifest }) => ({ dir, name: manifest.name, short: manifest.name.replace('@forms-api/', '') }));
+    .map(({ dir, manifest }) => ({ dir, manifest, name: manifest.name, short: manifest.name.replace('@forms-api/', '') }));
 }
 
 // pnpm sets npm_execpath for its scripts; outside pnpm, fall back to the pinned release via npx.
@@ -60,7 +60,10 @@ try {
       run('tar', ['-xzf', tarballs[pkg.name], '-C', unpacked], workDir);
       run(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], workDir);
     });
-    step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
+    if (pkg.manifest.bin) step(`${pkg.name}: its bins start with a node shebang`, () => checkShebangs(pkg, join(workDir, `unpacked-${pkg.short}`, 'package')));
+    // A package that is only a command (a bin, no entry point to import) has no types to check.
+    if (!hasEntryPoints(pkg)) console.log(`\n== ${pkg.name}: attw skipped, the package is only a command (no exports to type)`);
+    else step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
   }
 
   const tsSources = join(appDir, 'consumers', 'ts-sources');
@@ -77,9 +80,12 @@ try {
       for (const f of readdirSync(project)) {
         if (/\.(m?c?[jt]s)$/.test(f) && !entries.includes(f) && f !== 'tsconfig.json') rmSync(join(project, f));
       }
-      const deps = Object.fromEntries(packages.map((p) => [p.name, `file:${tarballs[p.name]}`]));
+      // The project depends on the packages it uses; every workspace package it pulls in comes from its tarball.
+      const tarballOf = (p) => [p.name, `file:${tarballs[p.name]}`];
+      const deps = Object.fromEntries(packages.filter((p) => entries.some((f) => f.startsWith(`${p.short}.`))).map(tarballOf));
+      const overrides = Object.fromEntries(packages.map(tarballOf));
       const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps, overrides: deps }, null, 2));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps, overrides }, null, 2));
       run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project, true);
       if (kind.startsWith('ts-')) {
         run(bin('tsc'), ['-p', 'tsconfig.json'], project);
@@ -92,13 +98,33 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 
+/** npm links each bin as it is; without `#!/usr/bin/env node` the shell would run JavaScript as a script. */
+function checkShebangs(pkg, unpacked) {
+  const bins = typeof pkg.manifest.bin === 'string' ? { [pkg.short]: pkg.manifest.bin } : pkg.manifest.bin;
+  for (const [name, file] of Object.entries(bins)) {
+    const path = join(unpacked, file);
+    if (!existsSync(path)) throw new Error(`bin ${name}: ${file} is not in the tarball (is it built, and listed in "files"?)`);
+    const first = readFileSync(path, 'utf8').split('\n', 1)[0];
+    if (first !== '#!/usr/bin/env node') throw new Error(`bin ${name}: ${file} starts with ${JSON.stringify(first)}, not #!/usr/bin/env node`);
+  }
+}
+
+function hasEntryPoints(pkg) {
+  const { manifest } = pkg;
+  return manifest.exports !== undefined || manifest.main !== undefined || manifest.types !== undefined;
+}
+
 // The spec package ships JSON documents and an ESM-only validator: no CommonJS entry point to
-// resolve there, which attw would otherwise report for every JSON subpath. Subpath exports cannot
-// resolve under node10 (pre-`exports` resolution) unless the package maps them in `typesVersions`:
-// a package that does is checked under node10 too; the others are held to node16+.
+// resolve there, which attw would otherwise report for every JSON subpath. A package whose exports
+// name no `require` condition ships ESM only on purpose (the sandbox: a test-setup tool for
+// Node >= 20.19, where require() loads ES modules; the cjs consumer proves it): it is held to the
+// ESM resolutions. Subpath exports cannot resolve under node10 (pre-`exports` resolution) unless
+// the package maps them in `typesVersions`: a package that does is checked under node10 too; the
+// others are held to node16+.
 function attwOptions(pkg) {
   if (pkg.short === 'spec') return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml'];
-  const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8'));
+  const { manifest } = pkg;
+  if (manifest.type === 'module' && !JSON.stringify(manifest.exports ?? {}).includes('"require"')) return ['--profile', 'esm-only'];
   const subpaths = Object.keys(manifest.exports ?? {}).filter((k) => k !== '.' && k !== './package.json');
   return subpaths.length > 0 && !manifest.typesVersions ? ['--profile', 'node16'] : [];
 }

@@ -11,6 +11,7 @@ import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answers.js';
 import { formRoutes } from './routes/forms.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { storageRoutes } from './routes/storage.js';
 import { submissionRoutes } from './routes/submissions.js';
 
 export interface AppOptions {
@@ -62,6 +63,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   integrationRoutes(app, ctx);
   answerRoutes(app, ctx);
   adminRoutes(app, ctx, options.adminToken);
+  storageRoutes(app, ctx);
 
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error, c) => {

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `pnpm sandbox`: starts the sandbox in the foreground. Prints one JSON line on stdout once
-// listening (baseUrl, adminToken, tokens, workspaces), then request and dispatch logs on stderr.
+// listening (behaviour, baseUrl, adminToken, tokens, workspaces), then request and dispatch logs
+// on stderr.
 import { parseArgs } from 'node:util';
-import { SANDBOX_FAULTS, SandboxConfigError, startSandbox, type SandboxFault } from './index.js';
+import { SANDBOX_BEHAVIOURS, SANDBOX_FAULTS, SandboxConfigError, startSandbox, type SandboxBehaviour, type SandboxFault } from './index.js';
 
-const USAGE = `Usage: forms-sandbox [--port N] [--host H] [--public-url URL] [--seed FILE]
+const USAGE = `Usage: forms-sandbox [--behaviour contract|observed] [--port N] [--host H]
+                     [--public-url URL] [--seed FILE]
                      [--allow-private-webhooks] [--webhook-timeout-ms N]
                      [--rate-limit N | --no-rate-limit] [--trusted-proxies N]
                      [--admin-token TOKEN] [--fault NAME]...
+Behaviours: ${SANDBOX_BEHAVIOURS.join(', ')} (default contract)
 Faults: ${SANDBOX_FAULTS.join(', ')}`;
 
 function fail(message: string): never {
@@ -19,6 +22,7 @@ let values: ReturnType<typeof parse>['values'];
 function parse() {
   return parseArgs({
     options: {
+      behaviour: { type: 'string', default: 'contract' },
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       'public-url': { type: 'string' },
@@ -52,6 +56,7 @@ const rateLimit = values['no-rate-limit'] ? false : { limit: number('rate-limit'
 
 try {
   const sandbox = await startSandbox({
+    behaviour: values.behaviour as SandboxBehaviour,
     port: number('port', values.port) ?? 0,
     host: values.host!,
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
@@ -64,8 +69,8 @@ try {
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
-  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug })) }));
-  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
+  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug, captcha: f.captcha })) }));
+  process.stdout.write(`${JSON.stringify({ behaviour: sandbox.behaviour, baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
   const stop = (signal: string) => {
     process.stderr.write(`[sandbox] ${signal}: shutting down\n`);
     sandbox.close().then(() => process.exit(0), () => process.exit(1));

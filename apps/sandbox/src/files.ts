@@ -1,6 +1,8 @@
 // Signed file URLs, like the service's: `expires` (unix seconds) and an HMAC `signature` over the
-// path and expiry, with a key made per sandbox process. Valid 10 minutes in submission lists.
+// path and expiry, with a key made per sandbox process. Valid 10 minutes in submission lists. And
+// the file a signed URL hands out.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { create as contentDisposition } from 'content-disposition';
 import { err, ok, type Result } from './result.js';
 
 export const FILE_URL_LIFETIME_S = 10 * 60;
@@ -28,3 +30,29 @@ export function createFileSigner(now: () => number) {
   };
 }
 export type FileSigner = ReturnType<typeof createFileSigner>;
+
+/** A file or signature answer's stored names: the list without its empty entries. */
+export const storedFileNames = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((n): n is string => typeof n === 'string' && n !== '');
+
+/** A file a submission holds, found by a signed URL's name. */
+export interface StoredFile {
+  formId: number;
+  name: string;
+}
+
+/** The bytes the sandbox serves for a stored file (it keeps names, not contents). */
+export const fileContent = (file: StoredFile) => `Sandbox file ${file.name} of form ${file.formId}\n`;
+
+/**
+ * `attachment; filename="<name>"`, as the service writes it; for a name that cannot sit in quotes
+ * as it is, RFC 6266's ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
+ */
+export const attachmentDisposition = (name: string) => (/^[\x20-\x7e]*$/.test(name) && !/["\\]/.test(name) ? `attachment; filename="${name}"` : contentDisposition(name));
+
+/** The file itself, as an attachment of type application/octet-stream (the service's own disk). */
+export function fileAttachment(_ctx: unknown, file: StoredFile): Response {
+  return new Response(fileContent(file), {
+    status: 200,
+    headers: { 'content-type': 'application/octet-stream', 'content-disposition': attachmentDisposition(file.name) },
+  });
+}

@@ -1,6 +1,7 @@
 // The sandbox's programmatic entry point: startSandbox() serves a fresh tenant on 127.0.0.1 and
-// returns its address, tokens and seed ids; close() stops it. Fault switches are resolved here into
-// behaviours applied around the application and its webhook transport (src/behaviour/).
+// returns its address, tokens and seed ids; close() stops it. The behaviour profile and the fault
+// switches are resolved here into the rules the application takes and the behaviours applied
+// around it and its webhook transport (src/behaviour/).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,21 +12,32 @@ import { createApp } from './app.js';
 import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
 import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
+import { BEHAVIOUR_PROFILES, SANDBOX_BEHAVIOURS, type SandboxBehaviour } from './behaviour/profiles.js';
 import type { SandboxContext } from './context.js';
 import { createDispatcher } from './dispatch/dispatcher.js';
 import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
-import { TOKEN_NAMES, type SeedFixture, type TokenName } from './model.js';
+import { TOKEN_NAMES, type SandboxTokens, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
 import { err, ok, type Result } from './result.js';
+import { rulesWith } from './rules.js';
 import { defaultSeed } from './seed/default-seed.js';
+import { createStorage } from './storage.js';
 import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
 export { defaultSeed };
-export type { RateLimitOptions, SeedFixture, TokenName };
+export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };
+
+/** How long a file URL in a webhook payload is valid: the service's default for external links. */
+const WEBHOOK_FILE_URL_LIFETIME_S = 24 * 60 * 60;
 
 export interface SandboxOptions {
+  /**
+   * `contract` (default): the published contract, and the spec where it is silent. `observed`: the
+   * service's code, known drift included (spec/drift.yaml; the README lists each behaviour).
+   */
+  behaviour?: SandboxBehaviour;
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
@@ -48,7 +60,7 @@ export interface SandboxOptions {
   trustedProxies?: number;
   /** The token `POST /__sandbox/reset` requires. Default: a random one per start (see SandboxHandle.adminToken). */
   adminToken?: string;
-  /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE). */
+  /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE); they apply on top of either behaviour. */
   faults?: readonly SandboxFault[];
   log?: (line: string) => void;
   /** Clock, for tests (signed URL expiry, timestamps). */
@@ -56,19 +68,21 @@ export interface SandboxOptions {
 }
 
 export interface SandboxHandle {
+  /** The behaviour it was started with. */
+  behaviour: SandboxBehaviour;
   /** Where clients reach the sandbox: the publicUrl option, or where it listens. */
   baseUrl: string;
   /** Where the server listens (http://host:port); differs from baseUrl only behind a proxy. */
   listenUrl: string;
   /** The credential of the sandbox's own administration (`POST /__sandbox/reset`), not a tenant token. */
   adminToken: string;
-  tokens: Record<TokenName, string>;
-  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string }> }>;
+  tokens: SandboxTokens;
+  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string; /** Protected by a captcha (answers and, in `observed`, updates need its token). */ captcha: boolean }> }>;
   reset(): void;
   close(): Promise<void>;
 }
 
-export type SandboxConfigErrorKind = 'unknown-fault' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
+export type SandboxConfigErrorKind = 'unknown-fault' | 'unknown-behaviour' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
 
 /** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
 export class SandboxConfigError extends Error {
@@ -107,6 +121,11 @@ function faultBehaviours(names: readonly string[]): Behaviour[] {
   return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
 }
 
+function profileBehaviours(name: string): readonly Behaviour[] {
+  if (!(SANDBOX_BEHAVIOURS as readonly string[]).includes(name)) throw new SandboxConfigError('unknown-behaviour', `Unknown sandbox behaviour ${name}. Known: ${SANDBOX_BEHAVIOURS.join(', ')}.`, { behaviour: name });
+  return BEHAVIOUR_PROFILES[name as SandboxBehaviour];
+}
+
 function checkedPublicUrl(publicUrl: string | undefined, listening: string): string {
   if (publicUrl === undefined) return listening;
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
@@ -116,24 +135,30 @@ function checkedPublicUrl(publicUrl: string | undefined, listening: string): str
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const behaviours = faultBehaviours(options.faults ?? []);
+  const behaviourName = options.behaviour ?? 'contract';
+  // Faults first: they change what the profile answers, and the profile then encodes the answer.
+  const behaviours = [...faultBehaviours(options.faults ?? []), ...profileBehaviours(behaviourName)];
+  const rules = rulesWith(behaviours.map((b) => b.rules));
   const trustedProxies = options.trustedProxies ?? 0;
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
   if (!seed.ok) throw seed.error;
-  const store = new SandboxStore(seed.value);
+  const store = new SandboxStore(seed.value, rules.search.textOf);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
   const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs }), behaviours);
+  const files = createFileSigner(now);
   const ctx: SandboxContext = {
     bundle,
     store,
     validator: createSpecValidator(bundle),
-    files: createFileSigner(now),
-    dispatcher: createDispatcher({ store, transport, timeoutMs, now, log }),
+    rules,
+    files,
+    storage: createStorage(now),
+    dispatcher: createDispatcher({ store, transport, rules: rules.webhooks, fileUrl: (formId, name) => files.url(ctx.baseUrl, formId, name, WEBHOOK_FILE_URL_LIFETIME_S), now, log }),
     webhookUrls,
     // Known once the server listens (below), before the first request is served.
     baseUrl: '',
@@ -151,13 +176,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
-  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as Record<TokenName, string>;
+  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
   return {
+    behaviour: behaviourName as SandboxBehaviour,
     baseUrl: ctx.baseUrl,
     listenUrl,
     adminToken,
     tokens,
-    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title })) })),
+    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })) })),
     reset: () => store.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -4,8 +4,16 @@ import type { Ability } from '@forms-api/types';
 export type { Ability };
 export type Plan = 'pro' | 'free';
 export type Role = 'admin' | 'user' | 'readonly';
+/**
+ * The tokens every seed defines: all abilities, each ability alone, none, and two of other users
+ * (an outsider to workspace 1, a read-only member).
+ */
 export const TOKEN_NAMES = ['all', 'read', 'write', 'integrations', 'none', 'outsider', 'readonly'] as const;
-export type TokenName = (typeof TOKEN_NAMES)[number];
+/** Tokens a seed may add (the default seed does): each pair of abilities that lacks one. */
+export const OPTIONAL_TOKEN_NAMES = ['withoutRead', 'withoutWrite', 'withoutIntegrations'] as const;
+export type TokenName = (typeof TOKEN_NAMES)[number] | (typeof OPTIONAL_TOKEN_NAMES)[number];
+/** The tokens of a started sandbox, by name. */
+export type SandboxTokens = Record<(typeof TOKEN_NAMES)[number], string> & Partial<Record<(typeof OPTIONAL_TOKEN_NAMES)[number], string>>;
 
 export interface Workspace {
   id: number;
@@ -39,6 +47,9 @@ export interface Field {
   hidden?: boolean;
   select?: { options: FieldOption[] };
   multi_select?: { options: FieldOption[] };
+  /** A matrix field's rows; its answer is an object mapping each row to one of `columns`. */
+  rows?: string[];
+  columns?: string[];
 }
 
 export interface Form {
@@ -47,8 +58,11 @@ export interface Form {
   slug: string;
   title: string;
   visibility: 'public' | 'draft' | 'closed';
-  tags: string[];
+  /** Null when the form was saved with no tags (the service keeps null). */
+  tags: string[] | null;
   language: string;
+  /** The captcha a respondent must solve, when the form has one. */
+  captchaProvider?: 'recaptcha' | 'hcaptcha';
   properties: Field[];
   viewsCount: number;
   createdAt: string;
@@ -75,18 +89,30 @@ export interface Integration {
   id: number;
   formId: number;
   status: 'active' | 'inactive';
+  /** `webhook_headers` is present only when it was sent (an object, possibly empty). */
   data: { webhook_url: string; webhook_secret?: string | null; webhook_headers?: Record<string, string> };
+  /** Conditions on the answers (see dispatch/logic.ts); null for none. */
   logic: Record<string, unknown> | null;
   createdAt: number;
   updatedAt: number;
 }
 
+/** What became of one dispatch of submission.created to one integration. */
+export type DeliveryOutcome =
+  | { kind: 'answered'; status: number; excerpt: string }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'timeout'; afterMs: number }
+  /** `code`: Node's error code (ECONNREFUSED, ENOTFOUND, …) when there is one. */
+  | { kind: 'unreachable'; message: string; code?: string }
+  /** The integration's logic did not match the submission: nothing was sent. */
+  | { kind: 'skipped' };
+
+/** One dispatch as recorded: where it went and what became of it; presenters give it its shape. */
 export interface WebhookEventRecord {
   id: number;
   integrationId: number;
-  status: 'success' | 'failed' | 'timeout';
-  responseCode: number | null;
-  errorMessage: string | null;
+  url: string;
+  outcome: DeliveryOutcome;
   createdAt: number;
 }
 

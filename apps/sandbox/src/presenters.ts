@@ -1,12 +1,28 @@
-// Turns stored records into the spec's resource shapes (FormSummary, Form, Submission, …).
+// Turns stored records into the shapes clients see (FormSummary, Form, Submission, …). The
+// contract's presenters are here; the full form builds on whichever form summary the rules give.
 import type { SandboxContext } from './context.js';
+import { storedFileNames } from './files.js';
 import type { Form, Integration, Submission, WebhookEventRecord } from './model.js';
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-const laravel = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '.000000Z');
-const sqlTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+type Body = Record<string, unknown>;
 
-function humanAgo(fromIso: string, now: number): string {
+/** Stored records → what clients see. */
+export interface Presenters {
+  formSummary(ctx: SandboxContext, form: Form): Body;
+  submission(ctx: SandboxContext, form: Form, s: Submission): Body;
+  /** The answer of a successful update. */
+  updatedSubmission(ctx: SandboxContext, form: Form, s: Submission): Body;
+  integration(i: Integration): Body;
+  webhookEvent(e: WebhookEventRecord): Body;
+}
+
+export const isoWithOffset = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+/** Eloquent's serialisation of a timestamp: microseconds, always zero. */
+export const laravelTimestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '.000000Z');
+/** `YYYY-MM-DD HH:MM:SS` in UTC. */
+export const sqlTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+export function humanAgo(fromIso: string, now: number): string {
   const seconds = Math.max(1, Math.round((now - Date.parse(fromIso)) / 1000));
   const units: Array<[string, number]> = [['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
   const [unit, size] = units.find(([, s]) => seconds >= s)!;
@@ -22,9 +38,9 @@ export function isClosed(form: Form, now: number): boolean {
   return form.visibility === 'closed' || (form.closesAt !== null && Date.parse(form.closesAt) < now);
 }
 
-export function formSummary(ctx: SandboxContext, form: Form): Record<string, unknown> {
+/** The summary's facts in the order the contract lists them; the plan field is the caller's. */
+export function summaryFields(ctx: SandboxContext, form: Form, plan: Body): Body {
   const completed = ctx.store.completedCount(form.id);
-  const workspace = ctx.store.workspaces.get(form.workspaceId)!;
   return {
     id: form.id,
     slug: form.slug,
@@ -40,55 +56,73 @@ export function formSummary(ctx: SandboxContext, form: Form): Record<string, unk
     is_closed: isClosed(form, ctx.now()),
     max_submissions_count: form.maxSubmissionsCount,
     max_number_of_submissions_reached: form.maxSubmissionsCount !== null && completed >= form.maxSubmissionsCount,
-    is_pro: workspace.plan === 'pro',
+    ...plan,
     workspace_id: form.workspaceId,
     share_url: shareUrl(form),
   };
 }
 
-export function fullForm(ctx: SandboxContext, form: Form): Record<string, unknown> {
-  const { share_url, ...summary } = formSummary(ctx, form);
+/** The full form (getForm): the summary the rules present, plus the fields and the captcha. */
+export function fullForm(ctx: SandboxContext, form: Form): Body {
+  const { share_url, ...summary } = ctx.rules.present.formSummary(ctx, form);
   return {
     ...summary,
     language: form.language,
     properties: form.properties,
+    use_captcha: form.captchaProvider !== undefined,
+    captcha_provider: form.captchaProvider ?? 'recaptcha',
     share_url,
-    created_at: laravel(Date.parse(form.createdAt)),
-    updated_at: laravel(Date.parse(form.updatedAt)),
+    created_at: laravelTimestamp(Date.parse(form.createdAt)),
+    updated_at: laravelTimestamp(Date.parse(form.updatedAt)),
   };
 }
 
-/** Answers as listed: file and signature names become file entries with signed URLs. */
-export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>): Record<string, unknown> {
+const fileTypes = new Set(['files', 'signature']);
+
+/** Answers as listed by the contract: file and signature names become file entries with signed URLs. */
+export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
-  const out: Record<string, unknown> = {};
+  const out: Body = {};
   for (const [id, value] of Object.entries(answers)) {
-    const type = types.get(id);
-    out[id] = (type === 'files' || type === 'signature') && Array.isArray(value)
-      ? value.map((name: string) => ({ file_url: ctx.files.url(ctx.baseUrl, form.id, name), file_name: name }))
-      : value;
+    out[id] = fileTypes.has(types.get(id) ?? '') && value !== null ? storedFileNames(value).map((name) => ({ file_url: ctx.files.url(ctx.baseUrl, form.id, name), file_name: name })) : value;
   }
   return out;
 }
 
-export function submission(ctx: SandboxContext, form: Form, s: Submission): Record<string, unknown> {
-  return {
+/** What a dispatch outcome is, in the contract's words: success, failed or timeout, the receiver's status and the error. */
+export function contractEventFields(e: WebhookEventRecord): { status: 'success' | 'failed' | 'timeout'; response_code: number | null; error_message: string | null } {
+  const { outcome } = e;
+  switch (outcome.kind) {
+    // Like the service: 2xx and 3xx count as delivered; 4xx and 5xx as failed.
+    case 'answered':
+      return outcome.status < 400
+        ? { status: 'success', response_code: outcome.status, error_message: null }
+        : { status: 'failed', response_code: outcome.status, error_message: `HTTP request returned status code ${outcome.status}${outcome.excerpt ? `: ${outcome.excerpt.slice(0, 120)}` : ''}` };
+    case 'refused':
+      return { status: 'failed', response_code: null, error_message: outcome.reason };
+    case 'timeout':
+      return { status: 'timeout', response_code: null, error_message: `The receiver did not answer within ${outcome.afterMs} ms.` };
+    case 'unreachable':
+      return { status: 'failed', response_code: null, error_message: `The receiver could not be reached: ${outcome.message}` };
+    case 'skipped':
+      return { status: 'success', response_code: null, error_message: null };
+  }
+}
+
+export const CONTRACT_PRESENTERS: Presenters = {
+  // The contract's table: `tags` an array of strings and the boolean `is_pro`.
+  formSummary: (ctx, form) => ({ ...summaryFields(ctx, form, { is_pro: ctx.store.workspaces.get(form.workspaceId)!.plan === 'pro' }), tags: form.tags ?? [] }),
+  submission: (ctx, form, s) => ({
     data: { ...presentAnswers(ctx, form, s.answers), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
     completion_time: s.completionTime,
     form_id: s.formId,
     id: s.id,
-  };
-}
-
-export function updatedSubmission(ctx: SandboxContext, form: Form, s: Submission, updatedAt: number): Record<string, unknown> {
-  return {
+  }),
+  updatedSubmission: (ctx, form, s) => ({
     message: 'Record successfully updated.',
-    data: { submission_id: s.id, form_id: s.formId, submitted_at: iso(updatedAt), data: presentAnswers(ctx, form, s.answers) },
-  };
-}
-
-export function integration(i: Integration): Record<string, unknown> {
-  return {
+    data: { submission_id: s.id, form_id: s.formId, submitted_at: isoWithOffset(ctx.now()), data: presentAnswers(ctx, form, s.answers) },
+  }),
+  integration: (i) => ({
     id: i.id,
     form_id: i.formId,
     status: i.status,
@@ -96,19 +130,14 @@ export function integration(i: Integration): Record<string, unknown> {
     logic: i.logic ?? [],
     data: { webhook_url: i.data.webhook_url, ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}), webhook_headers: i.data.webhook_headers ?? {} },
     oauth_id: null,
-    created_at: laravel(i.createdAt),
-    updated_at: laravel(i.updatedAt),
-  };
-}
-
-export function webhookEvent(e: WebhookEventRecord): Record<string, unknown> {
-  return {
+    created_at: laravelTimestamp(i.createdAt),
+    updated_at: laravelTimestamp(i.updatedAt),
+  }),
+  webhookEvent: (e) => ({
     id: e.id,
     integration_id: e.integrationId,
     event: 'submission.created',
-    status: e.status,
-    response_code: e.responseCode,
-    error_message: e.errorMessage,
-    created_at: iso(e.createdAt),
-  };
-}
+    ...contractEventFields(e),
+    created_at: isoWithOffset(e.createdAt),
+  }),
+};

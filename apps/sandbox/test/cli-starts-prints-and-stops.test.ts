@@ -28,7 +28,7 @@ it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
   });
   const info = JSON.parse(line);
   expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(Object.keys(info.tokens).sort()).toEqual(['all', 'integrations', 'none', 'outsider', 'read', 'readonly', 'write']);
+  expect(Object.keys(info.tokens).sort()).toEqual(['all', 'integrations', 'none', 'outsider', 'read', 'readonly', 'withoutIntegrations', 'withoutRead', 'withoutWrite', 'write']);
   expect(info.adminToken).toMatch(/^sandbox_admin_[\w-]{32}$/);
   expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free']);
   const response = await fetch(`${info.baseUrl}/open/workspaces/1/forms`, { headers: { authorization: `Bearer ${info.tokens.all}` } });

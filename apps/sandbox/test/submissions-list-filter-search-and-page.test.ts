@@ -1,6 +1,7 @@
 // Listing submissions: filters, search on values only, newest first, pages with links that keep
-// the filters, the documented bounds (422) and the Pro gate on partial submissions (402); updates
-// change only the fields sent; signed file URLs expire and refuse tampering; the rate limit.
+// the filters, parameters read (never refused) as the spec describes and the Pro gate on partial
+// submissions (403); updates change only the fields sent; signed file URLs expire and refuse
+// tampering; the rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../src/index.js';
 import { call, sandbox } from './support.js';
@@ -53,16 +54,34 @@ describe('listing submissions', () => {
     expect((await list('search=xochitl')).body.meta.total).toBe(1);
   });
 
-  it('refuses out-of-range and unknown parameters with the validation body', async () => {
-    for (const query of ['per_page=101', 'per_page=0', 'page=0', 'status=archived']) {
+  it('reads out-of-range and unknown parameters as the spec describes, never refusing them', async () => {
+    const all = (await list('per_page=1')).body.meta.total;
+    const cases: Array<[string, { per_page: number; current_page: number; total: number }]> = [
+      ['per_page=101', { per_page: 100, current_page: 1, total: all }],
+      ['per_page=0', { per_page: 15, current_page: 1, total: all }],
+      ['per_page=many', { per_page: 15, current_page: 1, total: all }],
+      ['per_page=-3', { per_page: 15, current_page: 1, total: all }],
+      ['per_page=', { per_page: 15, current_page: 1, total: all }],
+      ['per_page=12.9', { per_page: 12, current_page: 1, total: all }],
+      ['page=0', { per_page: 100, current_page: 1, total: all }],
+      ['page=two', { per_page: 100, current_page: 1, total: all }],
+      ['status=archived', { per_page: 100, current_page: 1, total: all }],
+      ['search=', { per_page: 100, current_page: 1, total: all }],
+      ['search=%20%20', { per_page: 100, current_page: 1, total: all }],
+    ];
+    for (const [query, meta] of cases) {
       const result = await list(query);
-      expect(result.status, query).toBe(422);
-      expect(result.body.message).toBeTruthy();
+      expect(result.status, query).toBe(200);
+      expect(result.body.meta, query).toMatchObject(meta);
+      expect(result.body.data.length, query).toBe(Math.min(meta.per_page, all));
     }
   });
 
-  it('gates the partial filter on Pro (402) and lists partials on Pro', async () => {
-    expect((await call(sb.baseUrl, 'GET', '/open/forms/21/submissions?status=partial', { token: sb.tokens.all, operationId: 'listFormSubmissions' })).status).toBe(402);
+  it('refuses the partial filter below Pro (403) and lists partials on Pro', async () => {
+    const refused = await call(sb.baseUrl, 'GET', '/open/forms/21/submissions?status=partial', { token: sb.tokens.all, operationId: 'listFormSubmissions' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/Pro feature.*status=completed or all/);
+    expect((await call(sb.baseUrl, 'GET', '/open/forms/21/submissions?status=completed', { token: sb.tokens.all, operationId: 'listFormSubmissions' })).status).toBe(200);
     const partials = await list('status=partial&per_page=100');
     expect(partials.body.meta.total).toBeGreaterThan(0);
     expect(partials.body.data.every((s: { data: { status: string } }) => s.data.status === 'partial')).toBe(true);

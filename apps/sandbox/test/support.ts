@@ -13,6 +13,12 @@ export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHand
   return startSandbox({ allowPrivateWebhooks: true, rateLimit: false, ...options });
 }
 
+/** One sandbox of each behaviour, same options, for side-by-side assertions; close() stops both. */
+export async function sideBySide(options: SandboxOptions = {}) {
+  const [contract, observed] = await Promise.all([sandbox({ ...options, behaviour: 'contract' }), sandbox({ ...options, behaviour: 'observed' })]);
+  return { contract, observed, close: () => Promise.all([contract.close(), observed.close()]).then(() => undefined) };
+}
+
 export interface Call {
   status: number;
   headers: Headers;

@@ -8,7 +8,12 @@ export interface TargetRun {
   readonly kind: 'mock' | 'live';
   /** Set when the target could not be started or configured: counts as a failure. */
   readonly error?: string;
+  /** What the ledger must show on it: every entry (a sandbox behaving like the service), or none (one following the contract). */
+  readonly expectsDrift?: DriftExpectation;
 }
+
+/** `every-entry`: each ledger entry must be seen on the target; `none`: no known drift may be. */
+export type DriftExpectation = 'every-entry' | 'none';
 
 export type Totals = Record<Outcome, number>;
 
@@ -19,10 +24,12 @@ export interface RunReport {
   readonly targets: TargetRun[];
   readonly results: CheckResult[];
   readonly totals: Totals;
-  /** Ledger entries matched by some result, with how often; only when a live target ran. */
-  readonly ledgerSeen: Array<{ id: string; title: string; count: number }>;
+  /** Ledger entries matched by some result, with how often and on which targets. */
+  readonly ledgerSeen: Array<{ id: string; title: string; count: number; targets: string[] }>;
   /** Ledger entries never matched: maybe fixed upstream, maybe not exercised. */
   readonly ledgerNotSeen: Array<{ id: string; title: string }>;
+  /** Targets whose drift expectation was not met, each with what went wrong; each fails the run. */
+  readonly expectationFailures: string[];
   readonly exitCode: 0 | 1;
 }
 
@@ -40,9 +47,29 @@ export function buildReport(input: { startedAt: Date; strict: boolean; targets: 
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
   const counts = new Map<string, number>();
-  for (const r of results) for (const id of r.driftIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const seenOn = new Map<string, Set<string>>();
+  for (const r of results) {
+    for (const id of r.driftIds) {
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      seenOn.set(id, (seenOn.get(id) ?? new Set()).add(r.target));
+    }
+  }
   const liveRan = targets.some((t) => t.kind === 'live' && !t.error);
-  const failed = totals.failed > 0 || targets.some((t) => t.error) || (strict && totals['known-drift'] > 0);
+  const expectationFailures = targets.flatMap((t) => {
+    if (t.error || !t.expectsDrift) return [];
+    // Results of the target itself (its proxy pass is a target of its own name plus a suffix).
+    const mine = results.filter((r) => r.target === t.name);
+    if (t.expectsDrift === 'none') {
+      const drift = [...new Set(mine.flatMap((r) => r.driftIds))];
+      return drift.length > 0 ? [`${t.name} follows the contract, yet showed known drift: ${drift.join(', ')}`] : [];
+    }
+    const seen = new Set(mine.flatMap((r) => r.driftIds));
+    // Entries of operations that ran (a run limited with --operation expects only theirs).
+    const ran = new Set(mine.map((r) => r.operationId));
+    const missing = ledger.entries.filter((e) => !seen.has(e.id) && e.match.some((m) => ran.has(m.operationId))).map((e) => e.id);
+    return missing.length > 0 ? [`${t.name} behaves like the service, yet did not show: ${missing.join(', ')} (the sandbox no longer reproduces it, or the suite no longer recognises it)`] : [];
+  });
+  const failed = totals.failed > 0 || targets.some((t) => t.error) || (strict && totals['known-drift'] > 0) || expectationFailures.length > 0;
   return {
     startedAt: input.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -50,8 +77,9 @@ export function buildReport(input: { startedAt: Date; strict: boolean; targets: 
     targets,
     results,
     totals,
-    ledgerSeen: ledger.entries.filter((e) => counts.has(e.id)).map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)! })),
+    ledgerSeen: ledger.entries.filter((e) => counts.has(e.id)).map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
     ledgerNotSeen: liveRan ? ledger.entries.filter((e) => !counts.has(e.id)).map((e) => ({ id: e.id, title: e.title })) : [],
+    expectationFailures,
     exitCode: failed ? 1 : 0,
   };
 }

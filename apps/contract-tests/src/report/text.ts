@@ -10,7 +10,8 @@ export function renderSummary(report: RunReport): string {
   const out: string[] = [];
   out.push('', '== Contract suite summary ==', '');
   for (const target of report.targets) {
-    const results = report.results.filter((r) => r.target === target.name || r.target.startsWith(`${target.name} (`));
+    // The target's own results and its prism proxy pass (named after it).
+    const results = report.results.filter((r) => r.target === target.name || r.target === `${target.name} (prism proxy)`);
     if (target.error) {
       out.push(`target ${target.name}: ERROR — ${target.error}`, '');
       continue;
@@ -54,8 +55,13 @@ export function renderSummary(report: RunReport): string {
   }
   if (report.ledgerSeen.length > 0 || report.ledgerNotSeen.length > 0) {
     out.push('-- Drift ledger --');
-    for (const e of report.ledgerSeen) out.push(`seen     ${e.id} (${e.count}×)`);
+    for (const e of report.ledgerSeen) out.push(`seen     ${e.id} (${e.count}× on ${e.targets.join(', ')})`);
     for (const e of report.ledgerNotSeen) out.push(`not seen ${e.id} — fixed upstream, or not exercised by this configuration?`);
+    out.push('');
+  }
+  if (report.expectationFailures.length > 0) {
+    out.push('-- Drift expectations not met --');
+    for (const line of report.expectationFailures) out.push(`✗ ${line}`);
     out.push('');
   }
   const t = report.totals;

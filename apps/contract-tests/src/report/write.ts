@@ -1,7 +1,9 @@
-// Writes contract-report.json and contract-report.xml into the report directory. Both are redacted
+// Writes contract-report.json, contract-report.xml and drift.md into the report directory. Both are redacted
 // as data (every string of the report) and again as text; the JSON drops raw exchanges.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DriftLedger } from '../drift.js';
+import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
 import { redactValue, type Redact } from './redact.js';
@@ -19,11 +21,13 @@ export function toJson(report: RunReport, redact: Redact): string {
   return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
 }
 
-export async function writeReports(report: RunReport, dir: string, redact: Redact): Promise<{ json: string; xml: string }> {
+export async function writeReports(report: RunReport, dir: string, redact: Redact, ledger: DriftLedger): Promise<{ json: string; xml: string; drift: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');
+  const drift = join(dir, 'drift.md');
   await writeFile(json, toJson(report, redact));
   await writeFile(xml, redact(renderJUnit(redactValue(report, redact))));
-  return { json, xml };
+  await writeFile(drift, redact(renderDriftMarkdown(report, ledger)));
+  return { json, xml, drift };
 }

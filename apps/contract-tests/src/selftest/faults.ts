@@ -2,7 +2,7 @@
 // of Prism, and the sandbox's own fault switches. Both take their faults from the sandbox's one
 // catalogue (FAULT_CATALOGUE); the proxy adds the two that only make sense on a mock. Each fault
 // names the operations whose checks must report it.
-import { FAULT_CATALOGUE, SANDBOX_FAULTS, operationOf, type Fault } from '@forms-api/sandbox/faults';
+import { FAULT_CATALOGUE, SANDBOX_FAULTS, operationOf, type Fault, type SandboxBehaviour } from '@forms-api/sandbox/faults';
 import type { SpecArtifacts } from '../spec.js';
 import { mockTarget, startPrismMock, type PrismServer } from '../targets/prism.js';
 import { startSandboxTarget } from '../targets/sandbox.js';
@@ -83,13 +83,19 @@ export async function proxyFaultSource(spec: SpecArtifacts): Promise<FaultSource
 /** Every fault of the sandbox's catalogue, with the operations where the live suite reports it. */
 export const SANDBOX_FAULT_CASES: FaultCase[] = SANDBOX_FAULTS.map((name) => caseOf(FAULT_CATALOGUE[name]));
 
-export function sandboxFaultSource(): FaultSource {
+/**
+ * The sandbox with each fault switch in turn, following the contract or (`observed`) behaving like
+ * the service: there every known drift is present too, and each fault must still be reported as
+ * new drift on top of it.
+ */
+export function sandboxFaultSource(behaviour: SandboxBehaviour = 'contract'): FaultSource {
+  const label = behaviour === 'contract' ? 'sandbox' : `sandbox (${behaviour})`;
   return {
-    name: 'sandbox fault switches',
+    name: `${label} fault switches`,
     faults: SANDBOX_FAULT_CASES,
     start: (fault) => {
       if (fault !== undefined && !(SANDBOX_FAULTS as readonly string[]).includes(fault)) throw new Error(`unknown sandbox fault ${fault}`);
-      return startSandboxTarget({ name: `selftest-sandbox:${fault ?? 'baseline'}`, ...(fault ? { faults: [fault as Fault['name']] } : {}) });
+      return startSandboxTarget({ name: `selftest-${label}:${fault ?? 'baseline'}`, behaviour, ...(fault ? { faults: [fault as Fault['name']] } : {}) });
     },
     close: async () => {},
   };

@@ -66,7 +66,7 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
         const secured = !OPERATIONS[operationId].public;
         ctx.expectResponse(exchange, { operationId, status: secured ? 401 : 200 });
         if (secured && !exchange.responseHeaders?.['sl-violations']) {
-          ctx.fail({ kind: 'check', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
+          ctx.fail({ kind: 'behaviour', observation: 'prism-401-unexplained', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
         }
       },
     },
@@ -107,24 +107,27 @@ const prepare = async <Op extends OperationId>(ctx: CheckContext, request: Basic
 export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Check[] {
   const { operationId, send } = b;
   const secured = !OPERATIONS[operationId].public;
-  const check = (standardName: string, basic: BasicCase<Op>, status: number, token: (ctx: CheckContext) => TokenChoice): Check => ({
+  /** One check of `status`: the request once per token `tokens` gives (one, or every token lacking the ability). */
+  const check = (standardName: string, basic: BasicCase<Op>, status: number, tokens: (ctx: CheckContext) => TokenChoice[]): Check => ({
     name: basic.name ?? standardName,
     operationId,
     on: 'live',
     ...(basic.writes ? { writes: true } : {}),
     async run(ctx) {
-      // The token first: a check that lacks it is skipped before it creates anything.
-      const chosen = token(ctx);
+      // The tokens first: a check that lacks them is skipped before it creates anything.
+      const chosen = tokens(ctx);
       const options = await prepare(ctx, basic.request);
-      const exchange = await send(ctx, { ...options, ...(chosen === undefined ? {} : { token: chosen }) });
-      b.inspect?.(ctx, exchange);
-      ctx.expectResponse(exchange, { operationId, status });
+      for (const token of chosen) {
+        const exchange = await send(ctx, { ...options, ...(token === undefined ? {} : { token }) });
+        b.inspect?.(ctx, exchange);
+        ctx.expectResponse(exchange, { operationId, status });
+      }
     },
   });
   const checks: Check[] = [];
-  if (b.happyPath !== false) checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => undefined));
-  if (secured && b.noToken !== false) checks.push(check('no token: 401', b.noToken ?? {}, 401, () => null));
-  if (secured && b.withoutAbility !== false) checks.push(check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) => ctx.tokenWithoutAbilityFor(operationId)));
-  if (b.unknown) checks.push(check('unknown id: 404', b.unknown, 404, () => undefined));
+  if (b.happyPath !== false) checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => [undefined]));
+  if (secured && b.noToken !== false) checks.push(check('no token: 401', b.noToken ?? {}, 401, () => [null]));
+  if (secured && b.withoutAbility !== false) checks.push(check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) => ctx.tokensWithoutAbilityFor(operationId)));
+  if (b.unknown) checks.push(check('unknown id: 404', b.unknown, 404, () => [undefined]));
   return checks;
 }

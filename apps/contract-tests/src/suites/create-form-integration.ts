@@ -1,6 +1,6 @@
 // createFormIntegration: every documented status on the mock; on live targets 401, and with
-// --write the happy path, 403, an invalid webhook URL (422) and a body without integration_id
-// (422; ledger: integration-missing-kind-500). Whatever gets created is deleted.
+// --write the happy path, 403, an invalid webhook URL (422), a body without integration_id (500,
+// as documented) and an Authorization custom header (200). Whatever gets created is deleted.
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
@@ -42,14 +42,36 @@ export const suite: OperationSuite = {
       },
     },
     {
-      name: 'no integration_id: 422',
+      name: 'no integration_id: Prism refuses it (422)',
       operationId,
+      on: 'mock',
+      async run(ctx) {
+        const { integration_id: _omitted, ...body } = integrationBody();
+        ctx.expectResponse(await send(ctx, { body: deliberatelyInvalid(body) }), { operationId, status: 422 });
+      },
+    },
+    {
+      name: 'no integration_id: 500 Server Error, nothing created',
+      operationId,
+      on: 'live',
       writes: true,
       async run(ctx) {
         const { integration_id: _omitted, ...body } = integrationBody();
         const exchange = await send(ctx, { body: deliberatelyInvalid(body) });
         removeIfCreated(ctx, exchange);
-        ctx.expectResponse(exchange, { operationId, status: 422, when: 'integration_id missing' });
+        ctx.expectResponse(exchange, { operationId, status: 500 });
+      },
+    },
+    {
+      name: 'an Authorization custom header: 200',
+      operationId,
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        // The published contract offers Authorization as a custom webhook header.
+        const exchange = await send(ctx, { body: integrationBody({ webhook_headers: { Authorization: 'Bearer contract-test' } }) });
+        removeIfCreated(ctx, exchange);
+        ctx.expectResponse(exchange, { operationId, status: 200, traits: ['webhook-headers-name-authorization'] });
       },
     },
   ],

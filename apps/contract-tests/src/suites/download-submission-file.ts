@@ -1,5 +1,6 @@
 // downloadSubmissionFile: every documented status on the mock; on live targets a file entry's
-// signed URL downloads (200, octet-stream) and a wrong signature is refused (403). Public: no token.
+// signed URL downloads (200, octet-stream, or a 302 to storage that serves it) and a wrong
+// signature is refused (403). Public: no token.
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './common.js';
@@ -44,11 +45,23 @@ export const suite: OperationSuite = {
     ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
     {
-      name: 'signed URL: 200 and the file',
+      name: 'signed URL: the file, or a redirect to it',
       operationId,
       on: 'live',
       async run(ctx) {
-        ctx.expectResponse(await send(ctx, { file: await findFile(ctx) }), { operationId, status: 200 });
+        const exchange = await send(ctx, { file: await findFile(ctx) });
+        ctx.expectResponse(exchange, { operationId, status: [200, 302] });
+        if (exchange.status !== 302) return;
+        // The documented redirect leads to storage, outside the API: the file must be there, without a token.
+        const location = exchange.responseHeaders?.location;
+        if (!location) return ctx.observe('redirect-without-location', operationId, 'a 302 without a Location header', { expected: 'a Location header', received: 'none', exchange });
+        const target = new URL(location, exchange.url);
+        const stored = await fetch(target, { redirect: 'manual', signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]) }).catch((error: unknown) => error as Error);
+        if (stored instanceof Error || stored.status !== 200) {
+          ctx.observe('redirect-leads-nowhere', operationId, `the redirect target did not serve the file`, { expected: '200 and the file', received: stored instanceof Error ? stored.message : `status ${stored.status}`, exchange });
+        } else {
+          await stored.body?.cancel();
+        }
       },
     },
     {

@@ -71,7 +71,8 @@ export async function findSubmission(ctx: CheckContext, id: number, maxPages = 2
   return undefined;
 }
 
-const META_KEYS = new Set(['status', 'created_at', 'id', 'submission_id']);
+/** Keys of a submission's `data` that are not answers. */
+export const META_KEYS: ReadonlySet<string> = new Set(['status', 'created_at', 'id', 'submission_id']);
 
 /** The answers of a submission as an update body (field ids only, plus completion_time). */
 export function answersOf(submission: Submission): SubmissionUpdate {

@@ -1,11 +1,12 @@
-// listFormSubmissions: every documented status on the mock; on live targets 401/403/404, the
-// invalid inputs (422), the partial filter on a free plan (402), pagination with a filter, and the
-// ledger's named checks pagination-links-keep-filters and search-matches-values-only.
+// listFormSubmissions: every documented status on the mock; on live targets 401/403/404, page
+// sizes and filters outside the spec (read, never refused), the partial filter on a free plan
+// (403), pagination with a filter and its links, search, and the shape of file answers.
 import { OPERATIONS, type ListSubmissionsQuery, type components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
 import { envVariableOf } from '../targets/settings.js';
 import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, queryOfLink, UNKNOWN_ID, type Send } from './common.js';
+import { formFields, META_KEYS } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
 type Submission = components['schemas']['Submission'];
@@ -35,7 +36,7 @@ const MAX_PAGES = 50;
 /** The textual answer values of a submission (what search is documented to match). */
 function answerText(submission: Submission): string {
   const values = Object.entries(submission.data)
-    .filter(([key]) => !['status', 'created_at', 'id'].includes(key))
+    .filter(([key]) => !META_KEYS.has(key))
     .map(([, value]) => value);
   const flatten = (v: unknown): string[] => (v === null || v === undefined ? [] : Array.isArray(v) ? v.flatMap(flatten) : typeof v === 'object' ? Object.values(v as object).flatMap(flatten) : [String(v)]);
   return values.flatMap(flatten).join('\n').toLowerCase();
@@ -48,36 +49,43 @@ export const suite: OperationSuite = {
     ...prismOwnBehaviour(operationId, send),
     ...liveBasicChecks({ operationId, send, unknown: { request: { path: { id: UNKNOWN_ID } } } }),
     {
-      name: 'per_page above 100: 422',
-      operationId,
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { query: { per_page: 101 } }), { operationId, status: 422, when: 'per_page out of bounds' });
-      },
-    },
-    {
-      name: 'unknown status filter: 422',
-      operationId,
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { query: { status: deliberatelyInvalid('archived') } }), { operationId, status: 422, when: 'status outside its enum' });
-      },
-    },
-    {
-      name: 'manage-integrations without forms-read: 403',
+      name: 'per_page above 100: a page of at most 100',
       operationId,
       on: 'live',
       async run(ctx) {
-        const token = ctx.token('integrationsOnly');
-        ctx.expectResponse(await send(ctx, { token }), { operationId, status: 403, when: 'token has manage-integrations but not forms-read' });
+        // The contract's maximum; the schema's maxItems and meta.per_page bounds judge the page.
+        ctx.expectResponse(await send(ctx, { query: { per_page: 101 } }), { operationId, status: 200 });
       },
     },
     {
-      name: 'partial filter without Pro: 402',
+      name: 'per_page below 1: never more than 100 per page',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        // Not a page size the spec offers, so the tenant may read it as it likes, but never past the maximum.
+        ctx.expectResponse(await send(ctx, { query: { per_page: deliberatelyInvalid(-1) } }), { operationId, status: 200 });
+      },
+    },
+    {
+      name: 'unknown status filter: ignored',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        const all = await page(ctx, { per_page: 1 });
+        const unknown = await page(ctx, { status: deliberatelyInvalid('archived'), per_page: 1 });
+        if (all && unknown && unknown.body.meta.total !== all.body.meta.total) {
+          ctx.observe('unknown-status-filters', operationId, 'status=archived does not list every submission', { expected: `total ${all.body.meta.total} (as without status)`, received: `total ${unknown.body.meta.total}`, exchange: unknown.exchange });
+        }
+      },
+    },
+    {
+      name: 'partial filter without Pro: 403',
       operationId,
       on: 'live',
       async run(ctx) {
         const freeFormId = ctx.target.ids.freeFormId;
         if (freeFormId === undefined) return ctx.skip(`no form of a free workspace (set ${envVariableOf('freeFormId')})`);
-        ctx.expectResponse(await send(ctx, { path: { id: freeFormId }, query: { status: 'partial' } }), { operationId, status: 402, when: 'status=partial on a workspace without Pro' });
+        ctx.expectResponse(await send(ctx, { path: { id: freeFormId }, query: { status: 'partial' } }), { operationId, status: 403, traits: ['workspace-below-pro'] });
       },
     },
     {
@@ -95,22 +103,22 @@ export const suite: OperationSuite = {
           for (const s of result.body.data) {
             seen.set(s.id, (seen.get(s.id) ?? 0) + 1);
             order.push(s);
-            if (s.data.status !== FILTER.status) ctx.failCheck('pagination-walk', operationId, `submission ${s.id} has status ${s.data.status} under status=${FILTER.status}`, { exchange: result.exchange });
+            if (s.data.status !== FILTER.status) ctx.observe('filter-lets-other-status-through', operationId, `submission ${s.id} has status ${s.data.status} under status=${FILTER.status}`, { exchange: result.exchange });
           }
           if (result.body.meta.total !== undefined && n === 1 && result.body.meta.total === 0) return ctx.skip('the form has no completed submission to page through');
         }
         const duplicates = [...seen].filter(([, count]) => count > 1).map(([id]) => id);
-        if (duplicates.length > 0) ctx.failCheck('pagination-walk', operationId, `submissions listed more than once: ${duplicates.join(', ')}`, { expected: 'each submission once', received: `${duplicates.length} duplicate(s)`, exchange: ctx.recorder.last()! });
+        if (duplicates.length > 0) ctx.observe('submission-listed-twice', operationId, `submissions listed more than once: ${duplicates.join(', ')}`, { expected: 'each submission once', received: `${duplicates.length} duplicate(s)`, exchange: ctx.recorder.last()! });
         for (let i = 1; i < order.length; i++) {
           if (order[i - 1]!.data.created_at < order[i]!.data.created_at) {
-            ctx.failCheck('pagination-walk', operationId, `not newest first: ${order[i - 1]!.id} (${order[i - 1]!.data.created_at}) before ${order[i]!.id} (${order[i]!.data.created_at})`, { expected: 'created_at descending', received: 'ascending step', exchange: ctx.recorder.last()! });
+            ctx.observe('not-newest-first', operationId, `not newest first: ${order[i - 1]!.id} (${order[i - 1]!.data.created_at}) before ${order[i]!.id} (${order[i]!.data.created_at})`, { expected: 'created_at descending', received: 'ascending step', exchange: ctx.recorder.last()! });
             break;
           }
         }
       },
     },
     {
-      name: 'pagination-links-keep-filters',
+      name: 'pagination links keep the filters',
       operationId,
       on: 'live',
       async run(ctx) {
@@ -125,7 +133,7 @@ export const suite: OperationSuite = {
         const ids = (p: SubmissionPage) => p.data.map((s) => s.id).join(',');
         const missing = ['status', 'per_page'].filter((key) => !url.searchParams.has(key));
         if (missing.length > 0 || ids(followed.body) !== ids(explicit.body)) {
-          ctx.failCheck('pagination-links-keep-filters', operationId, `links.next drops ${missing.join(', ') || 'nothing'} and leads to a different page`, {
+          ctx.observe('links-drop-filters', operationId, `links.next drops ${missing.join(', ') || 'nothing'} and leads to a different page`, {
             expected: `page 2 of status=${FILTER.status}&per_page=${PER_PAGE}: [${ids(explicit.body)}]`,
             received: `${next}: [${ids(followed.body)}]`,
             exchange: followed.exchange,
@@ -134,7 +142,7 @@ export const suite: OperationSuite = {
       },
     },
     {
-      name: 'search-matches-values-only',
+      name: 'search matches answer values only',
       operationId,
       on: 'live',
       async run(ctx) {
@@ -147,17 +155,46 @@ export const suite: OperationSuite = {
         const term = word.slice(0, 3).toUpperCase();
         const found = await page(ctx, { search: term, per_page: 100 });
         if (found && !found.body.data.some((s) => s.id === sample.id)) {
-          ctx.failCheck('search-matches-values-only', operationId, `searching "${term}" (a value's text, other case) does not find submission ${sample.id}`, { expected: `submission ${sample.id} listed`, received: 'not listed', exchange: found.exchange });
+          ctx.observe('search-misses-a-value', operationId, `searching "${term}" (a value's text, other case) does not find submission ${sample.id}`, { expected: `submission ${sample.id} listed`, received: 'not listed', exchange: found.exchange });
         }
-        // Terms that appear in no value: a field id (a key) and LIKE wildcards must match nothing.
-        const fieldId = Object.keys(sample.data).find((k) => !['status', 'created_at', 'id'].includes(k));
-        for (const probe of [fieldId, '%', '_'].filter((p): p is string => !!p)) {
+        // Terms that appear in no value must match nothing: a field id (a key), the LIKE
+        // wildcards, and "0" (a term like any other).
+        const fieldId = Object.keys(sample.data).find((k) => !META_KEYS.has(k));
+        const probes: Array<{ term: string; traits: string[] }> = [...(fieldId ? [{ term: fieldId, traits: ['term-is-a-field-id'] }] : []), { term: '%', traits: [] }, { term: '_', traits: [] }, { term: '0', traits: [] }];
+        for (const { term: probe, traits } of probes) {
           const result = await page(ctx, { search: probe, per_page: 100 });
           const wrong = result?.body.data.filter((s) => !answerText(s).includes(probe.toLowerCase())) ?? [];
           if (result && wrong.length > 0) {
-            ctx.failCheck('search-matches-values-only', operationId, `searching "${probe}" lists ${wrong.length} submission(s) with no value containing it`, { expected: 'only submissions whose answer values contain the term', received: `ids ${wrong.slice(0, 5).map((s) => s.id).join(', ')}`, exchange: result.exchange });
+            ctx.observe('search-matches-no-value', operationId, `searching "${probe}" lists ${wrong.length} submission(s) with no value containing it`, { expected: 'only submissions whose answer values contain the term', received: `ids ${wrong.slice(0, 5).map((s) => s.id).join(', ')}`, exchange: result.exchange, traits });
           }
         }
+      },
+    },
+    {
+      name: 'file answers are lists of file entries',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        const fileFields = new Set((await formFields(ctx)).filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id));
+        if (fileFields.size === 0) return ctx.skip('the form has no files or signature field');
+        let seen = 0;
+        for (let n = 1, last = 1; n <= Math.min(last, MAX_PAGES); n++) {
+          const result = await page(ctx, { per_page: 100, page: n });
+          if (!result) return;
+          last = result.body.meta.last_page;
+          for (const s of result.body.data) {
+            for (const id of fileFields) {
+              const value: unknown = s.data[id];
+              if (value === undefined || value === null || value === '') continue;
+              seen++;
+              if (!Array.isArray(value)) {
+                ctx.observe('file-answer-not-a-list', operationId, `submission ${s.id}: the answer to file field ${id} is not a list`, { expected: 'a list of {file_url, file_name}', received: ctx.excerpt(JSON.stringify(value), 160), exchange: result.exchange });
+                return;
+              }
+            }
+          }
+        }
+        if (seen === 0) ctx.skip('no submission answers a file field');
       },
     },
   ],

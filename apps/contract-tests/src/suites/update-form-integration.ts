@@ -1,6 +1,6 @@
 // updateFormIntegration: every documented status on the mock; on live targets 401 and 404, and
-// with --write the happy path, 403 and a body without integration_id (422) on a temporary
-// integration (deleted afterwards).
+// with --write the happy path, 403, a body without integration_id (500, as documented) and an
+// Authorization custom header (200), each on a temporary integration (deleted afterwards).
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
@@ -36,14 +36,25 @@ export const suite: OperationSuite = {
       unknown: { name: 'unknown integration: 404', request: { path: { integrationid: UNKNOWN_ID } } },
     }),
     {
-      name: 'no integration_id: 422',
+      name: 'no integration_id: 500 Server Error',
       operationId,
       on: 'live',
       writes: true,
       async run(ctx) {
         const id = await temporaryId(ctx);
         const { integration_id: _omitted, ...body } = integrationBody();
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: deliberatelyInvalid(body) }), { operationId, status: 422, when: 'integration_id missing' });
+        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: deliberatelyInvalid(body) }), { operationId, status: 500 });
+      },
+    },
+    {
+      name: 'an Authorization custom header: 200',
+      operationId,
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        const id = await temporaryId(ctx);
+        const body = integrationBody({ webhook_headers: { Authorization: 'Bearer contract-test' } });
+        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body }), { operationId, status: 200, traits: ['webhook-headers-name-authorization'] });
       },
     },
   ],

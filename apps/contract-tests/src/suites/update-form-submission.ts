@@ -1,12 +1,17 @@
 // updateFormSubmission: every documented status on the mock; on live targets 401, 403, 404, a bad
-// answer type (422), and with --write (always on the sandbox) the happy path, the ledger checks
-// update-keeps-unsent-answers and update-sends-no-webhook. Every change is undone afterwards.
-import { OPERATIONS } from '@forms-api/types';
+// answer type (422), and with --write (always on the sandbox) the happy path, an update of only
+// the changed answer, unsent answers kept, no webhook sent, and an update on a captcha form.
+// Every change is undone afterwards.
+import { OPERATIONS, type components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send, type SendOptions } from './common.js';
-import { borrowSubmission, findSubmission, formFields, stringField } from './helpers.js';
+import { answersOf, borrowSubmission, findSubmission, formFields, stringField } from './helpers.js';
+import { envVariableOf } from '../targets/settings.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import type { OperationSuite } from './types.js';
+
+type FormField = components['schemas']['FormField'];
+type Submission = components['schemas']['Submission'];
 
 const operationId = 'updateFormSubmission';
 /** The spec's own example body: valid on the mock. */
@@ -26,19 +31,36 @@ export const send: Send<typeof operationId> = (ctx, o = {}) =>
     }),
   );
 
-/** An update of one text answer of the borrowed submission (put back afterwards). */
-async function oneAnswerChange(ctx: CheckContext) {
+/** The borrowed submission (put back afterwards), the form's fields and a text field to change. */
+async function borrowForChange(ctx: CheckContext) {
   const original = await borrowSubmission(ctx);
-  const field = stringField(original, await formFields(ctx));
+  const fields = await formFields(ctx);
+  const field = stringField(original, fields);
   if (!field) return ctx.skip(`submission ${original.id} has no text answer to change`);
-  const value = `contract test ${new Date().toISOString()}`;
-  const request: SendOptions<typeof operationId> = { path: { submission_id: original.id }, body: { [field]: value } };
-  return { original, field, value, request };
+  return { original, fields, field, value: `contract test ${new Date().toISOString()}` };
 }
 
-async function changeOneAnswer(ctx: CheckContext) {
-  const change = await oneAnswerChange(ctx);
-  return { ...change, exchange: await send(ctx, change.request) };
+/**
+ * An update as the contract describes it and as every service accepts: the submission's answers,
+ * one of them changed. (The service validates an update like a new answer, so a body with only
+ * the changed field is a check of its own.)
+ */
+async function fullChange(ctx: CheckContext) {
+  const change = await borrowForChange(ctx);
+  const request: SendOptions<typeof operationId> = { path: { submission_id: change.original.id }, body: { ...answersOf(change.original), [change.field]: change.value } };
+  return { ...change, request };
+}
+
+/** Required fields of the form that a body leaves out. */
+const requiredLeftOut = (fields: FormField[], body: object): string[] => fields.filter((f) => f.required && !f.hidden && !Object.hasOwn(body, f.id)).map((f) => f.id);
+
+/** The answers of a submission the update checks may send to any submission (read, never changed). */
+async function someAnswers(ctx: CheckContext) {
+  const id = ctx.target.ids.submissionId;
+  if (id === undefined) return ctx.skip(`no submission to read answers from (set ${envVariableOf('submissionId')})`);
+  const submission = await findSubmission(ctx, id);
+  if (!submission) return ctx.skip(`submission ${id} was not found in form ${ctx.target.ids.formId}`);
+  return answersOf(submission);
 }
 
 export const suite: OperationSuite = {
@@ -50,6 +72,8 @@ export const suite: OperationSuite = {
       name: 'bad answer type: 422',
       operationId,
       async run(ctx) {
+        // A submission that exists, so only the body can be wrong (an unknown one is a 404 first).
+        if (ctx.target.kind === 'live' && ctx.target.ids.submissionId === undefined) return ctx.skip(`no submission to address (set ${envVariableOf('submissionId')})`);
         // completion_time is an integer; a word is invalid on every form, so nothing is changed.
         ctx.expectResponse(await send(ctx, { body: deliberatelyInvalid({ completion_time: 'seventy' }) }), { operationId, status: 422 });
       },
@@ -57,19 +81,16 @@ export const suite: OperationSuite = {
     ...liveBasicChecks({
       operationId,
       send,
-      happyPath: { writes: true, request: async (ctx) => (await oneAnswerChange(ctx)).request },
+      happyPath: { writes: true, request: async (ctx) => (await fullChange(ctx)).request },
       noToken: { request: { body: HARMLESS_BODY } },
       withoutAbility: {
         name: 'token without forms-write: 403',
         writes: true,
         // Borrowed so that, should the service wrongly accept it, the answers are put back.
-        request: async (ctx) => {
-          const original = await borrowSubmission(ctx);
-          const field = stringField(original) ?? 'completion_time';
-          return { path: { submission_id: original.id }, body: { [field]: field === 'completion_time' ? 1 : 'contract test' } };
-        },
+        request: async (ctx) => (await fullChange(ctx)).request,
       },
-      unknown: { name: 'unknown submission: 404', request: { path: { submission_id: UNKNOWN_ID }, body: HARMLESS_BODY } },
+      // A body valid for the form, so only the unknown id can be wrong with it.
+      unknown: { name: 'unknown submission: 404', request: async (ctx) => ({ path: { submission_id: UNKNOWN_ID }, body: await someAnswers(ctx) }) },
     }),
     {
       name: 'token without forms-write, invalid body: 403',
@@ -77,24 +98,42 @@ export const suite: OperationSuite = {
       on: 'live',
       async run(ctx) {
         const token = ctx.tokenWithoutAbilityFor(operationId);
-        ctx.expectResponse(await send(ctx, { token, body: deliberatelyInvalid({ completion_time: 'seventy' }) }), { operationId, status: 403, when: 'token without forms-write sends an invalid body' });
+        ctx.expectResponse(await send(ctx, { token, body: deliberatelyInvalid({ completion_time: 'seventy' }) }), { operationId, status: 403, traits: ['body-invalid'] });
       },
     },
     {
-      name: 'update-keeps-unsent-answers',
+      name: 'only the changed answer: 200',
       operationId,
       on: 'live',
       writes: true,
       async run(ctx) {
-        const { original, field, value, exchange } = await changeOneAnswer(ctx);
+        // The contract: send the fields to change.
+        const { original, fields, field, value } = await borrowForChange(ctx);
+        const body = { [field]: value };
+        const traits = requiredLeftOut(fields, body).length > 0 ? ['body-omits-required-field'] : [];
+        ctx.expectResponse(await send(ctx, { path: { submission_id: original.id }, body }), { operationId, status: 200, traits });
+      },
+    },
+    {
+      name: 'unsent answers are kept',
+      operationId,
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        // Every required answer (so any service accepts it) and the changed one; optional answers
+        // and completion_time are left out and must stay as they were.
+        const { original, fields, field, value } = await borrowForChange(ctx);
+        const required = new Set(fields.filter((f) => f.required).map((f) => f.id));
+        const body = { ...Object.fromEntries(Object.entries(answersOf(original)).filter(([key]) => required.has(key))), [field]: value };
+        const exchange = await send(ctx, { path: { submission_id: original.id }, body });
         if (exchange.status !== 200) return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
         const after = await findSubmission(ctx, original.id);
-        if (!after) return ctx.failCheck('update-keeps-unsent-answers', operationId, `submission ${original.id} disappeared after the update`);
-        if (after.data[field] !== value) ctx.failCheck('update-keeps-unsent-answers', operationId, `the sent answer was not stored`, { expected: value, received: ctx.excerpt(JSON.stringify(after.data[field])) });
-        const lost = Object.keys(original.data).filter((key) => key !== field && JSON.stringify(original.data[key]) !== JSON.stringify(after.data[key]));
+        if (!after) return ctx.observe('updated-submission-gone', operationId, `submission ${original.id} disappeared after the update`, { exchange });
+        if (after.data[field] !== value) ctx.observe('sent-answer-not-stored', operationId, 'the sent answer was not stored', { expected: value, received: ctx.excerpt(JSON.stringify(after.data[field])), exchange });
+        const lost = Object.keys(original.data).filter((key) => !Object.hasOwn(body, key) && JSON.stringify(original.data[key]) !== JSON.stringify(after.data[key]));
         if (original.completion_time !== after.completion_time) lost.push('completion_time');
         if (lost.length > 0) {
-          ctx.failCheck('update-keeps-unsent-answers', operationId, `answers not sent were changed: ${lost.join(', ')}`, {
+          ctx.observe('unsent-answers-changed', operationId, `answers not sent were changed: ${lost.join(', ')}`, {
             expected: 'unsent answers unchanged',
             received: lost.map((k) => `${k}: ${JSON.stringify(k === 'completion_time' ? original.completion_time : original.data[k])} -> ${JSON.stringify(k === 'completion_time' ? after.completion_time : after.data[k])}`).join('; '),
             exchange,
@@ -103,19 +142,37 @@ export const suite: OperationSuite = {
       },
     },
     {
-      name: 'update-sends-no-webhook',
+      name: 'an update sends no webhook',
       operationId,
       on: 'live',
       writes: true,
       async run(ctx) {
         const hook = await setUpWebhook(ctx);
         const mark = hook.receiver.received.length;
-        const { exchange } = await changeOneAnswer(ctx);
+        const { request } = await fullChange(ctx);
+        const exchange = await send(ctx, request);
         if (exchange.status !== 200) return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
         const sent = await hook.receiver.waitFor(mark, QUIET_MS, ctx.signal);
         if (sent) {
-          ctx.failCheck('update-sends-no-webhook', operationId, 'updating a submission sent a webhook', { expected: `no request within ${QUIET_MS} ms`, received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`, exchange });
+          ctx.observe('update-sends-webhook', operationId, 'updating a submission sent a webhook', { expected: `no request within ${QUIET_MS} ms`, received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`, exchange });
         }
+      },
+    },
+    {
+      name: 'update on a captcha form: 200',
+      operationId,
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        const formId = ctx.target.ids.captchaFormId;
+        if (formId === undefined) return ctx.skip(`no captcha-protected form (set ${envVariableOf('captchaFormId')})`);
+        const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { status: 'completed', per_page: 1 } } }));
+        const parsed = ctx.json(list);
+        const submission = parsed.ok ? (parsed.value as { data?: Submission[] } | null)?.data?.[0] : undefined;
+        if (!submission) return ctx.skip(`form ${formId} has no completed submission to update`);
+        // Its own answers, unchanged: nothing to put back, whatever the service makes of it.
+        const exchange = await send(ctx, { path: { id: formId, submission_id: submission.id }, body: answersOf(submission) });
+        ctx.expectResponse(exchange, { operationId, status: 200, traits: ['form-has-captcha'] });
       },
     },
   ],

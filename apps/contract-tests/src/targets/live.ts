@@ -15,6 +15,7 @@ const SETTINGS = {
   submissionId: 'id',
   integrationId: 'id',
   freeFormId: 'id',
+  captchaFormId: 'id',
   tokenWithoutFormsRead: 'string',
   tokenWithoutFormsWrite: 'string',
   tokenWithoutManageIntegrations: 'string',
@@ -120,6 +121,7 @@ export function liveTarget(settings: LiveSettings, options: { write: boolean; pr
       submissionId: num(settings.submissionId),
       integrationId: num(settings.integrationId),
       freeFormId: num(settings.freeFormId),
+      captchaFormId: num(settings.captchaFormId),
     }).filter(([, v]) => v !== undefined),
   ) as unknown as Target['ids'];
   return {

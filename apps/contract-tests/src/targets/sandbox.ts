@@ -1,6 +1,7 @@
 // The `sandbox` target: the embedded sandbox (@forms-api/sandbox) on a free port, private webhooks
 // allowed, rate limit off; the live suite runs against it with writes on (it is disposable).
-import { startSandbox, type SandboxFault, type SandboxHandle } from '@forms-api/sandbox';
+import { startSandbox, type SandboxBehaviour, type SandboxFault, type SandboxHandle } from '@forms-api/sandbox';
+import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
 
@@ -12,18 +13,25 @@ export class SandboxUnavailable extends Error {
 }
 
 /** Starts the sandbox (optionally with fault switches) and describes it as a live target. */
-export async function startSandboxTarget(options: { name?: string; faults?: readonly SandboxFault[] } = {}): Promise<Target> {
-  const sandbox: SandboxHandle = await startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false, ...(options.faults ? { faults: options.faults } : {}) });
+export async function startSandboxTarget(options: { name?: string; behaviour?: SandboxBehaviour; faults?: readonly SandboxFault[]; expectsDrift?: DriftExpectation } = {}): Promise<Target> {
+  const sandbox: SandboxHandle = await startSandbox({
+    port: 0,
+    allowPrivateWebhooks: true,
+    rateLimit: false,
+    ...(options.behaviour ? { behaviour: options.behaviour } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
   try {
     const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0);
     const free = sandbox.workspaces.find((w) => w.plan === 'free' && w.forms.length > 0);
     if (!pro) throw new SandboxUnavailable('The sandbox seed has no Pro workspace with a form; start it with the default seed or a fixture that has one.');
     const form = pro.forms[0]!;
+    const captchaForm = sandbox.workspaces.flatMap((w) => w.forms).find((f) => f.captcha);
     const tokens: TargetTokens = {
       main: sandbox.tokens.all,
-      withoutFormsRead: sandbox.tokens.write,
-      withoutFormsWrite: sandbox.tokens.read,
-      withoutManageIntegrations: sandbox.tokens.read,
+      withoutFormsRead: sandbox.tokens.withoutRead,
+      withoutFormsWrite: sandbox.tokens.withoutWrite,
+      withoutManageIntegrations: sandbox.tokens.withoutIntegrations,
       withoutAbilities: sandbox.tokens.none,
       integrationsOnly: sandbox.tokens.integrations,
     };
@@ -35,10 +43,12 @@ export async function startSandboxTarget(options: { name?: string; faults?: read
       kind: 'live',
       baseUrl: sandbox.baseUrl,
       tokens,
-      ids: { workspaceId: pro.id, formId: form.id, formSlug: form.slug, ...(submissionId ? { submissionId } : {}), ...(free ? { freeFormId: free.forms[0]!.id } : {}) },
+      ids: { workspaceId: pro.id, formId: form.id, formSlug: form.slug, ...(submissionId ? { submissionId } : {}), ...(free ? { freeFormId: free.forms[0]!.id } : {}), ...(captchaForm ? { captchaFormId: captchaForm.id } : {}) },
       write: true,
       webhooks: { listenPort: 0, receiverUrl: (port) => `http://127.0.0.1:${port}/webhook` },
       proxyPass: true,
+      // The contract's sandbox must show no drift; the service's, every entry of the ledger.
+      ...(options.expectsDrift ? { expectsDrift: options.expectsDrift } : {}),
       secrets,
       stop: async () => {
         await sandbox.close();

@@ -2,6 +2,7 @@
 // it may use, whether it may change data and how webhooks can reach the suite's receiver.
 import { ABILITIES, type Ability } from '@forms-api/types';
 import { envVariableOf, placeholderOf } from './settings.js';
+import type { DriftExpectation } from '../report/model.js';
 
 /**
  * The tokens a target can hold. Each is described once, in TOKEN_ROLES: the setting that provides it
@@ -35,10 +36,21 @@ export function tokenVariable(name: TokenName): string {
  * of them, and of those the one carrying most (so the 403 is about this operation's abilities).
  */
 export function tokenLacking(abilities: readonly Ability[]): TokenName {
-  const candidates = (Object.keys(TOKEN_ROLES) as TokenName[]).filter((name) => !TOKEN_ROLES[name].carries.some((a: Ability) => abilities.includes(a)));
+  const candidates = tokensLacking(abilities);
   const best = candidates.sort((a, b) => TOKEN_ROLES[b].carries.length - TOKEN_ROLES[a].carries.length)[0];
   // withoutAbilities carries nothing, so there always is one.
   return best ?? 'withoutAbilities';
+}
+
+/** The abilities a token of the target carries, by its role; `undefined` for a token the target does not hold. */
+export function abilitiesOfToken(tokens: TargetTokens, token: string): readonly Ability[] | undefined {
+  const role = (Object.keys(TOKEN_ROLES) as TokenName[]).find((name) => tokens[name] === token);
+  return role ? TOKEN_ROLES[role].carries : undefined;
+}
+
+/** Every token role carrying none of `abilities`. */
+export function tokensLacking(abilities: readonly Ability[]): TokenName[] {
+  return (Object.keys(TOKEN_ROLES) as TokenName[]).filter((name) => !TOKEN_ROLES[name].carries.some((a: Ability) => abilities.includes(a)));
 }
 
 export interface TargetIds {
@@ -50,8 +62,10 @@ export interface TargetIds {
   readonly submissionId?: number;
   /** An integration of `formId` whose events can be listed read-only. */
   readonly integrationId?: number;
-  /** A form of a workspace without Pro, for the 402 check of the partial filter. */
+  /** A form of a workspace without Pro, for the check that filtering `partial` is refused there. */
   readonly freeFormId?: number;
+  /** A form protected by a captcha (with a completed submission), for the update check on such a form. */
+  readonly captchaFormId?: number;
 }
 
 export interface WebhookReach {
@@ -75,6 +89,8 @@ export interface Target {
   readonly webhooks?: WebhookReach;
   /** Run the read-only requests again through `prism proxy --errors` as a second opinion. */
   readonly proxyPass: boolean;
+  /** What the ledger must show on this target (the embedded sandboxes); absent for real tenants. */
+  readonly expectsDrift?: DriftExpectation;
   /** Secret value -> placeholder, for redaction in every output. */
   readonly secrets: ReadonlyMap<string, string>;
   /** Stops whatever the target started (idempotent). */

@@ -13,7 +13,8 @@ export interface WebhookSetup {
   readonly header: { name: string; value: string };
 }
 
-export async function setUpWebhook(ctx: CheckContext): Promise<WebhookSetup> {
+/** `logic`: the integration's conditions (none by default: every submission is sent). */
+export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<string, unknown> } = {}): Promise<WebhookSetup> {
   const reach = ctx.target.webhooks;
   if (!reach) return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
   const receiver = await startReceiver(reach.listenPort);
@@ -22,7 +23,10 @@ export async function setUpWebhook(ctx: CheckContext): Promise<WebhookSetup> {
   const header = { name: 'X-Contract-Test', value: randomBytes(6).toString('hex') };
   const { id } = await createTemporaryIntegration(
     ctx,
-    integrationBody({ status: 'active', webhook_url: reach.receiverUrl(receiver.port), webhook_secret: secret, webhook_headers: { [header.name]: header.value } }),
+    {
+      ...integrationBody({ status: 'active', webhook_url: reach.receiverUrl(receiver.port), webhook_secret: secret, webhook_headers: { [header.name]: header.value } }),
+      ...(options.logic ? { logic: options.logic } : {}),
+    },
   );
   return { receiver, integrationId: id, secret, header };
 }

@@ -1,9 +1,11 @@
-// What a behaviour is: a set of rewrites applied around the sandbox, never inside it. A request
-// rewrite runs before the sandbox sees a request, a response rewrite before the client sees the
-// answer, a delivery rewrite before a webhook leaves. Fault switches are behaviours; so is any
-// profile that makes the sandbox act unlike the contract (the ordinary code never knows).
+// What a behaviour is: rewrites applied around the sandbox, and rules it takes in place of the
+// contract's. A request rewrite runs before the sandbox sees a request, a response rewrite before
+// the client sees the answer, a delivery rewrite before a webhook leaves; rules replace named
+// decisions of the service (src/rules.ts) that the ordinary code delegates. Fault switches are
+// behaviours; so is the `observed` profile. The ordinary code never knows which are applied.
 import type { Ability } from '@forms-api/types';
 import type { OutgoingDelivery } from '../dispatch/transport.js';
+import type { SandboxRules } from '../rules.js';
 
 export type { OutgoingDelivery };
 
@@ -36,4 +38,6 @@ export interface Behaviour {
   response?(req: ExchangeRequest, res: ExchangeResponse): void;
   /** Changes an outgoing webhook request before it is sent. */
   delivery?(delivery: OutgoingDelivery): void;
+  /** Rules the sandbox takes instead of the contract's, seam by seam. */
+  readonly rules?: Partial<SandboxRules>;
 }

@@ -1,11 +1,12 @@
 // Builds the submission.created body and serialises it as the service does: compact JSON with
 // `/` and non-ASCII unescaped, but U+2028 and U+2029 escaped (PHP json_encode), so the bytes a
 // receiver hashes are realistic.
+import { storedFileNames } from '../files.js';
 import type { Form, Submission } from '../model.js';
 
 export function formatAnswer(type: string, value: unknown, fileUrl: (name: string) => string): unknown {
   if (type === 'checkbox') return value ? 'Yes' : 'No';
-  if ((type === 'files' || type === 'signature') && Array.isArray(value)) return value.map((name: string) => ({ file_url: fileUrl(name), file_name: name }));
+  if (type === 'files' || type === 'signature') return storedFileNames(value).map((name) => ({ file_url: fileUrl(name), file_name: name }));
   return value;
 }
 

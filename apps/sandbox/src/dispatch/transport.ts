@@ -4,6 +4,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { DeliveryOutcome } from '../model.js';
 import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** How much of a receiver's answer is read: it is only needed as an excerpt for the event. */
@@ -15,13 +16,10 @@ export interface OutgoingDelivery {
   body: string;
 }
 
-export type DeliveryOutcome =
-  | { kind: 'answered'; status: number; excerpt: string }
-  | { kind: 'refused'; reason: string }
-  | { kind: 'timeout' }
-  | { kind: 'unreachable'; message: string };
+export type { DeliveryOutcome };
 
 export interface Transport {
+  /** Never `skipped`: that outcome is the dispatcher's, when nothing is sent. */
   send(delivery: OutgoingDelivery): Promise<DeliveryOutcome>;
   /** Closes the kept-alive connections. */
   close(): void;
@@ -60,10 +58,10 @@ export function createTransport(options: TransportOptions): Transport {
         ...(pinned ? { lookup: pinnedLookup(pinned) } : {}),
       });
       const timer = setTimeout(() => {
-        settle({ kind: 'timeout' });
+        settle({ kind: 'timeout', afterMs: options.timeoutMs });
         request.destroy();
       }, options.timeoutMs);
-      request.on('error', (error) => settle({ kind: 'unreachable', message: error.message }));
+      request.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'unreachable', message: error.message, ...(error.code ? { code: error.code } : {}) }));
       request.on('response', (response: IncomingMessage) => readExcerpt(response, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
       request.end(delivery.body);
     });

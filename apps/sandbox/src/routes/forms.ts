@@ -1,9 +1,10 @@
 // listWorkspaceForms and getForm.
 import type { Hono } from 'hono';
-import { authorise, caller, formOr404, validateQuery, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, type SandboxContext } from '../context.js';
 import { json, notFound } from '../http.js';
 import { serve } from '../operations.js';
-import { formSummary, fullForm } from '../presenters.js';
+import { lengthAwarePage, listRequest, pageOf, phpInt, queryValue } from '../paging.js';
+import { fullForm } from '../presenters.js';
 
 export function formRoutes(app: Hono, ctx: SandboxContext): void {
   serve(app, 'listWorkspaceForms', (c) => {
@@ -11,17 +12,19 @@ export function formRoutes(app: Hono, ctx: SandboxContext): void {
     const raw = c.req.param('workspaceId')!;
     const workspace = /^\d+$/.test(raw) ? ctx.store.workspaces.get(Number(raw)) : undefined;
     if (!workspace) throw notFound('Workspace', /^\d+$/.test(raw) ? Number(raw) : 0);
-    authorise(who, workspace.id, 'listWorkspaceForms');
-    const query = validateQuery(ctx, c, 'listWorkspaceForms') as { page: number; per_page: number };
-    const forms = ctx.store.formsOf(workspace.id);
-    const page = forms.slice((query.page - 1) * query.per_page, query.page * query.per_page);
-    return json(200, { data: page.map((f) => formSummary(ctx, f)), meta: { current_page: query.page, per_page: query.per_page, total: forms.length } });
+    authorise(ctx, who, workspace.id, 'listWorkspaceForms');
+    // Never refused: the page size is clamped to 1..100 (default 10), a page below 1 is page 1.
+    const perPageValue = queryValue(c, 'per_page');
+    const perPage = Math.min(Math.max(perPageValue === undefined ? 10 : phpInt(perPageValue), 1), 100);
+    const page = lengthAwarePage(ctx.store.formsOf(workspace.id), pageOf(queryValue(c, 'page')), perPage);
+    const presented = { ...page, items: page.items.map((f) => ctx.rules.present.formSummary(ctx, f)) };
+    return json(200, ctx.rules.listing.workspaceFormsBody(presented, listRequest(c, `${ctx.baseUrl}/open/workspaces/${workspace.id}/forms`)));
   });
 
   serve(app, 'getForm', (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!, true);
-    authorise(who, form.workspaceId, 'getForm');
+    authorise(ctx, who, form.workspaceId, 'getForm');
     return json(200, fullForm(ctx, form));
   });
 }

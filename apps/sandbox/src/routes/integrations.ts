@@ -1,33 +1,37 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
-import { authorise, caller, formOr404, validateBody, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, jsonBody, runChecks, validateBody, type SandboxContext } from '../context.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
-import { json, notFound } from '../http.js';
+import { HttpError, json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
 import { serve, type OperationId } from '../operations.js';
-import { integration as present, webhookEvent } from '../presenters.js';
+
+type IntegrationInput = Pick<Integration, 'status' | 'data' | 'logic'>;
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
-  // The names the spec lists as blocked; the sandbox answers them with the service's message.
-  const blockedHeaders = new Set<string>((ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[]).map((h) => h.toLowerCase()));
+  const specBlocked = ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[];
+  const blockedHeaders = new Set(ctx.rules.integrations.blockedHeaders(specBlocked).map((h) => h.toLowerCase()));
+  const present = (i: Integration) => ctx.rules.present.integration(i);
 
-  /** 401, then 404 for the form and the integration the path names, then 403. */
-  const managed = (c: Context, operationId: OperationId, withIntegration: boolean): { form: Form; integration?: Integration } => {
-    const who = caller(ctx, c);
-    const form = formOr404(ctx, c.req.param('form')!);
-    let integration: Integration | undefined;
-    if (withIntegration) {
-      const raw = c.req.param('integrationid')!;
-      integration = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
-      if (!integration || integration.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
-    }
-    authorise(who, form.workspaceId, operationId, { editor: true });
-    return { form, ...(integration ? { integration } : {}) };
+  /** The integration the path names, within the form (another form's is 404 too). */
+  const integrationOr404 = (c: Context, form: Form): Integration => {
+    const raw = c.req.param('integrationid')!;
+    const found = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
+    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
+    return found;
   };
 
-  /** The spec's body check plus what the service checks beyond the schema (blocked headers, URL safety), in one 422. */
-  const integrationInput = async (c: Context, operationId: OperationId) => {
-    const body = await validateBody(ctx, c, operationId, {
+  /**
+   * The body of a create or update: a kind the service does not know fails before any validation
+   * (500, as the service's request class throws), then the spec's schema plus what the service
+   * checks beyond it (blocked headers, URL safety), in one 422.
+   */
+  const integrationInput = async (c: Context, operationId: OperationId): Promise<IntegrationInput> => {
+    const body = await jsonBody(c);
+    const kind = body.integration_id;
+    if (typeof kind !== 'string' || !ctx.rules.integrations.knownKinds.includes(kind)) throw new HttpError(500, { message: 'Server Error' });
+    if (kind !== 'webhook') throw validationFailed('integration_id', `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`);
+    await validateBody(ctx, body, operationId, {
       accept: (error, sent) =>
         // Blocked header names get the service's message below instead of the schema's "must NOT be valid".
         blockedHeaders.has(String(error.propertyName ?? error.params.propertyName ?? '').toLowerCase()) ||
@@ -43,42 +47,65 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
         }
       },
     });
+    // The configuration is replaced wholesale: what is not sent is not kept.
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;
-    if (body.data.webhook_headers) data.webhook_headers = body.data.webhook_headers;
+    if (body.data.webhook_headers && typeof body.data.webhook_headers === 'object') data.webhook_headers = body.data.webhook_headers;
     return { status: body.status as Integration['status'], data, logic: (body.logic as Integration['logic']) ?? null };
   };
 
   serve(app, 'listFormIntegrations', (c) => {
-    const { form } = managed(c, 'listFormIntegrations', false);
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('form')!);
+    authorise(ctx, who, form.workspaceId, 'listFormIntegrations', { editor: true });
     return json(200, ctx.store.integrationsOf(form.id).map(present));
   });
 
   serve(app, 'createFormIntegration', async (c) => {
-    const { form } = managed(c, 'createFormIntegration', false);
-    const input = await integrationInput(c, 'createFormIntegration');
-    const created = ctx.store.addIntegration(form.id, input, ctx.now());
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('form')!);
+    let input: IntegrationInput | undefined;
+    await runChecks(ctx, 'createFormIntegration', {
+      permission: () => authorise(ctx, who, form.workspaceId, 'createFormIntegration', { editor: true }),
+      input: async () => void (input = await integrationInput(c, 'createFormIntegration')),
+    });
+    const created = ctx.store.addIntegration(form.id, input!, ctx.now());
     return json(200, { type: 'success', message: 'Form Integration was created.', form_integration: present(created) });
   });
 
   serve(app, 'updateFormIntegration', async (c) => {
-    const { integration } = managed(c, 'updateFormIntegration', true);
-    const input = await integrationInput(c, 'updateFormIntegration');
-    // Deleted while the body was read: nothing left to update.
-    if (ctx.store.integrations.get(integration!.id) !== integration) throw notFound('Integration\\FormIntegration', integration!.id);
-    // An update replaces the configuration wholesale (an omitted secret is removed).
-    Object.assign(integration!, input, { updatedAt: ctx.now() });
-    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(integration!) });
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('form')!);
+    let input: IntegrationInput | undefined;
+    await runChecks(ctx, 'updateFormIntegration', {
+      integration: () => void integrationOr404(c, form),
+      permission: () => authorise(ctx, who, form.workspaceId, 'updateFormIntegration', { editor: true }),
+      input: async () => void (input = await integrationInput(c, 'updateFormIntegration')),
+    });
+    // Looked up again after the body was read: deleted meanwhile is 404.
+    const integration = integrationOr404(c, form);
+    Object.assign(integration, input, { updatedAt: ctx.now() });
+    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(integration) });
   });
 
-  serve(app, 'deleteFormIntegration', (c) => {
-    const { integration } = managed(c, 'deleteFormIntegration', true);
-    ctx.store.integrations.delete(integration!.id);
+  serve(app, 'deleteFormIntegration', async (c) => {
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('form')!);
+    await runChecks(ctx, 'deleteFormIntegration', {
+      integration: () => void integrationOr404(c, form),
+      permission: () => authorise(ctx, who, form.workspaceId, 'deleteFormIntegration', { editor: true }),
+    });
+    ctx.store.integrations.delete(integrationOr404(c, form).id);
     return json(200, { type: 'success', message: 'Form Integration was deleted.' });
   });
 
-  serve(app, 'listIntegrationEvents', (c) => {
-    const { integration } = managed(c, 'listIntegrationEvents', true);
-    return json(200, ctx.store.eventsOf(integration!.id).map(webhookEvent));
+  serve(app, 'listIntegrationEvents', async (c) => {
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('form')!);
+    await runChecks(ctx, 'listIntegrationEvents', {
+      integration: () => void integrationOr404(c, form),
+      permission: () => authorise(ctx, who, form.workspaceId, 'listIntegrationEvents', { editor: true }),
+    });
+    return json(200, ctx.store.eventsOf(integrationOr404(c, form).id).map((e) => ctx.rules.present.webhookEvent(e)));
   });
 }

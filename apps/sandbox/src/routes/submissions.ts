@@ -1,24 +1,14 @@
 // listFormSubmissions, updateFormSubmission and the signed file download.
-import { create as contentDisposition } from 'content-disposition';
 import type { Hono } from 'hono';
-import { checkAnswers } from '../answers.js';
-import { authorise, caller, formOr404, validateBody, validateQuery, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, jsonBody, runChecks, type SandboxContext } from '../context.js';
+import { storedFileNames, type StoredFile } from '../files.js';
 import { HttpError, json, notFound } from '../http.js';
 import type { Form, Submission } from '../model.js';
 import { serve } from '../operations.js';
-import { submission, updatedSubmission } from '../presenters.js';
-import { searchNeedle } from '../store/search.js';
+import { lengthAwarePage, listRequest, pageOf, queryValue } from '../paging.js';
 
-type ListQuery = { page: number; per_page: number; search?: string; status: 'all' | 'completed' | 'partial' };
-
-/** The page numbers a Laravel paginator shows, with null for "...". */
-function shownPages(page: number, lastPage: number): Array<number | null> {
-  const pages = Array.from({ length: lastPage }, (_, i) => i + 1);
-  if (lastPage < 14) return pages;
-  if (page <= 7) return [...pages.slice(0, 10), null, lastPage - 1, lastPage];
-  if (page > lastPage - 7) return [1, 2, null, ...pages.slice(lastPage - 10)];
-  return [1, 2, null, ...pages.slice(page - 4, page + 3), null, lastPage - 1, lastPage];
-}
+const STATUS_FILTERS = new Set(['completed', 'partial']);
+const FILE_TYPES = new Set(['files', 'signature']);
 
 function submissionOr404(ctx: SandboxContext, form: Form, raw: string): Submission {
   const found = /^\d+$/.test(raw) ? ctx.store.submission(form.id, Number(raw)) : undefined;
@@ -26,76 +16,60 @@ function submissionOr404(ctx: SandboxContext, form: Form, raw: string): Submissi
   return found;
 }
 
+/** The stored file of the form with this name, if a file or signature answer holds it. */
+function storedFile(ctx: SandboxContext, form: Form, name: string): StoredFile | undefined {
+  const fileFields = form.properties.filter((f) => FILE_TYPES.has(f.type)).map((f) => f.id);
+  const held = ctx.store.submissionsOf(form.id).some((s) => fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)));
+  return held ? { formId: form.id, name } : undefined;
+}
+
 export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
   serve(app, 'listFormSubmissions', (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('id')!);
-    authorise(who, form.workspaceId, 'listFormSubmissions');
-    const query = validateQuery(ctx, c, 'listFormSubmissions') as ListQuery;
+    authorise(ctx, who, form.workspaceId, 'listFormSubmissions');
+    // No parameter is refused: each is read as the spec describes (an unknown status is none).
+    const status = queryValue(c, 'status');
+    const filter = status && STATUS_FILTERS.has(status) ? (status as 'completed' | 'partial') : 'all';
     const workspace = ctx.store.workspaces.get(form.workspaceId)!;
-    if (query.status === 'partial' && workspace.plan !== 'pro') {
-      throw new HttpError(402, { message: 'Filtering partial submissions is a Pro feature.', feature: 'partial_submissions', required_tier: 'pro', current_tier: workspace.plan });
+    if (filter === 'partial' && !ctx.rules.partialFilterPlans.includes(workspace.plan)) {
+      throw new HttpError(403, { message: `Filtering partial submissions is a Pro feature, and workspace ${workspace.id} is on the ${workspace.plan} plan: list with status=completed or all, or upgrade the workspace.` });
     }
-    const needle = searchNeedle(query.search);
-    const rows = ctx.store.findSubmissions(form.id, { status: query.status, ...(needle !== undefined ? { needle } : {}) });
-    const { page, per_page: perPage } = query;
-    const slice = rows.slice((page - 1) * perPage, page * perPage);
-    const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
-    const path = `${ctx.baseUrl}/open/forms/${form.id}/submissions`;
-    // Unlike the live service (known drift), links keep the caller's filters.
-    const kept = new URLSearchParams();
-    for (const [k, v] of Object.entries({ search: query.search, status: c.req.query('status'), per_page: c.req.query('per_page') })) if (v !== undefined) kept.set(k, String(v));
-    const link = (p: number) => {
-      kept.set('page', String(p));
-      return `${path}?${kept}`;
-    };
-    const body = {
-      data: slice.map((s) => submission(ctx, form, s)),
-      links: { first: link(1), last: link(lastPage), prev: page > 1 ? link(page - 1) : null, next: page < lastPage ? link(page + 1) : null },
-      meta: {
-        current_page: page,
-        from: slice.length > 0 ? (page - 1) * perPage + 1 : null,
-        last_page: lastPage,
-        links: [
-          { url: page > 1 ? link(page - 1) : null, label: '&laquo; Previous', active: false },
-          ...shownPages(page, lastPage).map((p) => (p === null ? { url: null, label: '...', active: false } : { url: link(p), label: String(p), active: p === page })),
-          { url: page < lastPage ? link(page + 1) : null, label: 'Next &raquo;', active: false },
-        ],
-        path,
-        per_page: perPage,
-        to: slice.length > 0 ? (page - 1) * perPage + slice.length : null,
-        total: rows.length,
-      },
-    };
-    return json(200, body);
+    const term = ctx.rules.search.term(queryValue(c, 'search'));
+    const rows = ctx.store.findSubmissions(form.id, { status: filter, ...(term !== undefined ? { matches: ctx.rules.search.matcher(term) } : {}) });
+    const page = lengthAwarePage(rows, pageOf(queryValue(c, 'page')), ctx.rules.listing.submissionsPerPage(queryValue(c, 'per_page')));
+    const presented = { ...page, items: page.items.map((s) => ctx.rules.present.submission(ctx, form, s)) };
+    return json(200, ctx.rules.listing.submissionsBody(presented, listRequest(c, `${ctx.baseUrl}/open/forms/${form.id}/submissions`)));
   });
 
   serve(app, 'updateFormSubmission', async (c) => {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('id')!);
-    submissionOr404(ctx, form, c.req.param('submission_id')!);
-    authorise(who, form.workspaceId, 'updateFormSubmission', { editor: true });
-    const body = await validateBody(ctx, c, 'updateFormSubmission');
-    const checked = checkAnswers(form, body, false);
-    if (!checked.ok) throw checked.error.toHttpError();
+    let body: Record<string, unknown> = {};
+    let answers: ReadonlyMap<string, unknown> = new Map();
+    await runChecks(ctx, 'updateFormSubmission', {
+      submission: () => void submissionOr404(ctx, form, c.req.param('submission_id')!),
+      permission: () => authorise(ctx, who, form.workspaceId, 'updateFormSubmission', { editor: true }),
+      input: async () => {
+        body = await jsonBody(c);
+        const checked = ctx.rules.answers.update(ctx, form, body);
+        if (!checked.ok) throw checked.error.toHttpError();
+        answers = checked.value;
+      },
+    });
     // Looked up again after the body was read: what is changed is the submission as it is now.
     const target = submissionOr404(ctx, form, c.req.param('submission_id')!);
-    // The contract: only the fields sent change; the others keep their answers.
-    ctx.store.updateSubmission(target, checked.value, typeof body.completion_time === 'number' ? body.completion_time : undefined);
-    return json(200, updatedSubmission(ctx, form, target, ctx.now()));
+    ctx.store.updateSubmission(target, ctx.rules.answers.updated(target, answers, body));
+    await ctx.dispatcher.submissionSaved(form, target, 'updated');
+    return json(200, ctx.rules.present.updatedSubmission(ctx, form, target));
   });
 
   serve(app, 'downloadSubmissionFile', (c) => {
     const form = formOr404(ctx, c.req.param('form')!);
     const checked = ctx.files.check(form.id, c.req.param('filename')!, c.req.query('expires'), c.req.query('signature'));
     if (!checked.ok) throw new HttpError(403, { message: 'Invalid signature.' });
-    const name = checked.value;
-    const stored = ctx.store.submissionsOf(form.id).some((s) => Object.values(s.answers).some((v) => Array.isArray(v) && v.includes(name)));
-    if (!stored) throw new HttpError(404, { type: 'error', message: 'File not found.' });
-    // RFC 6266: an ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
-    return new Response(`Sandbox file ${name} of form ${form.id}\n`, {
-      status: 200,
-      headers: { 'content-type': 'application/octet-stream', 'content-disposition': contentDisposition(name) },
-    });
+    const file = storedFile(ctx, form, checked.value);
+    if (!file) throw new HttpError(404, { type: 'error', message: 'File not found.' });
+    return ctx.rules.download(ctx, file);
   });
 }

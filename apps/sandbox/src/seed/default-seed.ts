@@ -1,8 +1,10 @@
 // The deterministic default seed: two workspaces (Pro and free), forms covering every field type,
-// a few hundred submissions per form mixing completed and partial, and one token per ability set.
-// A seeded PRNG and a fixed base time make every fresh sandbox identical.
+// a few hundred submissions per form mixing completed and partial, one token per ability set, and
+// what makes each of the service's known quirks observable (a captcha form with null tags and a
+// matrix field, a file answer with an empty entry before a file, a webhook whose logic filters
+// submissions out). A seeded PRNG and a fixed base time make every fresh sandbox identical.
 import { ABILITIES } from '@forms-api/types';
-import type { AccessToken, Field, Form, SeedFixture, Submission } from '../model.js';
+import type { AccessToken, Field, Form, Integration, SeedFixture, Submission } from '../model.js';
 
 const BASE_TIME = Date.UTC(2026, 0, 15, 9, 0, 0);
 const DAY = 24 * 60 * 60 * 1000;
@@ -92,6 +94,44 @@ function answerFor(field: Field, index: number, random: () => number): unknown {
   }
 }
 
+/** Form 14: a captcha form with null tags, a required checkbox and rating, and a matrix field. */
+function registrationFields(random: () => number): Field[] {
+  return [
+    { id: uuid(random), name: 'Name', type: 'text', required: true },
+    { id: uuid(random), name: 'Email', type: 'email', required: true },
+    { id: uuid(random), name: 'Ticket', type: 'select', select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) } },
+    { id: uuid(random), name: 'Sessions', type: 'matrix', rows: ['Morning', 'Afternoon'], columns: ['Attending', 'Not attending'] },
+    { id: uuid(random), name: 'I accept the terms', type: 'checkbox', required: true },
+    { id: uuid(random), name: 'Experience', type: 'rating', required: true },
+  ];
+}
+
+/** Form 15: a waitlist whose webhook sends only VIP sign-ups (its logic filters the others out). */
+function waitlistFields(random: () => number): Field[] {
+  return [
+    { id: uuid(random), name: 'Name', type: 'text', required: true },
+    { id: uuid(random), name: 'Tier', type: 'select', select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) } },
+  ];
+}
+
+/** A completed answer to every field of form 14 or 15, the required ones valid. */
+function quirkAnswers(form: Form, index: number): Record<string, unknown> {
+  const person = `${FIRST[index % FIRST.length]} ${LAST[(index * 5) % LAST.length]}`;
+  const answers: Record<string, unknown> = {};
+  for (const field of form.properties) {
+    const value: unknown =
+      field.type === 'text' ? person
+      : field.type === 'email' ? `guest${index}@example.com`
+      : field.type === 'select' ? (index % 4 === 0 ? 'VIP' : 'Standard')
+      : field.type === 'matrix' ? { Morning: index % 2 === 0 ? 'Attending' : 'Not attending', Afternoon: 'Attending' }
+      : field.type === 'checkbox' ? true
+      : field.type === 'rating' ? 1 + (index % 5)
+      : undefined;
+    if (value !== undefined) answers[field.id] = value;
+  }
+  return answers;
+}
+
 function submissionsFor(form: Form, count: number, firstId: number, random: () => number, partialShare: number): Submission[] {
   const out: Submission[] = [];
   for (let i = 0; i < count; i++) {
@@ -141,6 +181,14 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     ['readonly', 3, [...all]],
   ];
   const tokens = tokenSpecs.map(([name, userId, abilities], i) => ({ name, userId, abilities, token: token(101 + i, random) }));
+  // The pairs draw from their own PRNG, so every value drawn after the tokens above stays as it was.
+  const pairs = prng(20261124);
+  const pairSpecs: Array<[AccessToken['name'], AccessToken['abilities']]> = [
+    ['withoutRead', ['forms-write', 'manage-integrations']],
+    ['withoutWrite', ['forms-read', 'manage-integrations']],
+    ['withoutIntegrations', ['forms-read', 'forms-write']],
+  ];
+  tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
     { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null },
@@ -154,5 +202,30 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     ...submissionsFor(forms[2]!, 40, 9001, random, 0),
     ...submissionsFor(forms[3]!, Math.min(perForm, 120), 12001, random, 0),
   ];
-  return { workspaces, users, tokens, forms, submissions, integrations: [] };
+
+  // The quirk forms draw from their own PRNG, so the data above stays as it was.
+  const quirks = prng(20261123);
+  const registration: Form = { id: 14, workspaceId: 1, slug: 'event-registration-m4n5o6', title: 'Event registration', visibility: 'public', tags: null, language: 'en', captchaProvider: 'recaptcha', properties: registrationFields(quirks), viewsCount: 640, createdAt: at(30), updatedAt: at(3), closesAt: null, maxSubmissionsCount: null };
+  const waitlist: Form = { id: 15, workspaceId: 1, slug: 'vip-waitlist-p7q8r9', title: 'VIP waitlist', visibility: 'public', tags: ['vip'], language: 'en', properties: waitlistFields(quirks), viewsCount: 210, createdAt: at(20), updatedAt: at(4), closesAt: null, maxSubmissionsCount: null };
+  forms.push(registration, waitlist);
+  for (const [form, count, firstId] of [[registration, 24, 14001], [waitlist, 12, 15001]] as const) {
+    for (let i = 0; i < count; i++) {
+      submissions.push({ id: firstId + i, formId: form.id, status: 'completed', answers: quirkAnswers(form, i), completionTime: 30 + i, createdAt: BASE_TIME - (count - i) * 53 * 60 * 1000, publicId: uuid(quirks) });
+    }
+  }
+  // A file answer whose stored list holds an empty entry before the file (left by older saves).
+  const attachment = forms[0]!.properties.find((f) => f.name === 'Attachment')!.id;
+  const withEmptyEntry = submissions.find((s) => s.id === 1290);
+  if (withEmptyEntry) withEmptyEntry.answers[attachment] = ['', 'passport-scan.pdf'];
+  const tier = waitlist.properties.find((f) => f.name === 'Tier')!.id;
+  const vipOnly: Integration = {
+    id: 1,
+    formId: waitlist.id,
+    status: 'active',
+    data: { webhook_url: 'https://receiver.invalid/vip-only', webhook_secret: 'whsec_sandbox_vip_only' },
+    logic: { operatorIdentifier: 'and', children: [{ identifier: tier, value: { operator: 'equals', property_meta: { id: tier, type: 'select' }, value: 'VIP' } }] },
+    createdAt: BASE_TIME - 5 * DAY,
+    updatedAt: BASE_TIME - 5 * DAY,
+  };
+  return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly] };
 }

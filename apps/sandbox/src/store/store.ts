@@ -3,13 +3,15 @@
 // request sees either all of another request's change or none of it.
 import { randomUUID } from 'node:crypto';
 import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
-import { matcherFor, searchTextOf } from './search.js';
 
 export interface SubmissionQuery {
   status: 'all' | 'completed' | 'partial';
-  /** A lowercased search term (see searchNeedle), or undefined for no search. */
-  needle?: string;
+  /** Keeps the submissions whose search text passes (see store/search.ts); undefined for no search. */
+  matches?: (text: string) => boolean;
 }
+
+/** What an update sets on a submission (the rules decide it from the submission and the body). */
+export type SubmissionState = Pick<Submission, 'answers' | 'completionTime' | 'status'>;
 
 export class SandboxStore {
   #seed: SeedFixture;
@@ -19,8 +21,7 @@ export class SandboxStore {
   forms = new Map<number, Form>();
   /**
    * Per form: its submissions newest first (created_at descending, then id descending), and at the
-   * same index each one's search text (lowercased answer values), made on the first search and
-   * dropped when its answers change.
+   * same index each one's search text, made on the first search and dropped when its answers change.
    */
   #submissions = new Map<number, { rows: Submission[]; texts: Array<string | undefined> }>();
   integrations = new Map<number, Integration>();
@@ -29,8 +30,12 @@ export class SandboxStore {
   #nextIntegrationId = 1;
   #nextEventId = 1;
 
-  constructor(seed: SeedFixture) {
+  readonly #searchText: (answers: Answers) => string;
+
+  /** `searchText`: the text of a submission's answers that searches match (the search rule's). */
+  constructor(seed: SeedFixture, searchText: (answers: Answers) => string) {
     this.#seed = structuredClone(seed);
+    this.#searchText = searchText;
     this.reset();
   }
 
@@ -75,15 +80,14 @@ export class SandboxStore {
   findSubmissions(formId: number, query: SubmissionQuery): readonly Submission[] {
     const list = this.#submissions.get(formId);
     if (!list) return [];
-    const { status, needle } = query;
-    if (status === 'all' && needle === undefined) return list.rows;
-    const matches = needle === undefined ? undefined : matcherFor(needle);
+    const { status, matches } = query;
+    if (status === 'all' && matches === undefined) return list.rows;
     const { rows, texts } = list;
     const found: Submission[] = [];
     for (let i = 0; i < rows.length; i++) {
       const s = rows[i]!;
       if (status !== 'all' && s.status !== status) continue;
-      if (matches && !matches((texts[i] ??= searchTextOf(s.answers)), s.answers)) continue;
+      if (matches && !matches((texts[i] ??= this.#searchText(s.answers)))) continue;
       found.push(s);
     }
     return found;
@@ -110,13 +114,9 @@ export class SandboxStore {
     return submission;
   }
 
-  /** Sets the answers sent (null clears one) and the completion time when given; the others are kept. */
-  updateSubmission(submission: Submission, answers: ReadonlyMap<string, unknown>, completionTime: number | undefined): void {
-    for (const [key, value] of answers) {
-      if (value === null) delete submission.answers[key];
-      else submission.answers[key] = value;
-    }
-    if (completionTime !== undefined) submission.completionTime = completionTime;
+  /** Gives the submission its new answers, completion time and status, at once (its search text is dropped). */
+  updateSubmission(submission: Submission, state: SubmissionState): void {
+    Object.assign(submission, state);
     const list = this.#submissions.get(submission.formId);
     const index = list ? list.rows.indexOf(submission) : -1;
     if (index >= 0) list!.texts[index] = undefined;

@@ -1,0 +1,117 @@
+// The live target, pointed at `forms-sandbox --behaviour observed` (a separate process behaving
+// like the service's code, configured through the environment as a user configures a tenant),
+// runs with --write and reports every ledger entry as known drift with no unexpected failure;
+// the same sandbox with a fault switch on fails the run, naming the check.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/run-cli.js';
+import { loadSpec } from '../src/spec.js';
+
+const sandboxCli = join(dirname(createRequire(import.meta.url).resolve('@forms-api/sandbox')), 'cli.js');
+
+interface StartedSandbox {
+  readonly child: ChildProcess;
+  readonly baseUrl: string;
+  readonly tokens: Record<string, string>;
+  readonly workspaces: Array<{ id: number; plan: string; forms: Array<{ id: number; captcha?: boolean }> }>;
+}
+
+const running: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of running.splice(0)) {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  }
+});
+
+/** Starts the sandbox CLI and reads the JSON line it prints once listening. */
+async function startSandboxCli(args: string[]): Promise<StartedSandbox> {
+  const child = spawn(process.execPath, [sandboxCli, '--port', '0', '--allow-private-webhooks', '--no-rate-limit', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  running.push(child);
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { child, ...(JSON.parse(line) as Omit<StartedSandbox, 'child'>) };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The environment a user would set for this tenant (README: live target settings). */
+async function tenantEnvironment(sandbox: StartedSandbox): Promise<Record<string, string>> {
+  const pro = sandbox.workspaces.find((w) => w.plan === 'pro')!;
+  const free = sandbox.workspaces.find((w) => w.plan === 'free')!;
+  const form = pro.forms[0]!;
+  const captcha = sandbox.workspaces.flatMap((w) => w.forms).find((f) => f.captcha)!;
+  const page = (await (await fetch(`${sandbox.baseUrl}/open/forms/${form.id}/submissions?status=completed&per_page=1`, { headers: { authorization: `Bearer ${sandbox.tokens.all}` } })).json()) as { data: Array<{ id: number }> };
+  const port = await freePort();
+  return {
+    FORMS_CONTRACT_TARGETS: 'live',
+    FORMS_API_BASE_URL: sandbox.baseUrl,
+    FORMS_API_TOKEN: sandbox.tokens.all!,
+    FORMS_API_TOKEN_WITHOUT_FORMS_READ: sandbox.tokens.withoutRead!,
+    FORMS_API_TOKEN_WITHOUT_FORMS_WRITE: sandbox.tokens.withoutWrite!,
+    FORMS_API_TOKEN_WITHOUT_MANAGE_INTEGRATIONS: sandbox.tokens.withoutIntegrations!,
+    FORMS_API_TOKEN_WITHOUT_ABILITIES: sandbox.tokens.none!,
+    FORMS_API_TOKEN_INTEGRATIONS_ONLY: sandbox.tokens.integrations!,
+    FORMS_API_WORKSPACE_ID: String(pro.id),
+    FORMS_API_FORM_ID: String(form.id),
+    FORMS_API_SUBMISSION_ID: String(page.data[0]!.id),
+    FORMS_API_FREE_FORM_ID: String(free.forms[0]!.id),
+    FORMS_API_CAPTCHA_FORM_ID: String(captcha.id),
+    FORMS_API_WEBHOOK_RECEIVER_PORT: String(port),
+    FORMS_API_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${port}/webhook`,
+  };
+}
+
+async function runLive(env: Record<string, string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'contract-live-observed-'));
+  const stdout: string[] = [];
+  try {
+    const code = await runCli({ argv: ['--write', '--report-dir', dir], env, out: (l) => stdout.push(l), err: () => {}, signal: new AbortController().signal });
+    const report = JSON.parse(await readFile(join(dir, 'contract-report.json'), 'utf8')) as {
+      totals: Record<string, number>;
+      ledgerSeen: Array<{ id: string }>;
+      results: Array<{ outcome: string; operationId: string; name: string; reason?: string }>;
+    };
+    return { code, stdout: stdout.join('\n'), report, drift: await readFile(join(dir, 'drift.md'), 'utf8') };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the live target against a sandbox behaving like the service', () => {
+  it('runs --write with every ledger entry known and no unexpected failure; --strict fails it', async () => {
+    const sandbox = await startSandboxCli(['--behaviour', 'observed']);
+    const env = await tenantEnvironment(sandbox);
+    const run = await runLive(env);
+    const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
+    expect(failed).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(loadSpec().ledger.entries.map((e) => e.id).sort());
+    expect(run.drift).toContain('19 of 19 ledger entries seen, 0 unexpected failure(s)');
+
+    const strict = await runCli({ argv: ['--write', '--strict', '--no-proxy', '--report-dir', await mkdtemp(join(tmpdir(), 'contract-strict-'))], env, out: () => {}, err: () => {}, signal: new AbortController().signal });
+    expect(strict).toBe(1);
+  }, 300_000);
+
+  it('fails when a fault is switched on besides the known drift, naming the check', async () => {
+    const sandbox = await startSandboxCli(['--behaviour', 'observed', '--fault', 'ignore-ability']);
+    const run = await runLive(await tenantEnvironment(sandbox));
+    expect(run.code).toBe(1);
+    const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}`);
+    expect(failed).toContain('listFormSubmissions › token without the ability: 403');
+  }, 300_000);
+});

@@ -1,0 +1,73 @@
+// The service's decisions the sandbox takes by name, one seam each: who may call an operation, in
+// which order an operation's checks run, how lists read their page size and lay out their pages,
+// how search matches, what answers must hold and what an update makes of a submission, how records
+// are shown, which saves send the webhook and which outcomes are recorded, how a file is handed
+// out. The ordinary code asks these rules and never knows who supplied them: the published
+// contract's are the default (CONTRACT_RULES); a behaviour profile (src/behaviour/) replaces some.
+import type { Ability } from '@forms-api/types';
+import { OPERATIONS, type OperationId } from '@forms-api/types';
+import { CONTRACT_ANSWERS, type AnswerRules } from './answers.js';
+import type { SandboxContext } from './context.js';
+import { fileAttachment, type StoredFile } from './files.js';
+import type { DeliveryOutcome, Plan } from './model.js';
+import { CONTRACT_LISTING, type ListingRules } from './paging.js';
+import { CONTRACT_PRESENTERS, type Presenters } from './presenters.js';
+import { CONTRACT_SEARCH, type SubmissionSearch } from './store/search.js';
+
+export type { AnswerRules, ListingRules, Presenters, SubmissionSearch };
+
+/** A save of a submission that may send submission.created. */
+export type SubmissionSave = 'created' | 'updated';
+
+export interface IntegrationRules {
+  /** The integration kinds the service knows; a body naming none of them is answered 500, before any validation. */
+  knownKinds: readonly string[];
+  /** The custom webhook header names refused (422), given the names the spec lists. */
+  blockedHeaders(specNames: readonly string[]): readonly string[];
+}
+
+export interface WebhookRules {
+  /** The saves that send submission.created to the form's active webhooks. */
+  firedBy: readonly SubmissionSave[];
+  /** Whether a dispatch with this outcome is recorded as an event. */
+  recorded(outcome: DeliveryOutcome): boolean;
+}
+
+export interface SandboxRules {
+  /** The abilities of which a token must hold one to call the operation. */
+  abilities(operationId: OperationId): readonly Ability[];
+  /**
+   * The order of an operation's named checks where it is not the order the route lists them in
+   * (see runChecks in context.ts).
+   */
+  checkOrder: Partial<Record<OperationId, readonly string[]>>;
+  listing: ListingRules;
+  /** The plans on which the submission list may filter `status=partial` (elsewhere 403). */
+  partialFilterPlans: readonly Plan[];
+  search: SubmissionSearch;
+  answers: AnswerRules;
+  present: Presenters;
+  integrations: IntegrationRules;
+  webhooks: WebhookRules;
+  /** How a stored file is handed out by its signed URL: the file itself, or a redirect to storage. */
+  download(ctx: SandboxContext, file: StoredFile): Response;
+}
+
+/** The rules of the published contract, and of the spec where the contract is silent. */
+export const CONTRACT_RULES: SandboxRules = {
+  abilities: (operationId) => OPERATIONS[operationId].abilities,
+  checkOrder: {},
+  listing: CONTRACT_LISTING,
+  partialFilterPlans: ['pro'],
+  search: CONTRACT_SEARCH,
+  answers: CONTRACT_ANSWERS,
+  present: CONTRACT_PRESENTERS,
+  integrations: { knownKinds: ['webhook'], blockedHeaders: (specNames) => specNames },
+  webhooks: { firedBy: ['created'], recorded: (outcome) => outcome.kind !== 'skipped' },
+  download: fileAttachment,
+};
+
+/** The contract's rules with each of `overrides` applied in turn (later ones win, seam by seam). */
+export function rulesWith(overrides: ReadonlyArray<Partial<SandboxRules> | undefined>): SandboxRules {
+  return Object.assign({}, CONTRACT_RULES, ...overrides.filter(Boolean));
+}
