@@ -124,6 +124,21 @@ const RUNS: Record<string, Record<string, Run>> = {
   },
   'packages/client/README.md': {
     'pnpm add @forms-api/client': { kind: 'consumer-install', packageName: '@forms-api/client' },
+    'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node\'s types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent': {
+      kind: 'lines',
+      lines: {
+        'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
+        'pnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node\'s types)': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
+        // The client's `test` script is a task of this very run (`pnpm test` runs every package's).
+        'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': { kind: 'ci', runs: 'npx --yes pnpm@10.34.8 test' },
+        'pnpm --filter @forms-api/client test:types     # the type-level tests alone': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
+        'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': { kind: 'finishes', place: 'root', timeoutMs: 420_000 },
+        'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'finishes', place: 'root' },
+        // Up once Node 24's figures are printed; the other runtimes would only repeat it.
+        'pnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20': { kind: 'starts', place: 'root', ready: /client\.forms\.get vs raw fetch: [\d.]+×/, timeoutMs: 240_000 },
+        'pnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent': { kind: 'finishes', place: 'root', timeoutMs: 300_000 },
+      },
+    },
   },
   'packages/webhook-verify/README.md': {
     'npm install @forms-api/webhook-verify': { kind: 'consumer-install', packageName: '@forms-api/webhook-verify' },

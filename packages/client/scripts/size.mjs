@@ -5,7 +5,12 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-const BUDGET_BYTES = 10 * 1024;
+// 10 kB until the operations table of @forms-api/types was bundled (2 kB minified, instead of
+// paths copied by hand) and the client gained the encoded-token matcher, the response cap, the
+// direct helper requests, downloads and onRetry (issues 12-15): 13.83 kB then, most of the growth
+// being error messages that name the cause and the fix. The budget stays tight on purpose: the
+// next addition has to be weighed, not waved through.
+const BUDGET_BYTES = 14 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

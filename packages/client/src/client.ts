@@ -1,10 +1,10 @@
 // createFormsClient: an openapi-fetch client for the forms API with the token, timeouts and
 // retries applied to every call, plus resource helpers that return data and throw typed errors.
-import type { Client } from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '@forms-api/types';
-import { authMiddleware } from './auth.js';
+import { baseHeaders, withoutTokenIfPublic } from './auth.js';
 import { createClient } from './openapi-fetch.js';
-import { createCaller } from './call.js';
+import { createCaller, runCall, type CallContext } from './call.js';
 import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import {
@@ -17,7 +17,9 @@ import {
   type IntegrationsApi,
   type SubmissionsApi,
 } from './resources.js';
-import { createTransport, type Transport } from './transport.js';
+import { attemptTimers } from './attempt-timers.js';
+import { directRequests } from './direct.js';
+import { asTransport } from './transport.js';
 
 /** The raw openapi-fetch surface (`GET`, `PUT`, `POST`, `DELETE`, `use`, …) plus the helpers. */
 export interface FormsClient extends Client<paths> {
@@ -28,22 +30,54 @@ export interface FormsClient extends Client<paths> {
 }
 
 export function createFormsClient(options: FormsClientOptions): FormsClient {
-  const resolved = resolveClientOptions(options);
-  const redact = createRedactor(resolved.token);
-  const raw = createClient<paths>({
-    baseUrl: resolved.baseUrl,
-    // Raw calls use the client's settings; helpers pass a per-call transport instead.
-    fetch: createTransport(resolved, resolved, redact),
-  });
-  raw.use(authMiddleware(resolved.token, resolved.userAgent));
-  const call = createCaller(raw, resolved, redact);
+  const client = resolveClientOptions(options);
+  const headers = baseHeaders(client.token, client.userAgent);
+  // Every call, raw or helper, passes its own transport (see withCallTransport and createCaller).
+  const raw = createClient<paths>({ baseUrl: client.baseUrl, headers });
+  const middleware = trackMiddleware(raw);
+  const ctx: CallContext = {
+    client,
+    scope: { basePath: client.basePath, redact: createRedactor(client.token), now: client.clock.now },
+    retained: new WeakMap(),
+    timers: attemptTimers(),
+    direct: directRequests(client.baseUrl, headers),
+    hasMiddleware: () => middleware.registered.length > 0,
+  };
+  const call = createCaller(raw, ctx);
   return {
     ...raw,
-    ...withCallTransport(raw, (signal) => createTransport(resolved, callSettings(resolved, signal), redact)),
+    use: middleware.use,
+    eject: middleware.eject,
+    ...withCallTransport(raw, ctx),
     forms: formsApi(call),
-    submissions: submissionsApi(call),
+    submissions: submissionsApi(call, client),
     integrations: integrationsApi(call),
     answers: answersApi(call),
+  };
+}
+
+/**
+ * openapi-fetch's use/eject, keeping count of what is registered: helpers skip openapi-fetch's
+ * per-call work when no middleware would see it.
+ */
+function trackMiddleware(raw: Client<paths>) {
+  const registered: Middleware[] = [];
+  return {
+    registered,
+    use(...middleware: Middleware[]) {
+      // One at a time, so that the count matches when openapi-fetch rejects one midway.
+      for (const m of middleware) {
+        raw.use(m);
+        if (m) registered.push(m);
+      }
+    },
+    eject(...middleware: Middleware[]) {
+      raw.eject(...middleware);
+      for (const m of middleware) {
+        const i = registered.indexOf(m);
+        if (i !== -1) registered.splice(i, 1);
+      }
+    },
   };
 }
 
@@ -60,21 +94,20 @@ function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined):
  * signal is taken off openapi-fetch's Request, since each attempt gets its own. A caller's own
  * per-call `fetch` is left alone.
  */
-function withCallTransport(
-  raw: Client<paths>,
-  transportFor: (signal: AbortSignal | undefined) => Transport,
-): Partial<Client<paths>> {
-  type Init = { signal?: AbortSignal | null; fetch?: unknown } | undefined;
-  const route = (init: Init): Init => {
-    if (init?.fetch) return init;
-    return { ...init, signal: undefined, fetch: transportFor(init?.signal ?? undefined) };
+function withCallTransport(raw: Client<paths>, ctx: CallContext): Partial<Client<paths>> {
+  type Init = { signal?: AbortSignal | null; fetch?: unknown; params?: { header?: object } } | undefined;
+  const route = <R>(url: string, given: Init, send: (init: Init) => Promise<R>): Promise<R> => {
+    const init = withoutTokenIfPublic(url, given);
+    if (init?.fetch) return send(init);
+    const call = callSettings(ctx.client, init?.signal ?? undefined);
+    return runCall(ctx, call, (sender) => send({ ...init, signal: undefined, fetch: asTransport(sender) }));
   };
   const out: Record<string, unknown> = {};
   for (const method of METHODS) {
-    const send = raw[method] as (url: string, init: Init) => unknown;
-    out[method] = (url: string, init: Init) => send(url, route(init));
+    const send = raw[method] as (url: string, init: Init) => Promise<unknown>;
+    out[method] = (url: string, init: Init) => route(url, init, (routed) => send(url, routed));
   }
-  const request = raw.request as (method: string, url: string, init: Init) => unknown;
-  out['request'] = (method: string, url: string, init: Init) => request(method, url, route(init));
+  const request = raw.request as (method: string, url: string, init: Init) => Promise<unknown>;
+  out['request'] = (method: string, url: string, init: Init) => route(url, init, (routed) => request(method, url, routed));
   return out as Partial<Client<paths>>;
 }

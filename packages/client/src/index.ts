@@ -6,8 +6,9 @@ export {
   type FormsApiErrorBody,
   type FormsApiErrorKind,
 } from './errors.js';
+export type { SubmissionFileRef } from './download.js';
 export type { OperationInfo } from './operations.js';
-export type { CallOptions, Clock, FormsClientOptions, RetryOptions } from './options.js';
+export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {
   AnswersApi,
   FormListQuery,

@@ -1,40 +1,26 @@
-// The operations of the open API this client knows: operationId, ability and whether a retry is
-// safe. Used to name the operation in errors and to explain a 403 with the ability it needs.
-import type { Ability, OperationId } from '@forms-api/types';
+// The operations of the open API, as the spec's generated table states them (method, path,
+// abilities, public or not), and the naming of the operation a request URL belongs to.
+import { OPERATIONS, type Ability, type OperationId, type OperationSpec } from '@forms-api/types';
 
-export interface OperationSpec {
-  readonly operationId: OperationId;
-  readonly method: string;
-  /** The path template, as in the spec. */
-  readonly path: string;
-  /** The token ability it needs; null for the public endpoints. */
-  readonly ability: Ability | null;
-}
-
-/** The operation an error happened in: method, path template and operationId when known. */
+/** The operation an error happened in: method, path template, operationId and abilities when known. */
 export interface OperationInfo {
   readonly method: string;
   readonly path: string;
   readonly operationId?: OperationId;
-  readonly ability?: Ability | null;
+  /** The token abilities that grant it (any one suffices); empty for a public operation. */
+  readonly abilities?: readonly Ability[];
   /** Path parameter values (ids, slugs), used to name what was not found or not allowed. */
   readonly params?: Readonly<Record<string, string>>;
 }
 
-export const PUBLIC_ANSWER_PATH = '/forms/{form}/answer';
+export function operation(id: OperationId): OperationSpec {
+  return OPERATIONS[id];
+}
 
-const SPECS: readonly OperationSpec[] = [
-  { operationId: 'listWorkspaceForms', method: 'GET', path: '/open/workspaces/{workspaceId}/forms', ability: 'forms-read' },
-  { operationId: 'getForm', method: 'GET', path: '/open/forms/{form}', ability: 'forms-read' },
-  { operationId: 'listFormSubmissions', method: 'GET', path: '/open/forms/{id}/submissions', ability: 'forms-read' },
-  { operationId: 'updateFormSubmission', method: 'PUT', path: '/open/forms/{id}/submissions/{submission_id}', ability: 'forms-write' },
-  { operationId: 'listFormIntegrations', method: 'GET', path: '/open/forms/{form}/integrations', ability: 'manage-integrations' },
-  { operationId: 'createFormIntegration', method: 'POST', path: '/open/forms/{form}/integrations', ability: 'manage-integrations' },
-  { operationId: 'updateFormIntegration', method: 'PUT', path: '/open/forms/{form}/integrations/{integrationid}', ability: 'manage-integrations' },
-  { operationId: 'deleteFormIntegration', method: 'DELETE', path: '/open/forms/{form}/integrations/{integrationid}', ability: 'manage-integrations' },
-  { operationId: 'listIntegrationEvents', method: 'GET', path: '/open/forms/{form}/integrations/{integrationid}/events', ability: 'manage-integrations' },
-  { operationId: 'createFormAnswer', method: 'POST', path: PUBLIC_ANSWER_PATH, ability: null },
-];
+const SPECS = Object.values(OPERATIONS) as readonly OperationSpec[];
+
+/** Path templates of the operations that take no token (the answer endpoint, signed downloads). */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(SPECS.filter((spec) => spec.public).map((spec) => spec.path));
 
 // Compiled once: a template becomes an anchored pattern with one group per parameter.
 const MATCHERS = SPECS.map((spec) => {
@@ -66,7 +52,7 @@ export function describeOperation(method: string, url: string, basePath: string)
     names.forEach((name, i) => {
       params[name] = safeDecode(m[i + 1] ?? '');
     });
-    return { method, path: spec.path, operationId: spec.operationId, ability: spec.ability, params };
+    return { method, path: spec.path, operationId: spec.operationId, abilities: spec.abilities, params };
   }
   return { method, path: pathname };
 }

@@ -1,7 +1,8 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_options` error saying what to do (never echoing the
 // token).
-import { invalidOption } from './errors.js';
+import { invalidOption, type FormsApiErrorKind } from './errors.js';
+import type { OperationInfo } from './operations.js';
 import { VERSION } from './version.js';
 
 export interface RetryOptions {
@@ -17,6 +18,29 @@ export interface RetryOptions {
   retryOn?: readonly number[];
   /** Also retry non-idempotent methods (POST). Off by default: a retried POST may act twice. */
   unsafe?: boolean;
+  /**
+   * Called before each retry's wait, with why and for how long. Return `false` to retry no more:
+   * the call then fails with the error of the attempt that was just made. It may be async; it
+   * cannot change the wait (use `maxRetryAfterMs` and `maxDelayMs`). An exception it throws ends
+   * the call with that exception.
+   */
+  onRetry?: (event: RetryEvent) => boolean | void | Promise<boolean | void>;
+}
+
+/** What `onRetry` is told about a retry the client is about to make. */
+export interface RetryEvent {
+  /** The attempt that failed: 1 for the first send. The next is `attempt + 1`. */
+  readonly attempt: number;
+  /** The kind of error that attempt would have thrown: `network`, `timeout`, or a status's kind (`rate_limited`, `server`, `http`). */
+  readonly reason: FormsApiErrorKind;
+  /** The status that is retried, for a status. */
+  readonly status?: number;
+  /** How long the client waits before the next attempt. */
+  readonly delayMs: number;
+  /** Whether `delayMs` is the service's `Retry-After` (else the backoff). */
+  readonly retryAfter: boolean;
+  /** The operation being retried (method, path, operationId, params), as errors name it. */
+  readonly operation: OperationInfo;
 }
 
 /** Time and randomness, injectable so that tests run on a fake clock. */
@@ -43,6 +67,11 @@ export interface FormsClientOptions {
   userAgent?: string;
   /** Aborts every call of this client when it aborts. */
   signal?: AbortSignal;
+  /**
+   * The most bytes of a response body the client reads (default 32 MiB; `Infinity` for no cap).
+   * A longer body fails with `kind: 'response_too_large'` as soon as it passes the cap.
+   */
+  maxResponseBytes?: number;
   clock?: Clock;
 }
 
@@ -51,6 +80,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   retry?: RetryOptions | false;
+  maxResponseBytes?: number;
 }
 
 export interface ResolvedRetry {
@@ -60,6 +90,7 @@ export interface ResolvedRetry {
   readonly maxRetryAfterMs: number;
   readonly retryOn: ReadonlySet<number>;
   readonly unsafe: boolean;
+  readonly onRetry: RetryOptions['onRetry'];
 }
 
 export interface ResolvedClock {
@@ -79,10 +110,13 @@ export interface ResolvedOptions {
   readonly retry: ResolvedRetry | false;
   readonly userAgent: string;
   readonly signal: AbortSignal | undefined;
+  readonly maxResponseBytes: number;
   readonly clock: ResolvedClock;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+// Far above any page of the service (100 submissions), far below what would exhaust memory.
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   retries: 2,
   baseDelayMs: 300,
@@ -90,13 +124,14 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   maxRetryAfterMs: 60_000,
   retryOn: new Set([408, 429, 502, 503, 504]),
   unsafe: false,
+  onRetry: undefined,
 });
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'clock']);
-const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry']);
-const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe']);
+const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock']);
+const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
+const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
@@ -122,6 +157,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),
     userAgent,
     signal: options.signal,
+    maxResponseBytes: checkByteCap(options.maxResponseBytes) ?? DEFAULT_MAX_RESPONSE_BYTES,
     clock: resolveClock(options.clock),
   };
 }
@@ -130,6 +166,7 @@ export interface ResolvedCall {
   readonly timeoutMs: number;
   readonly retry: ResolvedRetry | false;
   readonly signal: AbortSignal | undefined;
+  readonly maxResponseBytes: number;
 }
 
 /** Merges one call's options over the client's. */
@@ -144,6 +181,7 @@ export function resolveCallOptions(client: ResolvedOptions, call: CallOptions | 
     timeoutMs: checkTimeout(call.timeoutMs, 'timeoutMs') ?? client.timeoutMs,
     retry: call.retry === undefined ? client.retry : resolveRetry(call.retry, client.retry || DEFAULT_RETRY, 'retry'),
     signal,
+    maxResponseBytes: checkByteCap(call.maxResponseBytes) ?? client.maxResponseBytes,
   };
 }
 
@@ -189,6 +227,13 @@ function checkTimeout(value: unknown, name: string): number | undefined {
   return value;
 }
 
+function checkByteCap(value: unknown): number | undefined {
+  if (value === undefined || value === Infinity) return value;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw invalidOption('maxResponseBytes', `must be a positive integer number of bytes, or Infinity for no cap (got ${String(value)}).`);
+  return value;
+}
+
 function checkSignal(value: unknown, name: string): void {
   if (value !== undefined && !(value instanceof AbortSignal))
     throw invalidOption(name, 'must be an AbortSignal (e.g. from an AbortController).');
@@ -213,6 +258,8 @@ function resolveRetry(value: unknown, base: ResolvedRetry, name: string): Resolv
     throw invalidOption(`${name}.retryOn`, 'must be an array of HTTP status codes.');
   if (v.unsafe !== undefined && typeof v.unsafe !== 'boolean')
     throw invalidOption(`${name}.unsafe`, 'must be a boolean.');
+  if (v.onRetry !== undefined && typeof v.onRetry !== 'function')
+    throw invalidOption(`${name}.onRetry`, 'must be a function (event) => boolean | void.');
   const resolved = {
     retries: count('retries', base.retries),
     baseDelayMs: count('baseDelayMs', base.baseDelayMs),
@@ -220,6 +267,7 @@ function resolveRetry(value: unknown, base: ResolvedRetry, name: string): Resolv
     maxRetryAfterMs: count('maxRetryAfterMs', base.maxRetryAfterMs),
     retryOn: new Set(retryOn),
     unsafe: v.unsafe ?? base.unsafe,
+    onRetry: v.onRetry ?? base.onRetry,
   };
   if (resolved.maxDelayMs < resolved.baseDelayMs)
     throw invalidOption(`${name}.maxDelayMs`, 'must be at least `baseDelayMs`.');

@@ -20,6 +20,7 @@ import type {
 import type { Caller } from './call.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
+import { downloadInit, type SubmissionFileRef } from './download.js';
 import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
 
 export interface FormListQuery {
@@ -64,6 +65,14 @@ export interface SubmissionsApi {
   pages(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<SubmissionPage, void, undefined>;
   iterate(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<Submission, void, undefined>;
   update(formId: number, submissionId: number, answers: SubmissionAnswers, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
+  /**
+   * Downloads a file of a `files` or `signature` answer: its signed `file_url`, or the URL's
+   * parts. Public (no token is sent, to the service or to the storage it may redirect to). Returns
+   * the 2xx Response unread: stream `response.body`, with the file's own `content-type`. The
+   * timeout covers the attempt until the response arrives; stop a download with your `signal` or
+   * `response.body.cancel()`. The body is capped only by a `maxResponseBytes` given here.
+   */
+  downloadFile(file: string | URL | SubmissionFileRef, options?: CallOptions): Promise<Response>;
 }
 
 export interface IntegrationsApi {
@@ -83,9 +92,8 @@ const ITERATE_PER_PAGE = 100;
 
 export function formsApi(call: Caller): FormsApi {
   const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
-    call<FormSummaryPage>(
-      'GET',
-      '/open/workspaces/{workspaceId}/forms',
+    call(
+      'listWorkspaceForms',
       { params: { path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) } },
       options,
     );
@@ -109,17 +117,16 @@ export function formsApi(call: Caller): FormsApi {
   return {
     list,
     get: async (idOrSlug, options) =>
-      call<Form>('GET', '/open/forms/{form}', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
+      call('getForm', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
     pages,
     iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
   };
 }
 
-export function submissionsApi(call: Caller): SubmissionsApi {
+export function submissionsApi(call: Caller, service: { baseUrl: string; basePath: string }): SubmissionsApi {
   const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
-    call<SubmissionPage>(
-      'GET',
-      '/open/forms/{id}/submissions',
+    call(
+      'listFormSubmissions',
       { params: { path: { id: id(formId, 'formId') }, query: submissionQuery(query) } },
       options,
     );
@@ -150,13 +157,14 @@ export function submissionsApi(call: Caller): SubmissionsApi {
       if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
         throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
-      return call<UpdatedSubmission>(
-        'PUT',
-        '/open/forms/{id}/submissions/{submission_id}',
+      return call(
+        'updateFormSubmission',
         { params: { path: { id: id(formId, 'formId'), submission_id: id(submissionId, 'submissionId') } }, body },
         callOptions,
       );
     },
+    downloadFile: async (file, options) =>
+      call.stream('downloadSubmissionFile', downloadInit(file, service.baseUrl, service.basePath), options),
   };
 }
 
@@ -167,34 +175,31 @@ export function integrationsApi(call: Caller): IntegrationsApi {
   });
   return {
     list: async (formId, options) =>
-      call<WebhookIntegration[]>('GET', '/open/forms/{form}/integrations', { params: { path: { form: id(formId, 'formId') } } }, options),
+      call('listFormIntegrations', { params: { path: { form: id(formId, 'formId') } } }, options),
     create: async (formId, input, options) =>
-      call<IntegrationSaved>(
-        'POST',
-        '/open/forms/{form}/integrations',
+      call(
+        'createFormIntegration',
         { params: { path: { form: id(formId, 'formId') } }, body: body(input, 'input') },
         options,
       ),
     update: async (formId, integrationId, input, options) =>
-      call<IntegrationSaved>(
-        'PUT',
-        '/open/forms/{form}/integrations/{integrationid}',
+      call(
+        'updateFormIntegration',
         { params: { path: one(formId, integrationId) }, body: body(input, 'input') },
         options,
       ),
     delete: async (formId, integrationId, options) =>
-      call<SuccessMessage>('DELETE', '/open/forms/{form}/integrations/{integrationid}', { params: { path: one(formId, integrationId) } }, options),
+      call('deleteFormIntegration', { params: { path: one(formId, integrationId) } }, options),
     events: async (formId, integrationId, options) =>
-      call<WebhookEvent[]>('GET', '/open/forms/{form}/integrations/{integrationid}/events', { params: { path: one(formId, integrationId) } }, options),
+      call('listIntegrationEvents', { params: { path: one(formId, integrationId) } }, options),
   };
 }
 
 export function answersApi(call: Caller): AnswersApi {
   return {
     submit: async (formIdOrSlug, answers, options) =>
-      call<AnswerAccepted>(
-        'POST',
-        '/forms/{form}/answer',
+      call(
+        'createFormAnswer',
         { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: body(answers, 'answers') },
         options,
       ),

@@ -1,159 +1,191 @@
-// The fetch the client hands to openapi-fetch: it sends each attempt as a fresh Request with its
-// own timeout, and retries network errors, timeouts and retryable statuses with backoff. A custom
-// fetch is where openapi-fetch's maintainers point for re-sending requests; middleware only sees
-// one send.
-import { FormsApiError, operationLabel, parseRetryAfter } from './errors.js';
-import { describeOperation } from './operations.js';
-import type { ResolvedCall, ResolvedOptions, ResolvedRetry } from './options.js';
-import type { Redact } from './redact.js';
+// The fetch the client hands to openapi-fetch, one per call: it sends each attempt as a fresh
+// Request with its own timeout, retries network errors, timeouts and retryable statuses with
+// backoff, and caps the body it hands on. A custom fetch is where openapi-fetch's maintainers
+// point for re-sending requests; middleware only sees one send.
+import type { AttemptTimer, AttemptTimers } from './attempt-timers.js';
+import { checkDeclaredLength, limitBody } from './body-limit.js';
+import { failure, kindOfStatus, operationOf, type Failure, type FailureScope } from './failures.js';
+import type { OperationInfo } from './operations.js';
+import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
+import { backoff, parseRetryAfter } from './retry.js';
 
 // RFC 9110 idempotent methods: a repeat has the same effect as one send.
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** What one call's transport reports back to the helper that made it. */
-export interface CallRecord {
-  attempts: number;
+/** What every transport of one client shares. */
+export interface TransportContext {
+  readonly client: ResolvedOptions;
+  readonly scope: FailureScope;
+  /**
+   * Signals joined from the caller's and the attempt's, kept alive by the response they belong
+   * to: Node 20's fetch holds a Request's signal only weakly, and a joined signal nothing else
+   * holds would be collected, and never abort the body.
+   */
+  readonly retained: WeakMap<Response, AbortSignal>;
+  readonly timers: AttemptTimers;
 }
 
+/** What one call's transport shares with the code that made the call. */
+export interface CallState {
+  attempts: number;
+  /** The request last sent (set before each attempt), for errors raised after it. */
+  sent: { readonly method: string; readonly url: string } | undefined;
+  /** The current attempt's timeout fired (so a failed body read is a timeout). */
+  timedOut: boolean;
+  /** An exception thrown by the caller's own code (`onRetry`), to be passed on untouched. */
+  foreign: unknown;
+  /** The current attempt's timer, cleared by `settle` once the call has returned. */
+  timer: AttemptTimer | undefined;
+}
+
+export function newCallState(): CallState {
+  return { attempts: 0, sent: undefined, timedOut: false, foreign: undefined, timer: undefined };
+}
+
+/**
+ * Ends the call's timeout. By the time a call returns openapi-fetch has read the body, so the
+ * timeout covers it; a body handed on as a stream (downloads, `parseAs: 'stream'`) is the
+ * caller's, and stops on the caller's signal or `body.cancel()`.
+ */
+export function settle(state: CallState): void {
+  state.timer?.stop();
+  state.timer = undefined;
+}
+
+/** A request to send: what openapi-fetch built, or what a helper describes directly. */
+export interface Outgoing {
+  readonly method: string;
+  readonly url: string;
+  /** What fetch is given: openapi-fetch's Request, or the URL (then `init` has method and headers). */
+  readonly input: Request | string;
+  readonly init: RequestInit | undefined;
+  /** Read once and re-sent intact by every attempt. */
+  readonly body: ArrayBuffer | string | undefined;
+  /** The caller reads the answer itself, counting (readLimited): hand the response on as it is. */
+  readonly readByCaller?: boolean;
+  /** The cap of a 2xx body, when not the call's `maxResponseBytes` (a download handed on unread). */
+  readonly okCap?: number;
+}
+
+/** Sends one call's request: attempts, timeouts, retries, the body cap. */
+export type Sender = (outgoing: Outgoing) => Promise<Response>;
+
+/** The fetch openapi-fetch is handed: its Request, sent by the call's sender. */
 export type Transport = (request: Request) => Promise<Response>;
 
-export function createTransport(
-  client: ResolvedOptions,
-  call: ResolvedCall,
-  redact: Redact,
-  record: CallRecord = { attempts: 0 },
-): Transport {
-  const { fetch, clock } = client;
-  // Node 20's fetch links a Request to its signal only weakly, and AbortSignal.timeout/any
-  // signals are collectable once nothing else holds them: after a GC the timeout never fires.
-  // Each response keeps its attempt's Request and signals alive until its body has been read.
-  const keepAlive = new WeakMap<Response, readonly unknown[]>();
+export function asTransport(send: Sender, okCap?: number): Transport {
   return async (request) => {
-    const retry = call.retry && (IDEMPOTENT.has(request.method) || call.retry.unsafe) ? call.retry : undefined;
-    const callerSignal = call.signal;
-    // Read the body once, before the first send, so that every attempt re-sends it intact.
     const body = request.body === null ? undefined : await request.arrayBuffer();
+    return send({ method: request.method, url: request.url, input: request, init: undefined, body, okCap });
+  };
+}
+
+export function createSender(ctx: TransportContext, call: ResolvedCall, state: CallState): Sender {
+  const { client } = ctx;
+  return async (outgoing) => {
+    const { method, url, input, body } = outgoing;
+    const retry = call.retry && (IDEMPOTENT.has(method) || call.retry.unsafe) ? call.retry : undefined;
+    const sent = { method, url };
+    state.sent = sent;
+    const fail = (what: Failure) => failure(ctx.scope, { ...sent, attempts: state.attempts }, what);
     for (let attempt = 1; ; attempt++) {
-      record.attempts = attempt;
-      const timeout = call.timeoutMs === Infinity ? undefined : AbortSignal.timeout(call.timeoutMs);
-      const signal = compose(callerSignal, timeout);
-      const init: RequestInit = {};
+      state.attempts = attempt;
+      const signal = attemptSignal(ctx.timers, call, state);
+      const init: RequestInit = { ...outgoing.init };
       if (signal) init.signal = signal;
       if (body !== undefined) init.body = body;
-      // The global fetch builds the attempt's fresh Request from (request, init) itself; building
-      // it here too would make two Requests follow the signal, the costliest step of a call.
-      const sent = client.nativeFetch ? undefined : new Request(request, init);
       let response: Response;
       try {
-        response = await (sent ? fetch(sent) : globalThis.fetch(request, init));
+        // The global fetch builds the attempt's fresh Request from (input, init) itself;
+        // building it here too would make two Requests follow the signal.
+        response = await (client.nativeFetch ? globalThis.fetch(input, init) : client.fetch(new Request(input, init)));
       } catch (error) {
-        const kind = callerSignal?.aborted ? 'aborted' : timeout?.aborted ? 'timeout' : 'network';
-        if (kind !== 'aborted' && retry && attempt <= retry.retries) {
-          await pause(backoff(retry, attempt, clock.random), callerSignal, client, request, attempt, redact);
-          continue;
+        settle(state);
+        if (call.signal?.aborted) throw fail({ kind: 'aborted' });
+        const what: Failure = state.timedOut
+          ? { kind: 'timeout', timeoutMs: call.timeoutMs, phase: 'headers' }
+          : { kind: 'network', cause: error, phase: 'headers' };
+        if (retry && attempt <= retry.retries) {
+          const delayMs = backoff(retry, attempt, client.clock.random);
+          if (await retryApproved(retry, { attempt, reason: what.kind, delayMs, retryAfter: false }, () => operationOf(ctx.scope, method, url), state)) {
+            await pause(delayMs, call, client, fail);
+            continue;
+          }
         }
-        throw transportError(kind, error, request, client, call, attempt, redact);
+        throw fail(what);
       }
-      keepAlive.set(response, [sent, signal, timeout, callerSignal]);
       if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-        // A longer wait than allowed is not shortened: it would only earn another refusal.
-        if (retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs) {
+        const delay = retryDelay(retry, response, attempt, client);
+        const { status } = response;
+        const event = delay && { attempt, reason: kindOfStatus(status), status, delayMs: delay.ms, retryAfter: delay.retryAfter };
+        if (event && (await retryApproved(retry, event, () => operationOf(ctx.scope, method, url), state))) {
+          settle(state);
           // Free the connection; the body of a response we retry is never read.
           response.body?.cancel().catch(() => {});
-          await pause(retryAfter ?? backoff(retry, attempt, clock.random), callerSignal, client, request, attempt, redact);
+          await pause(event.delayMs, call, client, fail);
           continue;
         }
       }
-      return response;
+      const cap = response.ok && outgoing.okCap !== undefined ? outgoing.okCap : call.maxResponseBytes;
+      const tooLarge = () => fail({ kind: 'too_large', limit: cap, response });
+      checkDeclaredLength(response, cap, tooLarge);
+      const handed = outgoing.readByCaller ? response : limitBody(response, cap, client.nativeFetch, tooLarge);
+      if (signal && signal !== call.signal && call.signal) ctx.retained.set(handed, signal);
+      return handed;
     }
   };
 }
 
-function compose(caller: AbortSignal | undefined, timeout: AbortSignal | undefined): AbortSignal | undefined {
-  return caller && timeout ? AbortSignal.any([caller, timeout]) : (caller ?? timeout);
+/**
+ * The attempt's signal: its own timeout (a timer the call clears when it returns, which also
+ * keeps the signal alive until then), joined to the caller's signal when there is one.
+ */
+function attemptSignal(timers: AttemptTimers, call: ResolvedCall, state: CallState): AbortSignal | undefined {
+  let own: AbortSignal | undefined;
+  if (call.timeoutMs !== Infinity) {
+    const controller = new AbortController();
+    own = controller.signal;
+    state.timedOut = false;
+    state.timer = timers.start(call.timeoutMs, () => {
+      state.timedOut = true;
+      controller.abort(new DOMException(`No response within ${call.timeoutMs} ms.`, 'TimeoutError'));
+    });
+  }
+  const caller = call.signal;
+  return caller && own ? AbortSignal.any([caller, own]) : (caller ?? own);
 }
 
-/** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
-export function backoff(retry: ResolvedRetry, retryNumber: number, random: () => number): number {
-  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (retryNumber - 1));
-  return Math.floor(random() * ceiling);
+/** The wait before retrying a retryable status, or undefined when its Retry-After is too long. */
+function retryDelay(retry: ResolvedRetry, response: Response, attempt: number, client: ResolvedOptions) {
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), client.clock.now());
+  if (retryAfter === undefined) return { ms: backoff(retry, attempt, client.clock.random), retryAfter: false };
+  // A longer wait than allowed is not shortened: it would only earn another refusal.
+  return retryAfter <= retry.maxRetryAfterMs ? { ms: retryAfter, retryAfter: true } : undefined;
+}
+
+/** Asks `onRetry`, if any, whether to go on: anything but `false` is yes. */
+async function retryApproved(
+  retry: ResolvedRetry,
+  event: Omit<RetryEvent, 'operation'>,
+  operation: () => OperationInfo,
+  state: CallState,
+): Promise<boolean> {
+  if (!retry.onRetry) return true;
+  try {
+    return (await retry.onRetry({ ...event, operation: operation() })) !== false;
+  } catch (error) {
+    state.foreign = error;
+    throw error;
+  }
 }
 
 const NEVER = new AbortController().signal;
 
-async function pause(
-  ms: number,
-  signal: AbortSignal | undefined,
-  client: ResolvedOptions,
-  request: Request,
-  attempt: number,
-  redact: Redact,
-): Promise<void> {
-  if (signal?.aborted) throw abortedError(request, client, attempt, redact);
+async function pause(ms: number, call: ResolvedCall, client: ResolvedOptions, fail: (what: Failure) => Error): Promise<void> {
+  if (call.signal?.aborted) throw fail({ kind: 'aborted' });
   try {
-    await client.clock.sleep(ms, signal ?? NEVER);
+    await client.clock.sleep(ms, call.signal ?? NEVER);
   } catch {
-    throw abortedError(request, client, attempt, redact);
+    throw fail({ kind: 'aborted' });
   }
-}
-
-
-function abortedError(request: Request, client: ResolvedOptions, attempts: number, redact: Redact): FormsApiError {
-  const operation = describeOperation(request.method, request.url, client.basePath);
-  return new FormsApiError({
-    kind: 'aborted',
-    message: `${operationLabel(operation)} was aborted by the caller's signal; it is not retried.`,
-    operation,
-    url: redact(request.url),
-    attempts,
-  });
-}
-
-function transportError(
-  kind: 'aborted' | 'timeout' | 'network',
-  error: unknown,
-  request: Request,
-  client: ResolvedOptions,
-  call: ResolvedCall,
-  attempts: number,
-  redact: Redact,
-): FormsApiError {
-  if (kind === 'aborted') return abortedError(request, client, attempts, redact);
-  const operation = describeOperation(request.method, request.url, client.basePath);
-  const label = operationLabel(operation);
-  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-  const cause = summariseCause(error, redact);
-  const message =
-    kind === 'timeout'
-      ? `${label} got no response within ${call.timeoutMs} ms${tries}: the service is slow or unreachable; raise \`timeoutMs\` or try again later.`
-      : `${label} could not reach ${new URL(request.url).origin}${cause.code ? ` (${cause.code})` : ''}${tries}: check \`baseUrl\`, DNS, proxies and the network.`;
-  return new FormsApiError({
-    kind,
-    message: redact(message),
-    operation,
-    url: redact(request.url),
-    attempts,
-    cause: cause.error,
-  });
-}
-
-/**
- * A copy of a fetch failure that keeps its name, message and code (e.g. ECONNREFUSED) but
- * nothing else: the original may reference the request, and with it the Authorization header.
- */
-function summariseCause(error: unknown, redact: Redact): { error: Error; code: string | undefined } {
-  const outer = error instanceof Error ? error : new Error(String(error));
-  const inner = outer.cause instanceof Error ? outer.cause : undefined;
-  const code = codeOf(inner) ?? codeOf(outer);
-  const text = inner ? `${outer.message}: ${inner.message}` : outer.message;
-  const copy = new Error(redact(text));
-  copy.name = outer.name;
-  if (code) (copy as Error & { code?: string }).code = code;
-  return { error: copy, code };
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -59,6 +59,17 @@ describe('error mapping', () => {
     expect(integ.message).toContain('`manage-integrations` ability, or its user has no access to integration 3 of form 42');
   });
 
+  it('403 on an operation that two abilities grant names both, as the spec\'s table says', async () => {
+    const client = await failWith(403, { message: 'This action is unauthorized.' });
+    const err = await caught(client.forms.get(42));
+    expect(err.operation).toMatchObject({ operationId: 'getForm', abilities: ['forms-read', 'manage-integrations'] });
+    expect(err.message).toContain('the token lacks the `forms-read` or `manage-integrations` ability, or its user has no access to form 42');
+    // Read-only members may read a form, so the advice does not ask for more than membership.
+    expect(err.message).not.toContain('read-only');
+    const integ = await caught(client.integrations.list(42));
+    expect(integ.message).toContain('member (not read-only)');
+  });
+
   it('404 → not_found', async () => {
     const client = await failWith(404, { message: 'Not found.' });
     const err = await caught(client.forms.get('no-such-slug'));

@@ -32,6 +32,7 @@ export async function returns() {
   assert<Equals<Awaited<ReturnType<typeof client.integrations.delete>>, SuccessMessage>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.integrations.events>>, WebhookEvent[]>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.answers.submit>>, AnswerAccepted>>(true);
+  assert<Equals<Awaited<ReturnType<typeof client.submissions.downloadFile>>, Response>>(true);
   // The helpers' types are the operations' 200 bodies.
   assert<Equals<SubmissionPage, operations['listFormSubmissions']['responses'][200]['content']['application/json']>>(true);
 
@@ -66,6 +67,10 @@ export function misuse() {
   void client.integrations.create(42, { integration_id: 'webhook', status: 'paused', data: { webhook_url: 'https://e' } });
   // @ts-expect-error unknown path on the raw surface
   void client.GET('/open/nope');
+  // @ts-expect-error downloadFile takes a file_url or { form, filename, expires, signature }
+  void client.submissions.downloadFile({ form: 42, filename: 'x' });
+  // @ts-expect-error onRetry receives one event object
+  createFormsClient({ baseUrl: 'https://x', token: 't', retry: { onRetry: (attempt: number, delay: number) => attempt < delay } });
   // @ts-expect-error not an error kind
   const kind: FormsApiErrorKind = 'forbidden';
   return kind;

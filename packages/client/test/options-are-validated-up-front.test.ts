@@ -43,6 +43,9 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
   rejects({ ...base, signal: {} }, 'signal', /AbortSignal/);
   rejects({ ...base, timeout: 5 }, 'timeout', /not an option of createFormsClient options; the options are: .*timeoutMs/);
   rejects({ ...base, userAgent: 'a\r\nX-Evil: 1' }, 'userAgent', /single-line/);
+  rejects({ ...base, maxResponseBytes: 0 }, 'maxResponseBytes', /positive integer number of bytes, or Infinity/);
+  rejects({ ...base, maxResponseBytes: 1.5 }, 'maxResponseBytes', /positive integer/);
+  rejects({ ...base, maxResponseBytes: '1MB' }, 'maxResponseBytes', /positive integer/);
 });
 
 it('accepts a valid configuration, and trims a trailing slash from baseUrl', async () => {
@@ -63,6 +66,7 @@ it('checks helper arguments and call options before sending anything', async () 
   await expect(client.submissions.list(42, { status: 'pending' as never })).rejects.toMatchObject({ option: 'status' });
   await expect(client.submissions.list(42, { per_page: 5 } as never)).rejects.toMatchObject({ option: 'per_page' });
   await expect(client.forms.get(42, { timeoutMs: -5 })).rejects.toMatchObject({ option: 'timeoutMs' });
+  await expect(client.forms.get(42, { maxResponseBytes: -1 })).rejects.toMatchObject({ option: 'maxResponseBytes' });
   await expect(client.forms.get(42, { retries: 2 } as never)).rejects.toMatchObject({ option: 'retries' });
   await expect(client.submissions.update(42, 7, {}, { completionTime: -1 })).rejects.toMatchObject({ option: 'completionTime' });
   expect(() => client.submissions.iterate(42, {}, { maxPages: 0 })).toThrow(/maxPages/);

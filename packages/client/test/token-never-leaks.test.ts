@@ -4,41 +4,14 @@ import { inspect } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { createFormsClient } from '../src/index.js';
 import { TOKEN } from './support/clock.js';
+import { dumps } from './support/dump.js';
 import { closedPortUrl, json, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 afterEach(() => server?.close());
 
-function everything(value: unknown, seen = new Set<unknown>()): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value !== 'object' && typeof value !== 'function') return String(value);
-  if (seen.has(value)) return '';
-  seen.add(value);
-  const parts: string[] = [];
-  if (value instanceof Error) parts.push(value.name, value.message, value.stack ?? '', everything(value.cause, seen));
-  for (const key of Reflect.ownKeys(value)) {
-    parts.push(String(key));
-    const d = Object.getOwnPropertyDescriptor(value, key);
-    parts.push(everything(d?.value ?? (d?.get ? d.get.call(value) : undefined), seen));
-  }
-  // Getters on the prototype (fieldErrors) too.
-  const proto = Object.getPrototypeOf(value);
-  if (proto && proto !== Object.prototype && proto !== Error.prototype)
-    for (const key of Reflect.ownKeys(proto)) {
-      const d = Object.getOwnPropertyDescriptor(proto, key);
-      if (d?.get) parts.push(everything(d.get.call(value), seen));
-    }
-  return parts.join('\n');
-}
-
 function assertNoToken(err: unknown) {
-  const dumps = [
-    everything(err),
-    JSON.stringify(err),
-    inspect(err, { depth: Infinity, showHidden: true, getters: true }),
-    String(err),
-  ];
-  for (const dump of dumps) {
+  for (const dump of dumps(err)) {
     expect(dump).not.toContain(TOKEN);
     expect(dump).not.toContain(encodeURIComponent(TOKEN));
   }

@@ -1,0 +1,79 @@
+// Where the time of a call goes: runs N sequential GETs with raw fetch and with
+// `client.forms.get` (dist), each in its own process under --cpu-prof, and prints the CPU time
+// per request of each by where it was spent (the client, openapi-fetch, undici, web streams, GC…)
+// side by side. For finding overhead, not for claims: the benchmark is `pnpm bench`.
+// Usage: node bench/profile.mjs [node binary (default: Node 24)] [requests]   (pnpm bench:profile)
+import { execFileSync, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+
+if (process.argv[2] === '--loop') {
+  // Child: one loop, profiled by the parent's --cpu-prof.
+  const [, , , mode, count] = process.argv;
+  const { createFormsClient } = await import('../dist/index.js');
+  const server = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const [port] = await once(server.stdout, 'data');
+  const baseUrl = `http://127.0.0.1:${String(port).trim()}`;
+  const client = createFormsClient({ baseUrl, token: 'bench|token' });
+  const headers = { authorization: 'Bearer bench|token', accept: 'application/json', 'user-agent': 'bench' };
+  for (let i = 0; i < Number(count); i++) {
+    if (mode === 'raw') await (await fetch(`${baseUrl}/open/forms/1`, { headers })).json();
+    else await client.forms.get(1);
+  }
+  server.kill();
+  process.exit(0);
+}
+
+const { runtimes } = await import('@forms-api/runtimes');
+const node = process.argv[2] ?? runtimes['node 24'].command;
+const requests = Number(process.argv[3] ?? 20_000);
+
+const CATEGORIES = [
+  ['@forms-api/client', /client\/dist\//],
+  ['openapi-fetch', /openapi-fetch/],
+  ['undici (fetch)', /undici/],
+  ['web streams', /webstreams/],
+  ['node streams / net', /internal\/(streams|stream_base|net)|node:net|node:stream/],
+  ['events / abort / timers', /event_target|abort_controller|timers|node:events/],
+  ['garbage collection', /^\(garbage collector\)/],
+  ['idle (waiting for the server)', /^\(idle\)/],
+];
+
+function summarise(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map();
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id).callFrame;
+    const where = frame.url || `(${frame.functionName.replace(/[()]/g, '')})`;
+    const category = CATEGORIES.find(([, re]) => re.test(where))?.[0] ?? 'other (native, V8, bench loop)';
+    totals.set(category, (totals.get(category) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return totals;
+}
+
+const results = {};
+for (const mode of ['raw', 'client']) {
+  const dir = mkdtempSync(join(tmpdir(), 'client-profile-'));
+  execFileSync(node, ['--cpu-prof', `--cpu-prof-dir=${dir}`, self, '--loop', mode, String(requests)], { stdio: 'inherit' });
+  const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  results[mode] = summarise(join(dir, file));
+  rmSync(dir, { recursive: true, force: true });
+}
+const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+const names = [...new Set([...CATEGORIES.map(([n]) => n), 'other (native, V8, bench loop)'])];
+const perRequest = (mode, name) => (results[mode].get(name) ?? 0) / requests;
+console.log(`\nCPU profile, µs per request (${requests} sequential GET /open/forms/1 each), Node ${version}:\n`);
+console.table(
+  names.map((name) => ({
+    where: name,
+    'raw fetch': perRequest('raw', name).toFixed(1),
+    'client.forms.get': perRequest('client', name).toFixed(1),
+    Δ: (perRequest('client', name) - perRequest('raw', name)).toFixed(1),
+  })),
+);

@@ -1,0 +1,72 @@
+// Caps how many bytes of a response body the client will read: past the cap the body errors
+// with the given FormsApiError and the connection is released, so an endless or oversized body
+// (a broken proxy, a wrong host, a decompression bomb) costs at most `max` bytes, not the timeout.
+import type { FormsApiError } from './errors.js';
+
+/** Throws (and frees the connection) when Content-Length already says more than `max`. */
+export function checkDeclaredLength(response: Response, max: number, tooLarge: () => FormsApiError): void {
+  if (max === Infinity || response.body === null) return;
+  const declared = response.headers.get('content-length');
+  if (declared !== null && Number(declared) > max) {
+    response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+}
+
+/**
+ * The response with its body capped at `max` bytes, for whoever reads it next (openapi-fetch, or
+ * a caller given the stream). `framed` means the body is the wire body of a native fetch, which
+ * reads exactly Content-Length bytes: then a declared length (already checked) needs no
+ * counting, unless a Content-Encoding may expand it.
+ */
+export function limitBody(response: Response, max: number, framed: boolean, tooLarge: () => FormsApiError): Response {
+  const body = response.body;
+  if (body === null || max === Infinity) return response;
+  if (framed && response.headers.get('content-length') !== null && (response.headers.get('content-encoding') ?? 'identity') === 'identity')
+    return response;
+  let seen = 0;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        // Erroring the transform cancels the source, which closes the connection.
+        if (seen > max) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const limited = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // A Response built by hand has no URL; the error messages and callers read the real one.
+  Object.defineProperties(limited, { url: { value: response.url }, redirected: { value: response.redirected } });
+  return limited;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The body as text, read and counted by the client itself: what a helper does with an answer,
+ * without wrapping the stream first. Past `max` bytes it stops reading and throws.
+ */
+export async function readLimited(response: Response, max: number, tooLarge: () => FormsApiError): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    total += read.value.byteLength;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}

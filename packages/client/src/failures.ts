@@ -1,0 +1,283 @@
+// Builds every FormsApiError that follows a request, in one place: the message (what went wrong
+// and what to do), the context (operation, url, status, body, headers, attempts), and one
+// redaction pass over all of it. The transport and the callers only say what happened.
+import { FormsApiError, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
+import { describeOperation, type OperationInfo } from './operations.js';
+import { headersRecord, REDACTED, redactDeep, type Redact } from './redact.js';
+import { parseRetryAfter } from './retry.js';
+
+/** What the errors of one client share; set up once by createFormsClient. */
+export interface FailureScope {
+  readonly basePath: string;
+  readonly redact: Redact;
+  readonly now: () => number;
+}
+
+/** The request that failed: the method and URL sent, and how many attempts were made. */
+export interface SentRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly attempts: number;
+}
+
+/** What happened, as the transport or a caller saw it. */
+export type Failure =
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'timeout'; readonly timeoutMs: number; readonly phase: 'headers' | 'body' }
+  | { readonly kind: 'network'; readonly cause: unknown; readonly phase: 'headers' | 'body' }
+  | { readonly kind: 'not_json' }
+  /** The body passed `maxResponseBytes` (or its Content-Length said it would). */
+  | { readonly kind: 'too_large'; readonly limit: number; readonly response: Response }
+  /** A non-2xx answer; `body` is what openapi-fetch parsed (JSON when it could, else the text). */
+  | { readonly kind: 'status'; readonly response: Response; readonly body: unknown };
+
+export function failure(scope: FailureScope, sent: SentRequest, what: Failure): FormsApiError {
+  const operation = describeOperation(sent.method, sent.url, scope.basePath);
+  const label = operationLabel(operation);
+  const tries = sent.attempts > 1 ? ` (${sent.attempts} attempts)` : '';
+  const base = { operation, url: sent.url, attempts: Math.max(1, sent.attempts) };
+  let init: FormsApiErrorInit;
+  switch (what.kind) {
+    case 'aborted':
+      init = { ...base, kind: 'aborted', message: `${label} was aborted by the caller's signal; it is not retried.` };
+      break;
+    case 'timeout':
+      init = {
+        ...base,
+        kind: 'timeout',
+        message:
+          what.phase === 'headers'
+            ? `${label} got no response within ${what.timeoutMs} ms${tries}: the service is slow or unreachable; raise \`timeoutMs\` or try again later.`
+            : `${label} timed out after ${what.timeoutMs} ms while reading the response body: raise \`timeoutMs\`.`,
+      };
+      break;
+    case 'network': {
+      const cause = summariseCause(what.cause, scope.redact);
+      init = {
+        ...base,
+        kind: 'network',
+        cause: cause.error,
+        message:
+          what.phase === 'headers'
+            ? `${label} could not reach ${originOf(sent.url)}${cause.code ? ` (${cause.code})` : ''}${tries}: check \`baseUrl\`, DNS, proxies and the network.`
+            : `${label} failed while reading the response: the connection broke; try again.`,
+      };
+      break;
+    }
+    case 'not_json':
+      init = {
+        ...base,
+        kind: 'http',
+        message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
+      };
+      break;
+    case 'too_large': {
+      const { response, limit } = what;
+      const declared = response.headers.get('content-length');
+      init = {
+        ...base,
+        url: response.url || base.url,
+        kind: 'response_too_large',
+        status: response.status,
+        headers: headersRecord(response.headers, scope.redact),
+        message: `${label} answered ${response.status} with a body larger than \`maxResponseBytes\` (${limit} bytes${declared === null ? '' : `; Content-Length: ${declared}`}), so the client stopped reading it: if the answer really is that large, raise \`maxResponseBytes\`; otherwise check \`baseUrl\` (a wrong host or a broken proxy may send without end).`,
+      };
+      break;
+    }
+    case 'status':
+      init = statusError(scope, base, what.response, what.body);
+      break;
+  }
+  return new FormsApiError(redacted(init, scope.redact));
+}
+
+/** The operation of a request, as errors and `onRetry` name it (redacted like everything else). */
+export function operationOf(scope: FailureScope, method: string, url: string): OperationInfo {
+  const operation = describeOperation(method, url, scope.basePath);
+  return redacted({ kind: 'http', message: '', operation }, scope.redact).operation!;
+}
+
+const SNIPPET_LENGTH = 300;
+
+function statusError(
+  scope: FailureScope,
+  base: { operation: OperationInfo; url: string; attempts: number },
+  response: Response,
+  parsed: unknown,
+): FormsApiErrorInit {
+  const { status } = response;
+  const { operation, attempts } = base;
+  // The body is redacted before any of it is cut into the message: a cut through an echoed token
+  // would leave a piece the redactor no longer recognises.
+  let body: FormsApiErrorBody | undefined;
+  let bodyText: string | undefined;
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    body = redactDeep(parsed, scope.redact) as FormsApiErrorBody;
+  } else if (typeof parsed === 'string' && parsed.length > 0) {
+    const text = scope.redact(parsed.replace(/\s+/g, ' ').trim());
+    bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
+  }
+  const kind = kindOfStatus(status);
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), scope.now());
+  const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
+  const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
+  const explanation = explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
+  return {
+    ...base,
+    url: response.url || base.url,
+    kind,
+    message: `${head}: ${explanation}`,
+    status,
+    body,
+    bodyText,
+    headers: headersRecord(response.headers, scope.redact),
+    retryAfterMs,
+  };
+}
+
+/**
+ * The last redaction pass, over what the error was composed of: its message, URL and operation
+ * (whose params are decoded from the URL). Bodies and headers were redacted on the way in.
+ */
+function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
+  const { operation } = init;
+  return {
+    ...init,
+    message: redact(init.message),
+    url: init.url === undefined ? undefined : redact(withoutQuerySecrets(init.url)),
+    operation: operation && {
+      ...operation,
+      path: redact(operation.path),
+      params: operation.params && (redactDeep(operation.params, redact) as Record<string, string>),
+    },
+  };
+}
+
+// Query parameters that carry a credential of their own: the service's signed file URLs
+// (`signature`) and the pre-signed storage URLs a download redirects to (`X-Amz-Signature`,
+// `X-Amz-Credential`, `X-Amz-Security-Token`, `sig`, `token`, `key`).
+const SECRET_QUERY = /([?&](?:[^=&#]*(?:signature|credential|token|sig|key))=)[^&#]*/gi;
+
+/** A URL with the values of credential-like query parameters replaced. */
+function withoutQuerySecrets(url: string): string {
+  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+}
+
+export function kindOfStatus(status: number): FormsApiErrorKind {
+  switch (status) {
+    case 401:
+      return 'unauthenticated';
+    case 402:
+      return 'plan_required';
+    case 403:
+      return 'missing_ability';
+    case 404:
+      return 'not_found';
+    case 422:
+      return 'validation';
+    case 429:
+      return 'rate_limited';
+    default:
+      return status >= 500 ? 'server' : 'http';
+  }
+}
+
+export function operationLabel(op: OperationInfo): string {
+  return `${op.method} ${op.path}${op.operationId ? ` (${op.operationId})` : ''}`;
+}
+
+/** "form 42", "integration 7 of form 42", "workspace 12", or a generic phrase. */
+function subjectOf(op: OperationInfo): string {
+  const p = op.params ?? {};
+  const form = p['form'] ?? p['id'];
+  const parts: string[] = [];
+  if (p['submission_id']) parts.push(`submission ${p['submission_id']}`);
+  if (p['integrationid']) parts.push(`integration ${p['integrationid']}`);
+  if (p['filename']) parts.push(`file ${p['filename']}`);
+  if (form) parts.push(`form ${form}`);
+  if (p['workspaceId']) parts.push(`workspace ${p['workspaceId']}`);
+  return parts.length ? parts.join(' of ') : 'the resource';
+}
+
+interface Explain {
+  status: number;
+  operation: OperationInfo;
+  body: FormsApiErrorBody | undefined;
+  bodyText: string | undefined;
+  retryAfterMs: number | undefined;
+  attempts: number;
+}
+
+function explain(kind: FormsApiErrorKind, e: Explain): string {
+  const subject = subjectOf(e.operation);
+  const abilities = e.operation.abilities;
+  const tries = e.attempts > 1 ? ` (gave up after ${e.attempts} attempts)` : '';
+  switch (kind) {
+    case 'unauthenticated':
+      return 'the token was not accepted: it is missing, mistyped, expired or revoked. Create a personal access token in the account settings of the service and pass it as the `token` option (without the "Bearer " prefix).';
+    case 'missing_ability': {
+      if (!abilities || abilities.length === 0)
+        return `the service refused the request for ${subject}: ${e.operation.operationId === 'downloadSubmissionFile' ? 'the signed URL has expired or was altered; list the submission again for a fresh `file_url`' : 'the form may be closed, a draft, password-protected or over its submission limit'}.`;
+      const named = abilities.map((a) => `\`${a}\``).join(' or ');
+      // Read-only members of a workspace pass the read checks only (observed-service §1.3).
+      const readOnlyFails = !abilities.some((a) => a.endsWith('-read'));
+      return `the token lacks the ${named} ability, or its user has no access to ${subject}: create a token with the ${named} ability as a user who is a member${readOnlyFails ? ' (not read-only)' : ''} of that form's workspace.`;
+    }
+    case 'not_found': {
+      const form = e.operation.params?.['form'];
+      return `${subject} does not exist or is not visible to the token's user: check the id${form !== undefined && !/^\d+$/.test(form) ? ' or slug' : ''}.`;
+    }
+    case 'validation': {
+      const errors = e.body?.errors;
+      const list = errors
+        ? Object.entries(errors)
+            .slice(0, 5)
+            .map(([field, msgs]) => `${field}: ${Array.isArray(msgs) ? msgs.join(' ') : String(msgs)}`)
+            .join('; ')
+        : '';
+      return `the service rejected the input${list ? ` (${clip(list)})` : ''}: fix the listed fields (see \`err.fieldErrors\`).`;
+    }
+    case 'plan_required': {
+      const b = e.body ?? {};
+      return `the workspace of ${subject} is on the \`${b.current_tier ?? 'current'}\` plan, and ${b.feature ? `the \`${b.feature}\` feature` : 'this feature'} needs \`${b.required_tier ?? 'a higher'}\`: upgrade the workspace's plan or stop using the feature.`;
+    }
+    case 'rate_limited':
+      return `too many requests (the service allows about 100 per minute per user)${e.retryAfterMs !== undefined ? `; the service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s` : ''}${tries}: slow down, or allow more with \`retry.retries\` / \`retry.maxRetryAfterMs\`.`;
+    case 'server':
+      return `the service or a proxy in front of it failed${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}${tries}: try again later; if it persists, report the time and the operation.`;
+    default:
+      return `unexpected HTTP status ${e.status}${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}.`;
+  }
+}
+
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the service';
+  }
+}
+
+/**
+ * A copy of a fetch failure that keeps its name, message and code (e.g. ECONNREFUSED) but
+ * nothing else: the original may reference the request, and with it the Authorization header.
+ * Redacted here rather than in `redacted`: an Error's stack is written once, when it is made.
+ */
+function summariseCause(error: unknown, redact: Redact): { error: Error; code: string | undefined } {
+  const outer = error instanceof Error ? error : new Error(String(error));
+  const inner = outer.cause instanceof Error ? outer.cause : undefined;
+  const code = codeOf(inner) ?? codeOf(outer);
+  const copy = new Error(redact(inner ? `${outer.message}: ${inner.message}` : outer.message));
+  copy.name = outer.name;
+  if (code) (copy as Error & { code?: string }).code = code;
+  return { error: copy, code };
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
