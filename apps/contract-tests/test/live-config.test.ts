@@ -50,9 +50,9 @@ describe('live config', () => {
 });
 
 describe('command line', () => {
-  it('defaults to prism and both sandboxes; --target live adds the tenant; the env lists targets', () => {
+  it('defaults to prism and both sandboxes; --target live runs the tenant beside prism and the sandbox; the env lists targets', () => {
     expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed'] } });
-    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed', 'live'] } });
+    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'live'] } });
     expect(parseCommandLine(['--target', 'sandbox-observed'], {})).toMatchObject({ ok: true, value: { targets: ['sandbox-observed'] } });
     expect(parseCommandLine(['--target', 'prism'], {})).toMatchObject({ ok: true, value: { targets: ['prism'] } });
     expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({ ok: true, value: { targets: ['prism', 'live'] } });

@@ -71,6 +71,23 @@ describe('reports', () => {
     expect(buildReport({ startedAt: new Date(), strict: true, targets: [{ name: 'live', kind: 'live' }], results: [results[2]!], ledger: spec.ledger }).exitCode).toBe(1);
   });
 
+  it('holds each sandbox to its drift expectation; --strict fails on a tenant\'s drift, not on the observed sandbox\'s', () => {
+    const every = spec.ledger.entries.map((e) => e.id);
+    // One result per entry, on the operation its first match names (every operation ran).
+    const observed = (ids: string[]): CheckResult[] =>
+      spec.ledger.entries.map((e) => result(ids.includes(e.id) ? 'known-drift' : 'passed', { target: 'sandbox (observed)', operationId: e.match[0]!.operationId, driftIds: ids.includes(e.id) ? [e.id] : [] }));
+    const targets = [{ name: 'sandbox (observed)', kind: 'live' as const, expectsDrift: 'every-entry' as const }];
+    const all = buildReport({ startedAt: new Date(), strict: false, targets, results: observed(every), ledger: spec.ledger });
+    expect([all.exitCode, all.expectationFailures]).toEqual([0, []]);
+    expect(buildReport({ startedAt: new Date(), strict: true, targets, results: observed(every), ledger: spec.ledger }).exitCode).toBe(0);
+    const missing = buildReport({ startedAt: new Date(), strict: false, targets, results: observed(every.slice(1)), ledger: spec.ledger });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.expectationFailures.join('\n')).toContain(every[0]!);
+    const contract = buildReport({ startedAt: new Date(), strict: false, targets: [{ name: 'sandbox', kind: 'live', expectsDrift: 'none' }], results: [result('known-drift', { target: 'sandbox', driftIds: [every[0]!] })], ledger: spec.ledger });
+    expect(contract.exitCode).toBe(1);
+    expect(contract.expectationFailures[0]).toContain('follows the contract, yet showed known drift');
+  });
+
   it('renders well-formed JUnit XML', async () => {
     const xml = renderJUnit(report);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);

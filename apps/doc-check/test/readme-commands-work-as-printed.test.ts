@@ -108,16 +108,16 @@ const RUNS: Record<string, Record<string, Run>> = {
   },
   'apps/contract-tests/README.md': {
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
-    'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + both sandboxes + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + both sandboxes + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
+    'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
       {
         kind: 'lines',
         lines: {
           'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
-          'pnpm contract --target live         # from the root: prism + both sandboxes + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
+          'pnpm contract --target live         # from the root: prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
           "pnpm install && pnpm build          # or, once, then run the app's script directly:": { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
           'pnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
           'pnpm --filter @forms-api/contract-tests contract --target prism    # only the mock': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
-          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + both sandboxes + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
+          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
           'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
         },
       },
