@@ -21,7 +21,9 @@ let sb: SandboxHandle | undefined;
 const processed: number[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  // Persistence on, every write synced: a delivery Redis acknowledged (202) survives the SIGKILL
+  // below whether or not the worker had taken it yet, as the inbox promises.
+  redis = await startRedisServer({ appendonly: true, appendfsync: 'always' });
   inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sandbox', onRedisError: () => {} });
   worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });
   receiver = createServer(inboxMiddleware(inbox));
