@@ -94,6 +94,7 @@ const RUNS: Record<string, Record<string, Run>> = {
   },
   'apps/docs/guides/04-sandbox.md': {
     'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+    'pnpm --silent sandbox --port 0 --behaviour observed': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/docs/guides/06-contract-tests-in-ci.md': {
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000 },
