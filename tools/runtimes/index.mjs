@@ -1,6 +1,7 @@
 // Paths of the extra runtimes the packages are tested on. They live in this package, not in the
 // packages themselves, because the Node packages declare a `node` bin that would otherwise
 // shadow the Node.js running each package's scripts.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -24,3 +25,23 @@ export function assertRuntimesInstalled() {
 
 /** Environment that keeps Deno and Bun quiet and offline-friendly. */
 export const runtimeEnv = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+
+/**
+ * Runs a benchmark script on Node 24 (current LTS) first, then on the Node running the caller
+ * (the oldest supported), each printing its own output; exits the process, 1 when either failed.
+ * @param {URL | string} script the benchmark file
+ */
+export function runBenchOnNode24ThenThisNode(script) {
+  assertRuntimesInstalled();
+  const file = typeof script === 'string' ? script : fileURLToPath(script);
+  let failed = false;
+  for (const [name, command] of [['node 24', runtimes['node 24'].command], [`node ${process.versions.node.split('.')[0]} (this process)`, process.execPath]]) {
+    console.log(`\n== ${name} ==`);
+    const run = spawnSync(command, [file], { stdio: 'inherit', env: process.env });
+    if (run.status !== 0) {
+      console.error(`the benchmark failed on ${name} (exit ${run.status ?? run.signal})`);
+      failed = true;
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}
