@@ -2,7 +2,7 @@
 // (also the update's answer), FormIntegrationResource and FormIntegrationsEventResource.
 import type { SandboxContext } from '../../context.js';
 import type { DeliveryOutcome, Form, Submission, WebhookEventRecord } from '../../model.js';
-import { laravelTimestamp, sqlTime, summaryFields, type Presenters } from '../../presenters.js';
+import { CONTRACT_PRESENTERS, sqlTime, summaryFields, type Presenters } from '../../presenters.js';
 
 type Body = Record<string, unknown>;
 const FILE_TYPES = new Set(['files', 'signature']);
@@ -94,17 +94,11 @@ export const LARAVEL_RESOURCES: Presenters = {
   // FormSubmissionController.php:94-100: `success()` with the submission resource
   // (ledger: update-submission-response-shape).
   updatedSubmission: (ctx, form, s) => ({ type: 'success', message: 'Record successfully updated.', data: submissionResource(ctx, form, s) }),
-  // FormIntegrationResource: the model's columns in table order, then `provider` (null for webhooks).
+  // FormIntegrationResource: the model's columns in table order (the contract's record, whose keys
+  // keep their places), headers only when stored, then `deleted_at` and `provider` (null for webhooks).
   integration: (i) => ({
-    id: i.id,
-    form_id: i.formId,
-    status: i.status,
-    integration_id: 'webhook',
-    logic: i.logic ?? [],
+    ...CONTRACT_PRESENTERS.integration(i),
     data: { webhook_url: i.data.webhook_url, ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}), ...(i.data.webhook_headers ? { webhook_headers: i.data.webhook_headers } : {}) },
-    oauth_id: null,
-    created_at: laravelTimestamp(i.createdAt),
-    updated_at: laravelTimestamp(i.updatedAt),
     deleted_at: null,
     provider: null,
   }),
