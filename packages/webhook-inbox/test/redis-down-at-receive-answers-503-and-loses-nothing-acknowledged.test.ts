@@ -2,31 +2,21 @@
 // 5 s) for what they could not store, the health check fails, and once Redis is back (AOF with
 // appendfsync always) receivers take deliveries again and every delivery answered 202 is processed,
 // exactly once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENQUEUE_TIMEOUT_MS } from '../src/policy.js';
 import { jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep, type Posted, type Signed } from './support/deliveries.js';
-import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { processWorldPerFile, startFixture } from './support/processes.js';
 
-let redis: RedisServer;
-const fixtures: Fixture[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer({ appendonly: true, appendfsync: 'always' });
-});
-afterAll(async () => {
-  await killAll(fixtures);
-  await redis?.close();
-});
+const world = processWorldPerFile({ appendonly: true, appendfsync: 'always' });
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
 
 describe('Redis down at receive', () => {
   it('answers 503 fast, acknowledges nothing it did not store, and recovers when Redis returns', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'outage' };
+    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'outage' };
     const receivers = await Promise.all([1, 2].map(() => startFixture('receiver.mjs', env)));
-    fixtures.push(...receivers);
+    world.fixtures.push(...receivers);
     const urls = receivers.map((r) => `http://127.0.0.1:${r.port}/webhooks/forms`);
     const send = (batch: Signed[], onAnswer: (answer: Posted) => void = () => {}) =>
       inBatches(batch, 16, async (delivery, i) => {
@@ -47,7 +37,7 @@ describe('Redis down at receive', () => {
     let count = 0;
     let crashed: Promise<void> | undefined;
     const burstAnswers = await send(burst, () => {
-      if (++count === 60) crashed = redis.stop('SIGKILL');
+      if (++count === 60) crashed = world.redis.stop('SIGKILL');
     });
     await crashed;
     burstAnswers.forEach((answer, i) => answered.set(burst[i]!, answer));
@@ -65,7 +55,7 @@ describe('Redis down at receive', () => {
 
     // After: Redis restarts from its AOF; receivers reconnect by themselves.
     await sleep(500);
-    await redis.start();
+    await world.redis.start();
     await eventually('both receivers healthy again', async () => (await health(receivers[0]!.port!)) === 200 && (await health(receivers[1]!.port!)) === 200, 15_000);
     const after = all.slice(550);
     (await send(after)).forEach((answer, i) => answered.set(after[i]!, answer));
@@ -77,7 +67,7 @@ describe('Redis down at receive', () => {
     expect(acknowledged.length).toBeGreaterThan(150 + 60 + 100 - 1);
     expect(refused.size).toBeGreaterThan(0);
     const worker = await startFixture('worker.mjs', env);
-    fixtures.push(worker);
+    world.fixtures.push(worker);
     const runs = () => worker.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
     await eventually('every acknowledged delivery processed', () => {
       const ids = new Set(runs().map((r) => r.id));

@@ -1,32 +1,22 @@
 // Exactly once across processes: three receiver processes and two worker processes on one Redis.
 // 1,000 distinct signed deliveries, each sent twice at the same moment to two different receivers,
 // then 100 replays of old ones after they were processed: exactly 1,000 handler runs, none twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
 import { inBatches, postDelivery, signedDelivery, SECRET, eventually, sleep } from './support/deliveries.js';
-import { killAll, startFixture, type Fixture, type FixtureMessage } from './support/processes.js';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { processWorldPerFile, startFixture, type FixtureMessage } from './support/processes.js';
 
 const DELIVERIES = 1_000;
 const REPLAYS = 100;
 
-let redis: RedisServer;
-const fixtures: Fixture[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await killAll(fixtures);
-  await redis?.close();
-});
+const world = processWorldPerFile();
 
 describe('the same delivery on many receivers', () => {
   it('runs the handler exactly once per distinct delivery, with duplicates and late replays', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'once' };
+    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'once' };
     const receivers = await Promise.all([1, 2, 3].map(() => startFixture('receiver.mjs', env)));
     const workers = await Promise.all([1, 2].map(() => startFixture('worker.mjs', { ...env, CONCURRENCY: '8' })));
-    fixtures.push(...receivers, ...workers);
+    world.fixtures.push(...receivers, ...workers);
     const urls = receivers.map((r) => `http://127.0.0.1:${r.port}/webhooks/forms`);
 
     const deliveries = await Promise.all(Array.from({ length: DELIVERIES }, (_, i) => signedDelivery(10_000 + i)));

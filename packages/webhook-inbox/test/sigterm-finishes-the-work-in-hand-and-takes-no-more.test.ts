@@ -1,29 +1,19 @@
 // Graceful shutdown with closeOnSignals: on SIGTERM a worker fetches nothing new, finishes the jobs
 // it holds and exits 0 (no job is run again afterwards); a receiver answers the requests it holds
 // (even while Redis hangs: 503 at the enqueue deadline, never a reset connection) and exits 0.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeOnSignals, createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
-import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { processWorldPerFile, startFixture } from './support/processes.js';
 
-let redis: RedisServer;
-const fixtures: Fixture[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await killAll(fixtures);
-  await redis?.close();
-});
+const world = processWorldPerFile();
 
 describe('SIGTERM', () => {
   it('lets a worker finish the jobs in hand, fetch no more, and exit 0', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-worker', LOCK_MS: '1000', STALLED_MS: '500' };
+    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-worker', LOCK_MS: '1000', STALLED_MS: '500' };
     const receiver = await startFixture('receiver.mjs', env);
     const leaving = await startFixture('worker.mjs', { ...env, WORK_MS: '1500', CONCURRENCY: '3' });
-    fixtures.push(receiver, leaving);
+    world.fixtures.push(receiver, leaving);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     const held = await Promise.all([1, 2, 3].map((i) => signedDelivery(90_000 + i)));
     for (const delivery of held) expect((await postDelivery(url, delivery)).status).toBe(202);
@@ -41,19 +31,19 @@ describe('SIGTERM', () => {
     // The next worker gets the late delivery only: nothing the first one finished runs again, even
     // after a lock period and several stalled checks.
     const next = await startFixture('worker.mjs', env);
-    fixtures.push(next);
+    world.fixtures.push(next);
     await eventually('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
     await sleep(2_000);
     expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([jobIdFor(late.signature)]);
   });
 
   it('lets a receiver answer the requests it holds, then exit 0', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-receiver' };
+    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-receiver' };
     const receiver = await startFixture('receiver.mjs', env);
-    fixtures.push(receiver);
+    world.fixtures.push(receiver);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     // Redis hangs (SIGSTOP): the request is held inside the enqueue when SIGTERM arrives.
-    const redisPid = (await import('node:child_process')).execFileSync('redis-cli', ['-p', String(redis.port), 'info', 'server']).toString().match(/process_id:(\d+)/)![1]!;
+    const redisPid = (await import('node:child_process')).execFileSync('redis-cli', ['-p', String(world.redis.port), 'info', 'server']).toString().match(/process_id:(\d+)/)![1]!;
     process.kill(Number(redisPid), 'SIGSTOP');
     try {
       const pending = postDelivery(url, await signedDelivery(91_000));
@@ -72,17 +62,17 @@ describe('SIGTERM', () => {
   });
 
   it('closes a worker and an inbox at once while Redis is down, instead of waiting for it', async () => {
-    const worker = createInboxWorker({ connection: redis.url, queue: 'sigterm-outage', handler: () => {}, onRedisError: () => {} });
-    const inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sigterm-outage', onRedisError: () => {} });
+    const worker = createInboxWorker({ connection: world.redis.url, queue: 'sigterm-outage', handler: () => {}, onRedisError: () => {} });
+    const inbox = createInbox({ connection: world.redis.url, secret: SECRET, queue: 'sigterm-outage', onRedisError: () => {} });
     await eventually('both connected', async () => (await worker.health()).ok && (await inbox.health()).ok);
-    await redis.stop('SIGKILL');
+    await world.redis.stop('SIGKILL');
     try {
       await eventually('the outage noticed', async () => !(await worker.health()).ok);
       const started = performance.now();
       await Promise.all([worker.close(), inbox.close()]);
       expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
-      await redis.start();
+      await world.redis.start();
     }
   });
 

@@ -1,29 +1,19 @@
 // A worker process dies with SIGKILL while its handlers run: once their locks expire, another worker
 // takes the jobs over and completes each once. (The handler did start twice for those jobs, which is
 // why the delivery id is given to handlers as an idempotency key.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
-import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { processWorldPerFile, startFixture } from './support/processes.js';
 
-let redis: RedisServer;
-const fixtures: Fixture[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await killAll(fixtures);
-  await redis?.close();
-});
+const world = processWorldPerFile();
 
 describe('a worker killed mid-job', () => {
   it('loses its jobs to another worker, which completes each exactly once', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'takeover', LOCK_MS: '1000', STALLED_MS: '500' };
+    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'takeover', LOCK_MS: '1000', STALLED_MS: '500' };
     const receiver = await startFixture('receiver.mjs', env);
     const doomed = await startFixture('worker.mjs', { ...env, WORK_MS: '600000', CONCURRENCY: '8' });
-    fixtures.push(receiver, doomed);
+    world.fixtures.push(receiver, doomed);
     const deliveries = await Promise.all(Array.from({ length: 5 }, (_, i) => signedDelivery(70_000 + i)));
     const answers = await inBatches(deliveries, 5, (d) => postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d));
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
@@ -31,7 +21,7 @@ describe('a worker killed mid-job', () => {
     await eventually('the first worker holds all five jobs', () => ids.every((id) => doomed.messages.some((m) => m.type === 'started' && m.id === id)));
 
     const survivor = await startFixture('worker.mjs', { ...env, WORK_MS: '0' });
-    fixtures.push(survivor);
+    world.fixtures.push(survivor);
     await sleep(1_500); // the doomed worker keeps renewing its locks: nothing moves while it lives
     expect(survivor.messages.filter((m) => m.type === 'started')).toEqual([]);
 

@@ -2,6 +2,8 @@
 // talking to the test over IPC, and killed at the end whatever happened.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedisServer, type RedisServer, type RedisServerOptions } from '@forms-api/redis-server';
 
 export type FixtureMessage =
   | { type: 'ready'; port?: number }
@@ -89,4 +91,35 @@ export async function startFixture(name: 'receiver.mjs' | 'worker.mjs', env: Rec
 /** Kills every fixture still running (afterEach/afterAll). */
 export async function killAll(fixtures: Iterable<Fixture>): Promise<void> {
   await Promise.all([...fixtures].map((f) => f.kill('SIGKILL')));
+}
+
+export interface ProcessWorld {
+  /** The file's own redis-server (started before its tests). */
+  readonly redis: RedisServer;
+  /** Fixture processes the tests started: pushed here, they are killed after the file. */
+  readonly fixtures: Fixture[];
+}
+
+/**
+ * A test file's Redis and processes: a redis-server of its own (with `options`), started before the
+ * file's tests, and after them every fixture pushed to `fixtures` killed and the server stopped,
+ * whatever happened.
+ */
+export function processWorldPerFile(options?: RedisServerOptions): ProcessWorld {
+  let redis: RedisServer | undefined;
+  const fixtures: Fixture[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer(options);
+  });
+  afterAll(async () => {
+    await killAll(fixtures);
+    await redis?.close();
+  });
+  return {
+    get redis() {
+      if (!redis) throw new Error('the Redis of this file is started in beforeAll: use it inside a test');
+      return redis;
+    },
+    fixtures,
+  };
 }
