@@ -25,7 +25,10 @@ beforeAll(async () => {
   // below whether or not the worker had taken it yet, as the inbox promises.
   redis = await startRedisServer({ appendonly: true, appendfsync: 'always' });
   inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'sandbox', onRedisError: () => {} });
-  worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });
+  // A job the worker was taking when Redis was killed is active in Redis but in no worker's hands:
+  // BullMQ gives it back once its lock expires and a stalled check runs (30 s each by default).
+  // Shorter here, so that recovery fits the test's wait.
+  worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, lockDurationMs: 5_000, stalledIntervalMs: 1_000, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });
   receiver = createServer(inboxMiddleware(inbox));
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   await until(async () => (await inbox!.health()).ok);
