@@ -8,6 +8,13 @@ export {
 } from './errors.js';
 export type { SubmissionFileRef } from './download.js';
 export type { OperationInfo } from './operations.js';
+export {
+  createRequestPacer,
+  type PacingStats,
+  type PacingWait,
+  type RequestPacer,
+  type RequestPacerOptions,
+} from './pacing.js';
 export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {
   AnswersApi,
