@@ -27,4 +27,5 @@ export type {
   SubmissionsApi,
   UpdateSubmissionOptions,
 } from './resources.js';
+export { createRedactor, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
 export { VERSION } from './version.js';

@@ -55,6 +55,7 @@ export function decideRetry(
 ): RetryDecision {
   if (!policy || attempt > policy.retries) return NO;
   if (!IDEMPOTENT.has(method) && !policy.unsafe) return NO;
+  if (method === 'PUT' && !policy.unsafe && !unprocessed(outcome)) return NO;
   if (outcome.kind !== 'status') return { retry: true, reason: outcome.kind, delayMs: backoff(policy, attempt, random), retryAfter: false };
   const { status } = outcome;
   if (!policy.retryOn.has(status)) return NO;
@@ -63,6 +64,17 @@ export function decideRetry(
   if (asked === undefined) return { retry: true, reason, status, delayMs: backoff(policy, attempt, random), retryAfter: false };
   // A longer wait than allowed is not shortened: it would only earn another refusal.
   return asked <= policy.maxRetryAfterMs ? { retry: true, reason, status, delayMs: asked, retryAfter: true } : NO;
+}
+
+/**
+ * Whether the attempt certainly had no effect: it never reached the service (the connection was
+ * refused), or the service refused it before running it (429, from its rate limiter). A PUT is
+ * idempotent on the resource, but the service re-runs an update's side effects (it sends the
+ * submission's webhooks again: ledger entry `update-submission-emits-webhook`), so an update that
+ * may have reached it is not sent again unless the caller opts in with `unsafe`.
+ */
+function unprocessed(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'status' ? outcome.status === 429 : !outcome.reached;
 }
 
 /** The parts of the retry options a decision reads. */
