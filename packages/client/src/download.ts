@@ -44,10 +44,12 @@ function fromUrl(file: string | URL, baseUrl: string, basePath: string): CallIni
     // The URL is not echoed: it carries a signature that grants the file.
     throw invalidOption('file', 'is not an absolute URL: pass a file entry\'s `file_url` as it is.');
   }
+  // Neither host is named: option errors never echo `baseUrl` (it may carry a tenant's private
+  // host), nor a file URL.
   if (url.origin !== new URL(baseUrl).origin)
     throw invalidOption(
       'file',
-      `is on ${url.origin}, not on the client's \`baseUrl\` (${new URL(baseUrl).origin}): the client only downloads from its own service; create a client for that host if you trust it.`,
+      "is not on the client's `baseUrl` (another scheme, host or port): the client only downloads from its own service; compare the `file_url` with your `baseUrl`, and create a client for that host if you trust it.",
     );
   const operation = describeOperation('GET', url.href, basePath);
   if (operation.operationId !== OPERATION || !operation.params)

@@ -123,7 +123,8 @@ function statusError(
     const text = scope.redact(parsed.replace(/\s+/g, ' ').trim());
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
-  const kind = kindOfStatus(status);
+  // A 403 that says the feature needs another plan is not about the token: no new token helps.
+  const kind = status === 403 && isPlanRefusal(body, bodyText) ? 'plan_required' : kindOfStatus(status);
   const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
   const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
@@ -216,6 +217,8 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
     }
     case 'plan_required': {
       const b = e.body ?? {};
+      if (e.status === 403 && !b.required_tier)
+        return `the service refused it as a feature of another plan, not for the token's abilities: the workspace of ${subject} does not have that feature; upgrade the workspace's plan, or do without the feature${e.operation.operationId === 'listFormSubmissions' ? " (list submissions with `status: 'completed'` or `'all'`, the default, instead of `'partial'`)" : ''}. A new token would not help.`;
       return `the workspace of ${subject} is on the \`${b.current_tier ?? 'current'}\` plan, and ${b.feature ? `the \`${b.feature}\` feature` : 'this feature'} needs \`${b.required_tier ?? 'a higher'}\`: upgrade the workspace's plan or stop using the feature.`;
     }
     case 'rate_limited':
@@ -225,6 +228,17 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
     default:
       return `unexpected HTTP status ${e.status}${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}.`;
   }
+}
+
+// What a refusal for the plan says (the sandbox and the published contract: "Filtering partial
+// submissions is a Pro feature, and workspace 3 is on the free plan"; the 402 of the service:
+// `feature`, `required_tier`).
+const PLAN_WORDING = /\b(?:pro|business|enterprise|premium|paid)\s+(?:feature|plan|tier)\b|\bupgrade\b|\bon the \w+ plan\b|\b(?:plan|tier|subscription)\s+(?:required|needed)\b/i;
+
+function isPlanRefusal(body: FormsApiErrorBody | undefined, bodyText: string | undefined): boolean {
+  if (typeof body?.required_tier === 'string') return true;
+  const message = typeof body?.message === 'string' ? body.message : bodyText;
+  return message !== undefined && PLAN_WORDING.test(message);
 }
 
 function clip(text: string, max = 200): string {

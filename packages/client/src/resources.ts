@@ -36,7 +36,7 @@ export interface SubmissionListQuery {
   perPage?: number;
   /** Full-text search over the answers. */
   search?: string;
-  /** Default `completed` on the service. */
+  /** `completed`, `partial` or `all`; the service's default is `all`. */
   status?: NonNullable<ListSubmissionsQuery['status']>;
 }
 
