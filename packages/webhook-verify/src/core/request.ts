@@ -3,19 +3,18 @@
 // the replay claim. Adapters only say how to read their request and how to answer.
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
+import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
 import { WebhookRequestError, WebhookUsageError } from './errors.js';
 import type { ParseOptions } from './options.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /** Options of every request-level function and adapter. */
-export interface WebhookRequestOptions extends ParseOptions {
+export interface WebhookRequestOptions extends ParseOptions, BodyLimitOptions {
   /** The integration's `webhook_secret`, or several while rotating it. */
   secret: string | readonly string[];
-  /** Largest body accepted, in bytes (answered 413). Default 1 MiB. */
-  maxBodyBytes?: number;
 }
 
 /** A request that passed every check. */
@@ -34,8 +33,8 @@ export interface WebhookRequestParts<Body extends Uint8Array> {
   contentType: string | null | undefined;
   contentLength: string | null | undefined;
   signature: unknown;
-  /** Reads the raw body, throwing `body_too_large` as soon as it passes `limit` bytes. */
-  readBody(limit: number): Promise<Body>;
+  /** Reads the raw body within `limits` (through `readBounded`), throwing `body_too_large`, `body_timeout` or `receiver_busy`. */
+  readBody(limits: BodyLimits): Promise<Body>;
 }
 
 export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestParts<Body>) => Promise<VerifiedWebhook<Body>>;
@@ -43,26 +42,19 @@ export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestPar
 /** Checks the options once and returns the pipeline for one request at a time. */
 export function createRequestVerifier(createReceiver: (options: WebhookRequestOptions) => Receiver, options: WebhookRequestOptions): RequestVerifier {
   if (typeof options !== 'object' || options === null) throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
-  const limit = checkMaxBodyBytes(options.maxBodyBytes);
+  const limits = checkBodyLimits(options);
+  const limit = limits.maxBytes;
   const receiver = createReceiver(options);
   return async (parts) => {
     if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType)) throw new WebhookRequestError('unsupported_content_type', { contentType: parts.contentType });
     const declared = Number(parts.contentLength);
     if (parts.contentLength && Number.isFinite(declared) && declared > limit) throw new WebhookRequestError('body_too_large', { limit });
-    const rawBody = await parts.readBody(limit);
+    const rawBody = await parts.readBody(limits);
     const payload = await receiver.decode(rawBody, parts.signature);
     // decode() accepted the header, so it is the one signature string.
     const signature = parts.signature as string;
     return { payload, rawBody, signature, release: await receiver.claim(signature) };
   };
-}
-
-function checkMaxBodyBytes(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookUsageError('invalid_option', `\`maxBodyBytes\` must be a positive whole number of bytes (got ${String(value)}); leave it out for the default of 1 MiB.`);
-  }
-  return value;
 }
 
 /** The sender counts only a 2xx as delivered; on anything else it retries, so the claim must go. */
