@@ -102,8 +102,10 @@ async function send(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<
     const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     const text = await response.text();
     const elapsed = performance.now() - started;
-    io.out(`${response.status} ${response.statusText} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
-    if (text) io.out(text.length > 500 ? `${text.slice(0, 500)}…` : text);
+    // The receiver's words reach a terminal: escaped and bounded, so they cannot move the cursor,
+    // rewrite the line, ring or flood it.
+    io.out(`${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
+    if (text) io.out(printable(text, 500));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
@@ -144,6 +146,20 @@ async function runInbox(args: string[], io: Output): Promise<number> {
 }
 
 class CliError extends Error {}
+
+// C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators and bidi overrides.
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** At most `max` characters of `text` (whole code points), each control character shown as `\xHH` or `\uHHHH`. */
+export function printable(text: string, max: number): string {
+  const points = Array.from(text);
+  const kept = points.length > max ? points.slice(0, max).join('') : text;
+  const escaped = kept.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return points.length > max ? `${escaped}… (${points.length - max} more characters)` : escaped;
+}
 
 function parseArguments(argv: string[]) {
   try {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookListener } from '../src/adapters/node.js';
 import { BODY, SECRET, SIGNATURE, listenOn } from './http-helpers.js';
@@ -69,6 +70,25 @@ describe('forms-webhook', () => {
       expect(stdout).toMatch(/^204 No Content in \d+\.\d ms/);
       expect(received).toHaveLength(1);
       expect(received[0]).toMatchObject({ submissionId: 456, headers: { 'x-api-key': 'k-7Hq2', 'x-webhook-signature': SIGNATURE } });
+    });
+
+    it('prints a hostile receiver\'s status text and body escaped and bounded (issue 20 #16)', async () => {
+      // A raw socket, so the status line can carry what a framework would refuse to write.
+      const hostile = createNetServer((socket) => {
+        socket.once('data', () => {
+          const body = `\u001b[2J\u001b]0;pwned\u0007ok\rFORGED LINE\u202e${'x'.repeat(5000)}`;
+          socket.end(`HTTP/1.1 200 OK\u001b[31m red\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        });
+      });
+      await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+      const { port } = hostile.address() as AddressInfo;
+      const { code, stdout } = await cli(['send', `http://127.0.0.1:${port}/`, '--secret', SECRET]);
+      hostile.close();
+      expect(code).toBe(0);
+      expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+      expect(stdout).toContain('\\x1b[2J\\x1b]0;pwned\\x07ok\\x0dFORGED LINE\\u202e');
+      expect(stdout).toMatch(/more characters\)\n$/);
+      expect(stdout.length).toBeLessThan(1000);
     });
 
     it('reports the receiver refusing a wrong secret', async () => {
