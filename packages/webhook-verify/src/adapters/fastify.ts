@@ -54,7 +54,7 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
       request.webhook = payload;
       releaseUnlessAcknowledged(reply.raw, release);
     } catch (error) {
-      const rejection = rejectionFor(error);
+      const rejection = rejectionFor(error, options);
       if (rejection.status === 500) throw error;
       reply.code(rejection.status).headers(rejectionHeaders(rejection));
       // A body cut off at a limit, a deadline or the budget: close rather than drain the rest.

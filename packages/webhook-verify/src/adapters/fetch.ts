@@ -30,11 +30,11 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
       });
   };
 
-  const toResult = async (pending: Promise<VerifiedWebhook<Uint8Array>>): Promise<FetchWebhookResult> => {
+  const toResult = async (pending: Promise<VerifiedWebhook<Uint8Array>>, options: FetchWebhookOptions): Promise<FetchWebhookResult> => {
     try {
       return { ok: true, ...(await pending) };
     } catch (error) {
-      const rejection = rejectionFor(error);
+      const rejection = rejectionFor(error, options);
       if (rejection.status === 500) throw error;
       return { ok: false, error, response: rejectionResponse(rejection), ...rejection };
     }
@@ -56,7 +56,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
      * response }`. Throws a `WebhookUsageError` for a misuse (a body already read, a bad option).
      */
     verifyWebhookRequest(request: Request, options: FetchWebhookOptions): Promise<FetchWebhookResult> {
-      return toResult(requestVerifier(options)(request));
+      return toResult(requestVerifier(options)(request), options);
     },
 
     /**
@@ -69,7 +69,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
     ): (request: Request) => Promise<Response> {
       const verify = requestVerifier(options);
       return async (request) => {
-        const result = await toResult(verify(request));
+        const result = await toResult(verify(request), options);
         if (!result.ok) return result.response;
         let response: Response;
         try {

@@ -79,7 +79,7 @@ export function webhookMiddleware(options: NodeWebhookOptions) {
         if (next) callNext(next, undefined, res);
       },
       (error: unknown) => {
-        const rejection = rejectionFor(error);
+        const rejection = rejectionFor(error, options);
         if (rejection.status === 500 && next) return callNext(next, error, res);
         writeRejection(res, rejection);
       },
@@ -128,7 +128,7 @@ export function createWebhookListener(
           else writeRejection(res, HANDLER_FAILED);
         }
       },
-      (error: unknown) => writeRejection(res, rejectionFor(error)),
+      (error: unknown) => writeRejection(res, rejectionFor(error, options)),
     );
   };
 }

@@ -6,6 +6,7 @@ import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
 import { WebhookRequestError, WebhookUsageError } from './errors.js';
 import type { ParseOptions } from './options.js';
+import { checkDuplicatePolicy, type DuplicatePolicy } from './policy.js';
 
 export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
 
@@ -15,6 +16,8 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 export interface WebhookRequestOptions extends ParseOptions, BodyLimitOptions {
   /** The integration's `webhook_secret`, or several while rotating it. */
   secret: string | readonly string[];
+  /** With `replayStore`: answer a duplicate 200 without running the handler (`'acknowledge'`, default) or 409 (`'reject'`). */
+  onDuplicate?: DuplicatePolicy;
 }
 
 /** A request that passed every check. */
@@ -24,7 +27,7 @@ export interface VerifiedWebhook<Body extends Uint8Array = Uint8Array> {
   rawBody: Body;
   /** The `X-Webhook-Signature` value: the key the replay store claimed. */
   signature: string;
-  /** Call it when the delivery could not be processed, so the sender's retry is (a no-op without `replayStore`). */
+  /** Call it when the delivery could not be processed, so its next arrival is (a no-op without `replayStore`). */
   release: ReleaseClaim;
 }
 
@@ -43,6 +46,7 @@ export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestPar
 export function createRequestVerifier(createReceiver: (options: WebhookRequestOptions) => Receiver, options: WebhookRequestOptions): RequestVerifier {
   if (typeof options !== 'object' || options === null) throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
   const limits = checkBodyLimits(options);
+  checkDuplicatePolicy(options.onDuplicate);
   const limit = limits.maxBytes;
   const receiver = createReceiver(options);
   return async (parts) => {
@@ -57,5 +61,5 @@ export function createRequestVerifier(createReceiver: (options: WebhookRequestOp
   };
 }
 
-/** The sender counts only a 2xx as delivered; on anything else it retries, so the claim must go. */
+/** Only a 2xx means the delivery was taken; after anything else the claim goes, so the same bytes arriving again are processed. */
 export const acknowledges = (status: number): boolean => status >= 200 && status < 300;
