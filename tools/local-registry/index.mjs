@@ -4,25 +4,14 @@
 // in a project whose .npmrc sends the @forms-api scope here.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { runtimes } from '@forms-api/runtimes';
+import { freePort } from '@forms-api/test-support';
 
 const require = createRequire(import.meta.url);
 const SCOPE = '@forms-api';
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs pnpm (the one running this test, or the pinned release through npx). */
 function pnpm(args, cwd) {

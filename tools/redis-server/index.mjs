@@ -3,7 +3,7 @@
 // end, even when a test fails or the process exits early.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@forms-api/test-support';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,17 +13,8 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-/** A port nobody listens on now (on 127.0.0.1). */
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The one freePort of the repository, re-exported for the tests that already take it from here.
+export { freePort };
 
 /** @param {import('./index.d.mts').RedisServerOptions} [options] */
 export async function startRedisServer(options = {}) {

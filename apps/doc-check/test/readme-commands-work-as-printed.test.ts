@@ -162,8 +162,8 @@ function runFor(document: string, text: string): Run | undefined {
     // The test may not take Redis's default port: the same flags, on a free port.
     return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };
   if (document === 'packages/webhook-verify/README.md' && text.startsWith('SIGNATURE=$(forms-webhook sign'))
-    // A reader's project with the CLI installed (and the inbox, for `forms-webhook inbox`).
-    return { kind: 'finishes', place: { project: ['@forms-api/webhook-verify', '@forms-api/webhook-inbox'] }, timeoutMs: 180_000, env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }) };
+    // A reader's project with the CLI installed.
+    return { kind: 'finishes', place: { project: ['@forms-api/webhook-verify'] }, timeoutMs: 180_000, env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }) };
   return undefined;
 }
 

@@ -20,10 +20,18 @@ const SECRET = 'whsec_doc_samples_0123456789';
 const DRIVER = fileURLToPath(new URL('./support/drive-module.ts', import.meta.url));
 const spec = createSpecValidator((await import('@forms-api/spec/openapi.json', { with: { type: 'json' } })).default);
 
+/** A request a receiver sample must refuse with a 4xx of its own (never a 500 and a stack trace). */
+type Refusal = { what: string; contentType: string | undefined; signed: boolean; status: number };
+const NOT_JSON_OR_UNSIGNED: Refusal[] = [
+  { what: 'text/plain', contentType: 'text/plain', signed: true, status: 415 },
+  { what: 'no Content-Type', contentType: undefined, signed: true, status: 415 },
+  { what: 'no signature', contentType: 'application/json', signed: false, status: 401 },
+];
+
 /** How each sample is run. A sample file without an entry fails the suite. */
 type Run =
   | { kind: 'script' }
-  | { kind: 'server'; path: string; status: number }
+  | { kind: 'server'; path: string; status: number; refuses?: Refusal[] }
   | { kind: 'handler'; export: string; status: number }
   | { kind: 'replay-guard'; export: string }
   | { kind: 'worker'; receiver: string }
@@ -44,7 +52,8 @@ const RUNS: Record<string, Run> = {
   // A node:test file: run as a script, its tests run and a failing one exits 1.
   'sandbox/test-setup.ts': { kind: 'script' },
   'webhook-verify/express.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
-  'webhook-verify/express-raw.ts': { kind: 'server', path: '/hook', status: 204 },
+  // Issue 22 bug 5: the guide's hand-written express.raw() receiver answered 500 with an HTML stack trace.
+  'webhook-verify/express-raw.ts': { kind: 'server', path: '/hook', status: 204, refuses: NOT_JSON_OR_UNSIGNED },
   'webhook-verify/hono.ts': { kind: 'handler', export: 'default.fetch', status: 204 },
   'webhook-verify/fastify.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
   'webhook-verify/node-listener.ts': { kind: 'server', path: '/webhooks/forms', status: 204 },
@@ -118,6 +127,17 @@ async function deliver(port: number, path: string): Promise<number> {
   return (await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers, body })).status;
 }
 
+/** The signed delivery with another Content-Type (or none), or without its signature. */
+async function deliverAs(port: number, path: string, refusal: Refusal): Promise<number> {
+  const { body, headers } = await signedDelivery(SECRET);
+  const sent = new Headers(headers);
+  sent.delete('content-type');
+  if (refusal.contentType) sent.set('content-type', refusal.contentType);
+  if (!refusal.signed) sent.delete('x-webhook-signature');
+  // A body without a declared type: fetch would label a string text/plain, so send bytes.
+  return (await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: sent, body: new TextEncoder().encode(body) })).status;
+}
+
 function expectClean(file: string, result: { code: number | null; stdout: string; stderr: string }) {
   expect(result.code, `${file} exited ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
 }
@@ -150,6 +170,9 @@ describe('the samples', () => {
           try {
             await listening(port);
             expect(await deliver(port, run.path)).toBe(run.status);
+            for (const refusal of run.refuses ?? []) {
+              expect({ request: refusal.what, status: await deliverAs(port, run.path, refusal) }).toEqual({ request: refusal.what, status: refusal.status });
+            }
           } finally {
             await server.stop();
           }

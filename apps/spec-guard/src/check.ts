@@ -8,6 +8,14 @@ import type { BreakingChange, Json } from './types.js';
 
 /** A breaking change of the spec breaks the types generated from it and the client built on them. */
 export const AFFECTED_PACKAGES = ['@forms-api/spec', '@forms-api/types', '@forms-api/client'] as const;
+/** A breaking change of the webhook payload also breaks the receivers, which export its type. */
+export const PAYLOAD_PACKAGES = ['@forms-api/webhook-verify', '@forms-api/webhook-inbox'] as const;
+
+/** The packages a set of breaking changes breaks: the API's always, the receivers' when a webhook changed. */
+export function affectedPackages(breaking: readonly BreakingChange[]): string[] {
+  const touchesWebhook = breaking.some((c) => c.location.startsWith('webhook '));
+  return [...AFFECTED_PACKAGES, ...(touchesWebhook ? PAYLOAD_PACKAGES : [])];
+}
 
 export interface CheckInput {
   released: string;
@@ -52,7 +60,7 @@ export function check(input: CheckInput): CheckOutcome {
     return { ok: false, kind: 'changeset_invalid', breaking, missingMajor: [], report: `spec-guard: ${breaking.length} breaking change(s), and changesets that cannot be read:\n${why}\n\nBreaking changes:\n${list}` };
   }
   const majors = packagesWithMajor(changesets);
-  const packages = input.packages ?? AFFECTED_PACKAGES;
+  const packages = affectedPackages(breaking).filter((p) => !input.packages || input.packages.includes(p));
   const missingMajor = packages.filter((p) => !majors.has(p));
   if (missingMajor.length === 0) {
     return { ok: true, breaking, covered: true, report: `spec-guard: ${breaking.length} breaking change(s), covered by major changesets of ${packages.join(', ')}:\n${list}` };
@@ -71,12 +79,12 @@ export function check(input: CheckInput): CheckOutcome {
   };
 }
 
-/** The packages of AFFECTED_PACKAGES that exist in the workspace at `root`. */
+/** The packages the guard may ask a major of that exist in the workspace at `root`. */
 export function workspacePackages(root: string): string[] {
-  const dirs = ['spec', 'packages/types', 'packages/client'];
+  const dirs = ['spec', 'packages/types', 'packages/client', 'packages/webhook-verify', 'packages/webhook-inbox'];
   const names = dirs
     .map((d) => join(root, d, 'package.json'))
     .filter((f) => existsSync(f))
     .map((f) => (JSON.parse(readFileSync(f, 'utf8')) as { name?: string }).name);
-  return AFFECTED_PACKAGES.filter((p) => names.includes(p));
+  return [...AFFECTED_PACKAGES, ...PAYLOAD_PACKAGES].filter((p) => names.includes(p));
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseChangeset } from '../src/changesets.ts';
-import { AFFECTED_PACKAGES, check } from '../src/check.ts';
+import { affectedPackages, check } from '../src/check.ts';
 
 const fixtures = fileURLToPath(new URL('./fixtures/check/', import.meta.url));
 const run = (name: string) =>
@@ -24,7 +24,7 @@ describe('check', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.kind).toBe('breaking_without_major');
-    expect(outcome.missingMajor).toEqual([...AFFECTED_PACKAGES]);
+    expect(outcome.missingMajor).toEqual(affectedPackages(outcome.breaking));
     expect(outcome.report).toContain('[response-property-removed] GET /forms/{id}/submissions response 200 application/json: data[].note: optional → (removed)');
     expect(outcome.report).toContain('[request-property-became-required] PUT /forms/{id}/submissions request body application/json: status: optional → required');
     expect(outcome.report).toContain('"@forms-api/client": major');
@@ -33,7 +33,7 @@ describe('check', () => {
   it('fails when the changesets bump the affected packages by less than major', () => {
     const outcome = run('breaking-with-minor-changeset');
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.missingMajor).toEqual([...AFFECTED_PACKAGES]);
+    if (!outcome.ok) expect(outcome.missingMajor).toEqual(affectedPackages(outcome.breaking));
   });
 
   it('passes a breaking change when every affected package has a major changeset', () => {
@@ -84,5 +84,31 @@ describe.skipIf(!existsSync(cli))('the spec-guard CLI (dist/cli.js)', () => {
   it('exits 0 on the compatible fixture and on the covered one', () => {
     expect(exec('compatible').status).toBe(0);
     expect(exec('breaking-with-major-changeset').status).toBe(0);
+  });
+});
+
+describe('a breaking change of the webhook payload (issue 21 item 8)', () => {
+  it('also needs majors of webhook-verify and webhook-inbox, which export the payload type', () => {
+    const outcome = run('breaking-payload-with-api-majors-only');
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.breaking.every((c) => c.location.startsWith('webhook '))).toBe(true);
+      expect(outcome.missingMajor).toEqual(['@forms-api/webhook-verify', '@forms-api/webhook-inbox']);
+      expect(outcome.report).toContain('"@forms-api/webhook-verify": major');
+    }
+  });
+
+  it('passes with majors of every package that exports the payload type', () => {
+    expect(run('breaking-payload-with-every-major')).toMatchObject({ ok: true, covered: true });
+  });
+
+  it('counts a change of a schema the payload shares (Submission, in Event.data) as a payload change', () => {
+    const outcome = run('breaking-without-changeset');
+    expect(outcome.breaking.some((c) => c.location.startsWith('webhook '))).toBe(true);
+    if (!outcome.ok) expect(outcome.missingMajor).toContain('@forms-api/webhook-inbox');
+  });
+
+  it('does not ask the webhook packages for a major when only an API path breaks', () => {
+    expect(run('breaking-path-with-api-majors')).toMatchObject({ ok: true, covered: true });
   });
 });

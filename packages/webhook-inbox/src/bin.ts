@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the standalone `forms-webhook-inbox` command (`forms-webhook inbox` delegates here).
+// Entry point of the `forms-webhook-inbox` command.
 import { runInboxCli } from './cli.js';
 
 runInboxCli(process.argv.slice(2)).then(

@@ -1,4 +1,4 @@
-// `forms-webhook inbox …` (and the standalone `forms-webhook-inbox`): look at the queue, read the
+// `forms-webhook-inbox …`: look at the queue, read the
 // dead letters, send them back for another run, and wait for the queue to empty before a deploy.
 import { parseArgs } from 'node:util';
 import { Queue, type Job } from 'bullmq';
@@ -8,7 +8,7 @@ import { readDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
 
-const USAGE = `Usage: forms-webhook inbox <command> [--redis URL] [--queue NAME] [--json]
+const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME] [--json]
 
   stats                 jobs per state, and whether Redis persists them (AOF)
   failed [--limit N]    the dead letters, newest first (default 20): id, attempts, error, form, submission

@@ -112,6 +112,6 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 function defaultFailureReport(failure: { id: string; attempt: number; maxAttempts: number; final: boolean; error: Error }): void {
   if (!failure.final) return;
   console.error(
-    `[webhook-inbox] delivery ${failure.id} failed on attempt ${failure.attempt}/${failure.maxAttempts} and stays in the failed set: ${failure.error.message}. Inspect it with \`forms-webhook inbox failed\`, retry it with \`forms-webhook inbox retry ${failure.id}\`.`,
+    `[webhook-inbox] delivery ${failure.id} failed on attempt ${failure.attempt}/${failure.maxAttempts} and stays in the failed set: ${failure.error.message}. Inspect it with \`forms-webhook-inbox failed\`, retry it with \`forms-webhook-inbox retry ${failure.id}\`.`,
   );
 }

@@ -1,22 +1,20 @@
 // forms-webhook: sign and verify bodies from the shell, send a signed test submission.created to
-// a receiver (the offline equivalent of a "trigger test event" button), and hand `inbox` over to
-// the optional @forms-api/webhook-inbox. Exit codes: 0 success, 1 a failed check or request,
+// a receiver (the offline equivalent of a "trigger test event" button). Exit codes: 0 success, 1 a failed check or request,
 // 2 a usage error (told on stderr with the usage line, never as a stack trace).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { WebhookUsageError, WebhookVerificationError, sign, verifyOrThrow } from './node.js';
 
-const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send|inbox> [options]   (forms-webhook --help for details)';
+const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send> [options]   (forms-webhook --help for details)';
 
-const HELP = `Usage: forms-webhook <sign|verify|send|inbox> [options]
+const HELP = `Usage: forms-webhook <sign|verify|send> [options]
 
   forms-webhook sign   [--body FILE] [--secret S]               print the X-Webhook-Signature value
   forms-webhook verify --signature H [--body FILE] [--secret S] exit 0 if valid, 1 with the reason if not
   forms-webhook send   URL [--body FILE] [--secret S] [--header "Name: value"]... [--timeout-ms N]
                        POST a signed submission.created (the spec's example unless --body is given)
-  forms-webhook inbox  ARGS...                                  run the webhook inbox (from the optional
-                       package @forms-api/webhook-inbox; \`forms-webhook inbox --help\` for its commands)
+
+The webhook inbox (@forms-api/webhook-inbox) has its own command: forms-webhook-inbox --help.
 
 The body is read from --body FILE, or from standard input when --body is absent (sign, verify).
 The secret comes from --secret or the FORMS_WEBHOOK_SECRET environment variable.
@@ -30,7 +28,6 @@ const CONSOLE: Output = { out: (line) => console.log(line), err: (line) => conso
 /** Runs the command line `argv` (without the node and script paths); resolves to the exit code. */
 export async function main(argv: string[], io: Output = CONSOLE): Promise<number> {
   try {
-    if (argv[0] === 'inbox') return await runInbox(argv.slice(1), io);
     return await run(argv, io);
   } catch (error) {
     if (error instanceof CliError || error instanceof WebhookUsageError) {
@@ -91,6 +88,9 @@ async function run(argv: string[], io: Output): Promise<number> {
       if (secret) headers['x-webhook-signature'] = await sign(secret, body);
       return send(url, body, headers, timeoutMs, Boolean(secret), io);
     }
+    case 'inbox':
+      // The inbox sits above this package: it ships its own command rather than being loaded from here.
+      throw new CliError('The webhook inbox has its own command: install @forms-api/webhook-inbox and run `forms-webhook-inbox` (for example `npx forms-webhook-inbox stats`).');
     default:
       throw new CliError(`Unknown command ${JSON.stringify(command)}.`);
   }
@@ -102,8 +102,10 @@ async function send(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<
     const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     const text = await response.text();
     const elapsed = performance.now() - started;
-    io.out(`${response.status} ${response.statusText} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
-    if (text) io.out(text.length > 500 ? `${text.slice(0, 500)}…` : text);
+    // The receiver's words reach a terminal: escaped and bounded, so they cannot move the cursor,
+    // rewrite the line, ring or flood it.
+    io.out(`${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
+    if (text) io.out(printable(text, 500));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
@@ -114,36 +116,21 @@ async function send(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<
   }
 }
 
-/** The inbox lives in its own package (it brings Redis and BullMQ); it is loaded only when asked for. */
-const INBOX_CLI = '@forms-api/webhook-inbox/cli';
-
-async function runInbox(args: string[], io: Output): Promise<number> {
-  let inbox: { runInboxCli?: unknown };
-  try {
-    inbox = (await import(INBOX_CLI)) as { runInboxCli?: unknown };
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const message = error instanceof Error ? error.message : '';
-    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes("'@forms-api/webhook-inbox'")) {
-      throw new CliError('`inbox` needs the optional package @forms-api/webhook-inbox: install it next to this one (npm install @forms-api/webhook-inbox).');
-    }
-    if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
-      throw new CliError('The installed @forms-api/webhook-inbox has no command line (`@forms-api/webhook-inbox/cli`): upgrade it.');
-    }
-    throw error;
-  }
-  if (typeof inbox.runInboxCli !== 'function') {
-    throw new CliError('The installed @forms-api/webhook-inbox does not export runInboxCli(args): upgrade it.');
-  }
-  const code: unknown = await (inbox.runInboxCli as (args: string[]) => Promise<number>)(args);
-  if (typeof code !== 'number' || !Number.isInteger(code)) {
-    io.err(`forms-webhook: @forms-api/webhook-inbox returned ${String(code)} instead of an exit code.`);
-    return 1;
-  }
-  return code;
-}
-
 class CliError extends Error {}
+
+// C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators and bidi overrides.
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** At most `max` characters of `text` (whole code points), each control character shown as `\xHH` or `\uHHHH`. */
+export function printable(text: string, max: number): string {
+  const points = Array.from(text);
+  const kept = points.length > max ? points.slice(0, max).join('') : text;
+  const escaped = kept.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return points.length > max ? `${escaped}… (${points.length - max} more characters)` : escaped;
+}
 
 function parseArguments(argv: string[]) {
   try {
@@ -186,9 +173,10 @@ function readFile(file: string): Buffer {
   }
 }
 
-/** The spec's signed submission.created example, serialised compactly as the service sends it. */
+// The spec's signed submission.created example, serialised compactly as the service sends it:
+// read from @forms-api/spec when this file is built (tsup.config.ts), so the CLI needs no spec at run time.
+declare const SPEC_EXAMPLE_BODY: string;
+
 function exampleBody(): string {
-  const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
-  const examples = bundle.webhooks['submission.created'].post.requestBody.content['application/json'].examples;
-  return JSON.stringify((Object.values(examples)[0] as { value: unknown }).value);
+  return SPEC_EXAMPLE_BODY;
 }

@@ -1,13 +1,14 @@
 // What both builds export besides the crypto-bound functions.
 export { WebhookRequestError, WebhookUsageError, WebhookVerificationError } from './core/errors.js';
-export type { WebhookRequestReason, WebhookUsageCode, WebhookVerificationReason } from './core/errors.js';
+export type { WebhookRequestContext, WebhookRequestReason, WebhookUsageCode, WebhookVerificationReason } from './core/errors.js';
 export { SIGNATURE_HEADER, parseSignatureHeader } from './core/header.js';
 export type { ParsedSignature } from './core/header.js';
 export type { RawBody } from './core/body.js';
 export type { ParseOptions, PayloadValidator, ReleaseClaim, Verifier } from './core/api.js';
-export { rejectionBody, rejectionFor } from './core/policy.js';
-export type { Rejection, RejectionBody, RejectionReason } from './core/policy.js';
-export { DEFAULT_MAX_BODY_BYTES } from './core/request.js';
+export { rejectionBody, rejectionFor, rejectionHeaders } from './core/policy.js';
+export type { AnswerOptions, DuplicatePolicy, Rejection, RejectionBody, RejectionReason } from './core/policy.js';
+export { createBodyBudget, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PENDING_BODY_BYTES } from './core/body-limits.js';
+export type { BodyBudget, BodyLimitOptions } from './core/body-limits.js';
 export type { VerifiedWebhook, WebhookRequestOptions } from './core/request.js';
 export { MemoryReplayStore } from './replay.js';
 export type { MemoryReplayStoreOptions, ReplayStore } from './replay.js';

@@ -1,6 +1,8 @@
 // With a replay store, every adapter claims a delivery only once it is verified, and gives the
 // claim back when the receiver's handler fails, so the sender's retry is processed; a delivery
-// answered 2xx stays claimed and its replay is refused 409.
+// answered 2xx stays claimed, and its duplicate is acknowledged 200 without running the handler
+// (the service never retries and records any non-2xx as an error event), or refused 409 with
+// `onDuplicate: 'reject'` (issue 22 bug 7).
 import express from 'express';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
@@ -9,25 +11,25 @@ import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.j
 import { webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
-import { MemoryReplayStore } from '../src/node.js';
+import { MemoryReplayStore, type DuplicatePolicy } from '../src/node.js';
 import { BODY, SECRET, SIGNATURE, listen, listenOn, post } from './http-helpers.js';
 
 type Target = { url: string; close: () => Promise<void> };
 /** The handler fails on the first delivery (as a database outage would), then succeeds. */
 type Behaviour = { failuresLeft: number; processed: number };
 
-const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour) => Promise<Target>> = {
-  'node:http listener (handler throws synchronously)': (replayStore, b) =>
+const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour, onDuplicate?: DuplicatePolicy) => Promise<Target>> = {
+  'node:http listener (handler throws synchronously)': (replayStore, b, onDuplicate) =>
     listenOn(
-      createWebhookListener({ secret: SECRET, replayStore }, (_payload, _req, res) => {
+      createWebhookListener({ secret: SECRET, replayStore, onDuplicate }, (_payload, _req, res) => {
         if (b.failuresLeft-- > 0) throw new Error('database down');
         b.processed++;
         res.writeHead(204).end();
       }),
     ),
-  'express (handler passes an error to next)': async (replayStore, b) => {
+  'express (handler passes an error to next)': async (replayStore, b, onDuplicate) => {
     const app = express();
-    app.post('/', webhookMiddleware({ secret: SECRET, replayStore }), (_req, res, next) => {
+    app.post('/', webhookMiddleware({ secret: SECRET, replayStore, onDuplicate }), (_req, res, next) => {
       if (b.failuresLeft-- > 0) return next(new Error('database down'));
       b.processed++;
       res.sendStatus(204);
@@ -35,10 +37,10 @@ const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour) => Prom
     app.use((_error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
     return listen(app.listen(0, '127.0.0.1'));
   },
-  'fastify (handler rejects)': async (replayStore, b) => {
+  'fastify (handler rejects)': async (replayStore, b, onDuplicate) => {
     const app = Fastify();
     await app.register(async (scope) => {
-      await scope.register(webhookVerify, { secret: SECRET, replayStore });
+      await scope.register(webhookVerify, { secret: SECRET, replayStore, onDuplicate });
       scope.post('/', async (_request, reply) => {
         if (b.failuresLeft-- > 0) throw new Error('database down');
         b.processed++;
@@ -56,8 +58,8 @@ const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour) => Prom
       ] as const
     ).map(([build, webhookHandler]) => [
       `fetch API, ${build} build (handler answers 503)`,
-      (replayStore: MemoryReplayStore, b: Behaviour) => {
-        const handler = webhookHandler({ secret: SECRET, replayStore }, () => {
+      (replayStore: MemoryReplayStore, b: Behaviour, onDuplicate?: DuplicatePolicy) => {
+        const handler = webhookHandler({ secret: SECRET, replayStore, onDuplicate }, () => {
           if (b.failuresLeft-- > 0) return new Response(null, { status: 503 });
           b.processed++;
           return new Response(null, { status: 204 });
@@ -77,9 +79,24 @@ describe.each(Object.keys(receivers))('%s', (name) => {
   let target: Target | undefined;
   afterEach(() => target?.close());
 
-  it('processes the retry of a delivery whose handler failed, then refuses its replay', async () => {
+  it('processes the retry of a delivery whose handler failed, then acknowledges its duplicate without running the handler', async () => {
     const behaviour = { failuresLeft: 1, processed: 0 };
     target = await receivers[name]!(new MemoryReplayStore(), behaviour);
+    const headers = { 'x-webhook-signature': SIGNATURE };
+    expect((await post(target.url, BODY, headers)).status).toBeGreaterThanOrEqual(500);
+    // The claim is given back when the response closes; the sender's retry comes later anyway.
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await post(target.url, BODY, headers)).status).toBe(204);
+    expect(behaviour.processed).toBe(1);
+    await new Promise((r) => setTimeout(r, 20));
+    const duplicate = await post(target.url, BODY, headers);
+    expect({ status: duplicate.status, body: duplicate.json() }).toEqual({ status: 200, body: { status: 'duplicate', message: expect.stringMatching(/already received/) } });
+    expect(behaviour.processed).toBe(1);
+  });
+
+  it("refuses the duplicate 409 with onDuplicate: 'reject'", async () => {
+    const behaviour = { failuresLeft: 1, processed: 0 };
+    target = await receivers[name]!(new MemoryReplayStore(), behaviour, 'reject');
     const headers = { 'x-webhook-signature': SIGNATURE };
     expect((await post(target.url, BODY, headers)).status).toBeGreaterThanOrEqual(500);
     // The claim is given back when the response closes; the sender's retry comes later anyway.

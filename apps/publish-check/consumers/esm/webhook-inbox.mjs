@@ -1,6 +1,6 @@
 // An ESM user on Node: the inbox and its adapters resolve and work without Redis where they must
 // (rejections never touch Redis; a signed delivery with Redis unreachable is a 503 at once), the
-// CLI loads, and `forms-webhook inbox` from webhook-verify hands over to it.
+// CLI loads, and its own `forms-webhook-inbox` command runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,6 @@ assert.equal(typeof RedisReplayStore.prototype.claim, 'function');
 let usage = '';
 assert.equal(await runInboxCli(['--help'], { out: (l) => (usage += l), err: () => {} }), 0);
 assert.match(usage, /stats/);
-const bin = fileURLToPath(new URL('./node_modules/@forms-api/webhook-verify/bin/forms-webhook.js', import.meta.url));
-assert.match(execFileSync(process.execPath, [bin, 'inbox', '--help'], { encoding: 'utf8' }), /retry <id>/);
+const bin = fileURLToPath(new URL('./node_modules/@forms-api/webhook-inbox/bin/forms-webhook-inbox.js', import.meta.url));
+assert.match(execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' }), /retry <id>/);
 console.log('esm: @forms-api/webhook-inbox ok');

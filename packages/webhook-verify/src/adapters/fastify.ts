@@ -8,10 +8,11 @@ import type { SubmissionCreatedPayload } from '@forms-api/types';
 import { nodeApi } from '../builds/node.js';
 import { WebhookUsageError } from '../core/errors.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
-import { rejectionBody, rejectionFor } from '../core/policy.js';
+import type { BodyLimits } from '../core/body-limits.js';
+import { rejectionBody, rejectionFor, rejectionHeaders } from '../core/policy.js';
 import { createRequestVerifier, type WebhookRequestOptions } from '../core/request.js';
 import { readStream } from './node-body.js';
-import { releaseUnlessAcknowledged } from './node-response.js';
+import { releaseUnlessAcknowledged, unreadBody } from './node-response.js';
 
 export type FastifyWebhookOptions = WebhookRequestOptions;
 
@@ -26,8 +27,8 @@ function isReadable(body: unknown): body is Readable {
   return typeof body === 'object' && body !== null && typeof (body as Readable).on === 'function' && typeof (body as Readable).resume === 'function';
 }
 
-async function readFastifyBody(body: unknown, limit: number): Promise<Buffer> {
-  if (isReadable(body)) return readStream(body, limit);
+async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffer> {
+  if (isReadable(body)) return readStream(body, limits);
   if (Buffer.isBuffer(body)) return body;
   throw new WebhookUsageError(
     'invalid_body',
@@ -47,15 +48,18 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
         contentType: request.headers['content-type'],
         contentLength: request.headers['content-length'],
         signature: request.headers[SIGNATURE_HEADER],
-        readBody: (limit) => readFastifyBody(request.body, limit),
+        readBody: (limits) => readFastifyBody(request.body, limits),
       });
       request.body = rawBody;
       request.webhook = payload;
       releaseUnlessAcknowledged(reply.raw, release);
     } catch (error) {
-      const rejection = rejectionFor(error);
+      const rejection = rejectionFor(error, options);
       if (rejection.status === 500) throw error;
-      return reply.code(rejection.status).type('application/json').send(rejectionBody(rejection));
+      reply.code(rejection.status).headers(rejectionHeaders(rejection));
+      // A body cut off at a limit, a deadline or the budget: close rather than drain the rest.
+      if (unreadBody(reply.raw)) reply.header('connection', 'close');
+      return reply.send(rejectionBody(rejection));
     }
   };
 }

@@ -5,7 +5,7 @@ import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { Receiver } from '../core/api.js';
 import { releaseAfterFailure } from '../core/api.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
-import { rejectionBody, rejectionFor, type Rejection } from '../core/policy.js';
+import { rejectionBody, rejectionFor, rejectionHeaders, type Rejection } from '../core/policy.js';
 import { acknowledges, createRequestVerifier, type VerifiedWebhook, type WebhookRequestOptions } from '../core/request.js';
 import { readRequestBody } from './fetch-body.js';
 
@@ -15,7 +15,7 @@ export type FetchWebhookResult = ({ ok: true } & VerifiedWebhook<Uint8Array>) | 
 
 /** A rejection as the shared `{ error, message }` JSON `Response`. */
 export function rejectionResponse(rejection: Rejection): Response {
-  return new Response(JSON.stringify(rejectionBody(rejection)), { status: rejection.status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify(rejectionBody(rejection)), { status: rejection.status, headers: rejectionHeaders(rejection) });
 }
 
 export function createFetchAdapter(createReceiver: (options: WebhookRequestOptions) => Receiver) {
@@ -26,15 +26,15 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
         contentType: request.headers.get('content-type'),
         contentLength: request.headers.get('content-length'),
         signature: request.headers.get(SIGNATURE_HEADER),
-        readBody: (limit) => readRequestBody(request, limit),
+        readBody: (limits) => readRequestBody(request, limits),
       });
   };
 
-  const toResult = async (pending: Promise<VerifiedWebhook<Uint8Array>>): Promise<FetchWebhookResult> => {
+  const toResult = async (pending: Promise<VerifiedWebhook<Uint8Array>>, options: FetchWebhookOptions): Promise<FetchWebhookResult> => {
     try {
       return { ok: true, ...(await pending) };
     } catch (error) {
-      const rejection = rejectionFor(error);
+      const rejection = rejectionFor(error, options);
       if (rejection.status === 500) throw error;
       return { ok: false, error, response: rejectionResponse(rejection), ...rejection };
     }
@@ -56,7 +56,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
      * response }`. Throws a `WebhookUsageError` for a misuse (a body already read, a bad option).
      */
     verifyWebhookRequest(request: Request, options: FetchWebhookOptions): Promise<FetchWebhookResult> {
-      return toResult(requestVerifier(options)(request));
+      return toResult(requestVerifier(options)(request), options);
     },
 
     /**
@@ -69,7 +69,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
     ): (request: Request) => Promise<Response> {
       const verify = requestVerifier(options);
       return async (request) => {
-        const result = await toResult(verify(request));
+        const result = await toResult(verify(request), options);
         if (!result.ok) return result.response;
         let response: Response;
         try {

@@ -1,7 +1,9 @@
-// Reads the raw body of a Node request (node:http, Express, Fastify's payload stream) within a
-// limit, taking what an Express body parser left only when it still holds the exact bytes.
+// Reads the raw body of a Node request (node:http, Express, Fastify's payload stream) through the
+// one bounded reader, taking what an Express body parser left only when it still holds the exact bytes.
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
+import type { BodyLimits } from '../core/body-limits.js';
+import { readBounded, type ChunkSource } from '../core/bounded-body.js';
 import { WebhookRequestError, WebhookUsageError } from '../core/errors.js';
 
 const CONSUMED_BODY_HINT =
@@ -10,46 +12,47 @@ const CONSUMED_BODY_HINT =
 /** A request that an Express-style parser may have read already, leaving `body` behind. */
 export type NodeRequestLike = Readable & { body?: unknown };
 
-export async function readNodeRequestBody(req: NodeRequestLike, limit: number): Promise<Buffer> {
+export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimits): Promise<Buffer> {
   const { body } = req;
-  if (Buffer.isBuffer(body)) return checkedSize(body, limit);
-  if (body instanceof Uint8Array) return checkedSize(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limit);
+  if (Buffer.isBuffer(body)) return checkedSize(body, limits.maxBytes);
+  if (body instanceof Uint8Array) return checkedSize(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limits.maxBytes);
   // express.text(): the body decoded with its charset; UTF-8 gives back the bytes that were sent.
-  if (typeof body === 'string') return checkedSize(Buffer.from(body, 'utf8'), limit);
+  if (typeof body === 'string') return checkedSize(Buffer.from(body, 'utf8'), limits.maxBytes);
   // Express 5 leaves req.body undefined when no parser ran, Express 4 an empty object with the stream unread.
   const untouched = body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
   if (!untouched || req.readableEnded || !req.readable) throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
-  return readStream(req, limit);
+  return readStream(req, limits);
+}
+
+/** Reads a stream to its end through the bounded reader. */
+export async function readStream(stream: Readable, limits: BodyLimits): Promise<Buffer> {
+  const bytes = await readBounded(streamSource(stream), limits);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
- * Reads a stream to its end, stopping as soon as it passes `limit` bytes. Events rather than
- * `for await`: leaving an async iterator destroys the stream, and with it the socket the 413
- * must be written to; here the rest is drained and discarded instead.
+ * Events rather than `for await`: leaving an async iterator destroys the stream, and with it the
+ * socket a 413 must be written to. A stopped stream is paused, not drained: the adapter answers
+ * with `Connection: close`, so a client that stalls or keeps sending loses its connection instead
+ * of holding it open while the rest is read and discarded.
  */
-export function readStream(stream: Readable, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error?: WebhookRequestError) => {
-      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (error) {
-        // A late error of an abandoned stream must not become an unhandled 'error' event.
-        stream.on('error', ignore).resume();
-        reject(error);
-      } else resolve(Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      size += bytes.length;
-      if (size > limit) settle(new WebhookRequestError('body_too_large', { limit }));
-      else chunks.push(bytes);
-    };
-    const onEnd = () => settle();
-    const onError = (cause: unknown) => settle(new WebhookRequestError('unreadable_body', { cause }));
-    const onClose = () => settle(new WebhookRequestError('unreadable_body', { cause: new Error('The connection closed before the end of the body.') }));
-    stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
+function streamSource(stream: Readable): ChunkSource {
+  let detach = () => {};
+  return {
+    start(sink) {
+      const onData = (chunk: Buffer | string) => sink.chunk(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+      const onEnd = () => sink.end();
+      const onError = (cause: unknown) => sink.fail(cause);
+      const onClose = () => sink.fail(new Error('The connection closed before the end of the body.'));
+      detach = () => stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    },
+    stop() {
+      detach();
+      // A late error of an abandoned stream must not become an unhandled 'error' event.
+      stream.on('error', ignore).pause();
+    },
+  };
 }
 
 const ignore = () => {};

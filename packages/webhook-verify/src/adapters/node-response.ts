@@ -2,14 +2,26 @@
 // given back unless the receiver answered 2xx.
 import type { ServerResponse } from 'node:http';
 import type { ReleaseClaim } from '../core/api.js';
-import { rejectionBody, type Rejection } from '../core/policy.js';
+import { rejectionBody, rejectionHeaders, type Rejection } from '../core/policy.js';
 import { acknowledges } from '../core/request.js';
 
-/** Writes a rejection as the shared `{ error, message }` JSON body, unless a response was already started. */
+/**
+ * Writes a rejection as the shared `{ error, message }` JSON body, unless a response was already
+ * started. When the request's body was not read to its end (cut off at a limit, a deadline or the
+ * budget), the connection is closed after the answer rather than kept to drain the rest.
+ */
 export function writeRejection(res: ServerResponse, rejection: Rejection): void {
   if (res.headersSent) return;
-  res.writeHead(rejection.status, { 'content-type': 'application/json' });
+  const headers = rejectionHeaders(rejection);
+  if (unreadBody(res)) headers.connection = 'close';
+  res.writeHead(rejection.status, headers);
   res.end(JSON.stringify(rejectionBody(rejection)));
+}
+
+/** True when the request this response answers still has body bytes no one read. */
+export function unreadBody(res: ServerResponse): boolean {
+  const req = (res as { req?: { readableEnded?: boolean; complete?: boolean } }).req;
+  return req !== undefined && req.readableEnded === false && req.complete === false;
 }
 
 /**

@@ -38,7 +38,7 @@ declare global {
   }
 }
 
-type Next = (error?: unknown) => void;
+type Next = (error?: unknown) => unknown;
 
 function nodeRequestVerifier(options: NodeWebhookOptions): (req: IncomingMessage) => Promise<VerifiedWebhook<Buffer>> {
   const verify: RequestVerifier = createRequestVerifier(nodeApi.createReceiver, options);
@@ -47,7 +47,7 @@ function nodeRequestVerifier(options: NodeWebhookOptions): (req: IncomingMessage
       contentType: req.headers['content-type'],
       contentLength: req.headers['content-length'],
       signature: req.headers[SIGNATURE_HEADER],
-      readBody: (limit) => readNodeRequestBody(req as NodeRequestLike, limit),
+      readBody: (limits) => readNodeRequestBody(req as NodeRequestLike, limits),
     });
 }
 
@@ -76,15 +76,34 @@ export function webhookMiddleware(options: NodeWebhookOptions) {
       ({ payload, rawBody, release }) => {
         Object.assign(req, { webhook: payload, rawBody });
         releaseUnlessAcknowledged(res, release);
-        if (next) next();
+        if (next) callNext(next, undefined, res);
       },
       (error: unknown) => {
-        const rejection = rejectionFor(error);
-        if (rejection.status === 500 && next) return next(error);
+        const rejection = rejectionFor(error, options);
+        if (rejection.status === 500 && next) return callNext(next, error, res);
         writeRejection(res, rejection);
       },
     );
   };
+}
+
+/**
+ * Runs the next handler. Express catches its handlers' errors, but plain `node:http` code or a
+ * minimal router may let one throw (or reject) out of `next`: inside this promise chain that would
+ * become an unhandled rejection and end the process, so it is answered 500 and logged instead.
+ */
+function callNext(next: Next, error: unknown, res: ServerResponse): void {
+  const failed = (handlerError: unknown) => {
+    console.error('@forms-api/webhook-verify: the handler after webhookMiddleware failed; answering 500.', handlerError);
+    if (res.headersSent) res.destroy();
+    else writeRejection(res, HANDLER_FAILED);
+  };
+  try {
+    const result = error === undefined ? next() : next(error);
+    if (typeof (result as Promise<unknown> | undefined)?.then === 'function') (result as Promise<unknown>).then(undefined, failed);
+  } catch (handlerError) {
+    failed(handlerError);
+  }
 }
 
 /**
@@ -104,12 +123,12 @@ export function createWebhookListener(
         try {
           await handle(payload, verified, res);
         } catch (handlerError) {
-          console.error('@forms-api/webhook-verify: the webhook handler failed; answering 500 so the sender retries.', handlerError);
+          console.error('@forms-api/webhook-verify: the webhook handler failed; answering 500.', handlerError);
           if (res.headersSent) res.destroy();
           else writeRejection(res, HANDLER_FAILED);
         }
       },
-      (error: unknown) => writeRejection(res, rejectionFor(error)),
+      (error: unknown) => writeRejection(res, rejectionFor(error, options)),
     );
   };
 }

@@ -201,7 +201,7 @@ export function createWebhookApi(backend: HmacBackend) {
     },
     /**
      * `parseWebhook`, then `handler(payload)`; resolves to what the handler returns. When the
-     * handler throws, the replay claim is given back (so the sender's retry is processed) and the
+     * handler throws, the replay claim is given back (so the same delivery arriving again is processed) and the
      * handler's error is rethrown unchanged.
      */
     async handleWebhook<T>(

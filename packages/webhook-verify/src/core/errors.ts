@@ -41,28 +41,51 @@ export class WebhookVerificationError extends Error {
 }
 
 /** Why a request was refused before its signature could be checked. */
-export type WebhookRequestReason = 'unsupported_content_type' | 'body_too_large' | 'unreadable_body';
+export type WebhookRequestReason = 'unsupported_content_type' | 'body_too_large' | 'body_timeout' | 'receiver_busy' | 'unreadable_body';
 
-/** A webhook request refused before verification: wrong content type, body over the limit, or a body that could not be read. */
+/** What a refused request was judged by. */
+export interface WebhookRequestContext {
+  contentType?: string | null | undefined;
+  /** `body_too_large`: the limit in bytes. */
+  limit?: number;
+  /** `body_timeout`: the deadline in milliseconds. */
+  timeoutMs?: number;
+  /** `receiver_busy`: when a retry can expect the held bodies to be gone. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * A webhook request refused before verification: wrong content type, a body over the limit, not
+ * received within the deadline, over the budget of bytes held at once, or unreadable.
+ */
 export class WebhookRequestError extends Error {
   override readonly name = 'WebhookRequestError';
   readonly reason: WebhookRequestReason;
+  readonly context: WebhookRequestContext;
 
   constructor(reason: 'unsupported_content_type', context: { contentType: string | null | undefined });
   constructor(reason: 'body_too_large', context: { limit: number });
+  constructor(reason: 'body_timeout', context: { timeoutMs: number });
+  constructor(reason: 'receiver_busy', context: { retryAfterSeconds: number });
   constructor(reason: 'unreadable_body', context: { cause: unknown });
-  constructor(reason: WebhookRequestReason, context: { contentType?: string | null | undefined; limit?: number; cause?: unknown }) {
+  constructor(reason: WebhookRequestReason, context: WebhookRequestContext & { cause?: unknown }) {
     super(requestMessage(reason, context), { cause: context.cause });
     this.reason = reason;
+    const { cause: _cause, ...rest } = context;
+    this.context = rest;
   }
 }
 
-function requestMessage(reason: WebhookRequestReason, context: { contentType?: string | null | undefined; limit?: number }): string {
+function requestMessage(reason: WebhookRequestReason, context: WebhookRequestContext): string {
   switch (reason) {
     case 'unsupported_content_type':
       return `Webhook requests are sent as application/json; this one is ${context.contentType ? `\`${context.contentType}\`` : 'without a Content-Type'}.`;
     case 'body_too_large':
       return `The webhook body is larger than ${context.limit} bytes; raise \`maxBodyBytes\` if such payloads are expected.`;
+    case 'body_timeout':
+      return `The webhook body did not arrive within ${context.timeoutMs} ms (\`bodyTimeoutMs\`); the service sends its whole body at once and gives up after 5 s.`;
+    case 'receiver_busy':
+      return `The receiver holds as many unverified bodies as its budget allows (\`bodyBudget\`); retry after ${context.retryAfterSeconds} s.`;
     case 'unreadable_body':
       return 'The webhook body could not be read (the connection was closed or the stream failed before its end).';
   }

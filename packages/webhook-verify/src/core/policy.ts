@@ -5,17 +5,28 @@ import { WebhookRequestError, WebhookUsageError, WebhookVerificationError, type 
 /** Every `error` value a rejection can carry. */
 export type RejectionReason = WebhookVerificationReason | WebhookRequestReason | WebhookUsageCode | 'internal_error';
 
-export interface Rejection {
-  status: 400 | 401 | 409 | 413 | 415 | 500;
-  reason: RejectionReason;
-  message: string;
+/**
+ * What to answer to a delivery already claimed in the replay store. `acknowledge` (the default):
+ * 200 `{ "status": "duplicate" }`, handler not run, since the service never retries and records any
+ * non-2xx as an error event on the integration; `reject`: 409 `{ "error": "replayed" }`.
+ */
+export type DuplicatePolicy = 'acknowledge' | 'reject';
+
+export interface AnswerOptions {
+  onDuplicate?: DuplicatePolicy;
 }
 
-/** The JSON body of every rejection. */
-export interface RejectionBody {
-  error: RejectionReason;
+export interface Rejection {
+  /** 200 only for an acknowledged duplicate: the request is not processed, and not refused either. */
+  status: 200 | 400 | 401 | 408 | 409 | 413 | 415 | 500 | 503;
+  reason: RejectionReason;
   message: string;
+  /** Sent as `Retry-After` (503 only). */
+  retryAfterSeconds?: number;
 }
+
+/** The JSON body of every rejection; an acknowledged duplicate says `status: 'duplicate'` instead. */
+export type RejectionBody = { error: RejectionReason; message: string } | { status: 'duplicate'; message: string };
 
 const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection['status']> = {
   missing_signature: 401,
@@ -26,17 +37,26 @@ const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection
   invalid_payload: 400,
   unreadable_body: 400,
   body_too_large: 413,
+  body_timeout: 408,
+  receiver_busy: 503,
   unsupported_content_type: 415,
 };
 
 /**
- * 401: missing, malformed or mismatched signature; 409: a replayed delivery; 400: a body that is
- * not JSON, not a valid payload, or unreadable; 413: a body over the limit; 415: not
- * `application/json`. Anything else is a 500: a misuse (`WebhookUsageError`, reason = its code)
+ * 401: missing, malformed or mismatched signature; 409: a replayed delivery (only with
+ * `onDuplicate: 'reject'`); 400: a body that is not JSON, not a valid payload, or unreadable; 408:
+ * a body not received within `bodyTimeoutMs`; 413: a body over the limit; 415: not
+ * `application/json`; 503 with `Retry-After`: the budget of unverified bytes is spent. Anything else is a 500: a misuse (`WebhookUsageError`, reason = its code)
  * means the receiver is misconfigured; any other error is `internal_error`, with a message that
  * says nothing about it (it may hold what the sender must not see).
  */
-export function rejectionFor(error: unknown): Rejection {
+export function rejectionFor(error: unknown, options: AnswerOptions = {}): Rejection {
+  if (error instanceof WebhookVerificationError && error.reason === 'replayed' && (options.onDuplicate ?? 'acknowledge') === 'acknowledge') {
+    return { status: 200, reason: 'replayed', message: 'This delivery was already received (its signature is claimed in the replay store); it was not processed again.' };
+  }
+  if (error instanceof WebhookRequestError && error.context.retryAfterSeconds !== undefined) {
+    return { status: STATUS[error.reason], reason: error.reason, message: error.message, retryAfterSeconds: error.context.retryAfterSeconds };
+  }
   if (error instanceof WebhookVerificationError || error instanceof WebhookRequestError) {
     return { status: STATUS[error.reason], reason: error.reason, message: error.message };
   }
@@ -44,10 +64,24 @@ export function rejectionFor(error: unknown): Rejection {
   return { status: 500, reason: 'internal_error', message: 'The webhook could not be processed because of an internal error.' };
 }
 
-/** The answer when the receiver's own handler failed after verification: 500, so the sender retries. */
+export function checkDuplicatePolicy(value: unknown): DuplicatePolicy {
+  if (value === undefined) return 'acknowledge';
+  if (value === 'acknowledge' || value === 'reject') return value;
+  throw new WebhookUsageError('invalid_option', `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`);
+}
+
+/** The answer when the receiver's own handler failed after verification: 500 (the service records it as an error event; it does not retry). */
 export const HANDLER_FAILED: Rejection = { status: 500, reason: 'internal_error', message: 'The webhook was verified but its handler failed; it was not processed.' };
 
 /** The `{ error, message }` body of a rejection: the one place its shape is written. */
 export function rejectionBody(rejection: Rejection): RejectionBody {
+  if (rejection.status === 200) return { status: 'duplicate', message: rejection.message };
   return { error: rejection.reason, message: rejection.message };
+}
+
+/** The headers of a rejection: JSON, and `Retry-After` when the sender may try again later. */
+export function rejectionHeaders(rejection: Rejection): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (rejection.retryAfterSeconds !== undefined) headers['retry-after'] = String(rejection.retryAfterSeconds);
+  return headers;
 }

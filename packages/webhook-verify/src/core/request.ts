@@ -3,19 +3,21 @@
 // the replay claim. Adapters only say how to read their request and how to answer.
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
+import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
 import { WebhookRequestError, WebhookUsageError } from './errors.js';
 import type { ParseOptions } from './options.js';
+import { checkDuplicatePolicy, type DuplicatePolicy } from './policy.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /** Options of every request-level function and adapter. */
-export interface WebhookRequestOptions extends ParseOptions {
+export interface WebhookRequestOptions extends ParseOptions, BodyLimitOptions {
   /** The integration's `webhook_secret`, or several while rotating it. */
   secret: string | readonly string[];
-  /** Largest body accepted, in bytes (answered 413). Default 1 MiB. */
-  maxBodyBytes?: number;
+  /** With `replayStore`: answer a duplicate 200 without running the handler (`'acknowledge'`, default) or 409 (`'reject'`). */
+  onDuplicate?: DuplicatePolicy;
 }
 
 /** A request that passed every check. */
@@ -25,7 +27,7 @@ export interface VerifiedWebhook<Body extends Uint8Array = Uint8Array> {
   rawBody: Body;
   /** The `X-Webhook-Signature` value: the key the replay store claimed. */
   signature: string;
-  /** Call it when the delivery could not be processed, so the sender's retry is (a no-op without `replayStore`). */
+  /** Call it when the delivery could not be processed, so its next arrival is (a no-op without `replayStore`). */
   release: ReleaseClaim;
 }
 
@@ -34,8 +36,8 @@ export interface WebhookRequestParts<Body extends Uint8Array> {
   contentType: string | null | undefined;
   contentLength: string | null | undefined;
   signature: unknown;
-  /** Reads the raw body, throwing `body_too_large` as soon as it passes `limit` bytes. */
-  readBody(limit: number): Promise<Body>;
+  /** Reads the raw body within `limits` (through `readBounded`), throwing `body_too_large`, `body_timeout` or `receiver_busy`. */
+  readBody(limits: BodyLimits): Promise<Body>;
 }
 
 export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestParts<Body>) => Promise<VerifiedWebhook<Body>>;
@@ -43,13 +45,15 @@ export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestPar
 /** Checks the options once and returns the pipeline for one request at a time. */
 export function createRequestVerifier(createReceiver: (options: WebhookRequestOptions) => Receiver, options: WebhookRequestOptions): RequestVerifier {
   if (typeof options !== 'object' || options === null) throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
-  const limit = checkMaxBodyBytes(options.maxBodyBytes);
+  const limits = checkBodyLimits(options);
+  checkDuplicatePolicy(options.onDuplicate);
+  const limit = limits.maxBytes;
   const receiver = createReceiver(options);
   return async (parts) => {
     if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType)) throw new WebhookRequestError('unsupported_content_type', { contentType: parts.contentType });
     const declared = Number(parts.contentLength);
     if (parts.contentLength && Number.isFinite(declared) && declared > limit) throw new WebhookRequestError('body_too_large', { limit });
-    const rawBody = await parts.readBody(limit);
+    const rawBody = await parts.readBody(limits);
     const payload = await receiver.decode(rawBody, parts.signature);
     // decode() accepted the header, so it is the one signature string.
     const signature = parts.signature as string;
@@ -57,13 +61,5 @@ export function createRequestVerifier(createReceiver: (options: WebhookRequestOp
   };
 }
 
-function checkMaxBodyBytes(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookUsageError('invalid_option', `\`maxBodyBytes\` must be a positive whole number of bytes (got ${String(value)}); leave it out for the default of 1 MiB.`);
-  }
-  return value;
-}
-
-/** The sender counts only a 2xx as delivered; on anything else it retries, so the claim must go. */
+/** Only a 2xx means the delivery was taken; after anything else the claim goes, so the same bytes arriving again are processed. */
 export const acknowledges = (status: number): boolean => status >= 200 && status < 300;

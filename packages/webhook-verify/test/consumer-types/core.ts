@@ -37,7 +37,9 @@ export function reasons(error: unknown): RejectionReason {
     if (error.reason === 'signature_mismatch') return wrong;
   }
   if (error instanceof WebhookVerificationError && error.reason === 'replayed') return 'replayed';
-  return body.error;
+  // @ts-expect-error an acknowledged duplicate's body has `status`, not `error`: narrow first
+  void body.error;
+  return 'error' in body ? body.error : rejection.reason;
 }
 
 export const fetchHandler = webhookHandler({ secret, replayStore }, (payload) => new Response(payload.form_title));

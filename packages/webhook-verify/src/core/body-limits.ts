@@ -1,0 +1,84 @@
+// How much of an unverified body a receiver holds, and for how long: the per-request limit, the
+// read deadline, and the budget of bytes held at once across requests. Checked where given.
+import { WebhookUsageError } from './errors.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The service gives up on a delivery after 5 s, so a body still arriving after that is not one of its deliveries. */
+export const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+/** 32 bodies at the default limit. */
+export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Bytes of unverified bodies held at once, counted as they arrive and given back when a read ends.
+ * Memory is a process's, so adapters share one budget per process unless given their own.
+ */
+export interface BodyBudget {
+  readonly maxBytes: number;
+  /** Bytes held now. */
+  readonly heldBytes: number;
+  /** Takes `bytes` from the budget: false (and nothing taken) when they do not fit. */
+  tryReserve(bytes: number): boolean;
+  release(bytes: number): void;
+}
+
+export function createBodyBudget(maxBytes: number): BodyBudget {
+  checkPositiveInteger('maxPendingBodyBytes', maxBytes, 'bytes', '32 MiB');
+  let held = 0;
+  return {
+    maxBytes,
+    get heldBytes() {
+      return held;
+    },
+    tryReserve(bytes) {
+      if (held + bytes > maxBytes) return false;
+      held += bytes;
+      return true;
+    },
+    release(bytes) {
+      held = Math.max(0, held - bytes);
+    },
+  };
+}
+
+/** The budget of every adapter given no `bodyBudget` (one per loaded copy of this package). */
+export const processBodyBudget: BodyBudget = createBodyBudget(DEFAULT_MAX_PENDING_BODY_BYTES);
+
+export interface BodyLimitOptions {
+  /** Largest body accepted, in bytes (answered 413). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Time allowed to receive the whole body once the headers arrived, in ms (answered 408, connection closed). Default 5000. */
+  bodyTimeoutMs?: number;
+  /**
+   * Unverified bytes held at once across requests (answered 503 with Retry-After when over). Default:
+   * one budget of 32 MiB shared by every adapter of the process; `createBodyBudget(bytes)` for your own.
+   */
+  bodyBudget?: BodyBudget;
+}
+
+/** The limits of one body read. */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  budget: BodyBudget;
+}
+
+export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  checkPositiveInteger('maxBodyBytes', maxBytes, 'bytes', '1 MiB');
+  const timeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  checkPositiveInteger('bodyTimeoutMs', timeoutMs, 'milliseconds', '5000');
+  const budget = options.bodyBudget ?? processBodyBudget;
+  if (typeof budget !== 'object' || budget === null || typeof budget.tryReserve !== 'function' || typeof budget.release !== 'function') {
+    throw new WebhookUsageError('invalid_option', '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.');
+  }
+  if (budget.maxBytes < maxBytes) {
+    throw new WebhookUsageError('invalid_option', `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`);
+  }
+  return { maxBytes, timeoutMs, budget };
+}
+
+function checkPositiveInteger(name: string, value: unknown, unit: string, fallback: string): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new WebhookUsageError('invalid_option', `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`);
+  }
+}
