@@ -48,6 +48,15 @@ const SENT: [string, string, unknown][] = [
   ['update-submission-response-shape', 'UpdatedSubmission', { type: 'success', message: 'Updated.', data: { ...listed, submission_id: uuid } }],
   ['events-shape', 'WebhookEvent', { date: '2026-08-22 10:31', status: 'Success', data: {} }],
   ['events-shape', 'WebhookEvent', { date: '2026-08-22 10:33', status: 'Error', data: { message: 'cURL error 28: Operation timed out' } }],
+  ['webhook-submission-empty-array', 'SubmissionCreatedPayload', { form_id: 12, form_title: 'Contact', submission_id: 7, submission: [], data: [], message: 'Please do not use the `submission` field.' }],
+];
+
+// Extra keys are only refused by closed validation (the contract suite's), as the contract's objects are open.
+const closedContract = createSpecValidator(bundle, { closed: true });
+const closedObserved = createSpecValidator(observedBundle, { closed: true });
+const EXTRA: [string, string, unknown][] = [
+  ['submission-resource-extra-keys', 'Submission', { ...listed, data: { ...listed.data, submission_id: uuid, ip_address: '203.0.113.7' }, submission_id: uuid, meta: { attribution: { utm_source: 'news' } } }],
+  ['form-list-meta-extended', 'FormSummaryPage', { data: [], links: { first: 'https://f.example/x?page=1', last: 'https://f.example/x?page=1', prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, links: [], path: 'https://f.example/x', per_page: 10, to: null, total: 0 } }],
 ];
 
 describe('observed bundle', () => {
@@ -74,6 +83,11 @@ describe('observed bundle', () => {
   it.each(SENT)('%s: the observed bundle admits what the service sends as %s, the contract does not', (_id, component, value) => {
     expect(observed.validateComponent(component, value).errors).toEqual([]);
     expect(contract.validateComponent(component, value).valid).toBe(false);
+  });
+
+  it.each(EXTRA)('%s: the observed bundle names the extra keys the service sends in %s', (_id, component, value) => {
+    expect(closedObserved.validateComponent(component, value).errors).toEqual([]);
+    expect(closedContract.validateComponent(component, value).valid).toBe(false);
   });
 
   it('still describes the contract where no drift is known', () => {

@@ -8,6 +8,8 @@ import type {
   FormSummary,
   FormSummaryPage,
   IntegrationEvent,
+  Submission,
+  SubmissionCreatedPayload,
   UpdatedSubmission,
   WebhookEvent,
   operations,
@@ -93,6 +95,23 @@ export const deliveredByContract = (event: ContractTypes.WebhookEvent): boolean 
 // submission-file-answer-object: a file answer keyed by position.
 export const fileAnswerObject = { '1': { file_url: 'https://forms.example.com/f?expires=1&signature=ab', file_name: 'cv.pdf' } } as const;
 expectTypeOf(fileAnswerObject).toExtend<AnswerValue>();
+
+// webhook-submission-empty-array: `submission: []` when no field has a value.
+export const emptyPayload = { form_id: 12, form_title: 'Contact', submission_id: 7, submission: [] as never[] };
+expectTypeOf(emptyPayload).toExtend<SubmissionCreatedPayload>();
+expectTypeOf(emptyPayload).not.toExtend<ContractTypes.SubmissionCreatedPayload>();
+export function answersByName(payload: SubmissionCreatedPayload): Record<string, unknown> {
+  // @ts-expect-error the service may send an empty list: check before reading it as an object
+  void payload.submission['Name'];
+  return Array.isArray(payload.submission) ? {} : payload.submission;
+}
+
+// submission-resource-extra-keys: `submission_id` (a UUID) at the top and in `data`, `meta`, `data.ip_address`.
+expectTypeOf<Submission['submission_id']>().toEqualTypeOf<string | undefined>();
+expectTypeOf<ContractTypes.Submission>().not.toHaveProperty('submission_id');
+expectTypeOf<Submission['data']['submission_id']>().toExtend<string | undefined>();
+expectTypeOf<NonNullable<Submission['meta']>['attribution']>().toExtend<Record<string, string> | undefined>();
+expectTypeOf<Submission['data']['ip_address']>().toExtend<string | null | undefined>();
 
 // The raw surface is the service's too: openapi-fetch callers get what the service sends.
 type ListedForm = NonNullable<paths['/open/workspaces/{workspaceId}/forms']['get']['responses'][200]['content']['application/json']['data']>[number];
