@@ -3,20 +3,21 @@
 // membership and the operation's abilities (403) → input (422), in that order unless the rules
 // give an operation another one (runChecks).
 import type { Context } from 'hono';
-import type { SpecValidator, ValidationResult } from '@forms-api/spec/validator';
+import type { SpecValidator } from '@forms-api/spec/validator';
 import type { OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import type { WebhookUrlPolicy } from './dispatch/webhook-url.js';
 import type { FileSigner } from './files.js';
 import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
 import type { AccessToken, Form, User } from './model.js';
+import type { RuleContext, SchemaError } from './rule-context.js';
 import type { SandboxRules } from './rules.js';
+import { addSchemaErrors } from './schema-errors.js';
 import type { Storage } from './storage.js';
 import type { SandboxStore } from './store/store.js';
 
-export type SchemaError = ValidationResult['errors'][number];
-
-export interface SandboxContext {
+/** Everything a route uses; the rules see only its RuleContext part (rule-context.ts). */
+export interface SandboxContext extends RuleContext {
   /** The bundled spec (components are looked up in it). */
   bundle: { components: { parameters: Record<string, Record<string, any>>; schemas: Record<string, Record<string, any>> } };
   store: SandboxStore;
@@ -93,24 +94,6 @@ export async function jsonBody(c: Context): Promise<Record<string, any>> {
 }
 
 /**
- * Adds to `errors` what the operation's request schema refuses in `body`, one message per input
- * key; `accept` drops a schema error the sandbox's configuration allows.
- */
-export function addSchemaErrors(ctx: SandboxContext, operationId: OperationId, body: Record<string, any>, errors: FieldErrors, accept?: (error: SchemaError, body: Record<string, any>) => boolean): void {
-  const result = ctx.validator.validateRequestBody(operationId, body);
-  const refused = result.valid ? [] : result.errors.filter((e) => !accept?.(e, body));
-  const before = errors.size;
-  for (const e of refused) {
-    // The branches of a composite schema are reported by their own errors.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
-    const key = path.join('.') || 'body';
-    errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
-  }
-  if (refused.length > 0 && errors.size === before) errors.add('body', 'The request body is invalid.');
-}
-
-/**
  * Validates a JSON body against the operation's request schema, then `more` adds the checks the
  * schema cannot express; every error found is reported in one 422.
  */
@@ -121,7 +104,7 @@ export async function validateBody(
   options: { accept?: (error: SchemaError, body: Record<string, any>) => boolean; more?: (body: Record<string, any>, errors: FieldErrors) => void | Promise<void> } = {},
 ): Promise<Record<string, any>> {
   const errors = new FieldErrors();
-  addSchemaErrors(ctx, operationId, body, errors, options.accept);
+  addSchemaErrors(ctx.validator, operationId, body, errors, options.accept);
   await options.more?.(body, errors);
   if (errors.size > 0) throw errors.toHttpError();
   return body;

@@ -126,8 +126,9 @@ function profileBehaviours(name: string): readonly Behaviour[] {
   return BEHAVIOUR_PROFILES[name as SandboxBehaviour];
 }
 
-function checkedPublicUrl(publicUrl: string | undefined, listening: string): string {
-  if (publicUrl === undefined) return listening;
+/** The publicUrl option without its trailing slashes, or a SandboxConfigError; undefined when not given. */
+function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
+  if (publicUrl === undefined) return undefined;
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
     throw new SandboxConfigError('invalid-option', `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`, { publicUrl });
   }
@@ -141,6 +142,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const rules = rulesWith(behaviours.map((b) => b.rules));
   const trustedProxies = options.trustedProxies ?? 0;
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
+  // Every option is judged before the port is opened: a refused option leaves nothing listening.
+  const publicUrl = checkedPublicUrl(options.publicUrl);
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
@@ -175,7 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
+  ctx.baseUrl = publicUrl ?? listenUrl;
   const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
   return {
     behaviour: behaviourName as SandboxBehaviour,

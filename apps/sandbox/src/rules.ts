@@ -7,11 +7,11 @@
 import type { Ability } from '@forms-api/types';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import { CONTRACT_ANSWERS, type AnswerRules } from './answers.js';
-import type { SandboxContext } from './context.js';
 import { fileAttachment, type StoredFile } from './files.js';
 import type { DeliveryOutcome, Plan } from './model.js';
 import { CONTRACT_LISTING, type ListingRules } from './paging.js';
 import { CONTRACT_PRESENTERS, type Presenters } from './presenters.js';
+import type { RuleContext } from './rule-context.js';
 import { CONTRACT_SEARCH, type SubmissionSearch } from './store/search.js';
 
 export type { AnswerRules, ListingRules, Presenters, SubmissionSearch };
@@ -50,7 +50,7 @@ export interface SandboxRules {
   integrations: IntegrationRules;
   webhooks: WebhookRules;
   /** How a stored file is handed out by its signed URL: the file itself, or a redirect to storage. */
-  download(ctx: SandboxContext, file: StoredFile): Response;
+  download(ctx: RuleContext, file: StoredFile): Response;
 }
 
 /** The rules of the published contract, and of the spec where the contract is silent. */

@@ -21,7 +21,7 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
       open: () => refuseUnlessOpen(form),
       input: async () => {
         body = await jsonBody(c);
-        const checked = ctx.rules.answers.create(ctx, form, body, body.is_partial === true);
+        const checked = ctx.rules.answers.create(ctx.validator, form, body, body.is_partial === true);
         if (!checked.ok) throw checked.error.toHttpError();
         answers = checked.value;
       },

@@ -25,6 +25,6 @@ export function formRoutes(app: Hono, ctx: SandboxContext): void {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!, true);
     authorise(ctx, who, form.workspaceId, 'getForm');
-    return json(200, fullForm(ctx, form));
+    return json(200, fullForm(ctx, ctx.rules.present, form));
   });
 }

@@ -52,7 +52,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
       permission: () => authorise(ctx, who, form.workspaceId, 'updateFormSubmission', { editor: true }),
       input: async () => {
         body = await jsonBody(c);
-        const checked = ctx.rules.answers.update(ctx, form, body);
+        const checked = ctx.rules.answers.update(ctx.validator, form, body);
         if (!checked.ok) throw checked.error.toHttpError();
         answers = checked.value;
       },

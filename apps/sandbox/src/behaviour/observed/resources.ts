@@ -1,8 +1,8 @@
 // Records as the service's API resources present them: FormListResource, FormSubmissionResource
 // (also the update's answer), FormIntegrationResource and FormIntegrationsEventResource.
-import type { SandboxContext } from '../../context.js';
 import type { DeliveryOutcome, Form, Submission, WebhookEventRecord } from '../../model.js';
 import { CONTRACT_PRESENTERS, sqlTime, summaryFields, type Presenters } from '../../presenters.js';
+import type { RuleContext } from '../../rule-context.js';
 
 type Body = Record<string, unknown>;
 const FILE_TYPES = new Set(['files', 'signature']);
@@ -16,14 +16,14 @@ const phpEmpty = (v: unknown) => v === null || v === undefined || v === '' || v 
  * before a file is no longer 0..n-1 and is encoded as an object keyed by position
  * (ledger: submission-file-answer-object).
  */
-function fileEntries(ctx: SandboxContext, form: Form, value: unknown): unknown {
+function fileEntries(ctx: RuleContext, form: Form, value: unknown): unknown {
   const items = Array.isArray(value) ? value : [value];
   const kept = items.map((name, position) => [position, name] as const).filter(([, name]) => name !== null && name !== '');
   const entries = kept.map(([position, name]) => [position, { file_url: ctx.files.url(ctx.baseUrl, form.id, String(name)), file_name: String(name) }] as const);
   return entries.every(([position], i) => position === i) ? entries.map(([, entry]) => entry) : Object.fromEntries(entries.map(([position, entry]) => [String(position), entry]));
 }
 
-function submissionResource(ctx: SandboxContext, form: Form, s: Submission): Body {
+function submissionResource(ctx: RuleContext, form: Form, s: Submission): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const answers: Body = {};
   for (const [id, value] of Object.entries(s.answers)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
