@@ -9,6 +9,7 @@ import type { Dispatcher } from './dispatch/dispatcher.js';
 import type { WebhookUrlPolicy } from './dispatch/webhook-url.js';
 import type { FileSigner } from './files.js';
 import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
+import { REQUEST_BODY_MAX_DEPTH } from './limits.js';
 import type { AccessToken, Form, User } from './model.js';
 import type { RuleContext, SchemaError } from './rule-context.js';
 import type { SandboxRules } from './rules.js';
@@ -81,7 +82,20 @@ export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false)
   return form;
 }
 
-/** The JSON body as an object, or a 422 saying it is not one. */
+/** How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), walked without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The JSON body as an object, or a 422 saying it is not one or nests too deeply to be read. */
 export async function jsonBody(c: Context): Promise<Record<string, any>> {
   let body: unknown;
   try {
@@ -90,6 +104,8 @@ export async function jsonBody(c: Context): Promise<Record<string, any>> {
     body = undefined;
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationFailed('body', 'The request body must be a JSON object.');
+  const depth = nestingDepth(body);
+  if (depth > REQUEST_BODY_MAX_DEPTH) throw validationFailed('body', `The request body nests arrays and objects ${depth} levels deep; at most ${REQUEST_BODY_MAX_DEPTH} are read (as by the service): flatten it.`);
   return body as Record<string, any>;
 }
 

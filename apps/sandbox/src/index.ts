@@ -58,7 +58,11 @@ export interface SandboxOptions {
    * are believed when the public endpoint's rate limit picks the client address. Default 0.
    */
   trustedProxies?: number;
-  /** The token `POST /__sandbox/reset` requires. Default: a random one per start (see SandboxHandle.adminToken). */
+  /**
+   * The token `POST /__sandbox/reset` requires: at least 16 visible ASCII characters (an empty or
+   * short one is refused, never taken to mean "no token"). Default: a random one per start (see
+   * SandboxHandle.adminToken).
+   */
   adminToken?: string;
   /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE); they apply on top of either behaviour. */
   faults?: readonly SandboxFault[];
@@ -135,6 +139,18 @@ function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
   return publicUrl.replace(/\/+$/, '');
 }
 
+const ADMIN_TOKEN_MIN_LENGTH = 16;
+
+/** The adminToken option, or a random one; an empty, short or unsendable token is refused (it would open the reset to anyone who guesses it). */
+function checkedAdminToken(adminToken: string | undefined): string {
+  if (adminToken === undefined) return `sandbox_admin_${randomBytes(24).toString('base64url')}`;
+  if (typeof adminToken !== 'string' || adminToken.length < ADMIN_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken)) {
+    // The token itself is never echoed: only its length.
+    throw new SandboxConfigError('invalid-option', `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`, { length: typeof adminToken === 'string' ? adminToken.length : null });
+  }
+  return adminToken;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const behaviourName = options.behaviour ?? 'contract';
   // Faults first: they change what the profile answers, and the profile then encodes the answer.
@@ -144,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
   // Every option is judged before the port is opened: a refused option leaves nothing listening.
   const publicUrl = checkedPublicUrl(options.publicUrl);
+  const adminToken = checkedAdminToken(options.adminToken);
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
@@ -167,7 +184,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: '',
     now,
   };
-  const adminToken = options.adminToken ?? `sandbox_admin_${randomBytes(24).toString('base64url')}`;
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
   const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);

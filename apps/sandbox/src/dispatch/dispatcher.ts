@@ -45,7 +45,9 @@ export function createDispatcher(options: DispatcherOptions) {
           if (logicMet(integration.logic, submission.answers)) {
             const headers: Record<string, string> = { ...(integration.data.webhook_headers ?? {}), 'content-type': 'application/json', 'user-agent': 'forms-api-kit-sandbox' };
             if (integration.data.webhook_secret) headers['x-webhook-signature'] = await sign(integration.data.webhook_secret, body);
-            outcome = await transport.send({ url, headers, body });
+            // A request that cannot even be built (a seeded header Node refuses) is that delivery's
+            // failure, recorded like any other, never the failure of the save that sent it.
+            outcome = await transport.send({ url, headers, body }).catch((error: unknown) => ({ kind: 'refused' as const, reason: error instanceof Error ? error.message : String(error) }));
           }
           log(`webhook #${integration.id} (${save}) -> ${describe(outcome)}`);
           if (rules.recorded(outcome)) store.recordEvent(integration.id, { url, outcome, createdAt: options.now() });

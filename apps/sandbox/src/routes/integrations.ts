@@ -1,12 +1,16 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
 import { authorise, caller, formOr404, jsonBody, runChecks, validateBody, type SandboxContext } from '../context.js';
+import { webhookHeadersProblem } from '../dispatch/webhook-headers.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
 import { serve, type OperationId } from '../operations.js';
 
 type IntegrationInput = Pick<Integration, 'status' | 'data' | 'logic'>;
+
+/** Said after a refused receiver URL: a local receiver (http, loopback, private network) needs the sandbox's switch. */
+const PRIVATE_RECEIVER_HINT = 'For a local receiver (http://127.0.0.1:…, a private address), start the sandbox with --allow-private-webhooks (startSandbox({ allowPrivateWebhooks: true })).';
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   const specBlocked = ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[];
@@ -33,17 +37,17 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     if (kind !== 'webhook') throw validationFailed('integration_id', `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`);
     await validateBody(ctx, body, operationId, {
       accept: (error, sent) =>
-        // Blocked header names get the service's message below instead of the schema's "must NOT be valid".
-        blockedHeaders.has(String(error.propertyName ?? error.params.propertyName ?? '').toLowerCase()) ||
+        // The headers' entries are judged below, in the service's words, instead of the schema's.
+        (error.instancePath.startsWith('/data/webhook_headers') && !(error.instancePath === '/data/webhook_headers' && error.keyword === 'type')) ||
         // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
         (ctx.webhookUrls.allowPrivate && error.keyword === 'pattern' && error.instancePath === '/data/webhook_url' && /^http:\/\//i.test(String(sent.data?.webhook_url))),
       more: async (sent, errors) => {
         const headers = sent.data?.webhook_headers;
-        const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => blockedHeaders.has(name.toLowerCase())) : undefined;
-        if (blockedName) errors.add('data.webhook_headers', `The '${blockedName}' header cannot be customized for security reasons.`);
+        const headersProblem = headers && typeof headers === 'object' && !Array.isArray(headers) ? webhookHeadersProblem(headers, blockedHeaders) : undefined;
+        if (headersProblem) errors.add('data.webhook_headers', headersProblem);
         if (typeof sent.data?.webhook_url === 'string') {
           const destination = await checkWebhookUrl(sent.data.webhook_url, ctx.webhookUrls);
-          if (!destination.ok) errors.add('data.webhook_url', destination.error);
+          if (!destination.ok) errors.add('data.webhook_url', ctx.webhookUrls.allowPrivate || !/HTTPS|public IP/.test(destination.error) ? destination.error : `${destination.error} ${PRIVATE_RECEIVER_HINT}`);
         }
       },
     });

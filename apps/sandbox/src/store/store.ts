@@ -50,9 +50,11 @@ export class SandboxStore {
     for (const list of this.#submissions.values()) list.rows.sort(newestFirst);
     this.integrations = new Map((seed.integrations ?? []).map((i) => [i.id, i]));
     this.events = new Map();
-    this.#nextSubmissionId = seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1;
-    this.#nextIntegrationId = (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1;
-    this.#nextEventId = 1;
+    // Ids go on from where they were, never back to the seed's: a submission made after a reset
+    // never has the id of one made before it, so its signed delivery never repeats an earlier one
+    // byte for byte (a receiver's replay or dedupe store would drop it as a copy).
+    this.#nextSubmissionId = Math.max(this.#nextSubmissionId, seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1);
+    this.#nextIntegrationId = Math.max(this.#nextIntegrationId, (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1);
   }
 
   formByIdOrSlug(idOrSlug: string): Form | undefined {
