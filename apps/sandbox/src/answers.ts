@@ -17,9 +17,9 @@ export type CheckedAnswers = Result<Map<string, unknown>, FieldErrors>;
 
 export interface AnswerRules {
   /** Checks a new answer to the form (public endpoint); a partial one need not hold the required fields. */
-  create(validator: RuleContext['validator'], form: Form, body: Record<string, unknown>, partial: boolean): CheckedAnswers;
+  create(ctx: RuleContext, form: Form, body: Record<string, unknown>, partial: boolean): CheckedAnswers;
   /** Checks the body of a submission update. */
-  update(validator: RuleContext['validator'], form: Form, body: Record<string, unknown>): CheckedAnswers;
+  update(ctx: RuleContext, form: Form, body: Record<string, unknown>): CheckedAnswers;
   /** What the submission becomes after an update with these checked answers. */
   updated(current: Submission, answers: ReadonlyMap<string, unknown>, body: Record<string, unknown>): SubmissionState;
 }
@@ -107,9 +107,9 @@ function checkedAgainstSpec(validator: RuleContext['validator'], operationId: 'c
 
 export const CONTRACT_ANSWERS: AnswerRules = {
   // The spec: unknown keys of a new answer are ignored by the service.
-  create: (validator, form, body, partial) => checkedAgainstSpec(validator, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
+  create: (ctx, form, body, partial) => checkedAgainstSpec(ctx.validator, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
   // The contract: the body holds field ids of the form and only the fields to change.
-  update: (validator, form, body) => checkedAgainstSpec(validator, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
+  update: (ctx, form, body) => checkedAgainstSpec(ctx.validator, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
   // Only the fields sent change (null clears one); completion_time when sent; the status stays.
   updated(current, answers, body) {
     const next = { ...current.answers };

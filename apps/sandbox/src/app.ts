@@ -52,7 +52,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
   // answered 401 before the limiter, as on the service.
   app.use('/open/*', async (c, next) => {
-    if (/\/submissions\/file\//.test(c.req.path)) return next();
+    if (/\/submissions\/file\//.test(c.req.path)) return ctx.rules.fileRouteRateLimited ? limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next) : next();
     const secret = bearerToken(c);
     const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();

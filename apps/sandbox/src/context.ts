@@ -12,7 +12,7 @@ import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validatio
 import { REQUEST_BODY_MAX_DEPTH } from './limits.js';
 import type { AccessToken, Form, User } from './model.js';
 import type { RuleContext, SchemaError } from './rule-context.js';
-import type { SandboxRules } from './rules.js';
+import type { PathId, SandboxRules } from './rules.js';
 import { addSchemaErrors } from './schema-errors.js';
 import type { Storage } from './storage.js';
 import type { SandboxStore } from './store/store.js';
@@ -76,9 +76,20 @@ export async function runChecks(ctx: SandboxContext, operationId: OperationId, c
   for (const name of order) await checks[name]!();
 }
 
-export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false): Form {
-  const form = bySlug || /^\d+$/.test(idOrSlug) ? ctx.store.formByIdOrSlug(idOrSlug) : undefined;
-  if (!form) throw notFound('Forms\\Form', /^\d+$/.test(idOrSlug) ? Number(idOrSlug) : undefined);
+/**
+ * The record id or slug a path segment names as the rules read it; else the 404 of `model` (with
+ * `shownId`, as the service shows a cast id) or the service's 500.
+ */
+export function pathId<T extends PathId>(named: T, model: string, shownId?: number): Exclude<T, 'not-found' | 'server-error'> {
+  if (named === 'server-error') throw new HttpError(500, { message: 'Server Error' });
+  if (named === 'not-found') throw notFound(model, shownId);
+  return named as Exclude<T, 'not-found' | 'server-error'>;
+}
+
+export function formOr404(ctx: SandboxContext, raw: string, bySlug = false): Form {
+  const named = pathId(ctx.rules.ids.form(raw, bySlug), 'Forms\\Form');
+  const form = 'id' in named ? ctx.store.forms.get(named.id) : ctx.store.formBySlug(named.slug);
+  if (!form) throw notFound('Forms\\Form', 'id' in named ? named.id : undefined);
   return form;
 }
 

@@ -169,7 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
-  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs }), behaviours);
+  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs, answerBytes: rules.webhooks.answerBytes }), behaviours);
   const files = createFileSigner(now);
   const ctx: SandboxContext = {
     bundle,
@@ -205,10 +205,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })) })),
     reset: () => store.reset(),
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      ctx.dispatcher.drain().then(() => new Promise<void>((resolve, reject) => {
         transport.close();
         server.close((error) => (error ? reject(error) : resolve()));
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      })),
   };
 }

@@ -21,7 +21,7 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
       open: () => refuseUnlessOpen(form),
       input: async () => {
         body = await jsonBody(c);
-        const checked = ctx.rules.answers.create(ctx.validator, form, body, body.is_partial === true);
+        const checked = ctx.rules.answers.create(ctx, form, body, body.is_partial === true);
         if (!checked.ok) throw checked.error.toHttpError();
         answers = checked.value;
       },
@@ -29,7 +29,8 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     const partial = body.is_partial === true;
     // Other answers may have arrived while the body was read: the limit is judged again, with the save.
     refuseUnlessOpen(form);
-    const completionTime = typeof body.completion_time === 'number' ? body.completion_time : null;
+    // Validated already (an integer, or in observed its text too): stored as a number.
+    const completionTime = body.completion_time != null && Number.isInteger(Number(body.completion_time)) ? Number(body.completion_time) : null;
     // A new submission keeps the answers given; empty ones are not stored.
     const stored = Object.fromEntries([...answers].filter(([, value]) => value !== null));
     const saved = ctx.store.addSubmission(form.id, partial ? 'partial' : 'completed', stored, completionTime, ctx.now());

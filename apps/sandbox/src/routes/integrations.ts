@@ -1,6 +1,6 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
-import { authorise, caller, formOr404, jsonBody, runChecks, validateBody, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, jsonBody, pathId, runChecks, validateBody, type SandboxContext } from '../context.js';
 import { webhookHeadersProblem } from '../dispatch/webhook-headers.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
@@ -19,9 +19,10 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
 
   /** The integration the path names, within the form (another form's is 404 too). */
   const integrationOr404 = (c: Context, form: Form): Integration => {
-    const raw = c.req.param('integrationid')!;
-    const found = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
-    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
+    const named = pathId(ctx.rules.ids.integer(c.req.param('integrationid')!), 'Integration\\FormIntegration', 0);
+    const id = 'id' in named ? named.id : 0;
+    const found = ctx.store.integrations.get(id);
+    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', id);
     return found;
   };
 
@@ -110,6 +111,8 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
       integration: () => void integrationOr404(c, form),
       permission: () => authorise(ctx, who, form.workspaceId, 'listIntegrationEvents', { editor: true }),
     });
+    const retention = ctx.rules.webhooks.eventRetentionMs;
+    if (retention !== null) ctx.store.forgetEventsBefore(ctx.now() - retention);
     return json(200, ctx.store.eventsOf(integrationOr404(c, form).id).map((e) => ctx.rules.present.webhookEvent(e)));
   });
 }

@@ -2,6 +2,7 @@
 // Owned by the sandbox that created it: no module-level state. Every change is synchronous, so a
 // request sees either all of another request's change or none of it.
 import { randomUUID } from 'node:crypto';
+import { storedFileNames } from '../files.js';
 import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
 
 export interface SubmissionQuery {
@@ -57,9 +58,8 @@ export class SandboxStore {
     this.#nextIntegrationId = Math.max(this.#nextIntegrationId, (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1);
   }
 
-  formByIdOrSlug(idOrSlug: string): Form | undefined {
-    if (/^\d+$/.test(idOrSlug)) return this.forms.get(Number(idOrSlug));
-    return [...this.forms.values()].find((f) => f.slug === idOrSlug);
+  formBySlug(slug: string): Form | undefined {
+    return [...this.forms.values()].find((f) => f.slug === slug);
   }
 
   formsOf(workspaceId: number): Form[] {
@@ -97,6 +97,14 @@ export class SandboxStore {
 
   submission(formId: number, id: number): Submission | undefined {
     return this.submissionsOf(formId).find((s) => s.id === id);
+  }
+
+  /** Whether a file or signature answer of the form holds a stored file of this name (the sandbox keeps names, not files). */
+  holdsFile(formId: number, name: string): boolean {
+    const form = this.forms.get(formId);
+    if (!form) return false;
+    const fileFields = form.properties.filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id);
+    return this.submissionsOf(formId).some((s) => fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)));
   }
 
   completedCount(formId: number): number {
@@ -140,6 +148,11 @@ export class SandboxStore {
     list.push(record);
     this.events.set(integrationId, list);
     return record;
+  }
+
+  /** Deletes every event recorded before `cutoff` (unix ms), as the service's daily clean-up does. */
+  forgetEventsBefore(cutoff: number): void {
+    for (const [id, list] of this.events) this.events.set(id, list.filter((e) => e.createdAt >= cutoff));
   }
 
   /** Events of an integration, newest first. */
