@@ -30,6 +30,8 @@ export interface SandboxContext extends RuleContext {
   webhookUrls: WebhookUrlPolicy;
   /** Where clients reach the sandbox; every URL the sandbox writes starts with it (never with a request's Host). */
   baseUrl: string;
+  /** The address a request comes from (the peer, or what trusted proxies say). */
+  clientAddress: (c: Context) => string;
   now: () => number;
 }
 

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
+import { clientAddress } from './client-address.js';
 import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
 import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
@@ -180,6 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     storage: createStorage(now),
     dispatcher: createDispatcher({ store, transport, rules: rules.webhooks, fileUrl: (formId, name) => files.url(ctx.baseUrl, formId, name, WEBHOOK_FILE_URL_LIFETIME_S), now, log }),
     webhookUrls,
+    clientAddress: (c) => clientAddress(c, trustedProxies),
     // Known once the server listens (below), before the first request is served.
     baseUrl: '',
     now,

@@ -9,7 +9,7 @@ import { OPERATIONS, type OperationId } from '@forms-api/types';
 import { CONTRACT_ANSWERS, type AnswerRules } from './answers.js';
 import { RECEIVER_EXCERPT_BYTES } from './dispatch/transport.js';
 import { fileAttachment, type StoredFile } from './files.js';
-import type { DeliveryOutcome, Plan } from './model.js';
+import type { DeliveryOutcome, Form, Plan, Submission } from './model.js';
 import { CONTRACT_LISTING, type ListingRules } from './paging.js';
 import { CONTRACT_PRESENTERS, type Presenters } from './presenters.js';
 import type { RuleContext } from './rule-context.js';
@@ -42,6 +42,20 @@ export interface IdRules {
 const DIGITS = /^\d+$/;
 const digitsOnly = (raw: string): PathId => (DIGITS.test(raw) ? { id: Number(raw) } : 'not-found');
 
+/** How the public answer endpoint saves: partial or completed, new or resumed, and what it keeps beside the answers. */
+export interface PublicAnswerRules {
+  /** Whether this answer is saved as a partial submission. */
+  partial(form: Form, plan: Plan, body: Record<string, unknown>): boolean;
+  /** A partial answer with no field answered is refused (422 `{type: "error", message}`). */
+  refusesEmptyPartial: boolean;
+  /** The submission this answer continues (a partial completed, a submission edited), or undefined for a new one; throws 404 for an unknown identifier. */
+  resumes(store: { submissionsOf(formId: number): readonly Submission[] }, form: Form, plan: Plan, body: Record<string, unknown>): Submission | undefined;
+  /** What is kept beside the answers of a saved submission. */
+  meta(form: Form, plan: Plan, body: Record<string, unknown>, clientAddress: string, isNew: boolean, current?: Submission['meta']): Submission['meta'];
+  /** Whether the answer says `is_first_submission: true` for the form's first completed submission. */
+  reportsFirstSubmission: boolean;
+}
+
 export interface WebhookRules {
   /** The saves that send submission.created to the form's active webhooks. */
   firedBy: readonly SubmissionSave[];
@@ -55,6 +69,8 @@ export interface WebhookRules {
   queued: boolean;
   /** How long events are kept (null: for ever). */
   eventRetentionMs: number | null;
+  /** The payload also carries the service's conditional `edit_link` and `meta` (AbstractIntegrationHandler.php:172-179). */
+  payloadExtras: boolean;
 }
 
 export interface SandboxRules {
@@ -73,6 +89,7 @@ export interface SandboxRules {
   present: Presenters;
   integrations: IntegrationRules;
   webhooks: WebhookRules;
+  publicAnswers: PublicAnswerRules;
   ids: IdRules;
   /** Whether the signed file route shares the per-address rate limit (else it is not limited). */
   fileRouteRateLimited: boolean;
@@ -90,7 +107,9 @@ export const CONTRACT_RULES: SandboxRules = {
   answers: CONTRACT_ANSWERS,
   present: CONTRACT_PRESENTERS,
   integrations: { knownKinds: ['webhook'], blockedHeaders: (specNames) => specNames },
-  webhooks: { firedBy: ['created'], recorded: (outcome) => outcome.kind !== 'skipped', userAgent: 'forms-api-kit-sandbox', answerBytes: RECEIVER_EXCERPT_BYTES, queued: false, eventRetentionMs: null },
+  webhooks: { firedBy: ['created'], recorded: (outcome) => outcome.kind !== 'skipped', userAgent: 'forms-api-kit-sandbox', answerBytes: RECEIVER_EXCERPT_BYTES, queued: false, eventRetentionMs: null, payloadExtras: false },
+  // The contract: `is_partial: true` saves a partial; every answer is a new submission.
+  publicAnswers: { partial: (_form, _plan, body) => body.is_partial === true, refusesEmptyPartial: false, resumes: () => undefined, meta: () => undefined, reportsFirstSubmission: false },
   download: fileAttachment,
   // The spec: an id is its digits; a slug only where the contract takes one.
   fileRouteRateLimited: false,

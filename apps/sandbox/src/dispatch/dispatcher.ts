@@ -5,6 +5,7 @@ import { sign } from '@forms-api/webhook-verify';
 import type { DeliveryOutcome, Form, Integration, Submission } from '../model.js';
 import type { SubmissionSave, WebhookRules } from '../rules.js';
 import type { SandboxStore } from '../store/store.js';
+import { shareUrl } from '../presenters.js';
 import { logicMet } from './logic.js';
 import { serialiseLikeTheService, submissionCreatedPayload } from './payload.js';
 import type { Transport } from './transport.js';
@@ -44,7 +45,9 @@ export function createDispatcher(options: DispatcherOptions) {
       const targets = store.integrationsOf(form.id).filter((i) => i.status === 'active');
       if (targets.length === 0) return;
       const answers = structuredClone(submission.answers);
-      const body = serialiseLikeTheService(submissionCreatedPayload(form, submission, (name) => options.fileUrl(form.id, name)));
+      const editable = rules.payloadExtras && form.editableSubmissions && store.workspaces.get(form.workspaceId)?.plan === 'pro';
+      const extras = rules.payloadExtras ? { ...(editable ? { editLink: `${shareUrl(form)}?submission_id=${submission.publicId}` } : {}), ...(submission.meta?.attribution ? { attribution: submission.meta.attribution } : {}) } : {};
+      const body = serialiseLikeTheService(submissionCreatedPayload(form, submission, (name) => options.fileUrl(form.id, name), extras));
       const deliver = () => deliverAll(targets, answers, body, save);
       if (!rules.queued) return deliver();
       const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(deliver).finally(() => queued.delete(job));

@@ -230,8 +230,8 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
-    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null },
-    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null },
+    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null, partialSubmissions: true },
+    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null, editableSubmissions: true },
     { id: 13, workspaceId: 1, slug: 'beta-signup-g7h8i9', title: 'Beta sign-up (closed)', visibility: 'closed', tags: [], language: 'en', properties: contactFields(random).slice(0, 2), viewsCount: 300, createdAt: at(200), updatedAt: at(60), closesAt: at(30), maxSubmissionsCount: 100 },
     { id: 21, workspaceId: 2, slug: 'side-feedback-j1k2l3', title: 'Side project feedback', visibility: 'public', tags: [], language: 'en', properties: surveyFields(random), viewsCount: 95, createdAt: at(40), updatedAt: at(1), closesAt: null, maxSubmissionsCount: null },
   ];
@@ -268,7 +268,7 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   };
   // Form 16: files and a signature beside plain answers, every submission holding both (its own PRNG).
   const claims = prng(20261125);
-  const claim: Form = { id: 16, workspaceId: 1, slug: 'expense-claim-s1t2u3', title: 'Expense claim', visibility: 'public', tags: ['finance'], language: 'en', properties: claimFields(claims), viewsCount: 88, createdAt: at(150), updatedAt: at(100), closesAt: null, maxSubmissionsCount: null };
+  const claim: Form = { id: 16, workspaceId: 1, slug: 'expense-claim-s1t2u3', title: 'Expense claim', visibility: 'public', tags: ['finance'], language: 'en', properties: claimFields(claims), viewsCount: 88, createdAt: at(150), updatedAt: at(100), closesAt: null, maxSubmissionsCount: null, ipTracking: true };
   forms.push(claim);
   for (let i = 0; i < 8; i++) submissions.push({ id: 16001 + i, formId: claim.id, status: 'completed', answers: claimAnswers(claim, i), completionTime: 40 + i * 3, createdAt: BASE_TIME - (8 - i) * 71 * 60 * 1000, publicId: uuid(claims) });
   return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly] };

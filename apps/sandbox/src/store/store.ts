@@ -113,8 +113,8 @@ export class SandboxStore {
     return count;
   }
 
-  addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number): Submission {
-    const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID() };
+  addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number, meta?: Submission['meta']): Submission {
+    const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID(), ...(meta ? { meta } : {}) };
     const { rows, texts } = this.#submissions.get(formId)!;
     // Newest first: the new one goes before the first that is not newer than it (usually index 0).
     let index = 0;

@@ -13,6 +13,9 @@ const ACCEPTED: readonly unknown[] = ['yes', 'on', '1', 1, true, 'true'];
 /** Laravel's `required`: null, an empty (trimmed) string and an empty list are no answer. */
 const unanswered = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
+/** SubmissionAttribution.php:9-26: the campaign parameters the service keeps. */
+export const ATTRIBUTION_PARAMETERS: readonly string[] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_id', 'utm_term', 'utm_content', 'utm_source_platform', 'utm_creative_format', 'utm_marketing_tactic', 'gclid', 'gbraid', 'wbraid', 'dclid', 'fbclid', 'ttclid', 'msclkid'];
+
 /** PHP's is_numeric: what Laravel's `numeric` accepts, numbers and numeric strings ("5", " 1.5e3"). */
 const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** Laravel's `boolean`: true, false, 0, 1, "0", "1" (AnswerFormRequest.php:232-233). */
@@ -129,6 +132,11 @@ function answerFormRequest(ctx: RuleContext, form: Form, body: Record<string, un
   // AnswerFormRequest.php:146-147.
   if (body.completion_time != null && !isIntegerLike(body.completion_time)) errors.add('completion_time', 'The completion time must be an integer.');
   if (body.submission_id != null && typeof body.submission_id !== 'string') errors.add('submission_id', 'The submission id must be a valid text.');
+  // AnswerFormRequest.php:148-149: `array:<the attribution parameters>` refuses any other key.
+  const tracking = body.tracking_parameters;
+  if (tracking != null && (typeof tracking !== 'object' || Array.isArray(tracking) || Object.keys(tracking).some((k) => !ATTRIBUTION_PARAMETERS.includes(k)))) {
+    errors.add('tracking_parameters', 'The tracking parameters field must be an array.');
+  }
   return errors.size > 0 ? err(errors) : ok(answers);
 }
 

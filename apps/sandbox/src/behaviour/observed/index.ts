@@ -10,6 +10,7 @@ import type { Behaviour } from '../behaviour.js';
 import { ANSWER_FORM_REQUEST } from './answers.js';
 import { encodeLikeTheFramework } from './encoding.js';
 import { LARAVEL_LISTING } from './paginator.js';
+import { PUBLIC_FORM_CONTROLLER } from './public-answers.js';
 import { LARAVEL_RESOURCES } from './resources.js';
 import { ILIKE_SEARCH } from './search.js';
 
@@ -68,6 +69,9 @@ const rules: Partial<SandboxRules> = {
   // update-submission-response-shape, submission-file-answer-object, events-shape).
   present: LARAVEL_RESOURCES,
 
+  // PublicFormController.php:112-254 (audit row 4; ledger D2, D3, D4).
+  publicAnswers: PUBLIC_FORM_CONTROLLER,
+
   integrations: {
     knownKinds: INTEGRATION_KINDS,
     // WebhookIntegration.php:13-28, 63-66: `Authorization` is refused like the names the spec lists
@@ -91,6 +95,8 @@ const rules: Partial<SandboxRules> = {
     queued: true,
     // CleanIntegrationEvents.php:31, Console/Kernel.php:29: events older than 14 days are deleted daily.
     eventRetentionMs: 14 * 24 * 60 * 60 * 1000,
+    // AbstractIntegrationHandler.php:172-179: `edit_link` for editable submissions, `meta.attribution` when kept.
+    payloadExtras: true,
   },
 
   // Kernel.php:158-162, routes/api.php:261-264: `throttle:100,1` covers the whole api group, the

@@ -39,12 +39,17 @@ function submissionResource(ctx: RuleContext, form: Form, s: Submission): Body {
   // `data` is a jsonb column (migration 2021_05_24…:23-27): its keys come back re-sorted, nested ones too.
   for (const [id, value] of Object.entries(jsonbOrdered(s.answers) as Body)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
   // The public UUID is `submission_id`, in `data` and at the top (FormSubmissionResource.php:33-69).
+  // FormSubmissionResource.php:39-42, 64-66: the address inside `data` where the form and the plan
+  // track it and meta is kept; the attribution as `meta` at the top when there is one.
+  const tracksIp = form.ipTracking && ctx.store.workspaces.get(form.workspaceId)?.plan === 'pro' && s.meta !== undefined && Object.keys(s.meta).length > 0;
+  const attribution = s.meta?.attribution;
   return {
-    data: { ...answers, status: s.status, created_at: sqlTime(s.createdAt), id: s.id, submission_id: s.publicId },
+    data: { ...answers, status: s.status, created_at: sqlTime(s.createdAt), id: s.id, submission_id: s.publicId, ...(tracksIp ? { ip_address: s.meta?.ip_address ?? null } : {}) },
     completion_time: s.completionTime,
     form_id: s.formId,
     id: s.id,
     submission_id: s.publicId,
+    ...(attribution && Object.keys(attribution).length > 0 ? { meta: { attribution } } : {}),
   };
 }
 
