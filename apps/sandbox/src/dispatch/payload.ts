@@ -10,7 +10,15 @@ export function formatAnswer(type: string, value: unknown, fileUrl: (name: strin
   return value;
 }
 
-export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string): Record<string, unknown> {
+/** What the service adds to a payload when it applies (AbstractIntegrationHandler.php:172-179). */
+export interface PayloadExtras {
+  /** The respondent's edit link, for an editable form on a plan with the feature. */
+  editLink?: string;
+  /** Campaign attribution kept with the submission. */
+  attribution?: Record<string, string>;
+}
+
+export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string, extras: PayloadExtras = {}): Record<string, unknown> {
   const byName: Record<string, unknown> = {};
   const byId: Record<string, unknown> = {};
   for (const field of form.properties) {
@@ -28,6 +36,8 @@ export function submissionCreatedPayload(form: Form, submission: Submission, fil
     data: Object.keys(byId).length > 0 ? byId : [],
     message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
     submission_id: submission.id,
+    ...(extras.editLink ? { edit_link: extras.editLink } : {}),
+    ...(extras.attribution && Object.keys(extras.attribution).length > 0 ? { meta: { attribution: extras.attribution } } : {}),
   };
 }
 
