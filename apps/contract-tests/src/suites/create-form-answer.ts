@@ -97,15 +97,23 @@ function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { sub
   return payload !== null && typeof payload === 'object' ? (payload as { submission_id?: unknown }) : {};
 }
 
-/** A form of the target's workspace whose fields are all optional (so an answer may leave every one blank). */
-async function formWithoutRequiredFields(ctx: CheckContext): Promise<number> {
+/**
+ * Open public forms of the target's workspace (its first page), the target's form first: the forms
+ * an answer can be posted to.
+ */
+async function openPublicForms(ctx: CheckContext): Promise<number[]> {
   const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listWorkspaceForms.path, { params: { path: { workspaceId: ctx.target.ids.workspaceId }, query: { per_page: 100 } } }));
   const parsed = ctx.json(list);
   const forms = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; visibility?: unknown; is_closed?: unknown }> } | null)?.data ?? []) : [];
-  for (const form of forms) {
-    if (typeof form.id !== 'number' || form.visibility !== 'public' || form.is_closed === true) continue;
-    const fields = await formFields(ctx, form.id);
-    if (fields.some((f) => !f.type.startsWith('nf-')) && !fields.some((f) => f.required)) return form.id;
+  const others = forms.filter((f) => typeof f.id === 'number' && f.id !== ctx.target.ids.formId && f.visibility === 'public' && f.is_closed !== true).map((f) => f.id as number);
+  return [ctx.target.ids.formId, ...others];
+}
+
+/** A form of the target's workspace whose fields are all optional (so an answer may leave every one blank). */
+async function formWithoutRequiredFields(ctx: CheckContext): Promise<number> {
+  for (const formId of await openPublicForms(ctx)) {
+    const fields = await formFields(ctx, formId);
+    if (fields.some((f) => !f.type.startsWith('nf-')) && !fields.some((f) => f.required)) return formId;
   }
   return ctx.skip(`no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`);
 }
@@ -148,31 +156,39 @@ async function partialAnswer(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** How many forms of the workspace, besides the target's, the public edit check tries. */
+const EDIT_CANDIDATES = 5;
+
 /**
  * An answer that names an existing submission by its public id: the contract lists no event for
- * updates, so the submission it names is not announced again as created.
+ * updates, so the submission it names is not announced again as created. Tried on the target's
+ * form, then on the workspace's other open forms until one takes the edit (a form that does not
+ * saves a new submission, with a new id: nothing to see there).
  */
 async function publicEdit(ctx: CheckContext): Promise<void> {
-  const fields = await formFields(ctx);
-  const hook = await setUpWebhook(ctx);
-  const mark = hook.receiver.received.length;
-  const first = await send(ctx, { path: { form: ctx.target.ids.formId }, body: answersFor(fields, `edit-${Date.now()}`) });
-  const accepted = ctx.expectResponse(first, { operationId, status: 200 });
-  const publicId = accepted && typeof accepted === 'object' ? (accepted as { submission_id?: unknown }).submission_id : undefined;
-  if (first.status !== 200) return;
-  if (typeof publicId !== 'string') return ctx.skip('the answer was processed in the background (no public submission id to edit)');
-  const created = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
-  if (!created) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: first });
-  const createdId = expectValidPayload(ctx, created)?.submission_id;
-  const next = hook.receiver.received.length;
-  const edited = answersFor(fields, `edited-${Date.now()}`);
-  edited.submission_id = publicId;
-  const edit = await send(ctx, { path: { form: ctx.target.ids.formId }, body: edited });
-  if (ctx.expectResponse(edit, { operationId, status: 200 }) === undefined || edit.status !== 200) return;
-  const again = await hook.receiver.waitFor(next, QUIET_MS, ctx.signal);
-  const againId = again ? expectValidPayload(ctx, again)?.submission_id : undefined;
-  if (again && againId !== undefined && againId === createdId) {
-    ctx.observe('answer-resends-webhook-for-existing-submission', operationId, `editing submission ${String(createdId)} through the public endpoint sent submission.created for it again`, { expected: 'no second submission.created for the same submission_id', received: `submission.created for submission_id ${String(againId)}`, exchange: edit });
+  for (const formId of (await openPublicForms(ctx)).slice(0, 1 + EDIT_CANDIDATES)) {
+    const fields = await formFields(ctx, formId);
+    const hook = await setUpWebhook(ctx, { formId });
+    const mark = hook.receiver.received.length;
+    const first = await send(ctx, { path: { form: formId }, body: answersFor(fields, `edit-${Date.now()}`) });
+    // Another form may refuse the suite's plausible answer (a captcha, a rule of its own): try the next.
+    if (first.status !== 200 && formId !== ctx.target.ids.formId) continue;
+    const accepted = ctx.expectResponse(first, { operationId, status: 200 });
+    const publicId = accepted && typeof accepted === 'object' ? (accepted as { submission_id?: unknown }).submission_id : undefined;
+    if (first.status !== 200 || typeof publicId !== 'string') continue;
+    const created = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
+    if (!created) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: first });
+    const createdId = expectValidPayload(ctx, created)?.submission_id;
+    const next = hook.receiver.received.length;
+    const edited = answersFor(fields, `edited-${Date.now()}`);
+    edited.submission_id = publicId;
+    const edit = await send(ctx, { path: { form: formId }, body: edited });
+    if (ctx.expectResponse(edit, { operationId, status: 200 }) === undefined || edit.status !== 200) return;
+    const again = await hook.receiver.waitFor(next, QUIET_MS, ctx.signal);
+    const againId = again ? expectValidPayload(ctx, again)?.submission_id : undefined;
+    if (again && againId !== undefined && againId === createdId) {
+      return ctx.observe('answer-resends-webhook-for-existing-submission', operationId, `editing submission ${String(createdId)} of form ${formId} through the public endpoint sent submission.created for it again`, { expected: 'no second submission.created for the same submission_id', received: `submission.created for submission_id ${String(againId)}`, exchange: edit });
+    }
   }
 }
 
