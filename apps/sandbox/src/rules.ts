@@ -91,6 +91,8 @@ export interface SandboxRules {
   webhooks: WebhookRules;
   publicAnswers: PublicAnswerRules;
   ids: IdRules;
+  /** A JSON body that is not an object (or not JSON): refused with a 422, or read as empty input. */
+  notAnObjectBody: 'refuse' | 'empty';
   /** Whether the signed file route shares the per-address rate limit (else it is not limited). */
   fileRouteRateLimited: boolean;
   /** How a stored file is handed out by its signed URL: the file itself, or a redirect to storage. */
@@ -113,6 +115,7 @@ export const CONTRACT_RULES: SandboxRules = {
   download: fileAttachment,
   // The spec: an id is its digits; a slug only where the contract takes one.
   fileRouteRateLimited: false,
+  notAnObjectBody: 'refuse',
   ids: { form: (raw, slugs) => (DIGITS.test(raw) ? { id: Number(raw) } : slugs ? { slug: raw } : 'not-found'), integer: digitsOnly, submission: digitsOnly },
 };
 

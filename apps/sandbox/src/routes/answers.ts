@@ -25,7 +25,7 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     await runChecks(ctx, 'createFormAnswer', {
       open: () => refuseUnlessOpen(form),
       input: async () => {
-        body = await jsonBody(c);
+        body = await jsonBody(c, ctx.rules.notAnObjectBody);
         partial = rules.partial(form, plan, body);
         const checked = ctx.rules.answers.create(ctx, form, body, partial);
         if (!checked.ok) throw checked.error.toHttpError();

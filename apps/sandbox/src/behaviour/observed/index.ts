@@ -103,6 +103,10 @@ const rules: Partial<SandboxRules> = {
   // signed file route included; without a user there, it is keyed by the client address.
   fileRouteRateLimited: true,
 
+  // Laravel's Request::json() casts what json_decode gives to an array: invalid JSON, `null` or a
+  // scalar is empty input (then validated as such), never a 422 of its own (audit row 15).
+  notAnObjectBody: 'empty',
+
   ids: {
     // AppServiceProvider.php:59-70: `is_numeric` then `(int)`, else the form with that slug, on every route.
     form: (raw) => (PHP_NUMERIC.test(raw) ? intCast(raw) : { slug: raw }),
