@@ -170,7 +170,11 @@ describe('drift ledger', () => {
   // webhook's schema matches name its operation, so a payload error is matched like a response's.
   it('recognises the empty-array webhook payload by its schema error', () => {
     const entry = entries.find((e) => e.id === 'webhook-submission-empty-array');
-    expect(entry.match).toEqual([{ kind: 'schema', operationId: 'submissionCreatedWebhook', instancePath: '^/submission$', keyword: 'type' }]);
+    expect(entry.match).toEqual([
+      { kind: 'schema', operationId: 'submissionCreatedWebhook', instancePath: '^/submission$', keyword: 'type' },
+      // The answer's own observation, so the entry is expected wherever createFormAnswer runs.
+      { kind: 'behaviour', operationId: 'createFormAnswer', observation: 'webhook-answers-not-an-object' },
+    ]);
     expect(bundle.components.schemas.SubmissionCreatedPayload.properties.submission.type).toBe('object');
   });
 
