@@ -56,8 +56,8 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     } else {
       saved = ctx.store.addSubmission(form.id, status, stored, completionTime, ctx.now(), meta);
     }
+    await ctx.dispatcher.submissionSaved(form, saved, partial ? 'partial' : save);
     if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
-    await ctx.dispatcher.submissionSaved(form, saved, save);
     return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: firstSubmission, redirect: false });
   });
 }
