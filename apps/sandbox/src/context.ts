@@ -109,14 +109,17 @@ export function nestingDepth(value: unknown): number {
 }
 
 /** The JSON body as an object, or a 422 saying it is not one or nests too deeply to be read. */
-export async function jsonBody(c: Context): Promise<Record<string, any>> {
+export async function jsonBody(c: Context, notAnObject: 'refuse' | 'empty' = 'refuse'): Promise<Record<string, any>> {
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
     body = undefined;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationFailed('body', 'The request body must be a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (notAnObject === 'empty') return {};
+    throw validationFailed('body', 'The request body must be a JSON object.');
+  }
   const depth = nestingDepth(body);
   if (depth > REQUEST_BODY_MAX_DEPTH) throw validationFailed('body', `The request body nests arrays and objects ${depth} levels deep; at most ${REQUEST_BODY_MAX_DEPTH} are read (as by the service): flatten it.`);
   return body as Record<string, any>;

@@ -17,8 +17,8 @@ import { CONTRACT_SEARCH, type SubmissionSearch } from './store/search.js';
 
 export type { AnswerRules, ListingRules, Presenters, SubmissionSearch };
 
-/** A save of a submission that may send submission.created. */
-export type SubmissionSave = 'created' | 'updated';
+/** A save of a submission that may send submission.created: a completed one created, a partial one created, an update. */
+export type SubmissionSave = 'created' | 'partial' | 'updated';
 
 export interface IntegrationRules {
   /** The integration kinds the service knows; a body naming none of them is answered 500, before any validation. */
@@ -69,6 +69,8 @@ export interface WebhookRules {
   queued: boolean;
   /** How long events are kept (null: for ever). */
   eventRetentionMs: number | null;
+  /** What `submission` and `data` are in a payload when no field has a value: the contract's empty object, or PHP's empty array `[]`. */
+  emptyAnswersAs: 'object' | 'list';
   /** The payload also carries the service's conditional `edit_link` and `meta` (AbstractIntegrationHandler.php:172-179). */
   payloadExtras: boolean;
 }
@@ -91,6 +93,8 @@ export interface SandboxRules {
   webhooks: WebhookRules;
   publicAnswers: PublicAnswerRules;
   ids: IdRules;
+  /** A JSON body that is not an object (or not JSON): refused with a 422, or read as empty input. */
+  notAnObjectBody: 'refuse' | 'empty';
   /** Whether the signed file route shares the per-address rate limit (else it is not limited). */
   fileRouteRateLimited: boolean;
   /** How a stored file is handed out by its signed URL: the file itself, or a redirect to storage. */
@@ -107,12 +111,14 @@ export const CONTRACT_RULES: SandboxRules = {
   answers: CONTRACT_ANSWERS,
   present: CONTRACT_PRESENTERS,
   integrations: { knownKinds: ['webhook'], blockedHeaders: (specNames) => specNames },
-  webhooks: { firedBy: ['created'], recorded: (outcome) => outcome.kind !== 'skipped', userAgent: 'forms-api-kit-sandbox', answerBytes: RECEIVER_EXCERPT_BYTES, queued: false, eventRetentionMs: null, payloadExtras: false },
+  // The contract: submission.created is sent when a submission is created, completed or partial.
+  webhooks: { firedBy: ['created', 'partial'], emptyAnswersAs: 'object', recorded: (outcome) => outcome.kind !== 'skipped', userAgent: 'forms-api-kit-sandbox', answerBytes: RECEIVER_EXCERPT_BYTES, queued: false, eventRetentionMs: null, payloadExtras: false },
   // The contract: `is_partial: true` saves a partial; every answer is a new submission.
   publicAnswers: { partial: (_form, _plan, body) => body.is_partial === true, refusesEmptyPartial: false, resumes: () => undefined, meta: () => undefined, reportsFirstSubmission: false },
   download: fileAttachment,
   // The spec: an id is its digits; a slug only where the contract takes one.
   fileRouteRateLimited: false,
+  notAnObjectBody: 'refuse',
   ids: { form: (raw, slugs) => (DIGITS.test(raw) ? { id: Number(raw) } : slugs ? { slug: raw } : 'not-found'), integer: digitsOnly, submission: digitsOnly },
 };
 

@@ -42,7 +42,8 @@ describe('row 4: is_partial', () => {
         await expect.poll(() => rx.deliveries.length).toBe(1);
       } else {
         expect(sent.body.message).toBe('Partial submission saved');
-        expect(rx.deliveries).toHaveLength(0);
+        // The contract announces every submission created, partial ones included (both answers here).
+        expect(rx.deliveries).toHaveLength(2);
       }
     }
   });
@@ -78,7 +79,8 @@ describe('D2: a partial, then its completion', () => {
       const hash = partial.body.submission_hash;
       const completed = await answer(s, 11, { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', submission_hash: hash });
       expect(completed.status).toBe(200);
-      await expect.poll(() => rx.deliveries.length).toBe(1);
+      // Contract: the partial is a submission created, announced like any other; then the completion, a new one.
+      await expect.poll(() => rx.deliveries.length).toBe(s === observed ? 1 : 2);
       const listed = await all(s, 11);
       if (s === observed) {
         expect(completed.body.submission_id).toBe(hash);
@@ -107,6 +109,20 @@ describe('D2: a partial, then its completion', () => {
       const refused = await answer(observed, 11, { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', submission_hash });
       expect(refused.status).toBe(404);
       expect(refused.body.message).toBe('Submission not found');
+    }
+  });
+});
+
+describe('D1: an answer with no value', () => {
+  it('sends "submission":[] and "data":[] in observed; {} in contract', async () => {
+    const { observed, contract } = await pair();
+    for (const s of [observed, contract]) {
+      const rx = await hooked(s, 16);
+      expect((await answer(s, 16, { completion_time: 3 })).status).toBe(200);
+      await expect.poll(() => rx.deliveries.length).toBe(1);
+      const raw = rx.deliveries[0]!.raw.toString('utf8');
+      if (s === observed) expect(raw).toContain('"submission":[],"data":[]');
+      else expect(raw).toContain('"submission":{},"data":{}');
     }
   });
 });

@@ -219,3 +219,27 @@ describe('row 14: `logic: {}`', () => {
     expect(await logicOf(contract)).toEqual({});
   });
 });
+
+describe('row 15: a body that is not a JSON object', () => {
+  it('is empty input in observed (required fields, or the unknown integration 500); a 422 of its own in contract', async () => {
+    const { observed, contract } = await pair();
+    for (const s of [observed, contract]) {
+      const ids = await fieldIds(s, 11);
+      const listed = (await list(s, 11)).body.data[0];
+      const send = (method: string, path: string, text: string) =>
+        fetch(`${s.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${s.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' }, body: text }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      for (const text of ['"text"', '[1, 2]', 'null', '{not json']) {
+        const update = await send('PUT', `/open/forms/11/submissions/${listed.id}`, text);
+        const integration = await send('POST', '/open/forms/11/integrations', text);
+        if (s === observed) {
+          expect(update.status, text).toBe(422);
+          expect(Object.keys(update.body.errors).sort(), text).toEqual([ids.Name!, ids.Email!].sort());
+          expect(integration, text).toEqual({ status: 500, body: { message: 'Server Error' } });
+        } else {
+          expect(update.body.errors, text).toEqual({ body: ['The request body must be a JSON object.'] });
+          expect(integration.body.errors, text).toEqual({ body: ['The request body must be a JSON object.'] });
+        }
+      }
+    }
+  });
+});

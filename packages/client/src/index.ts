@@ -20,4 +20,5 @@ export type {
   SubmissionsApi,
   UpdateSubmissionOptions,
 } from './resources.js';
+export type { AnswerChanges, UpdateKeepingOptions } from './update-keeping.js';
 export { VERSION } from './version.js';

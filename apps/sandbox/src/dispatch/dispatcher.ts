@@ -47,7 +47,7 @@ export function createDispatcher(options: DispatcherOptions) {
       const answers = structuredClone(submission.answers);
       const editable = rules.payloadExtras && form.editableSubmissions && store.workspaces.get(form.workspaceId)?.plan === 'pro';
       const extras = rules.payloadExtras ? { ...(editable ? { editLink: `${shareUrl(form)}?submission_id=${submission.publicId}` } : {}), ...(submission.meta?.attribution ? { attribution: submission.meta.attribution } : {}) } : {};
-      const body = serialiseLikeTheService(submissionCreatedPayload(form, submission, (name) => options.fileUrl(form.id, name), extras));
+      const body = serialiseLikeTheService(submissionCreatedPayload(form, submission, (name) => options.fileUrl(form.id, name), extras, rules.emptyAnswersAs));
       const deliver = () => deliverAll(targets, answers, body, save);
       if (!rules.queued) return deliver();
       const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(deliver).finally(() => queued.delete(job));

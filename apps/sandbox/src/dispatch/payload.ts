@@ -18,7 +18,8 @@ export interface PayloadExtras {
   attribution?: Record<string, string>;
 }
 
-export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string, extras: PayloadExtras = {}): Record<string, unknown> {
+export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string, extras: PayloadExtras = {}, emptyAnswersAs: 'object' | 'list' = 'object'): Record<string, unknown> {
+  const empty = () => (emptyAnswersAs === 'list' ? [] : {});
   const byName: Record<string, unknown> = {};
   const byId: Record<string, unknown> = {};
   for (const field of form.properties) {
@@ -32,8 +33,8 @@ export function submissionCreatedPayload(form: Form, submission: Submission, fil
     form_id: form.id,
     form_title: form.title,
     form_slug: form.slug,
-    submission: Object.keys(byName).length > 0 ? byName : [],
-    data: Object.keys(byId).length > 0 ? byId : [],
+    submission: Object.keys(byName).length > 0 ? byName : empty(),
+    data: Object.keys(byId).length > 0 ? byId : empty(),
     message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
     submission_id: submission.id,
     ...(extras.editLink ? { edit_link: extras.editLink } : {}),

@@ -25,7 +25,7 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     await runChecks(ctx, 'createFormAnswer', {
       open: () => refuseUnlessOpen(form),
       input: async () => {
-        body = await jsonBody(c);
+        body = await jsonBody(c, ctx.rules.notAnObjectBody);
         partial = rules.partial(form, plan, body);
         const checked = ctx.rules.answers.create(ctx, form, body, partial);
         if (!checked.ok) throw checked.error.toHttpError();
@@ -56,8 +56,8 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
     } else {
       saved = ctx.store.addSubmission(form.id, status, stored, completionTime, ctx.now(), meta);
     }
+    await ctx.dispatcher.submissionSaved(form, saved, partial ? 'partial' : save);
     if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
-    await ctx.dispatcher.submissionSaved(form, saved, save);
     return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: firstSubmission, redirect: false });
   });
 }

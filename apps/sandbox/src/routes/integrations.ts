@@ -32,7 +32,7 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
    * checks beyond it (blocked headers, URL safety), in one 422.
    */
   const integrationInput = async (c: Context, operationId: OperationId): Promise<IntegrationInput> => {
-    const body = await jsonBody(c);
+    const body = await jsonBody(c, ctx.rules.notAnObjectBody);
     const kind = body.integration_id;
     if (typeof kind !== 'string' || !ctx.rules.integrations.knownKinds.includes(kind)) throw new HttpError(500, { message: 'Server Error' });
     if (kind !== 'webhook') throw validationFailed('integration_id', `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`);

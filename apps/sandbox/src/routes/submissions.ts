@@ -49,7 +49,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
       submission: () => void submissionOr404(ctx, form, c.req.param('submission_id')!),
       permission: () => authorise(ctx, who, form.workspaceId, 'updateFormSubmission', { editor: true }),
       input: async () => {
-        body = await jsonBody(c);
+        body = await jsonBody(c, ctx.rules.notAnObjectBody);
         const checked = ctx.rules.answers.update(ctx, form, body);
         if (!checked.ok) throw checked.error.toHttpError();
         answers = checked.value;

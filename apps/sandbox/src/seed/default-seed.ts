@@ -126,11 +126,11 @@ function waitlistFields(random: () => number): Field[] {
   ];
 }
 
-/** Form 16: an expense claim with receipts (files) and a signature. */
+/** Form 16: an expense claim with receipts (files) and a signature; every field optional (an answer may leave all blank). */
 function claimFields(random: () => number): Field[] {
   return [
-    { id: uuid(random), name: 'Name', type: 'text', required: true },
-    { id: uuid(random), name: 'Amount', type: 'number', required: true },
+    { id: uuid(random), name: 'Name', type: 'text' },
+    { id: uuid(random), name: 'Amount', type: 'number' },
     { id: uuid(random), name: 'Category', type: 'select', select: { options: ['Travel', 'Meals', 'Equipment'].map((n) => ({ id: n, name: n })) } },
     { id: uuid(random), name: 'Receipts', type: 'files' },
     { id: uuid(random), name: 'Signature', type: 'signature' },
@@ -230,7 +230,7 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
-    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null, partialSubmissions: true },
+    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null, partialSubmissions: true, editableSubmissions: true },
     { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null, editableSubmissions: true },
     { id: 13, workspaceId: 1, slug: 'beta-signup-g7h8i9', title: 'Beta sign-up (closed)', visibility: 'closed', tags: [], language: 'en', properties: contactFields(random).slice(0, 2), viewsCount: 300, createdAt: at(200), updatedAt: at(60), closesAt: at(30), maxSubmissionsCount: 100 },
     { id: 21, workspaceId: 2, slug: 'side-feedback-j1k2l3', title: 'Side project feedback', visibility: 'public', tags: [], language: 'en', properties: surveyFields(random), viewsCount: 95, createdAt: at(40), updatedAt: at(1), closesAt: null, maxSubmissionsCount: null },

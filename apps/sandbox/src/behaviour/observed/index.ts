@@ -82,6 +82,7 @@ const rules: Partial<SandboxRules> = {
   webhooks: {
     // StoreFormSubmissionJob.php:93-96: every completed save fires FormSubmitted, an update
     // through the API included (ledger: update-submission-emits-webhook).
+    // A partial sends nothing (StoreFormSubmissionJob.php:94-96; ledger: partial-submission-webhook-on-completion).
     firedBy: ['created', 'updated'],
     // AbstractIntegrationHandler.php:88-105: an event for every run, and a success when the
     // logic sent nothing (ledger: webhook-success-recorded-without-dispatch).
@@ -97,11 +98,18 @@ const rules: Partial<SandboxRules> = {
     eventRetentionMs: 14 * 24 * 60 * 60 * 1000,
     // AbstractIntegrationHandler.php:172-179: `edit_link` for editable submissions, `meta.attribution` when kept.
     payloadExtras: true,
+    // AbstractIntegrationHandler.php:147-166: an empty PHP array is encoded as a list (ledger:
+    // webhook-submission-empty-array).
+    emptyAnswersAs: 'list',
   },
 
   // Kernel.php:158-162, routes/api.php:261-264: `throttle:100,1` covers the whole api group, the
   // signed file route included; without a user there, it is keyed by the client address.
   fileRouteRateLimited: true,
+
+  // Laravel's Request::json() casts what json_decode gives to an array: invalid JSON, `null` or a
+  // scalar is empty input (then validated as such), never a 422 of its own (audit row 15).
+  notAnObjectBody: 'empty',
 
   ids: {
     // AppServiceProvider.php:59-70: `is_numeric` then `(int)`, else the form with that slug, on every route.

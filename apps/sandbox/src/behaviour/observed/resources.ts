@@ -36,7 +36,7 @@ function fileEntries(ctx: RuleContext, form: Form, value: unknown): unknown {
 function submissionResource(ctx: RuleContext, form: Form, s: Submission): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const answers: Body = {};
-  // `data` is a jsonb column (migration 2021_05_24…:23-27): its keys come back re-sorted, nested ones too.
+  // `data` is a jsonb column (migration 2021_05_24_234028_create_form_submissions_table.php:20-27): its keys come back re-sorted, nested ones too.
   for (const [id, value] of Object.entries(jsonbOrdered(s.answers) as Body)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
   // The public UUID is `submission_id`, in `data` and at the top (FormSubmissionResource.php:33-69).
   // FormSubmissionResource.php:39-42, 64-66: the address inside `data` where the form and the plan
