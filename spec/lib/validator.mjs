@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 
 const SPEC_ID = 'https://forms-api-kit.dev/openapi.json';
 // OpenAPI keywords and this spec's extensions that may sit beside JSON Schema keywords.
-const ANNOTATION_KEYWORDS = ['components', 'example', 'discriminator', 'xml', 'externalDocs', 'x-observed', 'x-blocked-header-names', 'x-internal'];
+const ANNOTATION_KEYWORDS = ['components', 'example', 'discriminator', 'xml', 'externalDocs', 'x-observed', 'x-drift', 'x-blocked-header-names', 'x-internal'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { bundle, operations, readJson, resolve } from './load-bundle.js';
 
 const ledger = readJson('dist/drift.json');
-const operationIds = new Set([...operations()].map((o) => o.operation.operationId));
+// The webhook's operation counts too: a payload schema error is reported under its operationId.
+const webhookOperationIds = Object.values<any>(bundle.webhooks ?? {}).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+const operationIds = new Set([...[...operations()].map((o) => o.operation.operationId), ...webhookOperationIds]);
 const entries: any[] = ledger.entries;
 const byId = (ids: string[]) => ids.map((id) => [id, entries.find((e) => e.id === id)] as const);
 
@@ -118,6 +120,11 @@ describe('drift ledger', () => {
       'webhook-success-recorded-without-dispatch',
       'webhook-authorization-header-refused',
       'submission-file-answer-object',
+      'webhook-submission-empty-array',
+      'partial-submission-webhook-on-completion',
+      'answer-edit-resends-webhook',
+      'submission-resource-extra-keys',
+      'update-submission-file-answers-as-listed-refused',
     ]),
   )('records the contradiction of the published contract %s', (id, entry) => {
     expect(entry, id).toBeDefined();
@@ -147,6 +154,28 @@ describe('drift ledger', () => {
     const page = resolve(bundle.components.schemas.SubmissionPage);
     expect(page.properties.data.maxItems).toBe(100);
     expect(resolve(page.properties.meta).properties.per_page.minimum).toBe(1);
+  });
+
+  // The second audit (D5): "send every answer" fails on forms with files, so no advice may say it
+  // without saying how file and signature answers are sent back.
+  it('never advises sending every answer back without the form file answers must take', () => {
+    for (const entry of entries) {
+      const advice: string = entry.evidence.integratorAdvice;
+      if (!/send (?:every|the complete|the whole)/i.test(advice)) continue;
+      expect(advice, entry.id).toMatch(/file_name|file names/);
+    }
+  });
+
+  // The documented status of a status match (the drift test above) is about `expected`; the
+  // webhook's schema matches name its operation, so a payload error is matched like a response's.
+  it('recognises the empty-array webhook payload by its schema error', () => {
+    const entry = entries.find((e) => e.id === 'webhook-submission-empty-array');
+    expect(entry.match).toEqual([
+      { kind: 'schema', operationId: 'submissionCreatedWebhook', instancePath: '^/submission$', keyword: 'type' },
+      // The answer's own observation, so the entry is expected wherever createFormAnswer runs.
+      { kind: 'behaviour', operationId: 'createFormAnswer', observation: 'webhook-answers-not-an-object' },
+    ]);
+    expect(bundle.components.schemas.SubmissionCreatedPayload.properties.submission.type).toBe('object');
   });
 
   it('keeps the Authorization header refusal recognisable on create and update', () => {

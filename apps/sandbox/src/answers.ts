@@ -1,10 +1,11 @@
 // Answers to a form: each checked against its field's type (as the service validates them) and
 // turned into a stored value; the rules for a new answer and for an update; and what an update
 // makes of a submission. The contract's: an update changes only the fields sent.
-import { addSchemaErrors, type SandboxContext } from './context.js';
 import { FieldErrors } from './http.js';
 import type { Field, Form, Submission } from './model.js';
 import { err, ok, type Result } from './result.js';
+import type { RuleContext } from './rule-context.js';
+import { addSchemaErrors } from './schema-errors.js';
 import type { SubmissionState } from './store/store.js';
 
 /** Keys of an answer body that are not answers. */
@@ -16,9 +17,9 @@ export type CheckedAnswers = Result<Map<string, unknown>, FieldErrors>;
 
 export interface AnswerRules {
   /** Checks a new answer to the form (public endpoint); a partial one need not hold the required fields. */
-  create(ctx: SandboxContext, form: Form, body: Record<string, unknown>, partial: boolean): CheckedAnswers;
+  create(ctx: RuleContext, form: Form, body: Record<string, unknown>, partial: boolean): CheckedAnswers;
   /** Checks the body of a submission update. */
-  update(ctx: SandboxContext, form: Form, body: Record<string, unknown>): CheckedAnswers;
+  update(ctx: RuleContext, form: Form, body: Record<string, unknown>): CheckedAnswers;
   /** What the submission becomes after an update with these checked answers. */
   updated(current: Submission, answers: ReadonlyMap<string, unknown>, body: Record<string, unknown>): SubmissionState;
 }
@@ -98,17 +99,17 @@ export function checkAnswers(form: Form, body: Record<string, unknown>, check: A
 }
 
 /** The spec's schema check of the body, then the answers against the form. */
-function checkedAgainstSpec(ctx: SandboxContext, operationId: 'createFormAnswer' | 'updateFormSubmission', form: Form, body: Record<string, unknown>, check: AnswerCheck): CheckedAnswers {
+function checkedAgainstSpec(validator: RuleContext['validator'], operationId: 'createFormAnswer' | 'updateFormSubmission', form: Form, body: Record<string, unknown>, check: AnswerCheck): CheckedAnswers {
   const errors = new FieldErrors();
-  addSchemaErrors(ctx, operationId, body, errors);
+  addSchemaErrors(validator, operationId, body, errors);
   return checkAnswers(form, body, check, errors);
 }
 
 export const CONTRACT_ANSWERS: AnswerRules = {
   // The spec: unknown keys of a new answer are ignored by the service.
-  create: (ctx, form, body, partial) => checkedAgainstSpec(ctx, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
+  create: (ctx, form, body, partial) => checkedAgainstSpec(ctx.validator, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
   // The contract: the body holds field ids of the form and only the fields to change.
-  update: (ctx, form, body) => checkedAgainstSpec(ctx, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
+  update: (ctx, form, body) => checkedAgainstSpec(ctx.validator, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
   // Only the fields sent change (null clears one); completion_time when sent; the status stays.
   updated(current, answers, body) {
     const next = { ...current.answers };

@@ -22,6 +22,15 @@ export interface AppOptions {
   log: (line: string) => void;
 }
 
+/**
+ * A request's path as the log prints it: as sent (percent-encoded, never decoded), with any control
+ * or non-ASCII character escaped as \xHH, so a path cannot forge or rewrite a log line.
+ */
+export const loggedPath = (url: string): string => {
+  const raw = /^[a-z][a-z\d+.-]*:\/\/[^/]*(\/[^?#]*)?/i.exec(url)?.[1] ?? '/';
+  return raw.replace(/[^\x21-\x7e]/g, (ch) => [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''));
+};
+
 export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   const app = new Hono();
   const limiter = createRateLimiter(options.rateLimit, ctx.now);
@@ -29,7 +38,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    options.log(`${c.req.method} ${c.req.path} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    options.log(`${c.req.method} ${loggedPath(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
   });
 
   app.use(
@@ -43,7 +52,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
   // answered 401 before the limiter, as on the service.
   app.use('/open/*', async (c, next) => {
-    if (/\/submissions\/file\//.test(c.req.path)) return next();
+    if (/\/submissions\/file\//.test(c.req.path)) return ctx.rules.fileRouteRateLimited ? limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next) : next();
     const secret = bearerToken(c);
     const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();

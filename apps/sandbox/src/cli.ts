@@ -65,7 +65,7 @@ try {
     ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),
     rateLimit,
     trustedProxies: number('trusted-proxies', values['trusted-proxies']) ?? 0,
-    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+    ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });

@@ -3,20 +3,22 @@
 // membership and the operation's abilities (403) → input (422), in that order unless the rules
 // give an operation another one (runChecks).
 import type { Context } from 'hono';
-import type { SpecValidator, ValidationResult } from '@forms-api/spec/validator';
+import type { SpecValidator } from '@forms-api/spec/validator';
 import type { OperationId } from '@forms-api/types';
 import type { Dispatcher } from './dispatch/dispatcher.js';
 import type { WebhookUrlPolicy } from './dispatch/webhook-url.js';
 import type { FileSigner } from './files.js';
 import { FieldErrors, HttpError, forbidden, notFound, unauthenticated, validationFailed } from './http.js';
+import { REQUEST_BODY_MAX_DEPTH } from './limits.js';
 import type { AccessToken, Form, User } from './model.js';
-import type { SandboxRules } from './rules.js';
+import type { RuleContext, SchemaError } from './rule-context.js';
+import type { PathId, SandboxRules } from './rules.js';
+import { addSchemaErrors } from './schema-errors.js';
 import type { Storage } from './storage.js';
 import type { SandboxStore } from './store/store.js';
 
-export type SchemaError = ValidationResult['errors'][number];
-
-export interface SandboxContext {
+/** Everything a route uses; the rules see only its RuleContext part (rule-context.ts). */
+export interface SandboxContext extends RuleContext {
   /** The bundled spec (components are looked up in it). */
   bundle: { components: { parameters: Record<string, Record<string, any>>; schemas: Record<string, Record<string, any>> } };
   store: SandboxStore;
@@ -28,6 +30,8 @@ export interface SandboxContext {
   webhookUrls: WebhookUrlPolicy;
   /** Where clients reach the sandbox; every URL the sandbox writes starts with it (never with a request's Host). */
   baseUrl: string;
+  /** The address a request comes from (the peer, or what trusted proxies say). */
+  clientAddress: (c: Context) => string;
   now: () => number;
 }
 
@@ -74,40 +78,51 @@ export async function runChecks(ctx: SandboxContext, operationId: OperationId, c
   for (const name of order) await checks[name]!();
 }
 
-export function formOr404(ctx: SandboxContext, idOrSlug: string, bySlug = false): Form {
-  const form = bySlug || /^\d+$/.test(idOrSlug) ? ctx.store.formByIdOrSlug(idOrSlug) : undefined;
-  if (!form) throw notFound('Forms\\Form', /^\d+$/.test(idOrSlug) ? Number(idOrSlug) : undefined);
+/**
+ * The record id or slug a path segment names as the rules read it; else the 404 of `model` (with
+ * `shownId`, as the service shows a cast id) or the service's 500.
+ */
+export function pathId<T extends PathId>(named: T, model: string, shownId?: number): Exclude<T, 'not-found' | 'server-error'> {
+  if (named === 'server-error') throw new HttpError(500, { message: 'Server Error' });
+  if (named === 'not-found') throw notFound(model, shownId);
+  return named as Exclude<T, 'not-found' | 'server-error'>;
+}
+
+export function formOr404(ctx: SandboxContext, raw: string, bySlug = false): Form {
+  const named = pathId(ctx.rules.ids.form(raw, bySlug), 'Forms\\Form');
+  const form = 'id' in named ? ctx.store.forms.get(named.id) : ctx.store.formBySlug(named.slug);
+  if (!form) throw notFound('Forms\\Form', 'id' in named ? named.id : undefined);
   return form;
 }
 
-/** The JSON body as an object, or a 422 saying it is not one. */
-export async function jsonBody(c: Context): Promise<Record<string, any>> {
+/** How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), walked without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The JSON body as an object, or a 422 saying it is not one or nests too deeply to be read. */
+export async function jsonBody(c: Context, notAnObject: 'refuse' | 'empty' = 'refuse'): Promise<Record<string, any>> {
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
     body = undefined;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationFailed('body', 'The request body must be a JSON object.');
-  return body as Record<string, any>;
-}
-
-/**
- * Adds to `errors` what the operation's request schema refuses in `body`, one message per input
- * key; `accept` drops a schema error the sandbox's configuration allows.
- */
-export function addSchemaErrors(ctx: SandboxContext, operationId: OperationId, body: Record<string, any>, errors: FieldErrors, accept?: (error: SchemaError, body: Record<string, any>) => boolean): void {
-  const result = ctx.validator.validateRequestBody(operationId, body);
-  const refused = result.valid ? [] : result.errors.filter((e) => !accept?.(e, body));
-  const before = errors.size;
-  for (const e of refused) {
-    // The branches of a composite schema are reported by their own errors.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
-    const key = path.join('.') || 'body';
-    errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (notAnObject === 'empty') return {};
+    throw validationFailed('body', 'The request body must be a JSON object.');
   }
-  if (refused.length > 0 && errors.size === before) errors.add('body', 'The request body is invalid.');
+  const depth = nestingDepth(body);
+  if (depth > REQUEST_BODY_MAX_DEPTH) throw validationFailed('body', `The request body nests arrays and objects ${depth} levels deep; at most ${REQUEST_BODY_MAX_DEPTH} are read (as by the service): flatten it.`);
+  return body as Record<string, any>;
 }
 
 /**
@@ -121,7 +136,7 @@ export async function validateBody(
   options: { accept?: (error: SchemaError, body: Record<string, any>) => boolean; more?: (body: Record<string, any>, errors: FieldErrors) => void | Promise<void> } = {},
 ): Promise<Record<string, any>> {
   const errors = new FieldErrors();
-  addSchemaErrors(ctx, operationId, body, errors, options.accept);
+  addSchemaErrors(ctx.validator, operationId, body, errors, options.accept);
   await options.more?.(body, errors);
   if (errors.size > 0) throw errors.toHttpError();
   return body;

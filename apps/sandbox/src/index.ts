@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
+import { clientAddress } from './client-address.js';
 import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
 import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
@@ -58,7 +59,11 @@ export interface SandboxOptions {
    * are believed when the public endpoint's rate limit picks the client address. Default 0.
    */
   trustedProxies?: number;
-  /** The token `POST /__sandbox/reset` requires. Default: a random one per start (see SandboxHandle.adminToken). */
+  /**
+   * The token `POST /__sandbox/reset` requires: at least 16 visible ASCII characters (an empty or
+   * short one is refused, never taken to mean "no token"). Default: a random one per start (see
+   * SandboxHandle.adminToken).
+   */
   adminToken?: string;
   /** Fault switches for the contract suite's self-test (FAULT_CATALOGUE); they apply on top of either behaviour. */
   faults?: readonly SandboxFault[];
@@ -126,12 +131,25 @@ function profileBehaviours(name: string): readonly Behaviour[] {
   return BEHAVIOUR_PROFILES[name as SandboxBehaviour];
 }
 
-function checkedPublicUrl(publicUrl: string | undefined, listening: string): string {
-  if (publicUrl === undefined) return listening;
+/** The publicUrl option without its trailing slashes, or a SandboxConfigError; undefined when not given. */
+function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
+  if (publicUrl === undefined) return undefined;
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
     throw new SandboxConfigError('invalid-option', `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`, { publicUrl });
   }
   return publicUrl.replace(/\/+$/, '');
+}
+
+const ADMIN_TOKEN_MIN_LENGTH = 16;
+
+/** The adminToken option, or a random one; an empty, short or unsendable token is refused (it would open the reset to anyone who guesses it). */
+function checkedAdminToken(adminToken: string | undefined): string {
+  if (adminToken === undefined) return `sandbox_admin_${randomBytes(24).toString('base64url')}`;
+  if (typeof adminToken !== 'string' || adminToken.length < ADMIN_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken)) {
+    // The token itself is never echoed: only its length.
+    throw new SandboxConfigError('invalid-option', `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`, { length: typeof adminToken === 'string' ? adminToken.length : null });
+  }
+  return adminToken;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -141,6 +159,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const rules = rulesWith(behaviours.map((b) => b.rules));
   const trustedProxies = options.trustedProxies ?? 0;
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
+  // Every option is judged before the port is opened: a refused option leaves nothing listening.
+  const publicUrl = checkedPublicUrl(options.publicUrl);
+  const adminToken = checkedAdminToken(options.adminToken);
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
@@ -149,7 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
-  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs }), behaviours);
+  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs, answerBytes: rules.webhooks.answerBytes }), behaviours);
   const files = createFileSigner(now);
   const ctx: SandboxContext = {
     bundle,
@@ -160,11 +181,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     storage: createStorage(now),
     dispatcher: createDispatcher({ store, transport, rules: rules.webhooks, fileUrl: (formId, name) => files.url(ctx.baseUrl, formId, name, WEBHOOK_FILE_URL_LIFETIME_S), now, log }),
     webhookUrls,
+    clientAddress: (c) => clientAddress(c, trustedProxies),
     // Known once the server listens (below), before the first request is served.
     baseUrl: '',
     now,
   };
-  const adminToken = options.adminToken ?? `sandbox_admin_${randomBytes(24).toString('base64url')}`;
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
   const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
@@ -175,7 +196,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  ctx.baseUrl = checkedPublicUrl(options.publicUrl, listenUrl);
+  ctx.baseUrl = publicUrl ?? listenUrl;
   const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
   return {
     behaviour: behaviourName as SandboxBehaviour,
@@ -186,10 +207,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })) })),
     reset: () => store.reset(),
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      ctx.dispatcher.drain().then(() => new Promise<void>((resolve, reject) => {
         transport.close();
         server.close((error) => (error ? reject(error) : resolve()));
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      })),
   };
 }

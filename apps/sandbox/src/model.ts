@@ -69,6 +69,12 @@ export interface Form {
   updatedAt: string;
   closesAt: string | null;
   maxSubmissionsCount: number | null;
+  /** The form keeps partial submissions (`enable_partial_submissions`; the service also needs a Pro plan). */
+  partialSubmissions?: boolean;
+  /** Respondents may edit their submission (`editable_submissions`; Pro). */
+  editableSubmissions?: boolean;
+  /** The submitter's address is kept (`enable_ip_tracking`; Pro). */
+  ipTracking?: boolean;
 }
 
 /** Stored answers: file and signature answers are stored file names (string[]). */
@@ -83,6 +89,8 @@ export interface Submission {
   /** Unix milliseconds. */
   createdAt: number;
   publicId: string;
+  /** What the service keeps beside the answers: campaign attribution of a new answer, the submitter's address. */
+  meta?: { attribution?: Record<string, string>; ip_address?: string };
 }
 
 export interface Integration {

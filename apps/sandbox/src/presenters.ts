@@ -1,17 +1,17 @@
 // Turns stored records into the shapes clients see (FormSummary, Form, Submission, …). The
 // contract's presenters are here; the full form builds on whichever form summary the rules give.
-import type { SandboxContext } from './context.js';
 import { storedFileNames } from './files.js';
 import type { Form, Integration, Submission, WebhookEventRecord } from './model.js';
+import type { RuleContext } from './rule-context.js';
 
 type Body = Record<string, unknown>;
 
 /** Stored records → what clients see. */
 export interface Presenters {
-  formSummary(ctx: SandboxContext, form: Form): Body;
-  submission(ctx: SandboxContext, form: Form, s: Submission): Body;
+  formSummary(ctx: RuleContext, form: Form): Body;
+  submission(ctx: RuleContext, form: Form, s: Submission): Body;
   /** The answer of a successful update. */
-  updatedSubmission(ctx: SandboxContext, form: Form, s: Submission): Body;
+  updatedSubmission(ctx: RuleContext, form: Form, s: Submission): Body;
   integration(i: Integration): Body;
   webhookEvent(e: WebhookEventRecord): Body;
 }
@@ -39,7 +39,7 @@ export function isClosed(form: Form, now: number): boolean {
 }
 
 /** The summary's facts in the order the contract lists them; the plan field is the caller's. */
-export function summaryFields(ctx: SandboxContext, form: Form, plan: Body): Body {
+export function summaryFields(ctx: RuleContext, form: Form, plan: Body): Body {
   const completed = ctx.store.completedCount(form.id);
   return {
     id: form.id,
@@ -63,8 +63,8 @@ export function summaryFields(ctx: SandboxContext, form: Form, plan: Body): Body
 }
 
 /** The full form (getForm): the summary the rules present, plus the fields and the captcha. */
-export function fullForm(ctx: SandboxContext, form: Form): Body {
-  const { share_url, ...summary } = ctx.rules.present.formSummary(ctx, form);
+export function fullForm(ctx: RuleContext, present: Presenters, form: Form): Body {
+  const { share_url, ...summary } = present.formSummary(ctx, form);
   return {
     ...summary,
     language: form.language,
@@ -80,7 +80,7 @@ export function fullForm(ctx: SandboxContext, form: Form): Body {
 const fileTypes = new Set(['files', 'signature']);
 
 /** Answers as listed by the contract: file and signature names become file entries with signed URLs. */
-export function presentAnswers(ctx: SandboxContext, form: Form, answers: Record<string, unknown>): Body {
+export function presentAnswers(ctx: RuleContext, form: Form, answers: Record<string, unknown>): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const out: Body = {};
   for (const [id, value] of Object.entries(answers)) {

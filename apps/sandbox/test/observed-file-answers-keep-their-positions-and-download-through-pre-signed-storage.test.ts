@@ -20,35 +20,38 @@ const submission1290 = async (which: Which) => {
   expect(body.data.map((s: { id: number }) => s.id)).toEqual([1290]);
   return body.data[0];
 };
-const CONTENT = 'Sandbox file passport-scan.pdf of form 11\n';
+// The seed stores names as the service does: `<name>_<uuid>.<ext>`.
+const PASSPORT = /^passport-scan_[0-9a-f-]{36}\.pdf$/;
 
 describe('a file answer with an empty entry before a file (submission-file-answer-object)', () => {
   it('is an object keyed by position in observed, a list in contract', async () => {
     const [observed, contract] = [await submission1290('observed'), await submission1290('contract')];
-    expect(observed.data[attachment]).toEqual({ 1: { file_url: expect.any(String), file_name: 'passport-scan.pdf' } });
+    expect(observed.data[attachment]).toEqual({ 1: { file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) } });
     expect(Object.keys(observed.data[attachment])).toEqual(['1']);
-    expect(contract.data[attachment]).toEqual([{ file_url: expect.any(String), file_name: 'passport-scan.pdf' }]);
+    expect(contract.data[attachment]).toEqual([{ file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) }]);
     // Any other file answer is a list in both.
     const { body } = await call(sbs.observed.baseUrl, 'GET', '/open/forms/11/submissions?search=invoice-&per_page=1', { token: sbs.observed.tokens.read });
-    expect(body.data[0].data[attachment]).toEqual([{ file_url: expect.any(String), file_name: expect.stringMatching(/^invoice-\d+\.pdf$/) }]);
+    expect(body.data[0].data[attachment]).toEqual([{ file_url: expect.any(String), file_name: expect.stringMatching(/^invoice-\d+_[0-9a-f-]{36}\.pdf$/) }]);
   });
 });
 
 describe('the signed download', () => {
   it('answers 302 to a pre-signed storage URL of the sandbox in observed, which serves the file; the file itself in contract', async () => {
-    const observedUrl = Object.values((await submission1290('observed')).data[attachment] as Record<string, { file_url: string }>)[0]!.file_url;
+    const listed = Object.values((await submission1290('observed')).data[attachment] as Record<string, { file_url: string; file_name: string }>)[0]!;
+    const [observedUrl, name] = [listed.file_url, listed.file_name];
+    const content = `Sandbox file ${name} of form 11\n`;
     const redirect = await fetch(observedUrl, { redirect: 'manual' });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get('location')!);
     expect(location.origin).toBe(sbs.observed.baseUrl);
-    expect(location.pathname).toBe(`/__sandbox/storage/forms/11/${Buffer.from('passport-scan.pdf').toString('base64url')}`);
+    expect(location.pathname).toBe(`/__sandbox/storage/forms/11/${Buffer.from(name).toString('base64url')}`);
     expect(location.searchParams.get('X-Amz-Expires')).toBe('60');
     const stored = await fetch(location);
     expect(stored.status).toBe(200);
     // FormSubmissionController.php:204-214 asks storage for application/octet-stream, as an attachment.
     expect(stored.headers.get('content-type')).toBe('application/octet-stream');
-    expect(stored.headers.get('content-disposition')).toBe('attachment; filename="passport-scan.pdf"');
-    expect(await stored.text()).toBe(CONTENT);
+    expect(stored.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
+    expect(await stored.text()).toBe(content);
     // The pre-signed URL is checked: a changed signature is refused by the storage host.
     location.searchParams.set('X-Amz-Signature', '0'.repeat(64));
     const tampered = await fetch(location);
@@ -59,7 +62,7 @@ describe('the signed download', () => {
     const direct = await fetch(contractUrl, { redirect: 'manual' });
     expect(direct.status).toBe(200);
     expect(direct.headers.get('content-type')).toBe('application/octet-stream');
-    expect(await direct.text()).toBe(CONTENT);
+    expect(await direct.text()).toBe(content);
   });
 
   it('refuses a tampered signed URL with 403 in both, before any redirect', async () => {

@@ -39,7 +39,7 @@ describe('the list envelope', () => {
     const path = `${sbs.observed.baseUrl}/open/workspaces/1/forms`;
     expect(Object.keys(body)).toEqual(['data', 'links', 'meta']);
     expect(Object.keys(body.meta)).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
-    expect(body.meta).toMatchObject({ current_page: 2, from: 3, last_page: 3, path, per_page: 2, to: 4, total: 5 });
+    expect(body.meta).toMatchObject({ current_page: 2, from: 3, last_page: 3, path, per_page: 2, to: 4, total: 6 });
     // withQueryString(): the query as sent without `page`, then page=N last, RFC 3986 encoded.
     expect(body.links).toEqual({ first: `${path}?per_page=2&utm=a%20b&page=1`, last: `${path}?per_page=2&utm=a%20b&page=3`, prev: `${path}?per_page=2&utm=a%20b&page=1`, next: `${path}?per_page=2&utm=a%20b&page=3` });
     expect(body.meta.links.map((l: { label: string }) => l.label)).toEqual(['&laquo; Previous', '1', '2', '3', 'Next &raquo;']);
@@ -47,7 +47,7 @@ describe('the list envelope', () => {
 
   it('is data and meta {current_page, per_page, total} in contract', async () => {
     const { body } = await list('contract', '?per_page=2&page=2');
-    expect(body).toEqual({ data: expect.any(Array), meta: { current_page: 2, per_page: 2, total: 5 } });
+    expect(body).toEqual({ data: expect.any(Array), meta: { current_page: 2, per_page: 2, total: 6 } });
   });
 
   it.each(['contract', 'observed'] as const)('clamps per_page to 1..100 (default 10) and reads a bad page as 1, never refusing (%s)', async (which) => {
@@ -56,7 +56,7 @@ describe('the list envelope', () => {
       const { status, body } = await list(which, query);
       expect(status, query).toBe(200);
       expect([body.meta.per_page, body.meta.current_page], query).toEqual([perPage, page]);
-      expect(body.data, query).toHaveLength(Math.min(perPage, 5));
+      expect(body.data, query).toHaveLength(Math.min(perPage, 6));
     }
   });
 });

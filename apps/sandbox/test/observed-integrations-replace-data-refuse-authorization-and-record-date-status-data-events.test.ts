@@ -97,6 +97,8 @@ describe('the events list (events-shape)', () => {
         const good = await create(sb, { webhook_url: ok.url, webhook_secret: SECRET });
         const bad = await create(sb, { webhook_url: refusing.url });
         await answer(sb, 11, { Name: 'Ada', Email: 'ada@example.com' });
+        // Observed deliveries are queued (sent after the answer): wait for both events.
+        await expect.poll(async () => (await events(sb, 11, good)).length + (await events(sb, 11, bad)).length).toBe(2);
         const [success, failure] = [await events(sb, 11, good), await events(sb, 11, bad)];
         if (which === 'observed') {
           expect(success).toEqual([{ date: expect.stringMatching(DATE), status: 'Success', data: {} }]);
@@ -123,6 +125,7 @@ describe('the events list (events-shape)', () => {
       try {
         const id = await create(sb, { webhook_url: rx.url });
         await answer(sb, 11, { Name: 'Ada', Email: 'ada@example.com' });
+        await expect.poll(async () => (await events(sb, 11, id)).length).toBe(1);
         const [event] = await events(sb, 11, id);
         if (which === 'observed') {
           expect(event).toEqual({ date: expect.stringMatching(DATE), status: 'Error', data: { message: expect.any(String) } });

@@ -120,7 +120,7 @@ describe('signed file URLs', () => {
       expect(url).toMatch(/\/submissions\/file\/[A-Za-z0-9_-]+\?expires=\d+&signature=[0-9a-f]{64}$/);
       const ok = await fetch(url!);
       expect(ok.status).toBe(200);
-      expect(ok.headers.get('content-disposition')).toMatch(/^attachment; filename="?invoice-\d+\.pdf"?$/);
+      expect(ok.headers.get('content-disposition')).toMatch(/^attachment; filename="?invoice-\d+_[0-9a-f-]{36}\.pdf"?$/);
       expect((await fetch(url!.replace(/signature=(.)/, (_m, c) => `signature=${c === 'a' ? 'b' : 'a'}`))).status).toBe(403);
       expect((await fetch(url!.replace(/expires=(\d+)/, (_m, e) => `expires=${Number(e) + 60}`))).status).toBe(403);
       now += 10 * 60 * 1000 + 1000;

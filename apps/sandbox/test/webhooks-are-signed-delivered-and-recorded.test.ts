@@ -97,7 +97,7 @@ describe('webhook dispatch', () => {
     expect(event.error_message).toMatch(/fetch failed|ECONNREFUSED/);
   });
 
-  it('applies a secret change to the next dispatch; sends nothing when inactive, deleted, partial or updated', async () => {
+  it('applies a secret change to the next dispatch; sends a partial (the contract: every submission created); nothing when inactive, deleted or updated', async () => {
     sb = await sandbox();
     const rx = await receiver(200);
     try {
@@ -110,11 +110,12 @@ describe('webhook dispatch', () => {
       const submissionId = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0].id;
       await call(sb.baseUrl, 'PUT', `/open/forms/11/submissions/${submissionId}`, { token: sb.tokens.all, body: { completion_time: 99 }, operationId: 'updateFormSubmission' });
       await call(sb.baseUrl, 'POST', '/forms/11/answer', { body: { ...(await contactFormAnswers(sb, 'partial')), is_partial: true }, operationId: 'createFormAnswer' });
+      expect(rx.deliveries).toHaveLength(2);
       await call(sb.baseUrl, 'PUT', `/open/forms/11/integrations/${id}`, { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: rx.url } } });
       await answer(sb, 'inactive');
       await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${id}`, { token: sb.tokens.all, operationId: 'deleteFormIntegration' });
       await answer(sb, 'deleted');
-      expect(rx.deliveries).toHaveLength(1);
+      expect(rx.deliveries).toHaveLength(2);
     } finally {
       await rx.close();
     }

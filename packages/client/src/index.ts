@@ -27,5 +27,6 @@ export type {
   SubmissionsApi,
   UpdateSubmissionOptions,
 } from './resources.js';
+export type { AnswerChanges, UpdateKeepingOptions } from './update-keeping.js';
 export { createRedactor, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
 export { VERSION } from './version.js';

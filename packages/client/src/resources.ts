@@ -22,6 +22,7 @@ import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
 import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
+import { updateKeeping, type AnswerChanges, type UpdateKeepingOptions } from './update-keeping.js';
 
 export interface FormListQuery {
   /** The page to fetch (for `pages`/`iterate`: the first page; default 1). */
@@ -64,7 +65,22 @@ export interface SubmissionsApi {
   list(formId: number, query?: SubmissionListQuery, options?: CallOptions): Promise<SubmissionPage>;
   pages(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<SubmissionPage, void, undefined>;
   iterate(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<Submission, void, undefined>;
+  /**
+   * Replaces the submission's answers with `answers`, as the service does: every answer not sent
+   * is deleted and `completion_time` is reset unless given (ledger:
+   * update-submission-replaces-all-answers), and a required field not sent is a 422. To change
+   * some answers and keep the rest, use `updateKeeping`.
+   */
   update(formId: number, submissionId: number, answers: SubmissionAnswers, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
+  /**
+   * Changes some answers and keeps every other one: reads the submission and its form, merges
+   * `changes` over the current answers (file and signature answers sent back as the stored names
+   * the service takes), keeps `completion_time` unless given, and sends the complete set. Three
+   * requests or more (the form, the list pages up to the submission, the update). Not atomic: an
+   * update made by anyone else between the read and the write is overwritten; serialise updates
+   * of one submission on your side.
+   */
+  updateKeeping(formId: number, submissionId: number, changes: AnswerChanges, options?: UpdateKeepingOptions): Promise<UpdatedSubmission>;
   /**
    * Downloads a file of a `files` or `signature` answer: its signed `file_url`, or the URL's
    * parts. Public (no token is sent, to the service or to the storage it may redirect to). Returns
@@ -150,6 +166,7 @@ export function submissionsApi(call: Caller, service: { baseUrl: string; basePat
     list,
     pages,
     iterate: (formId, query, options) => itemsOf(pages(formId, query, options), (p) => p.data),
+    updateKeeping: updateKeeping(call),
     update: async (formId, submissionId, answers, options = {}) => {
       const { completionTime, ...callOptions } = options;
       if (answers === null || typeof answers !== 'object' || Array.isArray(answers))

@@ -9,6 +9,7 @@ import type {
   paths,
   operations,
   WebhookIntegrationInput,
+  ContractTypes,
 } from '../src/index.js';
 
 type ListSubmissions = paths['/open/forms/{id}/submissions']['get'];
@@ -38,8 +39,6 @@ export const wrongPathType: ListSubmissions['parameters']['path'] = { id: 'abc' 
 
 // Reading fields the schemas do not have.
 export function readFields(form: FormSummary, submission: Submission, event: WebhookEvent, payload: SubmissionCreatedPayload) {
-  // @ts-expect-error plan_tier is observed on the live service but not in the contract (drift)
-  form.plan_tier;
   // @ts-expect-error submissions have no top-level status (it lives in data.status)
   submission.status;
   // @ts-expect-error the events list names its result `status`, not `result`
@@ -47,6 +46,15 @@ export function readFields(form: FormSummary, submission: Submission, event: Web
   // @ts-expect-error the webhook payload has no created_at
   payload.created_at;
   return [form.is_pro, submission.data.status, event.status, payload.form_id] as const;
+}
+
+// The contract's types keep the contract's names (ledger: form-summary-plan-tier, events-shape).
+export function readContractFields(form: ContractTypes.FormSummary, event: ContractTypes.WebhookEvent) {
+  // @ts-expect-error plan_tier is observed on the live service but not in the contract (drift)
+  form.plan_tier;
+  // @ts-expect-error the contract's events carry no date (the service's do)
+  event.date;
+  return [form.is_pro, event.response_code] as const;
 }
 
 // An integration with an unknown status or kind.

@@ -1,11 +1,13 @@
 // createFormAnswer (public): every documented status on the mock; on live targets an unknown form
 // (404), and with --write the webhook round trip: answer -> signed submission.created at the
-// suite's receiver -> signature and payload checked -> a `success` dispatch in the events list.
+// suite's receiver -> signature and payload checked -> a `success` dispatch in the events list;
+// the webhook of an answer with no value, of a partial answer, and of a public edit.
 import { OPERATIONS, type components } from '@forms-api/types';
 import { verify } from '@forms-api/webhook-verify';
 import { describeErrors, type CheckContext } from '../check-context.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
+import type { ReceivedWebhook } from '../webhooks/receiver.js';
 import { formFields, sleep } from './helpers.js';
 import { formRef } from './get-form.js';
 import type { OperationSuite } from './types.js';
@@ -16,6 +18,8 @@ type AnswerValue = components['schemas']['AnswerValue'];
 const operationId = 'createFormAnswer';
 const MOCK_BODY = { completion_time: 38 };
 const DELIVERY_TIMEOUT_MS = 15_000;
+/** How long to wait for a webhook that must not come. */
+const QUIET_MS = 3_000;
 
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
@@ -72,18 +76,120 @@ async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
   }
   const contentType = String(delivery.headers['content-type'] ?? '');
   if (!contentType.startsWith('application/json')) ctx.observe('webhook-round-trip', operationId, 'the webhook is not JSON', { expected: 'application/json', received: ctx.excerpt(contentType) || 'none' });
+  if (!expectValidPayload(ctx, delivery)) return;
+
+  await expectDispatchRecorded(ctx, hook.integrationId);
+}
+
+/** The delivery's payload, judged against the webhook schema (undefined when it is not JSON). */
+function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { submission_id?: unknown } | undefined {
   let payload: unknown;
   try {
     payload = JSON.parse(delivery.rawBody.toString('utf8'));
   } catch {
-    return ctx.observe('webhook-round-trip', operationId, 'the webhook body is not JSON', { expected: 'JSON', received: ctx.excerpt(delivery.rawBody.toString('utf8')) });
+    ctx.observe('webhook-round-trip', operationId, 'the webhook body is not JSON', { expected: 'JSON', received: ctx.excerpt(delivery.rawBody.toString('utf8')) });
+    return undefined;
   }
   const valid = ctx.spec.validator.validateWebhookPayload(payload);
   if (!valid.valid) {
     ctx.fail({ kind: 'schema', operationId: 'submissionCreatedWebhook', message: 'submission.created payload does not match its schema', expected: 'a payload valid against the webhook schema', received: describeErrors(valid.errors), schemaErrors: valid.errors });
   }
+  return payload !== null && typeof payload === 'object' ? (payload as { submission_id?: unknown }) : {};
+}
 
-  await expectDispatchRecorded(ctx, hook.integrationId);
+/**
+ * Open public forms of the target's workspace (its first page), the target's form first: the forms
+ * an answer can be posted to.
+ */
+async function openPublicForms(ctx: CheckContext): Promise<number[]> {
+  const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listWorkspaceForms.path, { params: { path: { workspaceId: ctx.target.ids.workspaceId }, query: { per_page: 100 } } }));
+  const parsed = ctx.json(list);
+  const forms = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; visibility?: unknown; is_closed?: unknown }> } | null)?.data ?? []) : [];
+  const others = forms.filter((f) => typeof f.id === 'number' && f.id !== ctx.target.ids.formId && f.visibility === 'public' && f.is_closed !== true).map((f) => f.id as number);
+  return [ctx.target.ids.formId, ...others];
+}
+
+/** A form of the target's workspace whose fields are all optional (so an answer may leave every one blank). */
+async function formWithoutRequiredFields(ctx: CheckContext): Promise<number> {
+  for (const formId of await openPublicForms(ctx)) {
+    const fields = await formFields(ctx, formId);
+    if (fields.some((f) => !f.type.startsWith('nf-')) && !fields.some((f) => f.required)) return formId;
+  }
+  return ctx.skip(`no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`);
+}
+
+/**
+ * An answer that leaves every field blank still creates a submission, and its webhook's
+ * `submission` is the contract's object of the answers, empty.
+ */
+async function answerWithNoValue(ctx: CheckContext): Promise<void> {
+  const formId = await formWithoutRequiredFields(ctx);
+  const hook = await setUpWebhook(ctx, { formId });
+  const mark = hook.receiver.received.length;
+  const answer = await send(ctx, { path: { form: formId }, body: { completion_time: 5 } });
+  if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
+  const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
+  if (!delivery) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: answer });
+  const payload = expectValidPayload(ctx, delivery) as { submission?: unknown } | undefined;
+  if (payload && (payload.submission === null || typeof payload.submission !== 'object' || Array.isArray(payload.submission))) {
+    ctx.observe('webhook-answers-not-an-object', operationId, 'the webhook of an answer with no value does not send its answers as an object', { expected: '"submission": {}', received: ctx.excerpt(JSON.stringify(payload.submission) ?? 'absent'), exchange: answer });
+  }
+}
+
+/**
+ * A partial answer creates a submission (the contract: each filling produces a submission,
+ * completed or partial), so it is announced with submission.created like any other.
+ */
+async function partialAnswer(ctx: CheckContext): Promise<void> {
+  const hook = await setUpWebhook(ctx);
+  const mark = hook.receiver.received.length;
+  const body = answersFor(await formFields(ctx), `partial-${Date.now()}`);
+  body.is_partial = true;
+  const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body });
+  const accepted = ctx.expectResponse(answer, { operationId, status: 200 });
+  if (accepted === undefined || answer.status !== 200) return;
+  // A service that does not take partials on this form saves a completed submission instead.
+  if (!(accepted && typeof accepted === 'object' && 'submission_hash' in accepted)) return ctx.skip(`form ${ctx.target.ids.formId} takes no partial submissions (the answer was saved as completed)`);
+  const delivery = await hook.receiver.waitFor(mark, QUIET_MS, ctx.signal);
+  if (!delivery) {
+    ctx.observe('partial-sends-no-webhook', operationId, 'a partial submission was created and no submission.created was sent', { expected: `a POST within ${QUIET_MS} ms`, received: 'nothing', exchange: answer });
+  }
+}
+
+/** How many forms of the workspace, besides the target's, the public edit check tries. */
+const EDIT_CANDIDATES = 5;
+
+/**
+ * An answer that names an existing submission by its public id: the contract lists no event for
+ * updates, so the submission it names is not announced again as created. Tried on the target's
+ * form, then on the workspace's other open forms until one takes the edit (a form that does not
+ * saves a new submission, with a new id: nothing to see there).
+ */
+async function publicEdit(ctx: CheckContext): Promise<void> {
+  for (const formId of (await openPublicForms(ctx)).slice(0, 1 + EDIT_CANDIDATES)) {
+    const fields = await formFields(ctx, formId);
+    const hook = await setUpWebhook(ctx, { formId });
+    const mark = hook.receiver.received.length;
+    const first = await send(ctx, { path: { form: formId }, body: answersFor(fields, `edit-${Date.now()}`) });
+    // Another form may refuse the suite's plausible answer (a captcha, a rule of its own): try the next.
+    if (first.status !== 200 && formId !== ctx.target.ids.formId) continue;
+    const accepted = ctx.expectResponse(first, { operationId, status: 200 });
+    const publicId = accepted && typeof accepted === 'object' ? (accepted as { submission_id?: unknown }).submission_id : undefined;
+    if (first.status !== 200 || typeof publicId !== 'string') continue;
+    const created = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
+    if (!created) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: first });
+    const createdId = expectValidPayload(ctx, created)?.submission_id;
+    const next = hook.receiver.received.length;
+    const edited = answersFor(fields, `edited-${Date.now()}`);
+    edited.submission_id = publicId;
+    const edit = await send(ctx, { path: { form: formId }, body: edited });
+    if (ctx.expectResponse(edit, { operationId, status: 200 }) === undefined || edit.status !== 200) return;
+    const again = await hook.receiver.waitFor(next, QUIET_MS, ctx.signal);
+    const againId = again ? expectValidPayload(ctx, again)?.submission_id : undefined;
+    if (again && againId !== undefined && againId === createdId) {
+      return ctx.observe('answer-resends-webhook-for-existing-submission', operationId, `editing submission ${String(createdId)} of form ${formId} through the public endpoint sent submission.created for it again`, { expected: 'no second submission.created for the same submission_id', received: `submission.created for submission_id ${String(againId)}`, exchange: edit });
+    }
+  }
 }
 
 /** Whether an event of the events list, in the spec's shape or the service's, records a successful dispatch. */
@@ -114,8 +220,6 @@ async function expectDispatchRecorded(ctx: CheckContext, integrationId: number):
 const listEvents = (ctx: CheckContext, integrationId: number) =>
   ctx.send(() => ctx.client().GET(OPERATIONS.listIntegrationEvents.path, { params: { path: { form: ctx.target.ids.formId, integrationid: integrationId } } }));
 
-/** How long to wait for a webhook that must not come. */
-const QUIET_MS = 3_000;
 
 /**
  * An active integration whose logic no submission of the suite meets: nothing may be sent, and
@@ -155,5 +259,8 @@ export const suite: OperationSuite = {
     },
     { name: 'webhook round trip', operationId, on: 'live', writes: true, run: webhookRoundTrip },
     { name: 'a submission the webhook logic excludes: nothing sent, nothing recorded', operationId, on: 'live', writes: true, run: filteredOutSubmission },
+    { name: 'an answer with no value: the webhook sends its answers as an object', operationId, on: 'live', writes: true, run: answerWithNoValue },
+    { name: 'a partial answer: submission.created is sent', operationId, on: 'live', writes: true, run: partialAnswer },
+    { name: 'a public edit of a submission: no second submission.created for it', operationId, on: 'live', writes: true, run: publicEdit },
   ],
 };

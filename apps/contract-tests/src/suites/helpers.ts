@@ -28,21 +28,19 @@ export function newSecret(ctx: CheckContext): string {
  * Creates an integration on the target's form and registers its deletion as a cleanup, so it is
  * removed even when the check fails. Returns its id.
  */
-export async function createTemporaryIntegration(ctx: CheckContext, body: WebhookIntegrationInput): Promise<{ id: number; body: unknown }> {
-  const formId = ctx.target.ids.formId;
+export async function createTemporaryIntegration(ctx: CheckContext, body: WebhookIntegrationInput, formId: number = ctx.target.ids.formId): Promise<{ id: number; body: unknown }> {
   const exchange = await ctx.send(() => ctx.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form: formId } }, body }));
   const parsed = ctx.json(exchange);
   const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id : undefined;
   if (exchange.status !== 200 || typeof id !== 'number') {
     throw new CheckFailed([{ kind: 'setup', message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`, exchange }]);
   }
-  deleteIntegrationAfterwards(ctx, id);
+  deleteIntegrationAfterwards(ctx, id, formId);
   return { id, body: parsed.ok ? parsed.value : undefined };
 }
 
 /** Registers the deletion of an integration as a cleanup of the check (a 404 means the check deleted it already). */
-export function deleteIntegrationAfterwards(ctx: CheckContext, id: number): void {
-  const formId = ctx.target.ids.formId;
+export function deleteIntegrationAfterwards(ctx: CheckContext, id: number, formId: number = ctx.target.ids.formId): void {
   ctx.onCleanup(`delete integration ${id}`, async () => {
     const del = await ctx.send(() => ctx.client().DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form: formId, integrationid: id } } }));
     if (del.status !== 200 && del.status !== 204 && del.status !== 404) throw new CheckFailed([{ kind: 'setup', message: `DELETE answered ${del.status ?? 'nothing'}`, exchange: del }]);
@@ -72,12 +70,35 @@ export async function findSubmission(ctx: CheckContext, id: number, maxPages = 2
 }
 
 /** Keys of a submission's `data` that are not answers. */
-export const META_KEYS: ReadonlySet<string> = new Set(['status', 'created_at', 'id', 'submission_id']);
+export const META_KEYS: ReadonlySet<string> = new Set(['status', 'created_at', 'id', 'submission_id', 'ip_address']);
 
 /** The answers of a submission as an update body (field ids only, plus completion_time). */
 export function answersOf(submission: Submission): SubmissionUpdate {
   const answers: SubmissionUpdate = Object.fromEntries(Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)));
   if (typeof submission.completion_time === 'number') answers.completion_time = Math.round(submission.completion_time);
+  return answers;
+}
+
+/** Whether an answer is a file or signature answer as listed: file entries (in a list, or keyed by position). */
+export const isListedFileAnswer = (value: unknown): boolean => {
+  const items = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [];
+  return items.length > 0 && items.every((item) => item !== null && typeof item === 'object' && typeof (item as { file_name?: unknown }).file_name === 'string');
+};
+
+/**
+ * The answers of a submission as an update body the service accepts back: a file answer as its
+ * entries' file names, a signature as its file name. Entries sent back as listed are refused
+ * (ledger: update-submission-file-answers-as-listed-refused); names are what the contract's
+ * answers store, so every target keeps the files.
+ */
+export function answersToSendBack(submission: Submission, fields: readonly FormField[]): SubmissionUpdate {
+  const answers = answersOf(submission);
+  for (const field of fields) {
+    if ((field.type !== 'files' && field.type !== 'signature') || !isListedFileAnswer(answers[field.id])) continue;
+    const value = answers[field.id] as unknown as Record<string, { file_name: string }> | Array<{ file_name: string }>;
+    const names = Object.values(value).map((entry) => entry.file_name);
+    answers[field.id] = field.type === 'signature' ? (names[0] ?? null) : names;
+  }
   return answers;
 }
 
@@ -87,19 +108,24 @@ export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
   if (id === undefined) return ctx.skip(`no submission to update (set ${envVariableOf('submissionId')})`);
   const original = await findSubmission(ctx, id);
   if (!original) throw new CheckFailed([{ kind: 'setup', message: `submission ${id} was not found in form ${ctx.target.ids.formId}` }]);
-  const formId = ctx.target.ids.formId;
-  ctx.onCleanup(`restore the answers of submission ${id}`, async () => {
-    const restore = await ctx.send(() =>
-      ctx.client().PUT(OPERATIONS.updateFormSubmission.path, { params: { path: { id: formId, submission_id: id } }, body: answersOf(original) }),
-    );
-    if (restore.status !== 200) throw new CheckFailed([{ kind: 'setup', message: `PUT answered ${restore.status ?? 'nothing'}`, exchange: restore }]);
-  });
+  restoreAfterwards(ctx, original, await formFields(ctx));
   return original;
 }
 
+/** Registers a cleanup that puts a submission's answers and completion time back, in the form the service accepts. */
+export function restoreAfterwards(ctx: CheckContext, original: Submission, fields: readonly FormField[]): void {
+  const formId = ctx.target.ids.formId;
+  ctx.onCleanup(`restore the answers of submission ${original.id}`, async () => {
+    const restore = await ctx.send(() =>
+      ctx.client().PUT(OPERATIONS.updateFormSubmission.path, { params: { path: { id: formId, submission_id: original.id } }, body: answersToSendBack(original, fields) }),
+    );
+    if (restore.status !== 200) throw new CheckFailed([{ kind: 'setup', message: `PUT answered ${restore.status ?? 'nothing'}`, exchange: restore }]);
+  });
+}
+
 /** The form's fields, read with getForm (a skip when the form cannot be read). */
-export async function formFields(ctx: CheckContext): Promise<FormField[]> {
-  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.getForm.path, { params: { path: { form: ctx.target.ids.formId } } }));
+export async function formFields(ctx: CheckContext, formId: number = ctx.target.ids.formId): Promise<FormField[]> {
+  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.getForm.path, { params: { path: { form: formId } } }));
   const parsed = ctx.json(exchange);
   const fields = parsed.ok ? (parsed.value as { properties?: FormField[] } | null)?.properties : undefined;
   if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);

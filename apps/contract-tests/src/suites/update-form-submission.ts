@@ -1,11 +1,11 @@
 // updateFormSubmission: every documented status on the mock; on live targets 401, 403, 404, a bad
 // answer type (422), and with --write (always on the sandbox) the happy path, an update of only
-// the changed answer, unsent answers kept, no webhook sent, and an update on a captcha form.
-// Every change is undone afterwards.
+// the changed answer, unsent answers kept, no webhook sent, file answers sent back as listed, and
+// an update on a captcha form. Every change is undone afterwards.
 import { OPERATIONS, type components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send, type SendOptions } from './common.js';
-import { answersOf, borrowSubmission, findSubmission, formFields, stringField } from './helpers.js';
+import { answersOf, answersToSendBack, borrowSubmission, findSubmission, formFields, isListedFileAnswer, restoreAfterwards, stringField } from './helpers.js';
 import { envVariableOf } from '../targets/settings.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import type { OperationSuite } from './types.js';
@@ -47,7 +47,7 @@ async function borrowForChange(ctx: CheckContext) {
  */
 async function fullChange(ctx: CheckContext) {
   const change = await borrowForChange(ctx);
-  const request: SendOptions<typeof operationId> = { path: { submission_id: change.original.id }, body: { ...answersOf(change.original), [change.field]: change.value } };
+  const request: SendOptions<typeof operationId> = { path: { submission_id: change.original.id }, body: { ...answersToSendBack(change.original, change.fields), [change.field]: change.value } };
   return { ...change, request };
 }
 
@@ -60,7 +60,27 @@ async function someAnswers(ctx: CheckContext) {
   if (id === undefined) return ctx.skip(`no submission to read answers from (set ${envVariableOf('submissionId')})`);
   const submission = await findSubmission(ctx, id);
   if (!submission) return ctx.skip(`submission ${id} was not found in form ${ctx.target.ids.formId}`);
-  return answersOf(submission);
+  return answersToSendBack(submission, await formFields(ctx));
+}
+
+/** How many pages of the form's submissions to read looking for one with a file answer. */
+const FILE_SEARCH_PAGES = 5;
+
+/** A submission of the target's form with a file or signature answer, and the form's fields. */
+async function submissionWithFiles(ctx: CheckContext) {
+  const fields = await formFields(ctx);
+  const fileFields = fields.filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id);
+  if (fileFields.length === 0) return ctx.skip(`form ${ctx.target.ids.formId} has no file or signature field`);
+  const formId = ctx.target.ids.formId;
+  for (let page = 1; page <= FILE_SEARCH_PAGES; page++) {
+    const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { status: 'completed', page, per_page: 100 } } }));
+    const parsed = ctx.json(list);
+    const body = parsed.ok ? (parsed.value as { data?: Submission[]; meta?: { last_page?: number } } | null) : null;
+    const found = body?.data?.find((s) => fileFields.some((id) => isListedFileAnswer(s.data[id])));
+    if (found) return { submission: found, fields };
+    if (!body?.meta?.last_page || page >= body.meta.last_page) break;
+  }
+  return ctx.skip(`no completed submission of form ${formId} has a file or signature answer in its first ${FILE_SEARCH_PAGES} pages`);
 }
 
 export const suite: OperationSuite = {
@@ -156,6 +176,20 @@ export const suite: OperationSuite = {
         if (sent) {
           ctx.observe('update-sends-webhook', operationId, 'updating a submission sent a webhook', { expected: `no request within ${QUIET_MS} ms`, received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`, exchange });
         }
+      },
+    },
+    {
+      name: 'file answers sent back as listed: 200',
+      operationId,
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        // The contract: answers are the values of the fields, and file answers are lists of file
+        // entries; so a submission's own answers, as listed, are a valid update of it.
+        const { submission, fields } = await submissionWithFiles(ctx);
+        restoreAfterwards(ctx, submission, fields);
+        const exchange = await send(ctx, { path: { submission_id: submission.id }, body: answersOf(submission) });
+        ctx.expectResponse(exchange, { operationId, status: 200, traits: ['body-sends-file-answers-as-listed'] });
       },
     },
     {

@@ -13,8 +13,11 @@ export interface WebhookSetup {
   readonly header: { name: string; value: string };
 }
 
-/** `logic`: the integration's conditions (none by default: every submission is sent). */
-export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<string, unknown> } = {}): Promise<WebhookSetup> {
+/**
+ * `logic`: the integration's conditions (none by default: every submission is sent); `formId`:
+ * the form to hook (default the target's).
+ */
+export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<string, unknown>; formId?: number } = {}): Promise<WebhookSetup> {
   const reach = ctx.target.webhooks;
   if (!reach) return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
   const receiver = await startReceiver(reach.listenPort);
@@ -27,6 +30,7 @@ export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<
       ...integrationBody({ status: 'active', webhook_url: reach.receiverUrl(receiver.port), webhook_secret: secret, webhook_headers: { [header.name]: header.value } }),
       ...(options.logic ? { logic: options.logic } : {}),
     },
+    options.formId,
   );
   return { receiver, integrationId: id, secret, header };
 }

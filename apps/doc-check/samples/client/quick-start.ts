@@ -16,12 +16,13 @@ for await (const submission of forms.submissions.iterate(formId, { search: 'jane
 // #endregion
 
 // #region update
-// Change one answer of the newest submission (needs the `forms-write` ability). Answers are keyed
-// by field id: look the field up by its name in the form.
+// Change one answer of the newest submission and keep every other one (needs the `forms-write`
+// ability). The service's update replaces all answers: updateKeeping reads them, merges the change
+// and sends the complete set. Answers are keyed by field id: look the field up by its name.
 const form = await forms.forms.get(formId);
 const nameField = form.properties.find((field) => field.name === 'Name')!;
 const [newest] = (await forms.submissions.list(formId, { perPage: 1, status: 'completed' })).data;
-const updated = await forms.submissions.update(formId, newest!.id, { [nameField.id]: 'Jane Doe' }, { completionTime: 31 });
+const updated = await forms.submissions.updateKeeping(formId, newest!.id, { [nameField.id]: 'Jane Doe' });
 console.log(updated.message);
 // #endregion
 

@@ -10,7 +10,16 @@ export function formatAnswer(type: string, value: unknown, fileUrl: (name: strin
   return value;
 }
 
-export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string): Record<string, unknown> {
+/** What the service adds to a payload when it applies (AbstractIntegrationHandler.php:172-179). */
+export interface PayloadExtras {
+  /** The respondent's edit link, for an editable form on a plan with the feature. */
+  editLink?: string;
+  /** Campaign attribution kept with the submission. */
+  attribution?: Record<string, string>;
+}
+
+export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string, extras: PayloadExtras = {}, emptyAnswersAs: 'object' | 'list' = 'object'): Record<string, unknown> {
+  const empty = () => (emptyAnswersAs === 'list' ? [] : {});
   const byName: Record<string, unknown> = {};
   const byId: Record<string, unknown> = {};
   for (const field of form.properties) {
@@ -24,10 +33,12 @@ export function submissionCreatedPayload(form: Form, submission: Submission, fil
     form_id: form.id,
     form_title: form.title,
     form_slug: form.slug,
-    submission: Object.keys(byName).length > 0 ? byName : [],
-    data: Object.keys(byId).length > 0 ? byId : [],
+    submission: Object.keys(byName).length > 0 ? byName : empty(),
+    data: Object.keys(byId).length > 0 ? byId : empty(),
     message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
     submission_id: submission.id,
+    ...(extras.editLink ? { edit_link: extras.editLink } : {}),
+    ...(extras.attribution && Object.keys(extras.attribution).length > 0 ? { meta: { attribution: extras.attribution } } : {}),
   };
 }
 

@@ -27,6 +27,8 @@ export interface Transport {
 
 export interface TransportOptions extends WebhookUrlPolicy {
   timeoutMs: number;
+  /** How much of a receiver's answer is read (default RECEIVER_EXCERPT_BYTES). */
+  answerBytes?: number;
 }
 
 /** A lookup that answers with the checked address only (Node calls it for host names, not literals). */
@@ -62,7 +64,7 @@ export function createTransport(options: TransportOptions): Transport {
         request.destroy();
       }, options.timeoutMs);
       request.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'unreachable', message: error.message, ...(error.code ? { code: error.code } : {}) }));
-      request.on('response', (response: IncomingMessage) => readExcerpt(response, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
+      request.on('response', (response: IncomingMessage) => readExcerpt(response, options.answerBytes ?? RECEIVER_EXCERPT_BYTES, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
       request.end(delivery.body);
     });
   }
@@ -76,15 +78,15 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/** Reads the first RECEIVER_EXCERPT_BYTES of an answer, then stops reading (closing the connection if more was coming). */
-function readExcerpt(response: IncomingMessage, done: (excerpt: string) => void): void {
+/** Reads the first `limit` bytes of an answer, then stops reading (closing the connection if more was coming). */
+function readExcerpt(response: IncomingMessage, limit: number, done: (excerpt: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  const finish = () => done(Buffer.concat(chunks).subarray(0, RECEIVER_EXCERPT_BYTES).toString('utf8'));
+  const finish = () => done(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
   response.on('data', (chunk: Buffer) => {
-    if (size < RECEIVER_EXCERPT_BYTES) chunks.push(chunk);
+    if (size < limit) chunks.push(chunk);
     size += chunk.length;
-    if (size > RECEIVER_EXCERPT_BYTES) {
+    if (size > limit) {
       finish();
       response.destroy();
     }

@@ -7,8 +7,10 @@ import { HttpError, json } from '../http.js';
 
 export function adminRoutes(app: Hono, ctx: SandboxContext, adminToken: string): void {
   const expected = Buffer.from(adminToken);
+  // No token presented is never the admin, whatever the configured token (startSandbox refuses an empty one too).
   const isAdmin = (presented: string | undefined) => {
-    const given = Buffer.from(presented ?? '');
+    if (!presented || expected.length === 0) return false;
+    const given = Buffer.from(presented);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 

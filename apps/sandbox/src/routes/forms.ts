@@ -1,6 +1,6 @@
 // listWorkspaceForms and getForm.
 import type { Hono } from 'hono';
-import { authorise, caller, formOr404, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, pathId, type SandboxContext } from '../context.js';
 import { json, notFound } from '../http.js';
 import { serve } from '../operations.js';
 import { lengthAwarePage, listRequest, pageOf, phpInt, queryValue } from '../paging.js';
@@ -9,9 +9,10 @@ import { fullForm } from '../presenters.js';
 export function formRoutes(app: Hono, ctx: SandboxContext): void {
   serve(app, 'listWorkspaceForms', (c) => {
     const who = caller(ctx, c);
-    const raw = c.req.param('workspaceId')!;
-    const workspace = /^\d+$/.test(raw) ? ctx.store.workspaces.get(Number(raw)) : undefined;
-    if (!workspace) throw notFound('Workspace', /^\d+$/.test(raw) ? Number(raw) : 0);
+    const named = pathId(ctx.rules.ids.integer(c.req.param('workspaceId')!), 'Workspace', 0);
+    const id = 'id' in named ? named.id : 0;
+    const workspace = ctx.store.workspaces.get(id);
+    if (!workspace) throw notFound('Workspace', id);
     authorise(ctx, who, workspace.id, 'listWorkspaceForms');
     // Never refused: the page size is clamped to 1..100 (default 10), a page below 1 is page 1.
     const perPageValue = queryValue(c, 'per_page');
@@ -25,6 +26,6 @@ export function formRoutes(app: Hono, ctx: SandboxContext): void {
     const who = caller(ctx, c);
     const form = formOr404(ctx, c.req.param('form')!, true);
     authorise(ctx, who, form.workspaceId, 'getForm');
-    return json(200, fullForm(ctx, form));
+    return json(200, fullForm(ctx, ctx.rules.present, form));
   });
 }

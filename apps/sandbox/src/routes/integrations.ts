@@ -1,12 +1,16 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
-import { authorise, caller, formOr404, jsonBody, runChecks, validateBody, type SandboxContext } from '../context.js';
+import { authorise, caller, formOr404, jsonBody, pathId, runChecks, validateBody, type SandboxContext } from '../context.js';
+import { webhookHeadersProblem } from '../dispatch/webhook-headers.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
 import type { Form, Integration } from '../model.js';
 import { serve, type OperationId } from '../operations.js';
 
 type IntegrationInput = Pick<Integration, 'status' | 'data' | 'logic'>;
+
+/** Said after a refused receiver URL: a local receiver (http, loopback, private network) needs the sandbox's switch. */
+const PRIVATE_RECEIVER_HINT = 'For a local receiver (http://127.0.0.1:…, a private address), start the sandbox with --allow-private-webhooks (startSandbox({ allowPrivateWebhooks: true })).';
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   const specBlocked = ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[];
@@ -15,9 +19,10 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
 
   /** The integration the path names, within the form (another form's is 404 too). */
   const integrationOr404 = (c: Context, form: Form): Integration => {
-    const raw = c.req.param('integrationid')!;
-    const found = /^\d+$/.test(raw) ? ctx.store.integrations.get(Number(raw)) : undefined;
-    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', /^\d+$/.test(raw) ? Number(raw) : 0);
+    const named = pathId(ctx.rules.ids.integer(c.req.param('integrationid')!), 'Integration\\FormIntegration', 0);
+    const id = 'id' in named ? named.id : 0;
+    const found = ctx.store.integrations.get(id);
+    if (!found || found.formId !== form.id) throw notFound('Integration\\FormIntegration', id);
     return found;
   };
 
@@ -27,23 +32,23 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
    * checks beyond it (blocked headers, URL safety), in one 422.
    */
   const integrationInput = async (c: Context, operationId: OperationId): Promise<IntegrationInput> => {
-    const body = await jsonBody(c);
+    const body = await jsonBody(c, ctx.rules.notAnObjectBody);
     const kind = body.integration_id;
     if (typeof kind !== 'string' || !ctx.rules.integrations.knownKinds.includes(kind)) throw new HttpError(500, { message: 'Server Error' });
     if (kind !== 'webhook') throw validationFailed('integration_id', `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`);
     await validateBody(ctx, body, operationId, {
       accept: (error, sent) =>
-        // Blocked header names get the service's message below instead of the schema's "must NOT be valid".
-        blockedHeaders.has(String(error.propertyName ?? error.params.propertyName ?? '').toLowerCase()) ||
+        // The headers' entries are judged below, in the service's words, instead of the schema's.
+        (error.instancePath.startsWith('/data/webhook_headers') && !(error.instancePath === '/data/webhook_headers' && error.keyword === 'type')) ||
         // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
         (ctx.webhookUrls.allowPrivate && error.keyword === 'pattern' && error.instancePath === '/data/webhook_url' && /^http:\/\//i.test(String(sent.data?.webhook_url))),
       more: async (sent, errors) => {
         const headers = sent.data?.webhook_headers;
-        const blockedName = headers && typeof headers === 'object' ? Object.keys(headers).find((name) => blockedHeaders.has(name.toLowerCase())) : undefined;
-        if (blockedName) errors.add('data.webhook_headers', `The '${blockedName}' header cannot be customized for security reasons.`);
+        const headersProblem = headers && typeof headers === 'object' && !Array.isArray(headers) ? webhookHeadersProblem(headers, blockedHeaders) : undefined;
+        if (headersProblem) errors.add('data.webhook_headers', headersProblem);
         if (typeof sent.data?.webhook_url === 'string') {
           const destination = await checkWebhookUrl(sent.data.webhook_url, ctx.webhookUrls);
-          if (!destination.ok) errors.add('data.webhook_url', destination.error);
+          if (!destination.ok) errors.add('data.webhook_url', ctx.webhookUrls.allowPrivate || !/HTTPS|public IP/.test(destination.error) ? destination.error : `${destination.error} ${PRIVATE_RECEIVER_HINT}`);
         }
       },
     });
@@ -106,6 +111,8 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
       integration: () => void integrationOr404(c, form),
       permission: () => authorise(ctx, who, form.workspaceId, 'listIntegrationEvents', { editor: true }),
     });
+    const retention = ctx.rules.webhooks.eventRetentionMs;
+    if (retention !== null) ctx.store.forgetEventsBefore(ctx.now() - retention);
     return json(200, ctx.store.eventsOf(integrationOr404(c, form).id).map((e) => ctx.rules.present.webhookEvent(e)));
   });
 }

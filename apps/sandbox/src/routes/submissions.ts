@@ -1,26 +1,24 @@
 // listFormSubmissions, updateFormSubmission and the signed file download.
 import type { Hono } from 'hono';
-import { authorise, caller, formOr404, jsonBody, runChecks, type SandboxContext } from '../context.js';
-import { storedFileNames, type StoredFile } from '../files.js';
+import { authorise, caller, formOr404, jsonBody, pathId, runChecks, type SandboxContext } from '../context.js';
+import type { StoredFile } from '../files.js';
 import { HttpError, json, notFound } from '../http.js';
 import type { Form, Submission } from '../model.js';
 import { serve } from '../operations.js';
 import { lengthAwarePage, listRequest, pageOf, queryValue } from '../paging.js';
 
 const STATUS_FILTERS = new Set(['completed', 'partial']);
-const FILE_TYPES = new Set(['files', 'signature']);
 
 function submissionOr404(ctx: SandboxContext, form: Form, raw: string): Submission {
-  const found = /^\d+$/.test(raw) ? ctx.store.submission(form.id, Number(raw)) : undefined;
+  const named = pathId(ctx.rules.ids.submission(raw), 'Forms\\FormSubmission');
+  const found = 'id' in named ? ctx.store.submission(form.id, named.id) : undefined;
   if (!found) throw notFound('Forms\\FormSubmission');
   return found;
 }
 
 /** The stored file of the form with this name, if a file or signature answer holds it. */
 function storedFile(ctx: SandboxContext, form: Form, name: string): StoredFile | undefined {
-  const fileFields = form.properties.filter((f) => FILE_TYPES.has(f.type)).map((f) => f.id);
-  const held = ctx.store.submissionsOf(form.id).some((s) => fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)));
-  return held ? { formId: form.id, name } : undefined;
+  return ctx.store.holdsFile(form.id, name) ? { formId: form.id, name } : undefined;
 }
 
 export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
@@ -51,7 +49,7 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
       submission: () => void submissionOr404(ctx, form, c.req.param('submission_id')!),
       permission: () => authorise(ctx, who, form.workspaceId, 'updateFormSubmission', { editor: true }),
       input: async () => {
-        body = await jsonBody(c);
+        body = await jsonBody(c, ctx.rules.notAnObjectBody);
         const checked = ctx.rules.answers.update(ctx, form, body);
         if (!checked.ok) throw checked.error.toHttpError();
         answers = checked.value;

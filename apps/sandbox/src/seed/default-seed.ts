@@ -3,6 +3,7 @@
 // what makes each of the service's known quirks observable (a captcha form with null tags and a
 // matrix field, a file answer with an empty entry before a file, a webhook whose logic filters
 // submissions out). A seeded PRNG and a fixed base time make every fresh sandbox identical.
+import { createHash } from 'node:crypto';
 import { ABILITIES } from '@forms-api/types';
 import type { AccessToken, Field, Form, Integration, SeedFixture, Submission } from '../model.js';
 
@@ -23,6 +24,16 @@ function prng(seed: number): () => number {
 const uuid = (random: () => number): string => {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+/**
+ * A stored file name as the service writes one (`<name>_<uuid>.<ext>`, StorageFileNameParser.php:30-40;
+ * signatures `sign_<uuid>.png`, StoreFormSubmissionJob.php:455), its UUID derived from `key`
+ * rather than drawn from a PRNG, so the seed's other values stay as they were.
+ */
+const storedName = (name: string, extension: string, key: string): string => {
+  const hex = createHash('sha256').update(key).digest('hex');
+  return `${name}_${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}.${extension}`;
 };
 
 const token = (id: number, random: () => number): string =>
@@ -74,7 +85,7 @@ function answerFor(field: Field, index: number, random: () => number): unknown {
     case 'url':
       return random() < 0.5 ? `https://example.com/${index}` : undefined;
     case 'files':
-      return random() < 0.3 ? [`invoice-${index}.pdf`] : undefined;
+      return random() < 0.3 ? [storedName(`invoice-${index}`, 'pdf', `${field.id}/${index}`)] : undefined;
     case 'number':
       return 18 + (index % 60);
     case 'checkbox':
@@ -86,7 +97,8 @@ function answerFor(field: Field, index: number, random: () => number): unknown {
     case 'rating':
       return 1 + (index % 5);
     case 'signature':
-      return random() < 0.4 ? [`sign_${index}.png`] : undefined;
+      // The service stores a signature as one file name, not a list (StoreFormSubmissionJob.php:359-360).
+      return random() < 0.4 ? storedName('sign', 'png', `${field.id}/${index}`) : undefined;
     case 'hidden':
       return 'newsletter';
     default:
@@ -112,6 +124,33 @@ function waitlistFields(random: () => number): Field[] {
     { id: uuid(random), name: 'Name', type: 'text', required: true },
     { id: uuid(random), name: 'Tier', type: 'select', select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) } },
   ];
+}
+
+/** Form 16: an expense claim with receipts (files) and a signature; every field optional (an answer may leave all blank). */
+function claimFields(random: () => number): Field[] {
+  return [
+    { id: uuid(random), name: 'Name', type: 'text' },
+    { id: uuid(random), name: 'Amount', type: 'number' },
+    { id: uuid(random), name: 'Category', type: 'select', select: { options: ['Travel', 'Meals', 'Equipment'].map((n) => ({ id: n, name: n })) } },
+    { id: uuid(random), name: 'Receipts', type: 'files' },
+    { id: uuid(random), name: 'Signature', type: 'signature' },
+    { id: uuid(random), name: 'Urgent', type: 'checkbox' },
+  ];
+}
+
+/** A completed claim: every field answered, two receipts and a signature. */
+function claimAnswers(form: Form, index: number): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const field of form.properties) {
+    answers[field.id] =
+      field.type === 'text' ? `${FIRST[index % FIRST.length]} ${LAST[(index * 3) % LAST.length]}`
+      : field.type === 'number' ? 12.5 * (index + 1)
+      : field.type === 'select' ? field.select!.options[index % 3]!.name
+      : field.type === 'files' ? [storedName(`receipt-${index}-a`, 'pdf', `${field.id}/${index}/a`), storedName(`receipt-${index}-b`, 'jpg', `${field.id}/${index}/b`)]
+      : field.type === 'signature' ? storedName('sign', 'png', `${field.id}/${index}`)
+      : index % 2 === 0;
+  }
+  return answers;
 }
 
 /** A completed answer to every field of form 14 or 15, the required ones valid. */
@@ -191,8 +230,8 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
-    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null },
-    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null },
+    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null, partialSubmissions: true, editableSubmissions: true },
+    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null, editableSubmissions: true },
     { id: 13, workspaceId: 1, slug: 'beta-signup-g7h8i9', title: 'Beta sign-up (closed)', visibility: 'closed', tags: [], language: 'en', properties: contactFields(random).slice(0, 2), viewsCount: 300, createdAt: at(200), updatedAt: at(60), closesAt: at(30), maxSubmissionsCount: 100 },
     { id: 21, workspaceId: 2, slug: 'side-feedback-j1k2l3', title: 'Side project feedback', visibility: 'public', tags: [], language: 'en', properties: surveyFields(random), viewsCount: 95, createdAt: at(40), updatedAt: at(1), closesAt: null, maxSubmissionsCount: null },
   ];
@@ -216,7 +255,7 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   // A file answer whose stored list holds an empty entry before the file (left by older saves).
   const attachment = forms[0]!.properties.find((f) => f.name === 'Attachment')!.id;
   const withEmptyEntry = submissions.find((s) => s.id === 1290);
-  if (withEmptyEntry) withEmptyEntry.answers[attachment] = ['', 'passport-scan.pdf'];
+  if (withEmptyEntry) withEmptyEntry.answers[attachment] = ['', storedName('passport-scan', 'pdf', 'submission-1290')];
   const tier = waitlist.properties.find((f) => f.name === 'Tier')!.id;
   const vipOnly: Integration = {
     id: 1,
@@ -227,5 +266,10 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     createdAt: BASE_TIME - 5 * DAY,
     updatedAt: BASE_TIME - 5 * DAY,
   };
+  // Form 16: files and a signature beside plain answers, every submission holding both (its own PRNG).
+  const claims = prng(20261125);
+  const claim: Form = { id: 16, workspaceId: 1, slug: 'expense-claim-s1t2u3', title: 'Expense claim', visibility: 'public', tags: ['finance'], language: 'en', properties: claimFields(claims), viewsCount: 88, createdAt: at(150), updatedAt: at(100), closesAt: null, maxSubmissionsCount: null, ipTracking: true };
+  forms.push(claim);
+  for (let i = 0; i < 8; i++) submissions.push({ id: 16001 + i, formId: claim.id, status: 'completed', answers: claimAnswers(claim, i), completionTime: 40 + i * 3, createdAt: BASE_TIME - (8 - i) * 71 * 60 * 1000, publicId: uuid(claims) });
   return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly] };
 }

@@ -2,6 +2,7 @@
 // Owned by the sandbox that created it: no module-level state. Every change is synchronous, so a
 // request sees either all of another request's change or none of it.
 import { randomUUID } from 'node:crypto';
+import { storedFileNames } from '../files.js';
 import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
 
 export interface SubmissionQuery {
@@ -50,14 +51,15 @@ export class SandboxStore {
     for (const list of this.#submissions.values()) list.rows.sort(newestFirst);
     this.integrations = new Map((seed.integrations ?? []).map((i) => [i.id, i]));
     this.events = new Map();
-    this.#nextSubmissionId = seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1;
-    this.#nextIntegrationId = (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1;
-    this.#nextEventId = 1;
+    // Ids go on from where they were, never back to the seed's: a submission made after a reset
+    // never has the id of one made before it, so its signed delivery never repeats an earlier one
+    // byte for byte (a receiver's replay or dedupe store would drop it as a copy).
+    this.#nextSubmissionId = Math.max(this.#nextSubmissionId, seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1);
+    this.#nextIntegrationId = Math.max(this.#nextIntegrationId, (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1);
   }
 
-  formByIdOrSlug(idOrSlug: string): Form | undefined {
-    if (/^\d+$/.test(idOrSlug)) return this.forms.get(Number(idOrSlug));
-    return [...this.forms.values()].find((f) => f.slug === idOrSlug);
+  formBySlug(slug: string): Form | undefined {
+    return [...this.forms.values()].find((f) => f.slug === slug);
   }
 
   formsOf(workspaceId: number): Form[] {
@@ -97,14 +99,22 @@ export class SandboxStore {
     return this.submissionsOf(formId).find((s) => s.id === id);
   }
 
+  /** Whether a file or signature answer of the form holds a stored file of this name (the sandbox keeps names, not files). */
+  holdsFile(formId: number, name: string): boolean {
+    const form = this.forms.get(formId);
+    if (!form) return false;
+    const fileFields = form.properties.filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id);
+    return this.submissionsOf(formId).some((s) => fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)));
+  }
+
   completedCount(formId: number): number {
     let count = 0;
     for (const s of this.submissionsOf(formId)) if (s.status === 'completed') count++;
     return count;
   }
 
-  addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number): Submission {
-    const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID() };
+  addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number, meta?: Submission['meta']): Submission {
+    const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID(), ...(meta ? { meta } : {}) };
     const { rows, texts } = this.#submissions.get(formId)!;
     // Newest first: the new one goes before the first that is not newer than it (usually index 0).
     let index = 0;
@@ -138,6 +148,11 @@ export class SandboxStore {
     list.push(record);
     this.events.set(integrationId, list);
     return record;
+  }
+
+  /** Deletes every event recorded before `cutoff` (unix ms), as the service's daily clean-up does. */
+  forgetEventsBefore(cutoff: number): void {
+    for (const [id, list] of this.events) this.events.set(id, list.filter((e) => e.createdAt >= cutoff));
   }
 
   /** Events of an integration, newest first. */

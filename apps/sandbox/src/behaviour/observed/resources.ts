@@ -1,11 +1,21 @@
 // Records as the service's API resources present them: FormListResource, FormSubmissionResource
 // (also the update's answer), FormIntegrationResource and FormIntegrationsEventResource.
-import type { SandboxContext } from '../../context.js';
 import type { DeliveryOutcome, Form, Submission, WebhookEventRecord } from '../../model.js';
 import { CONTRACT_PRESENTERS, sqlTime, summaryFields, type Presenters } from '../../presenters.js';
+import type { RuleContext } from '../../rule-context.js';
 
 type Body = Record<string, unknown>;
 const FILE_TYPES = new Set(['files', 'signature']);
+
+/** PostgreSQL's jsonb key order: shorter keys first, then by their UTF-8 bytes. */
+const jsonbKeyOrder = (a: string, b: string) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** A value as a jsonb column gives it back: every object's keys re-sorted, at every depth (arrays keep their order). */
+export function jsonbOrdered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(jsonbOrdered);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort(jsonbKeyOrder).map((key) => [key, jsonbOrdered((value as Body)[key])]));
+}
 
 /** PHP's empty(): what FormSubmissionResource leaves as it is instead of mapping to file entries. */
 const phpEmpty = (v: unknown) => v === null || v === undefined || v === '' || v === '0' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
@@ -16,24 +26,30 @@ const phpEmpty = (v: unknown) => v === null || v === undefined || v === '' || v 
  * before a file is no longer 0..n-1 and is encoded as an object keyed by position
  * (ledger: submission-file-answer-object).
  */
-function fileEntries(ctx: SandboxContext, form: Form, value: unknown): unknown {
+function fileEntries(ctx: RuleContext, form: Form, value: unknown): unknown {
   const items = Array.isArray(value) ? value : [value];
   const kept = items.map((name, position) => [position, name] as const).filter(([, name]) => name !== null && name !== '');
   const entries = kept.map(([position, name]) => [position, { file_url: ctx.files.url(ctx.baseUrl, form.id, String(name)), file_name: String(name) }] as const);
   return entries.every(([position], i) => position === i) ? entries.map(([, entry]) => entry) : Object.fromEntries(entries.map(([position, entry]) => [String(position), entry]));
 }
 
-function submissionResource(ctx: SandboxContext, form: Form, s: Submission): Body {
+function submissionResource(ctx: RuleContext, form: Form, s: Submission): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const answers: Body = {};
-  for (const [id, value] of Object.entries(s.answers)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
+  // `data` is a jsonb column (migration 2021_05_24_234028_create_form_submissions_table.php:20-27): its keys come back re-sorted, nested ones too.
+  for (const [id, value] of Object.entries(jsonbOrdered(s.answers) as Body)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
   // The public UUID is `submission_id`, in `data` and at the top (FormSubmissionResource.php:33-69).
+  // FormSubmissionResource.php:39-42, 64-66: the address inside `data` where the form and the plan
+  // track it and meta is kept; the attribution as `meta` at the top when there is one.
+  const tracksIp = form.ipTracking && ctx.store.workspaces.get(form.workspaceId)?.plan === 'pro' && s.meta !== undefined && Object.keys(s.meta).length > 0;
+  const attribution = s.meta?.attribution;
   return {
-    data: { ...answers, status: s.status, created_at: sqlTime(s.createdAt), id: s.id, submission_id: s.publicId },
+    data: { ...answers, status: s.status, created_at: sqlTime(s.createdAt), id: s.id, submission_id: s.publicId, ...(tracksIp ? { ip_address: s.meta?.ip_address ?? null } : {}) },
     completion_time: s.completionTime,
     form_id: s.formId,
     id: s.id,
     submission_id: s.publicId,
+    ...(attribution && Object.keys(attribution).length > 0 ? { meta: { attribution } } : {}),
   };
 }
 
@@ -69,7 +85,7 @@ function eventData(url: string, outcome: DeliveryOutcome): { status: 'Success' |
       if (outcome.status < 400) return { status: 'Success', data: {} };
       const summary = bodySummary(outcome.excerpt);
       const message = `HTTP request returned status code ${outcome.status}${summary === null ? '' : `:\n${summary}\n`}`;
-      return { status: 'Error', data: { status: outcome.status, message, response: parsedOrNull(outcome.excerpt) } };
+      return { status: 'Error', data: { status: outcome.status, message, response: jsonbOrdered(parsedOrNull(outcome.excerpt)) } };
     }
     case 'refused':
       return { status: 'Error', data: { message: outcome.reason } };
@@ -98,6 +114,8 @@ export const LARAVEL_RESOURCES: Presenters = {
   // keep their places), headers only when stored, then `deleted_at` and `provider` (null for webhooks).
   integration: (i) => ({
     ...CONTRACT_PRESENTERS.integration(i),
+    // FormIntegrationsRequest.php:108: `{}` decodes to PHP's empty array, stored and given back as `[]`.
+    logic: i.logic && typeof i.logic === 'object' && Object.keys(i.logic).length > 0 ? i.logic : [],
     data: { webhook_url: i.data.webhook_url, ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}), ...(i.data.webhook_headers ? { webhook_headers: i.data.webhook_headers } : {}) },
     deleted_at: null,
     provider: null,

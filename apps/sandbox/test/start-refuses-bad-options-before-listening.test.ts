@@ -1,0 +1,50 @@
+// startSandbox() judges its options before it opens a port: a refused option leaves nothing
+// listening and no server handle behind (issue 21 item 8: an invalid publicUrl used to throw
+// after listen(), leaving the port open for the life of the process).
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from 'vitest';
+import { SandboxConfigError, startSandbox } from '../src/index.js';
+
+const listeningServers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
+
+/** A port free right now, for an option that names one. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether something can listen on the port (nothing else holds it). */
+async function canListenOn(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+test.each(['ftp://sandbox.example.test', 'not a url', '/relative/path'])('publicUrl %j is refused with nothing left listening', async (publicUrl) => {
+  const port = await freePort();
+  const before = listeningServers();
+  const refused = await startSandbox({ port, publicUrl }).then(
+    (handle) => handle.close().then(() => undefined),
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(SandboxConfigError);
+  expect(refused).toMatchObject({ kind: 'invalid-option', context: { publicUrl } });
+  expect(listeningServers()).toBe(before);
+  expect(await canListenOn(port)).toBe(true);
+});
+
+test('a valid publicUrl is the base of what the sandbox writes, without its trailing slash', async () => {
+  const handle = await startSandbox({ publicUrl: 'https://sandbox.example.test/', rateLimit: false });
+  try {
+    expect(handle.baseUrl).toBe('https://sandbox.example.test');
+    expect(handle.listenUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  } finally {
+    await handle.close();
+  }
+});

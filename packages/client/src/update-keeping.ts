@@ -1,0 +1,88 @@
+// An update of a submission that keeps every answer it does not change. The service's update
+// replaces the whole submission (ledger: update-submission-replaces-all-answers): this reads the
+// current answers, merges the changes and sends the complete set, in the form the service takes back.
+import type { AnswerValue, Form, Submission, UpdatedSubmission } from '@forms-api/types';
+import type { Caller } from './call.js';
+import { FormsApiError, invalidOption } from './errors.js';
+import type { CallOptions } from './options.js';
+
+export interface UpdateKeepingOptions extends CallOptions {
+  /**
+   * Seconds the respondent took, stored as `completion_time`. Default: the submission's current
+   * value, kept (the service would otherwise reset it to null).
+   */
+  completionTime?: number;
+  /** Stop looking for the submission after this many pages of 100 (default 10 000). */
+  maxPages?: number;
+}
+
+/** Changes keyed by field id: the new answer, or `null` to clear one. */
+export type AnswerChanges = { [fieldId: string]: AnswerValue };
+
+/** The keys of a listed submission's `data` that are not answers (FormSubmissionResource.php:56-69). */
+const NOT_ANSWERS = new Set(['status', 'created_at', 'id', 'submission_id', 'ip_address']);
+
+/** What a field of a listed submission holds, in the form the service takes back in an update. */
+export function answerToSendBack(type: string, listed: unknown): AnswerValue {
+  if (type !== 'files' && type !== 'signature') return listed as AnswerValue;
+  if (listed === null || listed === undefined) return null;
+  // A file list may be listed as an object keyed by position (ledger: submission-file-answer-object).
+  const entries = (Array.isArray(listed) ? listed : typeof listed === 'object' ? Object.values(listed) : [listed]) as unknown[];
+  // The service takes stored file names back (StorageFile.php:28-41, StoreFormSubmissionJob.php:417-424):
+  // entries sent as listed are a 500 there (audit D5).
+  const names = entries.map((entry) => (entry && typeof entry === 'object' ? (entry as { file_name?: unknown }).file_name : entry)).filter((name): name is string => typeof name === 'string' && name !== '');
+  // A signature is one name, a string (AnswerFormRequest.php:211-213): a list is a 422, and its
+  // listed file_url would clear it (StoreFormSubmissionJob.php:445-454).
+  return type === 'signature' ? (names[0] ?? null) : names;
+}
+
+/** The complete body of an update: every current answer, the changes over them, `completion_time` kept unless given. */
+export function mergedUpdateBody(form: Pick<Form, 'properties'>, current: Pick<Submission, 'data' | 'completion_time'>, changes: AnswerChanges, completionTime?: number): Record<string, unknown> {
+  const types = new Map(form.properties.map((field) => [field.id, field.type]));
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(current.data)) {
+    const type = types.get(key);
+    if (NOT_ANSWERS.has(key) || type === undefined || type.startsWith('nf-')) continue;
+    body[key] = answerToSendBack(type, value);
+  }
+  for (const [key, value] of Object.entries(changes)) body[key] = value;
+  const keptTime = completionTime ?? current.completion_time;
+  if (keptTime !== null && keptTime !== undefined) body.completion_time = keptTime;
+  return body;
+}
+
+/**
+ * `submissions.updateKeeping(formId, submissionId, changes, options)`: reads the submission and its
+ * form, merges `changes` over the current answers and sends the complete set (a replacing update).
+ *
+ * Not atomic: the service has no conditional update, so a change made by anyone else between the
+ * read and the write is overwritten. Serialise updates of one submission on your side.
+ */
+export function updateKeeping(call: Caller) {
+  return async (formId: number, submissionId: number, changes: AnswerChanges, options: UpdateKeepingOptions = {}): Promise<UpdatedSubmission> => {
+    const { completionTime, maxPages = 10_000, ...callOptions } = options;
+    for (const [name, value] of [['formId', formId], ['submissionId', submissionId]] as const) {
+      if (!(Number.isSafeInteger(value) && value > 0)) throw invalidOption(name, `must be a positive integer id (got ${typeof value === 'number' ? value : typeof value}).`);
+    }
+    if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
+    if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) throw invalidOption('changes', 'must be an object of answers keyed by field id.');
+    if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0)) throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
+    const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);
+    const unknown = Object.keys(changes).filter((key) => !form.properties.some((field) => field.id === key));
+    if (unknown.length > 0) throw invalidOption('changes', `keys ${unknown.join(', ')} are not field ids of form ${formId}; key answers by field id (form.properties[].id).`);
+    const current = await findSubmission(call, formId, submissionId, maxPages, callOptions);
+    const body = mergedUpdateBody(form, current, changes, completionTime) as Record<string, AnswerValue>;
+    return call('updateFormSubmission', { params: { path: { id: formId, submission_id: submissionId } }, body }, callOptions);
+  };
+}
+
+/** The submission with this id, walking the list (the service has no read of one submission). */
+async function findSubmission(call: Caller, formId: number, submissionId: number, maxPages: number, options: CallOptions): Promise<Submission> {
+  for (let page = 1; page <= maxPages; page++) {
+    const listed = await call('listFormSubmissions', { params: { path: { id: formId }, query: { status: 'all', per_page: 100, page } } }, options);
+    const found = listed.data.find((submission) => submission.id === submissionId);
+    if (found) return found;
+    if (listed.data.length === 0 || listed.meta.current_page >= listed.meta.last_page) break;
+  }
+  throw new FormsApiError({ kind: 'not_found', message: `Submission ${submissionId} is not among the submissions of form ${formId} (searched up to ${maxPages} pages of 100): check both ids; nothing was updated.` });
+}
