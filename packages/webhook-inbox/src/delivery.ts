@@ -27,6 +27,8 @@ export interface InboxDelivery {
   attempt: number;
   /** Runs allowed before the delivery stays in the failed set. */
   maxAttempts: number;
+  /** Aborted when this run reaches the worker's `handlerTimeoutMs`: pass it to fetch and database calls. */
+  signal: AbortSignal;
 }
 
 /** The job data in Redis. The body is base64 so any bytes (a BOM, invalid UTF-8) survive exactly. */

@@ -2,7 +2,7 @@
 // (job id from the signature, plus a deduplication key that outlives the job), within a deadline,
 // and reports whether Redis can take deliveries at all.
 import { Queue, type JobsOptions } from 'bullmq';
-import { connected, createRedisClient, describeTarget, pingWithin, withTimeout, type InboxConnection } from './connection.js';
+import { connected, createRedisClient, describeTarget, notConnected, withTimeout, writableWithin, writeRefused, wroteTo, type InboxConnection } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertPositiveInteger } from './options.js';
@@ -45,7 +45,7 @@ export interface InboxOptions {
 
 export interface InboxHealth {
   ok: boolean;
-  /** Round trip of a PING, when ok. */
+  /** Round trip of a small write to Redis (a replica or a full Redis fails it), when ok. */
   latencyMs?: number;
   /** Why not ok. */
   reason?: InboxErrorKind;
@@ -63,7 +63,7 @@ export interface Inbox {
   readonly closing: boolean;
   /** Adds a verified delivery to the queue; resolves once Redis has stored it (or already had it). */
   enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult>;
-  /** Fails when Redis cannot take deliveries right now. */
+  /** Fails when Redis cannot take deliveries right now: unreachable, a read-only replica, out of memory. */
   health(): Promise<InboxHealth>;
   /** Takes no new deliveries, waits for those being stored, then closes the Redis connection. */
   close(): Promise<void>;
@@ -92,11 +92,7 @@ export function createInbox(options: InboxOptions): Inbox {
   async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
-    if (!(await connected(client, enqueueTimeoutMs))) {
-      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}), so the delivery was not stored. Check that Redis runs and is reachable.`, {
-        context: { target: describeTarget(client), status: client.status, queue: queueName },
-      });
-    }
+    if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
     const id = jobIdFor(delivery.signature);
     const added = queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } });
     inFlight.add(added);
@@ -108,13 +104,11 @@ export function createInbox(options: InboxOptions): Inbox {
       );
     } catch (error) {
       if (error instanceof InboxError) throw error;
-      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} refused the delivery (${(error as Error).message}), so it was not stored.`, {
-        context: { target: describeTarget(client), jobId: id, queue: queueName },
-        cause: error,
-      });
+      throw writeRefused(client, error, { jobId: id, queue: queueName });
     } finally {
       inFlight.delete(added);
     }
+    wroteTo(client);
     return { id };
   }
 
@@ -127,7 +121,7 @@ export function createInbox(options: InboxOptions): Inbox {
     async health() {
       if (closing) return { ok: false, reason: 'closing', message: 'The inbox is shutting down.' };
       try {
-        return { ok: true, latencyMs: await pingWithin(client, enqueueTimeoutMs) };
+        return { ok: true, latencyMs: await writableWithin(client, queue.toKey('health'), enqueueTimeoutMs) };
       } catch (error) {
         const inboxError = error instanceof InboxError ? error : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
         return { ok: false, reason: inboxError.kind, message: inboxError.message };

@@ -26,6 +26,13 @@ export const DEFAULT_ATTEMPTS = 10;
 /** First retry delay; BullMQ doubles it each time (2 s, 4 s, … about 17 minutes in all for 10 attempts). */
 export const DEFAULT_BACKOFF_MS = 2_000;
 
+/**
+ * How long one handler run may take before its attempt fails and is retried. A hung handler (a
+ * fetch without a timeout, a promise never settled) would otherwise hold its job and its
+ * concurrency slot for ever; a minute leaves room for several slow calls to other services.
+ */
+export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
+
 /** Completed jobs kept for inspection: one day, at most 10,000. Deduplication does not depend on them. */
 export const DEFAULT_KEEP_COMPLETED = { ageSeconds: 24 * 60 * 60, count: 10_000 } as const;
 

@@ -2,18 +2,24 @@
 // failures with exponential backoff, leaves the last failure in the failed set (the dead letters),
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { createRedisClient, describeTarget, pingWithin, type InboxConnection } from './connection.js';
+import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
 import { readDelivery, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
-import { DEFAULT_QUEUE } from './policy.js';
+import { DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_QUEUE } from './policy.js';
 
 export interface InboxWorkerOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
   connection: InboxConnection;
   /** Runs once per delivery (again on retries). Throw to fail the attempt. */
   handler: (delivery: InboxDelivery) => unknown;
+  /**
+   * How long one handler run may take before the attempt fails (`handler_timeout`) and is retried
+   * like any failure; `delivery.signal` is aborted at that moment. Default 60,000 ms. A handler that
+   * ignores the signal keeps running unseen, and `health()` fails until it settles.
+   */
+  handlerTimeoutMs?: number;
   /** Deliveries handled at the same time by this process. Default 1. */
   concurrency?: number;
   /** BullMQ queue name. Default `forms-webhooks`, as for `createInbox`. */
@@ -35,7 +41,7 @@ export interface InboxWorkerOptions {
 export interface InboxWorker {
   readonly queue: string;
   readonly closing: boolean;
-  /** Fails when Redis is unreachable. */
+  /** Fails when Redis cannot take writes (unreachable, a read-only replica), or a handler outlived its deadline. */
   health(): Promise<InboxHealth>;
   /** Fetches no new jobs, waits for the handlers running now to finish, then disconnects. */
   close(): Promise<void>;
@@ -47,7 +53,10 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const concurrency = assertPositiveInteger('concurrency', options.concurrency ?? 1);
   const lockDuration = options.lockDurationMs === undefined ? undefined : assertPositiveInteger('lockDurationMs', options.lockDurationMs);
   const stalledInterval = options.stalledIntervalMs === undefined ? undefined : assertPositiveInteger('stalledIntervalMs', options.stalledIntervalMs);
+  const handlerTimeoutMs = assertPositiveInteger('handlerTimeoutMs', options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
   const onFailure = options.onFailure ?? defaultFailureReport;
+  // Handler runs whose attempt already failed at the deadline but which have not settled yet.
+  const overdue = new Set<Promise<unknown>>();
 
   const client = createRedisClient(options.connection, 'worker');
   const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`)));
@@ -62,7 +71,26 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
     }
-    await options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+    const deadline = new AbortController();
+    const run = Promise.resolve().then(() => options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new InboxError('handler_timeout', `The handler did not settle within ${handlerTimeoutMs} ms (handlerTimeoutMs), so this attempt failed and \`signal\` was aborted. Raise handlerTimeoutMs if the work legitimately takes longer.`, {
+          context: { jobId: job.id, handlerTimeoutMs },
+        });
+        deadline.abort(error);
+        // BullMQ frees the slot now; the run is watched until it settles, for health().
+        overdue.add(run);
+        run.then(() => overdue.delete(run), () => overdue.delete(run));
+        reject(error);
+      }, handlerTimeoutMs);
+    });
+    try {
+      await Promise.race([run, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   const worker = new Worker(queueName, processJob, {
@@ -87,8 +115,15 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     },
     async health() {
       if (closed) return { ok: false, reason: 'closing', message: 'The worker is shutting down.' };
+      if (overdue.size > 0) {
+        return {
+          ok: false,
+          reason: 'handler_stuck',
+          message: `${overdue.size} handler run${overdue.size === 1 ? '' : 's'} outlived handlerTimeoutMs (${handlerTimeoutMs} ms) and ${overdue.size === 1 ? 'is' : 'are'} still running: the attempt failed and is retried, possibly while the old run goes on. Make the handler stop when \`signal\` aborts, or restart this worker.`,
+        };
+      }
       try {
-        return { ok: true, latencyMs: await pingWithin(client, 2_000) };
+        return { ok: true, latencyMs: await writableWithin(client, worker.toKey('health'), 2_000) };
       } catch (error) {
         const inboxError = error as InboxError;
         return { ok: false, reason: inboxError.kind, message: inboxError.message };

@@ -45,7 +45,7 @@ describe('Redis down at receive', () => {
     expect([...statuses].sort()).toEqual([202, 503]);
     for (const answer of burstAnswers.filter((a) => a.status === 503)) {
       expect(['redis_unavailable', 'enqueue_timeout']).toContain(answer.body.error);
-      expect(answer.body.message).toMatch(/Redis at 127\.0\.0\.1:\d+/);
+      expect(answer.body.message).toMatch(/^Redis /);
     }
     // Bounded by one Redis round trip or the enqueue deadline, never by the outage.
     const slowest = Math.max(...burstAnswers.map((a) => a.ms));
