@@ -18,6 +18,12 @@ export type InboxErrorKind =
   | 'handler_stuck'
   /** A job's stored data is not a delivery this package wrote (another producer on the queue?). */
   | 'corrupt_job'
+  /** A completed job: its body was dropped on completion (CLI `show`). */
+  | 'body_not_kept'
+  /** The handler failed without an Error (a string, `null`, an Error whose message cannot be read). */
+  | 'handler_failed'
+  /** The event loop was blocked longer than `lockDurationMs` during a run: the job's lock expired. */
+  | 'lock_lost'
   /** No job with that id on the queue (CLI). */
   | 'job_not_found'
   /** The job exists but is not in the failed set, so it cannot be retried (CLI). */

@@ -1,5 +1,5 @@
 // The receiving side of the inbox: takes verified deliveries and adds each to the BullMQ queue once
-// (job id from the signature, plus a deduplication key that outlives the job), within a deadline,
+// (job id from the signed bytes, plus a deduplication key that outlives the job), within a deadline,
 // and reports whether Redis can take deliveries at all.
 import { Queue, type JobsOptions } from 'bullmq';
 import { connected, createRedisClient, describeTarget, notConnected, withTimeout, writableWithin, writeRefused, wroteTo, type InboxConnection } from './connection.js';
@@ -53,7 +53,7 @@ export interface InboxHealth {
 }
 
 export interface EnqueueResult {
-  /** The job id (the same for every copy of the same signed delivery). */
+  /** The job id (the same for every copy of the delivery within the deduplication window). */
   id: string;
 }
 
@@ -93,11 +93,22 @@ export function createInbox(options: InboxOptions): Inbox {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
     if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
-    const id = jobIdFor(delivery.signature);
-    const added = queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } });
+    const id = jobIdFor(delivery.rawBody);
+    const receivedAt = Date.now();
+    const added = (async () => {
+      // The deduplication key is the delivery's identity for the window. After it, a copy is a new
+      // delivery; if the first job is still kept (a dead letter, a retained completed job), adding
+      // under its id would be a silent no-op, so the new job gets an id of its own.
+      // Within the window the key names the job that has the delivery: adding under that id
+      // answers with it (BullMQ checks an existing id before the deduplication key).
+      const [windowJob, kept] = (await client.pipeline().get(queue.toKey(`de:${id}`)).exists(queue.toKey(id)).exec()) ?? [];
+      const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
+      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), { ...jobOptions, jobId, deduplication: { id, ttl: dedupeWindowMs } });
+    })();
     inFlight.add(added);
+    let job: { id?: string | undefined };
     try {
-      await withTimeout(added, enqueueTimeoutMs, () =>
+      job = await withTimeout(added, enqueueTimeoutMs, () =>
         new InboxError('enqueue_timeout', `Redis at ${describeTarget(client)} did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
           context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
         }),
@@ -109,7 +120,8 @@ export function createInbox(options: InboxOptions): Inbox {
       inFlight.delete(added);
     }
     wroteTo(client);
-    return { id };
+    // For a copy within the window, BullMQ answers with the id of the job that has the delivery.
+    return { id: job.id ?? id };
   }
 
   const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {

@@ -33,6 +33,9 @@ export const DEFAULT_BACKOFF_MS = 2_000;
  */
 export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 
+/** How long a job stays locked to its worker without a renewal: BullMQ's default, named here. */
+export const DEFAULT_LOCK_DURATION_MS = 30_000;
+
 /** Completed jobs kept for inspection: one day, at most 10,000. Deduplication does not depend on them. */
 export const DEFAULT_KEEP_COMPLETED = { ageSeconds: 24 * 60 * 60, count: 10_000 } as const;
 

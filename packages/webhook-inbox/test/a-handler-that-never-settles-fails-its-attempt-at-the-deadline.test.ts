@@ -47,7 +47,7 @@ describe('the per-attempt handler deadline', () => {
     await worker.waitFor((m) => m.type === 'started' && m.submissionId === 7 && m.attempt === 2, 10_000);
     await eventually('the hung delivery to be dead-lettered', async () => (await failedJobs()).length === 1, 10_000);
     const [dead] = await failedJobs();
-    expect(dead).toMatchObject({ id: jobIdFor(hanging.signature), attemptsMade: 2, maxAttempts: 2 });
+    expect(dead).toMatchObject({ id: jobIdFor(hanging.body), attemptsMade: 2, maxAttempts: 2 });
     expect(dead!.failedReason).toMatch(/did not settle within 600 ms \(handlerTimeoutMs\)/);
     expect(worker.messages.some((m) => m.type === 'done' && m.submissionId === 7)).toBe(false);
   });

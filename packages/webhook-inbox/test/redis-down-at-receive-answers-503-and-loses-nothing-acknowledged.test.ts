@@ -62,8 +62,8 @@ describe('Redis down at receive', () => {
     expect(after.every((d) => answered.get(d)!.status === 202)).toBe(true);
 
     // Every acknowledged delivery is processed exactly once; nothing appears that was not sent.
-    const acknowledged = [...answered].filter(([, a]) => a.status === 202).map(([d]) => jobIdFor(d.signature));
-    const refused = new Set([...answered].filter(([, a]) => a.status !== 202).map(([d]) => jobIdFor(d.signature)));
+    const acknowledged = [...answered].filter(([, a]) => a.status === 202).map(([d]) => jobIdFor(d.body));
+    const refused = new Set([...answered].filter(([, a]) => a.status !== 202).map(([d]) => jobIdFor(d.body)));
     expect(acknowledged.length).toBeGreaterThan(150 + 60 + 100 - 1);
     expect(refused.size).toBeGreaterThan(0);
     const worker = await startFixture('worker.mjs', env);
