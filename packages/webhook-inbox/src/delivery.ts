@@ -15,8 +15,21 @@ export interface VerifiedDelivery {
 
 /** What the worker's handler receives. */
 export interface InboxDelivery {
-  /** The job id: the same for every copy of the delivery within the deduplication window. Use it as an idempotency key. */
+  /**
+   * The delivery's own id (the job id): the same for every copy of these bytes within the
+   * deduplication window. For logs, the CLI (`show`, `retry`) and effects that belong to this one
+   * delivery. Not the key of the submission: the service sends `submission.created` again after
+   * each update of a submission, with other bytes, hence another id.
+   */
   id: string;
+  /**
+   * The submission this delivery is about, `<form_id>:<submission_id>`: the same for every delivery
+   * of the same submission, including the re-sends after an update. Use it as the idempotency key
+   * of writes that must happen once per submission (upsert on it: a later delivery carries the
+   * submission's newer answers). `null` only if the payload lacks either id, which the service's
+   * deliveries of stored submissions never do.
+   */
+  submissionKey: string | null;
   payload: SubmissionCreatedPayload;
   /** The exact bytes the service signed. */
   rawBody: Uint8Array;
@@ -96,6 +109,14 @@ export function readDelivery(data: unknown, jobId: string): { payload: Submissio
     });
   }
   return { payload: payload as SubmissionCreatedPayload, rawBody, headers: stored.headers, receivedAt: new Date(stored.receivedAt) };
+}
+
+/** `<form_id>:<submission_id>` of a payload, or null when either is missing. */
+export function submissionKeyFor(payload: { form_id?: unknown; submission_id?: unknown }): string | null {
+  const part = (value: unknown) => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : undefined);
+  const formId = part(payload.form_id);
+  const submissionId = part(payload.submission_id);
+  return formId === undefined || submissionId === undefined ? null : `${formId}:${submissionId}`;
 }
 
 /** The data a completed job keeps: everything but the body. */

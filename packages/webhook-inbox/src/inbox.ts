@@ -109,7 +109,7 @@ export function createInbox(options: InboxOptions): Inbox {
     let job: { id?: string | undefined };
     try {
       job = await withTimeout(added, enqueueTimeoutMs, () =>
-        new InboxError('enqueue_timeout', `Redis at ${describeTarget(client)} did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
+        new InboxError('enqueue_timeout', `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
           context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
         }),
       );

@@ -4,7 +4,7 @@
 import { UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
 import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
-import { readDelivery, withoutBody, type InboxDelivery } from './delivery.js';
+import { readDelivery, submissionKeyFor, withoutBody, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
@@ -79,7 +79,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       throw new UnrecoverableError((error as Error).message);
     }
     const deadline = new AbortController();
-    const run = Promise.resolve().then(() => options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }));
+    const run = Promise.resolve().then(() => options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -60,10 +60,15 @@ describe('Redis that takes no writes', () => {
       const health = await healthOf(port);
       expect(health).toMatchObject({ status: 503, body: { status: 'unavailable', reason: 'redis_read_only' } });
       expect(health.body.message).toMatch(/read-only replica/);
+      // Health answers may be public: they never name where Redis is.
+      expect(JSON.stringify(health.body)).not.toMatch(new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`));
     }
     const refused: Posted[] = [];
     for (let i = 0; i < 5; i++) refused.push(await postDelivery(url, await signedDelivery(100 + i)));
-    for (const answer of refused) expect(answer).toMatchObject({ status: 503, body: { error: 'redis_read_only' } });
+    for (const answer of refused) {
+      expect(answer).toMatchObject({ status: 503, body: { error: 'redis_read_only' } });
+      expect(JSON.stringify(answer.body)).not.toMatch(new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`));
+    }
 
     // Promoted again: health and deliveries come back by themselves.
     await command(world.redis, 'REPLICAOF', 'NO', 'ONE');
