@@ -11,7 +11,7 @@ import { printable, printableJson } from './printable.js';
 
 const USAGE = `Usage: forms-webhook inbox <command> [--redis URL] [--queue NAME] [--json]
 
-  stats                 jobs per state, and whether Redis persists them (AOF)
+  stats                 jobs per state, and how Redis persists them (AOF, appendfsync)
   failed [--limit N]    the dead letters, newest first (default 20): id, attempts, error, form, submission
   show <id>             one job in full: payload, headers (credentials masked), error and stack, attempts
   retry <id> | --all    send failed deliveries back to the queue with a fresh set of attempts
