@@ -11,6 +11,7 @@ import {
   DEFAULT_BACKOFF_MS,
   DEFAULT_DEDUPE_WINDOW_MS,
   DEFAULT_ENQUEUE_TIMEOUT_MS,
+  DEFAULT_JITTER,
   DEFAULT_KEEP_COMPLETED,
   DEFAULT_QUEUE,
   DELIVERY_JOB_NAME,
@@ -155,14 +156,26 @@ export function createInbox(options: InboxOptions): Inbox {
   return inbox;
 }
 
+const RETRY_OPTIONS: ReadonlySet<string> = new Set(['attempts', 'backoffMs', 'jitter']);
+
 function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
+  for (const name of Object.keys(retry)) {
+    if (RETRY_OPTIONS.has(name)) continue;
+    // `retries` is the client's word, counting only the extra sends: say how the two differ.
+    const hint = /^(retries|maxRetries|max_retries)$/.test(name) ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).' : ` The retry options are ${[...RETRY_OPTIONS].join(', ')}.`;
+    throw new InboxError('invalid_options', `\`retry.${name}\` is not an inbox option.${hint}`, { context: { option: `retry.${name}` } });
+  }
   const attempts = assertPositiveInteger('retry.attempts', retry.attempts ?? DEFAULT_ATTEMPTS);
   const backoffMs = assertPositiveInteger('retry.backoffMs', retry.backoffMs ?? DEFAULT_BACKOFF_MS);
+  const jitter = retry.jitter ?? DEFAULT_JITTER;
+  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) {
+    throw new InboxError('invalid_options', `\`retry.jitter\` must be a number from 0 (no randomness) to 1 (got ${JSON.stringify(jitter) ?? String(jitter)}).`, { context: { option: 'retry.jitter' } });
+  }
   const completed = { ...DEFAULT_KEEP_COMPLETED, ...retention.completed };
   const failed = retention.failed ?? 'keep';
   return {
     attempts,
-    backoff: { type: 'exponential', delay: backoffMs },
+    backoff: { type: 'exponential', delay: backoffMs, jitter },
     removeOnComplete: { age: assertPositiveInteger('retention.completed.ageSeconds', completed.ageSeconds), count: assertPositiveInteger('retention.completed.count', completed.count, { allowZero: true }) },
     removeOnFail: failed === 'keep' ? false : keepFailed(failed),
   };
