@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Entry point of the `forms-webhook-inbox` command.
+// Entry point of the `forms-webhook-inbox` command. It sets the exit code and lets Node exit once
+// stdout has drained: process.exit() would cut output still queued for a slow reader (a pipe to
+// `less`, `jq`, a log collector).
 import { runInboxCli } from './cli.js';
 
 runInboxCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
-    console.error(error);
-    process.exit(1);
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
   },
 );

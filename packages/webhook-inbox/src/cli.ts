@@ -1,19 +1,21 @@
 // `forms-webhook-inbox …`: look at the queue, read the
 // dead letters, send them back for another run, and wait for the queue to empty before a deploy.
 import { parseArgs } from 'node:util';
-import { Queue, type Job } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedisClient, describeTarget } from './connection.js';
 import { readDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
+import { printable, printableJson } from './printable.js';
 
 const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME] [--json]
 
-  stats                 jobs per state, and whether Redis persists them (AOF)
+  stats                 jobs per state, and how Redis persists them (AOF, appendfsync)
   failed [--limit N]    the dead letters, newest first (default 20): id, attempts, error, form, submission
   show <id>             one job in full: payload, headers (credentials masked), error and stack, attempts
   retry <id> | --all    send failed deliveries back to the queue with a fresh set of attempts
+                        (--all: each delivery failed when the command started, once)
   drain [--timeout-ms N] wait until nothing is waiting, delayed or running (default 60000 ms); deletes nothing
 
 Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. The queue defaults to ${DEFAULT_QUEUE}.
@@ -70,10 +72,12 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       return 2;
     }
     if (error instanceof InboxError) {
-      io.err(error.message);
+      io.err(printable(error.message));
       return 1;
     }
-    throw error;
+    // Anything else is unexpected: one line that says so, not a stack trace in the operator's face.
+    io.err(`Unexpected error: ${printable(error instanceof Error ? error.message : String(error))}. Run again with --json for the same command, or report it with this line.`);
+    return 1;
   } finally {
     await session?.close();
   }
@@ -162,19 +166,72 @@ const NOTES: Partial<Record<(typeof STATES)[number], string>> = {
 async function stats({ queue, client }: Session, { json, io, queue: name }: RunOptions): Promise<number> {
   const counts = await queue.getJobCounts(...STATES);
   const aof = /aof_enabled:1/.test(await client.info('persistence'));
+  const appendfsync = aof ? await appendfsyncOf(client) : null;
   if (json) {
-    io.out(JSON.stringify({ queue: name, redis: describeTarget(client), counts, aof }));
+    io.out(JSON.stringify({ queue: name, redis: describeTarget(client), counts, aof, appendfsync }));
     return 0;
   }
   io.out(`queue ${name} on ${describeTarget(client)}`);
   for (const state of STATES) io.out(`  ${state.padEnd(17)}${String(counts[state] ?? 0).padStart(8)}${NOTES[state] ? `  (${NOTES[state]})` : ''}`);
-  io.out(
-    aof
-      ? 'persistence: AOF on (with appendfsync always, an acknowledged delivery survives a crash; with everysec, up to the last second can be lost)'
-      : 'persistence: AOF off: a Redis restart loses queued deliveries. Turn it on: CONFIG SET appendonly yes (and in redis.conf).',
-  );
+  io.out(aof ? `persistence: AOF on, appendfsync ${appendfsync ?? 'unknown'}: ${FSYNC_MEANS[appendfsync ?? 'unknown'] ?? FSYNC_MEANS.unknown}` : 'persistence: AOF off: a Redis restart loses queued deliveries. Turn it on: CONFIG SET appendonly yes (and in redis.conf).');
   return 0;
 }
+
+const FSYNC_MEANS: Record<string, string> = {
+  always: 'Redis writes each acknowledged delivery to disk before it answers, so it survives a crash.',
+  everysec: 'a crash of Redis or its machine can lose the deliveries acknowledged in the last second (a clean restart loses none). For none: CONFIG SET appendfsync always.',
+  no: 'the operating system decides when to write, so a crash can lose many seconds of acknowledged deliveries. Prefer always (or everysec).',
+  unknown: 'this Redis refused CONFIG GET (managed Redis often does): ask its provider how often the AOF is written to disk.',
+};
+
+/** The AOF fsync policy Redis reports, or null when CONFIG GET is refused (managed Redis). */
+async function appendfsyncOf(client: Redis): Promise<string | null> {
+  try {
+    const [, value] = (await client.config('GET', 'appendfsync')) as [string, string];
+    return value ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A job by id, even one whose stored data is not JSON (BullMQ's own reader throws on it): that one
+ * comes back with a marker in place of its data, which `readDelivery` reports as `corrupt_job`.
+ */
+async function loadJob({ queue, client }: Session, id: string): Promise<Job | undefined> {
+  try {
+    return await queue.getJob(id);
+  } catch (error) {
+    const raw = await client.hgetall(queue.toKey(id));
+    if (Object.keys(raw).length === 0) return undefined;
+    const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+    let opts = {};
+    try {
+      opts = JSON.parse(raw.opts ?? '{}');
+    } catch {
+      // Unreadable options too: the job is listed with the defaults.
+    }
+    const json = {
+      id,
+      name: raw.name ?? '',
+      data: JSON.stringify({ unreadable: (error as Error).message }),
+      opts,
+      timestamp: number(raw.timestamp) ?? 0,
+      finishedOn: number(raw.finishedOn),
+      processedOn: number(raw.processedOn),
+      failedReason: raw.failedReason,
+      attemptsMade: number(raw.atm) ?? 0,
+      stacktrace: raw.stacktrace ?? '[]',
+    };
+    return Job.fromJSON(queue, json as never, id);
+  }
+}
+
+/** BullMQ's reason for a job whose lock expired more often than `maxStalledCount` allows. */
+const STALLED_REASON = 'job stalled more than allowable limit';
+
+/** Ids of the failed set, newest first (ids only: a job with unreadable data cannot break the list). */
+const failedIds = (queue: Queue, start: number, end: number) => queue.getRanges(['failed'], start, end, false);
 
 function summary(job: Job) {
   let formId: number | undefined;
@@ -197,8 +254,9 @@ function summary(job: Job) {
   };
 }
 
-async function failed({ queue }: Session, { json, io }: RunOptions, limit: number): Promise<number> {
-  const jobs = (await queue.getFailed(0, limit - 1)).filter((job): job is Job => Boolean(job));
+async function failed(session: Session, { json, io }: RunOptions, limit: number): Promise<number> {
+  const { queue } = session;
+  const jobs = (await Promise.all((await failedIds(queue, 0, limit - 1)).map((id) => loadJob(session, id)))).filter((job): job is Job => Boolean(job));
   const rows = jobs.map(summary);
   if (json) {
     io.out(JSON.stringify(rows));
@@ -210,42 +268,66 @@ async function failed({ queue }: Session, { json, io }: RunOptions, limit: numbe
   }
   for (const row of rows) {
     io.out(`${row.id}  attempts ${row.attemptsMade}/${row.maxAttempts}  failed ${row.failedAt ?? '?'}  form ${row.formId ?? '?'} submission ${row.submissionId ?? '?'}`);
-    io.out(`    ${(row.failedReason ?? '').split('\n')[0]}`);
+    // The reason may quote form answers: escaped (ESC, CR, BEL… as \uXXXX) and on one line.
+    io.out(`    ${printable(row.failedReason ?? '')}`);
+    if (row.failedReason === STALLED_REASON) io.out('    (BullMQ\'s words: its worker stopped renewing the lock twice, because the process died or a handler blocked the event loop; `show` prints the job\'s log)');
   }
   const total = await queue.getFailedCount();
   if (total > rows.length) io.out(`(${rows.length} of ${total}; --limit N for more)`);
   return 0;
 }
 
-async function jobOrFail(queue: Queue, id: string): Promise<Job> {
-  const job = await queue.getJob(id);
+async function jobOrFail(session: Session, id: string): Promise<Job> {
+  const { queue } = session;
+  const job = await loadJob(session, id);
   if (!job) throw new InboxError('job_not_found', `No job ${id} on queue ${queue.name}. Completed jobs are removed after a day; list the failed ones with \`failed\`.`, { context: { id } });
   return job;
 }
 
-const CREDENTIAL_HEADER = /authorization|cookie|token|secret|password|signature|key/i;
+/**
+ * A header is masked when any part of its name looks like a credential (`x-auth`, `x-pass`,
+ * `x-sig`, `x-jwt`, `x-session`, `x-credentials`, …: fragments, not a list of names, so a custom
+ * header the integration adds is caught too), or when its value looks like one (a scheme such as
+ * `Bearer`/`Basic`, or a JWT) whatever its name. Masking too much costs a look at Redis; too little,
+ * a leaked secret.
+ */
+const CREDENTIAL_NAME = /auth|cookie|token|secret|pass|sig|key|cred|session|jwt|bearer|private|otp|nonce|ticket|hmac|api/i;
+const CREDENTIAL_VALUE = /^\s*(bearer|basic|digest|token|hmac|apikey|negotiate)\s|^\s*eyJ[\w-]+\.[\w-]+/i;
 
 /** Header values that authenticate are shown as their length only: CLI output ends up in tickets. */
 function maskHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? `<masked, ${value.length} chars>` : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_NAME.test(name) || CREDENTIAL_VALUE.test(value) ? `<masked, ${value.length} chars>` : value]),
+  );
 }
 
-async function show({ queue }: Session, { json, io }: RunOptions, id: string): Promise<number> {
-  const job = await jobOrFail(queue, id);
-  const state = await job.getState();
-  let delivery: { payload: unknown; headers: Record<string, string>; receivedAt: string; bytes: number } | { error: string };
+type ShownDelivery =
+  | { payload: unknown; headers: Record<string, string>; receivedAt: string; bytes: number }
+  | { payload: null; body: 'not kept: the job completed'; headers: Record<string, string>; receivedAt: string; bytes: number | null }
+  | { error: string };
+
+function shownDelivery(job: Job, id: string): ShownDelivery {
   try {
     const stored = readDelivery(job.data, id);
-    delivery = { payload: stored.payload, headers: maskHeaders(stored.headers), receivedAt: stored.receivedAt.toISOString(), bytes: stored.rawBody.byteLength };
+    return { payload: stored.payload, headers: maskHeaders(stored.headers), receivedAt: stored.receivedAt.toISOString(), bytes: stored.rawBody.byteLength };
   } catch (error) {
-    delivery = { error: (error as Error).message };
+    if ((error as InboxError).kind !== 'body_not_kept') return { error: (error as Error).message };
+    const kept = job.data as { headers?: Record<string, string>; receivedAt?: number; bytes?: number };
+    return { payload: null, body: 'not kept: the job completed', headers: maskHeaders(kept.headers ?? {}), receivedAt: new Date(kept.receivedAt ?? 0).toISOString(), bytes: kept.bytes ?? null };
   }
-  const detail = { ...summary(job), state, delivery, stacktrace: job.stacktrace ?? [] };
-  io.out(json ? JSON.stringify(detail) : JSON.stringify(detail, null, 2));
+}
+
+async function show(session: Session, { json, io }: RunOptions, id: string): Promise<number> {
+  const job = await jobOrFail(session, id);
+  const state = await job.getState();
+  const { logs } = await session.queue.getJobLogs(id);
+  const detail = { ...summary(job), state, delivery: shownDelivery(job, id), logs, stacktrace: job.stacktrace ?? [] };
+  io.out(printableJson(detail, json ? undefined : 2));
   return 0;
 }
 
-async function retry({ queue }: Session, { io }: RunOptions, id: string | undefined): Promise<number> {
+async function retry(session: Session, { io }: RunOptions, id: string | undefined): Promise<number> {
+  const { queue } = session;
   const retryOne = async (job: Job) => {
     const state = await job.getState();
     if (state !== 'failed') throw new InboxError('job_not_failed', `Job ${job.id} is ${state}, not failed: only dead letters can be retried.`, { context: { id: job.id, state } });
@@ -254,19 +336,24 @@ async function retry({ queue }: Session, { io }: RunOptions, id: string | undefi
     io.out(`retrying ${job.id} (back in the queue with ${attempts} attempt${attempts === 1 ? '' : 's'})`);
   };
   if (id) {
-    await retryOne(await jobOrFail(queue, id));
+    await retryOne(await jobOrFail(session, id));
     return 0;
   }
+  // The failed set as it is now, once each: a delivery that fails again while the command runs is
+  // back in the set, and must not be sent again (with a handler that keeps failing, for ever).
+  const snapshot = await failedIds(queue, 0, -1);
   let retried = 0;
-  // Retried jobs leave the failed set, so the first page is always the next one.
-  for (let page = await queue.getFailed(0, 99); page.length > 0; page = await queue.getFailed(0, 99)) {
-    for (const job of page) {
-      if (!job) continue;
-      await retryOne(job);
-      retried += 1;
+  let moved = 0;
+  for (const failedId of snapshot) {
+    const job = await loadJob(session, failedId);
+    if (!job || (await job.getState()) !== 'failed') {
+      moved += 1; // retried or removed by someone else meanwhile
+      continue;
     }
+    await retryOne(job);
+    retried += 1;
   }
-  io.out(`${retried} failed deliver${retried === 1 ? 'y' : 'ies'} sent back to the queue.`);
+  io.out(`${retried} failed deliver${retried === 1 ? 'y' : 'ies'} sent back to the queue${moved ? ` (${moved} no longer failed, left alone)` : ''}.`);
   return 0;
 }
 

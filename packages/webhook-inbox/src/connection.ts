@@ -22,12 +22,19 @@ export type InboxConnection = string | InboxRedisOptions;
 
 export type ConnectionRole = 'receiver' | 'worker' | 'oneshot';
 
+/**
+ * After a failover the old primary is a replica that answers every write `READONLY`, while the
+ * connection stays up; reconnecting (the command still fails, no resend) lets DNS, a proxy or
+ * Sentinel lead the next connection to the new primary instead of failing writes forever.
+ */
+const reconnectOnReadOnly = (error: Error): 1 | false => (error.message.startsWith('READONLY') ? 1 : false);
+
 const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
   // Commands fail at once while disconnected (no offline queue) and are retried once at most, so a
   // request never waits on a reconnect; reconnecting itself is quick, so the outage ends quickly too.
-  receiver: { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) },
+  receiver: { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000), reconnectOnError: reconnectOnReadOnly },
   // BullMQ requires maxRetriesPerRequest null for workers: their commands wait for Redis to return.
-  worker: { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) },
+  worker: { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000), reconnectOnError: reconnectOnReadOnly },
   // The CLI connects once: if Redis is not there, say so and exit rather than retry.
   oneshot: { maxRetriesPerRequest: 0, connectTimeout: 3_000, retryStrategy: () => null },
 };
@@ -87,18 +94,64 @@ export async function connected(client: Redis, timeoutMs: number): Promise<boole
   });
 }
 
-/** Resolves once the client is ready, or rejects with `redis_unavailable` after `timeoutMs`. */
-export async function pingWithin(client: Redis, timeoutMs: number): Promise<number> {
+/** True for the error a read-only replica answers to a write (`READONLY You can't write against…`). */
+export function isReadOnlyError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('READONLY');
+}
+
+/**
+ * Resolves with the round trip of a small write (`SET probeKey … PX 60000`), or rejects with an
+ * `InboxError` after `timeoutMs`. A write, not a PING: a replica left behind by a failover, a Redis
+ * out of memory or short of replicas answers PING but refuses every delivery, and a health check
+ * must fail exactly when deliveries would. Messages name no address: health answers may be public.
+ */
+export async function writableWithin(client: Redis, probeKey: string, timeoutMs: number): Promise<number> {
   const started = performance.now();
-  if (!(await connected(client, timeoutMs))) {
-    throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}). Check that it runs and is reachable from this process.`, {
-      context: { target: describeTarget(client), status: client.status },
-    });
+  if (!(await connected(client, timeoutMs))) throw notConnected(client);
+  try {
+    await withTimeout(client.set(probeKey, String(Date.now()), 'PX', 60_000), timeoutMs, () =>
+      new InboxError('redis_unavailable', `Redis did not confirm a write within ${timeoutMs} ms.`, { context: { target: describeTarget(client), timeoutMs } }),
+    );
+  } catch (error) {
+    if (error instanceof InboxError) throw error;
+    throw writeRefused(client, error);
   }
-  await withTimeout(client.ping(), timeoutMs, () =>
-    new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} did not answer PING within ${timeoutMs} ms.`, { context: { target: describeTarget(client), timeoutMs } }),
-  );
+  wroteTo(client);
   return performance.now() - started;
+}
+
+// Clients whose last write was refused READONLY: while they reconnect, and for as long as the
+// server behind the address is still a replica, they say so rather than a vague "not connected".
+const refusedReadOnly = new WeakSet<Redis>();
+
+/** Records a write Redis accepted: the client is no longer known to be facing a replica. */
+export function wroteTo(client: Redis): void {
+  refusedReadOnly.delete(client);
+}
+
+/** The error for a client that is not connected now (messages name no address: they may be public). */
+export function notConnected(client: Redis, context: Record<string, string | number> = {}): InboxError {
+  if (refusedReadOnly.has(client)) return readOnly(client, undefined, context);
+  return new InboxError('redis_unavailable', `Redis is not connected (${client.status}). Check that it runs and is reachable from this process.`, {
+    context: { target: describeTarget(client), status: client.status, ...context },
+  });
+}
+
+function readOnly(client: Redis, cause: unknown, context: Record<string, string | number>): InboxError {
+  return new InboxError('redis_read_only', 'Redis is a read-only replica (READONLY), as after a failover: point the connection at the primary (the inbox reconnects by itself on READONLY, so a DNS name, proxy or Sentinel that moved to the new primary is followed).', {
+    context: { target: describeTarget(client), ...context },
+    cause,
+  });
+}
+
+/** The error for a write Redis answered with an error: read-only replica, out of memory, … */
+export function writeRefused(client: Redis, error: unknown, context: Record<string, string | number> = {}): InboxError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (isReadOnlyError(error)) {
+    refusedReadOnly.add(client);
+    return readOnly(client, error, context);
+  }
+  return new InboxError('redis_unavailable', `Redis refused the write (${message.split('\n')[0]}).`, { context: { target: describeTarget(client), ...context }, cause: error });
 }
 
 /** Rejects with `onTimeout()` if `promise` has not settled within `ms`; the timer never outlives it. */

@@ -6,12 +6,24 @@ export type InboxErrorKind =
   | 'invalid_options'
   /** Redis cannot be reached (down, restarting, wrong address). Deliveries are answered 503. */
   | 'redis_unavailable'
+  /** Redis takes no writes: a replica (after a failover). Deliveries are answered 503; the client reconnects. */
+  | 'redis_read_only'
   /** Redis did not confirm the delivery within `enqueueTimeoutMs`. Answered 503. */
   | 'enqueue_timeout'
   /** The inbox or worker is shutting down and takes no new deliveries. Answered 503. */
   | 'closing'
+  /** The handler did not settle within `handlerTimeoutMs`: the attempt failed (and is retried). */
+  | 'handler_timeout'
+  /** Worker health: a handler outlived its deadline and is still running (it ignores `signal`). */
+  | 'handler_stuck'
   /** A job's stored data is not a delivery this package wrote (another producer on the queue?). */
   | 'corrupt_job'
+  /** A completed job: its body was dropped on completion (CLI `show`). */
+  | 'body_not_kept'
+  /** The handler failed without an Error (a string, `null`, an Error whose message cannot be read). */
+  | 'handler_failed'
+  /** The event loop was blocked longer than `lockDurationMs` during a run: the job's lock expired. */
+  | 'lock_lost'
   /** No job with that id on the queue (CLI). */
   | 'job_not_found'
   /** The job exists but is not in the failed set, so it cannot be retried (CLI). */
@@ -31,7 +43,7 @@ export class InboxError extends Error {
   }
 }
 
-const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>(['redis_unavailable', 'enqueue_timeout', 'closing']);
+const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>(['redis_unavailable', 'redis_read_only', 'enqueue_timeout', 'closing']);
 
 /**
  * The kinds that mean "not now": the delivery was not stored, and Redis or the process is the

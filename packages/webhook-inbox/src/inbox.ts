@@ -1,8 +1,8 @@
 // The receiving side of the inbox: takes verified deliveries and adds each to the BullMQ queue once
-// (job id from the signature, plus a deduplication key that outlives the job), within a deadline,
+// (job id from the signed bytes, plus a deduplication key that outlives the job), within a deadline,
 // and reports whether Redis can take deliveries at all.
 import { Queue, type JobsOptions } from 'bullmq';
-import { connected, createRedisClient, describeTarget, pingWithin, withTimeout, type InboxConnection } from './connection.js';
+import { connected, createRedisClient, describeTarget, notConnected, withTimeout, writableWithin, writeRefused, wroteTo, type InboxConnection } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertPositiveInteger } from './options.js';
@@ -11,6 +11,7 @@ import {
   DEFAULT_BACKOFF_MS,
   DEFAULT_DEDUPE_WINDOW_MS,
   DEFAULT_ENQUEUE_TIMEOUT_MS,
+  DEFAULT_JITTER,
   DEFAULT_KEEP_COMPLETED,
   DEFAULT_QUEUE,
   DELIVERY_JOB_NAME,
@@ -45,7 +46,7 @@ export interface InboxOptions {
 
 export interface InboxHealth {
   ok: boolean;
-  /** Round trip of a PING, when ok. */
+  /** Round trip of a small write to Redis (a replica or a full Redis fails it), when ok. */
   latencyMs?: number;
   /** Why not ok. */
   reason?: InboxErrorKind;
@@ -53,7 +54,7 @@ export interface InboxHealth {
 }
 
 export interface EnqueueResult {
-  /** The job id (the same for every copy of the same signed delivery). */
+  /** The job id (the same for every copy of the delivery within the deduplication window). */
   id: string;
 }
 
@@ -63,7 +64,7 @@ export interface Inbox {
   readonly closing: boolean;
   /** Adds a verified delivery to the queue; resolves once Redis has stored it (or already had it). */
   enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult>;
-  /** Fails when Redis cannot take deliveries right now. */
+  /** Fails when Redis cannot take deliveries right now: unreachable, a read-only replica, out of memory. */
   health(): Promise<InboxHealth>;
   /** Takes no new deliveries, waits for those being stored, then closes the Redis connection. */
   close(): Promise<void>;
@@ -92,30 +93,36 @@ export function createInbox(options: InboxOptions): Inbox {
   async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
-    if (!(await connected(client, enqueueTimeoutMs))) {
-      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} is not connected (${client.status}), so the delivery was not stored. Check that Redis runs and is reachable.`, {
-        context: { target: describeTarget(client), status: client.status, queue: queueName },
-      });
-    }
-    const id = jobIdFor(delivery.signature);
-    const added = queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } });
+    if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
+    const id = jobIdFor(delivery.rawBody);
+    const receivedAt = Date.now();
+    const added = (async () => {
+      // The deduplication key is the delivery's identity for the window. After it, a copy is a new
+      // delivery; if the first job is still kept (a dead letter, a retained completed job), adding
+      // under its id would be a silent no-op, so the new job gets an id of its own.
+      // Within the window the key names the job that has the delivery: adding under that id
+      // answers with it (BullMQ checks an existing id before the deduplication key).
+      const [windowJob, kept] = (await client.pipeline().get(queue.toKey(`de:${id}`)).exists(queue.toKey(id)).exec()) ?? [];
+      const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
+      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), { ...jobOptions, jobId, deduplication: { id, ttl: dedupeWindowMs } });
+    })();
     inFlight.add(added);
+    let job: { id?: string | undefined };
     try {
-      await withTimeout(added, enqueueTimeoutMs, () =>
-        new InboxError('enqueue_timeout', `Redis at ${describeTarget(client)} did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
+      job = await withTimeout(added, enqueueTimeoutMs, () =>
+        new InboxError('enqueue_timeout', `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
           context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
         }),
       );
     } catch (error) {
       if (error instanceof InboxError) throw error;
-      throw new InboxError('redis_unavailable', `Redis at ${describeTarget(client)} refused the delivery (${(error as Error).message}), so it was not stored.`, {
-        context: { target: describeTarget(client), jobId: id, queue: queueName },
-        cause: error,
-      });
+      throw writeRefused(client, error, { jobId: id, queue: queueName });
     } finally {
       inFlight.delete(added);
     }
-    return { id };
+    wroteTo(client);
+    // For a copy within the window, BullMQ answers with the id of the job that has the delivery.
+    return { id: job.id ?? id };
   }
 
   const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {
@@ -127,7 +134,7 @@ export function createInbox(options: InboxOptions): Inbox {
     async health() {
       if (closing) return { ok: false, reason: 'closing', message: 'The inbox is shutting down.' };
       try {
-        return { ok: true, latencyMs: await pingWithin(client, enqueueTimeoutMs) };
+        return { ok: true, latencyMs: await writableWithin(client, queue.toKey('health'), enqueueTimeoutMs) };
       } catch (error) {
         const inboxError = error instanceof InboxError ? error : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
         return { ok: false, reason: inboxError.kind, message: inboxError.message };
@@ -149,14 +156,26 @@ export function createInbox(options: InboxOptions): Inbox {
   return inbox;
 }
 
+const RETRY_OPTIONS: ReadonlySet<string> = new Set(['attempts', 'backoffMs', 'jitter']);
+
 function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
+  for (const name of Object.keys(retry)) {
+    if (RETRY_OPTIONS.has(name)) continue;
+    // `retries` is the client's word, counting only the extra sends: say how the two differ.
+    const hint = /^(retries|maxRetries|max_retries)$/.test(name) ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).' : ` The retry options are ${[...RETRY_OPTIONS].join(', ')}.`;
+    throw new InboxError('invalid_options', `\`retry.${name}\` is not an inbox option.${hint}`, { context: { option: `retry.${name}` } });
+  }
   const attempts = assertPositiveInteger('retry.attempts', retry.attempts ?? DEFAULT_ATTEMPTS);
   const backoffMs = assertPositiveInteger('retry.backoffMs', retry.backoffMs ?? DEFAULT_BACKOFF_MS);
+  const jitter = retry.jitter ?? DEFAULT_JITTER;
+  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) {
+    throw new InboxError('invalid_options', `\`retry.jitter\` must be a number from 0 (no randomness) to 1 (got ${JSON.stringify(jitter) ?? String(jitter)}).`, { context: { option: 'retry.jitter' } });
+  }
   const completed = { ...DEFAULT_KEEP_COMPLETED, ...retention.completed };
   const failed = retention.failed ?? 'keep';
   return {
     attempts,
-    backoff: { type: 'exponential', delay: backoffMs },
+    backoff: { type: 'exponential', delay: backoffMs, jitter },
     removeOnComplete: { age: assertPositiveInteger('retention.completed.ageSeconds', completed.ageSeconds), count: assertPositiveInteger('retention.completed.count', completed.count, { allowZero: true }) },
     removeOnFail: failed === 'keep' ? false : keepFailed(failed),
   };

@@ -10,7 +10,7 @@ export { closeOnSignals } from './shutdown.js';
 export type { CloseOnSignalsOptions, ShutdownSignal } from './shutdown.js';
 export { InboxError, isUnavailable } from './errors.js';
 export type { InboxErrorContext, InboxErrorKind } from './errors.js';
-export { jobIdFor } from './delivery.js';
+export { jobIdFor, submissionKeyFor } from './delivery.js';
 export type { InboxDelivery, VerifiedDelivery } from './delivery.js';
 export type { InboxConnection, InboxRedisOptions } from './connection.js';
 export type { RetentionPolicy, RetryPolicy } from './policy.js';

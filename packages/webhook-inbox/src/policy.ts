@@ -23,17 +23,40 @@ export const DEFAULT_ENQUEUE_TIMEOUT_MS = 2_000;
 /** Handler runs per delivery before it stays in the failed set (the dead letters). */
 export const DEFAULT_ATTEMPTS = 10;
 
-/** First retry delay; BullMQ doubles it each time (2 s, 4 s, … about 17 minutes in all for 10 attempts). */
+/** First retry delay; BullMQ doubles it each time (2 s, 4 s, … at most about 17 minutes in all for 10 attempts). */
 export const DEFAULT_BACKOFF_MS = 2_000;
+
+/**
+ * The share of each retry delay drawn at random: 0.5 waits between half and all of it. Deliveries
+ * that failed together (an outage of the CRM the handler calls) then come back spread out, not as
+ * one burst at the moment the CRM recovers.
+ */
+export const DEFAULT_JITTER = 0.5;
+
+/**
+ * How long one handler run may take before its attempt fails and is retried. A hung handler (a
+ * fetch without a timeout, a promise never settled) would otherwise hold its job and its
+ * concurrency slot for ever; a minute leaves room for several slow calls to other services.
+ */
+export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
+
+/** How long a job stays locked to its worker without a renewal: BullMQ's default, named here. */
+export const DEFAULT_LOCK_DURATION_MS = 30_000;
 
 /** Completed jobs kept for inspection: one day, at most 10,000. Deduplication does not depend on them. */
 export const DEFAULT_KEEP_COMPLETED = { ageSeconds: 24 * 60 * 60, count: 10_000 } as const;
 
 export interface RetryPolicy {
-  /** Handler runs before the delivery is left in the failed set. Default 10. */
+  /**
+   * Handler runs in all, the first one included, before the delivery is left in the failed set:
+   * 10 means one run and up to 9 retries. (The client's `retries` counts only the extra sends.)
+   * Default 10.
+   */
   attempts?: number;
   /** Delay before the first retry, in ms; doubled after each failure. Default 2,000. */
   backoffMs?: number;
+  /** Share of each delay drawn at random, 0 to 1: 0.5 waits between half and all of it. Default 0.5. */
+  jitter?: number;
 }
 
 export interface RetentionPolicy {

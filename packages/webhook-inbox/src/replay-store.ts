@@ -68,7 +68,7 @@ export class RedisReplayStore implements ReplayStore {
   }
 
   #unavailable(cause: unknown): InboxError {
-    return new InboxError('redis_unavailable', `The replay store could not reach Redis at ${describeTarget(this.#client)} (${(cause as Error).message}); refuse the request (503) rather than risk accepting a replay.`, {
+    return new InboxError('redis_unavailable', `The replay store could not reach Redis (${(cause as Error).message}); refuse the request (503) rather than risk accepting a replay.`, {
       context: { target: describeTarget(this.#client) },
       cause,
     });

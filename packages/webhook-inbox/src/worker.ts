@@ -1,19 +1,27 @@
 // The processing side: a BullMQ worker that hands each queued delivery to your handler, retries
 // failures with exponential backoff, leaves the last failure in the failed set (the dead letters),
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { createRedisClient, describeTarget, pingWithin, type InboxConnection } from './connection.js';
-import { readDelivery, type InboxDelivery } from './delivery.js';
+import { UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
+import { attemptError, eventLoopWatch } from './attempt.js';
+import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
+import { readDelivery, submissionKeyFor, withoutBody, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
-import { DEFAULT_QUEUE } from './policy.js';
+import { DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from './policy.js';
+import { printable } from './printable.js';
 
 export interface InboxWorkerOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
   connection: InboxConnection;
   /** Runs once per delivery (again on retries). Throw to fail the attempt. */
   handler: (delivery: InboxDelivery) => unknown;
+  /**
+   * How long one handler run may take before the attempt fails (`handler_timeout`) and is retried
+   * like any failure; `delivery.signal` is aborted at that moment. Default 60,000 ms. A handler that
+   * ignores the signal keeps running unseen, and `health()` fails until it settles.
+   */
+  handlerTimeoutMs?: number;
   /** Deliveries handled at the same time by this process. Default 1. */
   concurrency?: number;
   /** BullMQ queue name. Default `forms-webhooks`, as for `createInbox`. */
@@ -21,7 +29,9 @@ export interface InboxWorkerOptions {
   /**
    * How long a job stays locked to this worker without a renewal (renewed every half of it while
    * the handler runs). If the process dies mid-job, another worker takes the job over once the lock
-   * has expired and a stalled check has run. Default 30,000 ms (BullMQ's).
+   * has expired and a stalled check has run. Default 30,000 ms (BullMQ's). A handler that blocks
+   * the event loop (synchronous CPU work) longer than half of it stops the renewals: the run is then
+   * failed with `lock_lost`, since another worker may have taken the job.
    */
   lockDurationMs?: number;
   /** How often this worker looks for jobs whose worker died. Default 30,000 ms (BullMQ's). */
@@ -35,7 +45,7 @@ export interface InboxWorkerOptions {
 export interface InboxWorker {
   readonly queue: string;
   readonly closing: boolean;
-  /** Fails when Redis is unreachable. */
+  /** Fails when Redis cannot take writes (unreachable, a read-only replica), or a handler outlived its deadline. */
   health(): Promise<InboxHealth>;
   /** Fetches no new jobs, waits for the handlers running now to finish, then disconnects. */
   close(): Promise<void>;
@@ -45,16 +55,22 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   if (typeof options.handler !== 'function') throw new InboxError('invalid_options', 'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).');
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const concurrency = assertPositiveInteger('concurrency', options.concurrency ?? 1);
-  const lockDuration = options.lockDurationMs === undefined ? undefined : assertPositiveInteger('lockDurationMs', options.lockDurationMs);
+  const lockDuration = assertPositiveInteger('lockDurationMs', options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS);
   const stalledInterval = options.stalledIntervalMs === undefined ? undefined : assertPositiveInteger('stalledIntervalMs', options.stalledIntervalMs);
+  const handlerTimeoutMs = assertPositiveInteger('handlerTimeoutMs', options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
   const onFailure = options.onFailure ?? defaultFailureReport;
+  // Handler runs whose attempt already failed at the deadline but which have not settled yet.
+  const overdue = new Set<Promise<unknown>>();
+  // BullMQ renews a lock every half of its duration: a block longer than that may cost the lock.
+  const renewalMs = lockDuration / 2;
+  const blocking = eventLoopWatch(Math.max(10, Math.min(250, renewalMs / 4)));
 
   const client = createRedisClient(options.connection, 'worker');
   const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`)));
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
 
-  const processJob = async (job: Job) => {
+  const processJob = async (job: Job, token?: string) => {
     let stored: ReturnType<typeof readDelivery>;
     try {
       stored = readDelivery(job.data, job.id as string);
@@ -62,16 +78,57 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
     }
-    await options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+    const deadline = new AbortController();
+    const run = Promise.resolve().then(() => options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new InboxError('handler_timeout', `The handler did not settle within ${handlerTimeoutMs} ms (handlerTimeoutMs), so this attempt failed and \`signal\` was aborted. Raise handlerTimeoutMs if the work legitimately takes longer.`, {
+          context: { jobId: job.id, handlerTimeoutMs },
+        });
+        deadline.abort(error);
+        // BullMQ frees the slot now; the run is watched until it settles, for health().
+        overdue.add(run);
+        run.then(() => overdue.delete(run), () => overdue.delete(run));
+        reject(error);
+      }, handlerTimeoutMs);
+    });
+    const blockedFor = blocking.start();
+    let failure: Error | undefined;
+    try {
+      await Promise.race([run, timedOut]);
+    } catch (thrown) {
+      failure = attemptError(thrown);
+    } finally {
+      clearTimeout(timer);
+    }
+    const blockedMs = blockedFor();
+    if (blockedMs > renewalMs && token !== undefined && (await client.get(`${worker.toKey(job.id as string)}:lock`)) !== token) {
+      const lost = new InboxError('lock_lost', `The event loop was blocked for ${Math.round(blockedMs)} ms during this run, longer than the lock renewal period (half of lockDurationMs, ${lockDuration} ms): the job's lock expired, so another worker may run it at the same time, and this run's outcome is discarded. Move CPU-bound work off the event loop (node:worker_threads) or raise lockDurationMs above the longest block.`, {
+        context: { jobId: job.id, blockedMs: Math.round(blockedMs), lockDurationMs: lockDuration },
+      });
+      // BullMQ cannot record anything for a job whose lock is gone: the job's log and onFailure carry it.
+      await job.log(lost.message).catch(() => {});
+      onFailure({ id: job.id as string, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, final: false, error: lost });
+      throw lost;
+    }
+    if (failure) throw failure;
   };
 
-  const worker = new Worker(queueName, processJob, {
+  const worker = new DeliveryWorker(queueName, processJob, {
     connection: client,
     concurrency,
-    ...(lockDuration === undefined ? {} : { lockDuration }),
+    lockDuration,
     ...(stalledInterval === undefined ? {} : { stalledInterval }),
   });
-  worker.on('error', reportError.error);
+  // A run whose lock was lost cannot be completed or failed ("Missing lock"): reported above as
+  // lock_lost, and not a Redis outage.
+  worker.on('error', (error) => (/missing lock|lock mismatch/i.test(error.message) ? undefined : reportError.error(error)));
+  // A completed job is kept for inspection only: its body goes, its headers and size stay.
+  worker.on('completed', (job) => {
+    const kept = withoutBody(job.data);
+    if (kept) job.updateData(kept).catch(() => {}); // already removed by retention: nothing to trim
+  });
   worker.on('failed', (job, error) => {
     if (!job) return;
     const maxAttempts = job.opts.attempts ?? 1;
@@ -87,8 +144,15 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     },
     async health() {
       if (closed) return { ok: false, reason: 'closing', message: 'The worker is shutting down.' };
+      if (overdue.size > 0) {
+        return {
+          ok: false,
+          reason: 'handler_stuck',
+          message: `${overdue.size} handler run${overdue.size === 1 ? '' : 's'} outlived handlerTimeoutMs (${handlerTimeoutMs} ms) and ${overdue.size === 1 ? 'is' : 'are'} still running: the attempt failed and is retried, possibly while the old run goes on. Make the handler stop when \`signal\` aborts, or restart this worker.`,
+        };
+      }
       try {
-        return { ok: true, latencyMs: await pingWithin(client, 2_000) };
+        return { ok: true, latencyMs: await writableWithin(client, worker.toKey('health'), 2_000) };
       } catch (error) {
         const inboxError = error as InboxError;
         return { ok: false, reason: inboxError.kind, message: inboxError.message };
@@ -110,8 +174,28 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 }
 
 function defaultFailureReport(failure: { id: string; attempt: number; maxAttempts: number; final: boolean; error: Error }): void {
+  if ((failure.error as InboxError).kind === 'lock_lost') {
+    console.error(`[webhook-inbox] delivery ${failure.id}, attempt ${failure.attempt}: ${failure.error.message}`);
+    return;
+  }
   if (!failure.final) return;
+  // The reason may quote a form answer: escaped, so it cannot move the cursor or forge a log line.
   console.error(
-    `[webhook-inbox] delivery ${failure.id} failed on attempt ${failure.attempt}/${failure.maxAttempts} and stays in the failed set: ${failure.error.message}. Inspect it with \`forms-webhook-inbox failed\`, retry it with \`forms-webhook-inbox retry ${failure.id}\`.`,
+    `[webhook-inbox] delivery ${failure.id} failed on attempt ${failure.attempt}/${failure.maxAttempts} and stays in the failed set: ${printable(failure.error.message)}. Inspect it with \`forms-webhook-inbox failed\`, retry it with \`forms-webhook-inbox retry ${failure.id}\`.`,
   );
+}
+
+/**
+ * BullMQ's worker, except that a job whose stored data is not JSON (written by hand, or by another
+ * producer) is handed to the processor with a marker instead of failing inside BullMQ, where it
+ * would stay active for ever; the processor then fails it as `corrupt_job`, with the reason.
+ */
+class DeliveryWorker extends Worker {
+  protected override createJob(data: JobJson, jobId: string): Job {
+    try {
+      return super.createJob(data, jobId);
+    } catch (error) {
+      return super.createJob({ ...data, data: JSON.stringify({ unreadable: (error as Error).message }) }, jobId);
+    }
+  }
 }

@@ -37,7 +37,7 @@ describe('acknowledged deliveries and a Redis restart', () => {
 
     const worker = await startFixture('worker.mjs', { ...env, CONCURRENCY: '8' });
     fixtures.push(worker);
-    const ids = new Set(deliveries.map((d) => jobIdFor(d.signature)));
+    const ids = new Set(deliveries.map((d) => jobIdFor(d.body)));
     const done = () => worker.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
     await eventually('all 300 processed after the restart', () => done().length >= ids.size);
     await sleep(500);

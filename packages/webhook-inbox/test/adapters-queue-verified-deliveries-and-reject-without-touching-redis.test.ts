@@ -86,7 +86,7 @@ describe.each(['express', 'express.raw', 'fastify', 'fetch'])('the %s receiver',
     });
     expect(commands.filter((line) => /"evalsha"|"eval"/i.test(line))).toHaveLength(1);
     const copy = await postDelivery(url(), delivery);
-    const id = jobIdFor(delivery.signature);
+    const id = jobIdFor(delivery.body);
     expect(first).toMatchObject({ status: 202, body: { status: 'queued', id } });
     expect(copy).toMatchObject({ status: 202, body: { status: 'queued', id } });
     const job = await queue.getJob(id);

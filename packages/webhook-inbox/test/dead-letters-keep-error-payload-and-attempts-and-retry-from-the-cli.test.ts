@@ -60,7 +60,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 describe('dead letters', () => {
   it('retries with backoff, then keeps the failed delivery with its error, payload and attempts', async () => {
     const delivery = await signedDelivery(4242);
-    const id = jobIdFor(delivery.signature);
+    const id = jobIdFor(delivery.body);
     expect((await postDelivery(url, delivery, { 'x-api-key': 'k-secret-1' })).status).toBe(202);
     await eventually('three attempts and a final failure', () => failures.some((f) => f.final));
     expect(failures).toEqual([

@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('the deduplication window', () => {
   it('outlives the job, and ends', async () => {
     const delivery = await signedDelivery(123_456);
-    const id = jobIdFor(delivery.signature);
+    const id = jobIdFor(delivery.body);
     expect((await postDelivery(url, delivery)).status).toBe(202);
     await eventually('the first run', () => runs.length === 1);
     await eventually('the completed job to be removed', async () => (await queue.getJob(id)) === undefined);

@@ -25,7 +25,7 @@ describe('the same delivery on many receivers', () => {
       Promise.all([postDelivery(urls[i % urls.length]!, delivery), postDelivery(urls[(i + 1) % urls.length]!, delivery)]),
     );
     for (const [index, [first, second]] of pairs.entries()) {
-      const expectedId = jobIdFor(deliveries[index]!.signature);
+      const expectedId = jobIdFor(deliveries[index]!.body);
       expect(first, `delivery ${index}, first copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
       expect(second, `delivery ${index}, second copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
     }
@@ -44,7 +44,7 @@ describe('the same delivery on many receivers', () => {
     expect(started).toHaveLength(DELIVERIES);
     expect(runs).toHaveLength(DELIVERIES);
     expect(new Set(runs.map((r) => r.submissionId)).size).toBe(DELIVERIES);
-    expect(new Set(runs.map((r) => r.id))).toEqual(new Set(deliveries.map((d) => jobIdFor(d.signature))));
+    expect(new Set(runs.map((r) => r.id))).toEqual(new Set(deliveries.map((d) => jobIdFor(d.body))));
     // Both worker processes took part: the deduplication is not an artefact of one consumer.
     expect(new Set(runs.map((r) => r.pid)).size).toBe(2);
   });

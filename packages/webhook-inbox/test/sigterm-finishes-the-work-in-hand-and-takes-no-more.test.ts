@@ -25,8 +25,8 @@ describe('SIGTERM', () => {
     expect((await postDelivery(url, late)).status).toBe(202);
     expect(await leaving.exited).toBe(0);
     const doneByLeaving = leaving.messages.filter((m) => m.type === 'done').map((m) => (m as { id: string }).id);
-    expect(doneByLeaving.sort()).toEqual(held.map((d) => jobIdFor(d.signature)).sort());
-    expect(leaving.messages.some((m) => m.type === 'started' && m.id === jobIdFor(late.signature))).toBe(false);
+    expect(doneByLeaving.sort()).toEqual(held.map((d) => jobIdFor(d.body)).sort());
+    expect(leaving.messages.some((m) => m.type === 'started' && m.id === jobIdFor(late.body))).toBe(false);
 
     // The next worker gets the late delivery only: nothing the first one finished runs again, even
     // after a lock period and several stalled checks.
@@ -34,7 +34,7 @@ describe('SIGTERM', () => {
     world.fixtures.push(next);
     await eventually('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
     await sleep(2_000);
-    expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([jobIdFor(late.signature)]);
+    expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([jobIdFor(late.body)]);
   });
 
   it('lets a receiver answer the requests it holds, then exit 0', async () => {

@@ -17,7 +17,7 @@ describe('a worker killed mid-job', () => {
     const deliveries = await Promise.all(Array.from({ length: 5 }, (_, i) => signedDelivery(70_000 + i)));
     const answers = await inBatches(deliveries, 5, (d) => postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d));
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
-    const ids = deliveries.map((d) => jobIdFor(d.signature));
+    const ids = deliveries.map((d) => jobIdFor(d.body));
     await eventually('the first worker holds all five jobs', () => ids.every((id) => doomed.messages.some((m) => m.type === 'started' && m.id === id)));
 
     const survivor = await startFixture('worker.mjs', { ...env, WORK_MS: '0' });

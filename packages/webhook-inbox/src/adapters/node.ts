@@ -12,6 +12,21 @@ function send(res: ServerResponse, answer: Answer): void {
 }
 
 /**
+ * Hands an error to `next`, or answers it (500) without one. A `next` that throws (plain node:http
+ * code, a minimal router) must not become an unhandled rejection, which ends the process: the
+ * request is answered 500 instead, or its socket closed if the answer had already started.
+ */
+function fail(res: ServerResponse, error: unknown, next: Next | undefined): void {
+  try {
+    if (next) next(error);
+    else writeFailure(res, error);
+  } catch (thrown) {
+    if (!res.headersSent) writeFailure(res, thrown);
+    else res.destroy();
+  }
+}
+
+/**
  * The webhook route: `app.post('/webhooks/forms', inboxMiddleware(inbox))`, or
  * `http.createServer(inboxMiddleware(inbox))`. Mount it before any `express.json()`, or give the
  * route `express.raw({ type: 'application/json' })`. It answers every request itself; only an
@@ -24,7 +39,7 @@ export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: Serve
     if (delivery) send(res, await answerDelivery(inbox, delivery));
   };
   return (req, res, next) => {
-    receive(req, res).catch((error: unknown) => (next ? next(error) : writeFailure(res, error)));
+    receive(req, res).catch((error: unknown) => fail(res, error, next));
   };
 }
 
@@ -33,7 +48,7 @@ export function inboxHealthMiddleware(target: HealthTarget): (req: IncomingMessa
   return (_req, res, next) => {
     answerHealth(target).then(
       (answer) => send(res, answer),
-      (error: unknown) => (next ? next(error) : writeFailure(res, error)),
+      (error: unknown) => fail(res, error, next),
     );
   };
 }

@@ -30,7 +30,7 @@ process.once('exit', () => {
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-export async function startFixture(name: 'receiver.mjs' | 'worker.mjs', env: Record<string, string>): Promise<Fixture> {
+export async function startFixture(name: 'receiver.mjs' | 'worker.mjs' | 'throwing-next.mjs', env: Record<string, string>): Promise<Fixture> {
   const child = fork(fixturePath(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   live.add(child);
   let output = '';

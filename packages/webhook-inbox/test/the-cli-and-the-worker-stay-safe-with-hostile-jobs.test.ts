@@ -1,0 +1,177 @@
+// What operators read must be safe whatever a delivery or a job holds: a failure reason quoting a
+// form answer with ESC/CR/BEL is escaped (`failed`, and the worker's default failure line);
+// credential-like headers are masked by pattern, not by a list of names; a job whose data is not
+// JSON, or whose body is `null`, is failed with the reason instead of staying active for ever or
+// reaching the handler, and `show` explains it without a stack trace; `retry --all` sends each
+// dead letter back once, even when the handler keeps failing; a completed job keeps no body.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { inboxMiddleware } from '../src/adapters/node.js';
+import { runInboxCli } from '../src/cli.js';
+import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
+import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+
+const QUEUE = 'hostile';
+const HOSTILE_REASON = 'CRM refused \u001b[2J\u001b[1;1Hfake prompt$ \rOVERWRITTEN\u0007 \u009b31m \u202eevil';
+let redis: RedisServer;
+let inbox: Inbox;
+let worker: InboxWorker | undefined;
+let server: Server;
+let queue: Queue;
+let raw: Redis;
+let url: string;
+const runs: Array<{ submissionId: number; payload: unknown }> = [];
+
+const startWorker = (onFailure?: Parameters<typeof createInboxWorker>[0]['onFailure']) =>
+  createInboxWorker({
+    connection: redis.url,
+    queue: QUEUE,
+    concurrency: 4,
+    handler: ({ payload }) => {
+      runs.push({ submissionId: payload?.submission_id, payload });
+      if (payload.submission_id >= 100) throw new Error(`${HOSTILE_REASON} (submission ${payload.submission_id})`);
+    },
+    ...(onFailure ? { onFailure } : {}),
+  });
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 1, backoffMs: 10 } });
+  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
+  raw = new Redis(redis.port, '127.0.0.1');
+  server = createServer(inboxMiddleware(inbox));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await worker?.close();
+  await inbox?.close();
+  await queue?.close();
+  raw?.disconnect();
+  await redis?.close();
+});
+
+async function cli(...args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], { out: (line) => (out += `${line}\n`), err: (line) => (err += `${line}\n`) });
+  return { code, out, err };
+}
+
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
+
+describe('hostile jobs', () => {
+  it('escapes control characters of a failure reason in `failed` and in the default failure line', async () => {
+    const lines: string[] = [];
+    const stderr = vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(String(line)));
+    const delivery = await signedDelivery(100);
+    let id = '';
+    try {
+      worker = startWorker();
+      const posted = await postDelivery(url, delivery);
+      expect(posted.status).toBe(202);
+      id = posted.body.id!;
+      await eventually('the default failure line', () => lines.some((line) => line.includes(id)));
+    } finally {
+      stderr.mockRestore();
+    }
+    const line = lines.find((l) => l.includes('stays in the failed set'))!;
+    expect(line).not.toMatch(CONTROL);
+    expect(line).toContain('CRM refused \\u001b[2J\\u001b[1;1Hfake prompt$ \\u000dOVERWRITTEN\\u0007 \\u009b31m \\u202eevil (submission 100)');
+    const listed = await cli('failed');
+    expect(listed.out).not.toMatch(CONTROL);
+    expect(listed.out).toContain('\\u001b[2J');
+    const shown = await cli('show', id);
+    expect(shown.out).not.toMatch(CONTROL);
+    // --json stays exact JSON: the reason parses back to the very characters.
+    expect(JSON.parse((await cli('failed', '--json')).out)[0].failedReason).toBe(`${HOSTILE_REASON} (submission 100)`);
+  });
+
+  it('masks credential-like headers by pattern, and credential-like values whatever the name', async () => {
+    const delivery = await signedDelivery(101);
+    const secrets: Record<string, string> = {
+      'x-auth': 'auth-value-1',
+      'x-webhook-auth': 'auth-value-2',
+      'x-credentials': 'cred-value-3',
+      'x-passphrase': 'pass-value-4',
+      'x-pass': 'pass-value-5',
+      'x-jwt': 'jwt-value-6',
+      'x-session': 'session-value-7',
+      'x-sig': 'sig-value-8',
+      'x-custom-api-token': 'token-value-9',
+      'x-forwarded-note': 'Bearer bearer-value-10',
+      'x-innocent-name': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
+    };
+    const posted = await postDelivery(url, delivery, { ...secrets, 'x-tenant': 'acme' });
+    expect(posted.status).toBe(202);
+    await eventually('the dead letter', async () => (await queue.getJob(posted.body.id!))?.failedReason !== undefined);
+    const shown = await cli('show', posted.body.id!, '--json');
+    const headers = JSON.parse(shown.out).delivery.headers as Record<string, string>;
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(headers[name]).toBe(`<masked, ${value.length} chars>`);
+      expect(shown.out).not.toContain(value);
+    }
+    expect(headers['x-tenant']).toBe('acme');
+    expect(headers['content-type']).toBe('application/json');
+  });
+
+  it('fails a job whose data is not JSON, or whose body is null, with the reason; `show` explains without a stack trace', async () => {
+    // Delayed, so its data can be spoiled before a worker takes it.
+    const notJson = await queue.add('submission.created', { v: 1 }, { jobId: 'wh-not-json', attempts: 3, delay: 300 });
+    await raw.hset(queue.toKey(notJson.id!), 'data', '{"v":1,"body":');
+    const nullBody = await queue.add('submission.created', { v: 1, body: Buffer.from('null').toString('base64'), headers: {}, receivedAt: Date.now() }, { jobId: 'wh-null-body', attempts: 3 });
+    await eventually('both to be failed', async () => (await raw.zscore(queue.toKey('failed'), 'wh-not-json')) !== null && (await raw.zscore(queue.toKey('failed'), 'wh-null-body')) !== null, 10_000);
+    expect(runs.some((run) => run.payload === null)).toBe(false);
+
+    const shown = await cli('show', 'wh-not-json');
+    expect(shown.err).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.err).toBe('');
+    expect(shown.out).not.toMatch(/\n\s+at /);
+    expect(JSON.parse(shown.out)).toMatchObject({ state: 'failed', attemptsMade: 1, delivery: { error: expect.stringMatching(/holds data that is not JSON/) } });
+    expect(JSON.parse(shown.out).failedReason).toMatch(/holds data that is not JSON/);
+    expect(JSON.parse((await cli('show', nullBody.id!)).out).failedReason).toMatch(/holds a body that is null, not a submission.created object/);
+    const listed = JSON.parse((await cli('failed', '--json', '--limit', '100')).out) as Array<{ id: string }>;
+    expect(listed.map((row) => row.id)).toEqual(expect.arrayContaining(['wh-not-json', 'wh-null-body']));
+    await raw.del(queue.toKey('wh-not-json'));
+    await raw.zrem(queue.toKey('failed'), 'wh-not-json', 'wh-null-body');
+    await raw.del(queue.toKey('wh-null-body'));
+  });
+
+  it('retry --all sends each dead letter back once, however fast the handler fails again', async () => {
+    await raw.del(queue.toKey('failed'));
+    const deliveries = await Promise.all(Array.from({ length: 20 }, (_, i) => signedDelivery(200 + i)));
+    for (const delivery of deliveries) expect((await postDelivery(url, delivery)).status).toBe(202);
+    await eventually('20 dead letters', async () => (await queue.getFailedCount()) === 20);
+    const before = runs.length;
+
+    const retried = await cli('retry', '--all');
+    expect(retried.code).toBe(0);
+    expect(retried.out).toMatch(/^20 failed deliveries sent back to the queue/m);
+    expect(retried.out.match(/^retrying /gm)).toHaveLength(20);
+    await eventually('each to fail again', async () => (await queue.getFailedCount()) === 20 && runs.length - before >= 20);
+    await sleep(300);
+    expect(runs.length - before).toBe(20);
+  });
+
+  it('keeps no body in a completed job: headers and size only, and `show` says so', async () => {
+    const delivery = await signedDelivery(7, 200_000);
+    const posted = await postDelivery(url, delivery);
+    expect(posted.status).toBe(202);
+    const id = posted.body.id!;
+    await eventually('the job to complete with its body dropped', async () => {
+      const job = await queue.getJob(id);
+      return (await job?.getState()) === 'completed' && (job?.data as { body?: unknown }).body === null;
+    });
+    expect(Number(await raw.memory('USAGE', queue.toKey(id)))).toBeLessThan(10_000);
+    const shown = JSON.parse((await cli('show', id, '--json')).out);
+    expect(shown).toMatchObject({ state: 'completed', delivery: { payload: null, body: 'not kept: the job completed', bytes: Buffer.byteLength(delivery.body), headers: { 'content-type': 'application/json' } } });
+  });
+});
