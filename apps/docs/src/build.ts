@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './brand.ts';
 import { readCodeSamples, readOperationVariants } from './code-samples.ts';
 import { readGuides } from './guides.ts';
+import { siteCss } from './site-css.ts';
 import { knownDifferencesGuide, readSuiteRun, type DriftLedger } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, ok, type Result } from './result.ts';
@@ -49,7 +50,7 @@ function fillTemplate(): string {
   const template = readFileSync(join(appDir, 'src/template.hbs'), 'utf8')
     .replace('[[description]]', SITE_DESCRIPTION)
     .replace('[[favicon]]', FAVICON_DATA_URI)
-    .replace('[[brandCss]]', brandCss());
+    .replace('[[brandCss]]', () => `${brandCss()}\n${siteCss()}`);
   const dir = mkdtempSync(join(tmpdir(), 'forms-api-docs-'));
   const file = join(dir, 'template.hbs');
   writeFileSync(file, template);

@@ -5,6 +5,8 @@ import { LOGO_DATA_URI } from './brand.ts';
 import type { CodeSample, OperationVariant } from './code-samples.ts';
 import type { Guide } from './guides.ts';
 import { fail, ok, type Result } from './result.ts';
+import { prepareDescriptions } from './site-markdown.ts';
+import { startHere } from './front-page.ts';
 
 type Json = Record<string, any>;
 
@@ -60,12 +62,16 @@ export function siteSpec(bundle: Json, guides: Guide[], { samples = new Map(), v
   }
   spec.info = {
     ...spec.info,
+    // The front page leads to the guides before the API's introduction.
+    description: guides.length > 0 ? `${startHere(guides)}\n${spec.info?.description ?? ''}` : spec.info?.description,
     'x-logo': { url: LOGO_DATA_URI, altText: 'forms-api-kit', href: './' },
   };
   spec.tags = [
     ...guides.map((g) => ({ name: g.title, description: g.body })),
     ...(spec.tags ?? []),
   ];
+  // Every description is Markdown Redoc renders and indexes for search: prepared once, here.
+  prepareDescriptions(spec);
   spec['x-tagGroups'] = [
     { name: GUIDES_GROUP, tags: guides.map((g) => g.title) },
     { name: REFERENCE_GROUP, tags: referenceTags },

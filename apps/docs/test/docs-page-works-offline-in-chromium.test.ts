@@ -26,7 +26,7 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(distDir, 'index.html'))) {
-    throw new Error('apps/docs/dist/index.html is missing: run `pnpm --filter @forms-api/docs docs` first');
+    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
   }
   server = await startStaticServer(distDir);
   browser = await launchChromium();
