@@ -14,10 +14,10 @@ const require = createRequire(import.meta.url);
 export const LAYOUT_CSS = `
 div:has(> [data-testid="middle-panel"]):has(> [data-testid="right-panel"]:empty) > [data-testid="right-panel"] { display: none; }
 div:has(> [data-testid="middle-panel"]):has(> [data-testid="right-panel"]:empty) > [data-testid="middle-panel"] {
-  width: 100%; max-width: 100%; flex: 1 1 auto; padding-right: 64px; box-sizing: border-box;
+  width: 100%; max-width: 100%; flex: 1 1 auto; padding-right: 32px; box-sizing: border-box;
 }
 [data-testid="middle-panel"] [data-component-name="Markdown/Markdown"] > :is(p, ul, ol, blockquote, h1, h2, h3, h4) { max-width: 52rem; }
-pre.site-code { white-space: pre; overflow-x: auto; padding: 12px 16px; border-radius: 6px; font-size: 13px; line-height: 20px; }
+pre.site-code { white-space: pre; overflow-x: auto; padding: 12px 14px; border-radius: 6px; font-size: 13px; line-height: 20px; }
 pre.site-code > code { background: none; padding: 0; font-size: inherit; white-space: inherit; border: 0; }
 `;
 
