@@ -15,3 +15,18 @@ export interface LocalRegistryOptions {
 }
 
 export function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry>;
+
+/** An empty registry: publish to it yourself (for example `changeset publish` with `publishNpmrc`). */
+export interface EmptyRegistry {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  /** `.npmrc` lines that send the @forms-api scope to this registry (everything else to npmjs). */
+  readonly npmrc: string;
+  /** `npmrc` plus a token for this registry: what a publisher's `.npmrc` needs. */
+  readonly publishNpmrc: string;
+  /** Verdaccio's output so far, for error messages. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export function startRegistry(): Promise<EmptyRegistry>;

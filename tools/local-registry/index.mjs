@@ -21,8 +21,11 @@ function pnpm(args, cwd) {
     : execFileSync('npx', ['--yes', 'pnpm@10.34.8', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' });
 }
 
-/** @param {import('./index.d.mts').LocalRegistryOptions} options */
-export async function startLocalRegistry(options) {
+/**
+ * Verdaccio alone, empty, on a free port: `npmrc` sends the @forms-api scope here, `publishNpmrc`
+ * also holds the (ignored) token an anonymous publish needs in npm's and pnpm's eyes.
+ */
+export async function startRegistry() {
   const root = mkdtempSync(join(tmpdir(), 'local-registry-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -66,6 +69,19 @@ export async function startLocalRegistry(options) {
   };
   try {
     await waitUntilServing(url, child, () => log);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const npmrc = `${SCOPE}:registry=${url}\n`;
+  return { url, npmrc, publishNpmrc: `${npmrc}//127.0.0.1:${port}/:_authToken=local\n`, log: () => log, close };
+}
+
+/** @param {import('./index.d.mts').LocalRegistryOptions} options */
+export async function startLocalRegistry(options) {
+  const registry = await startRegistry();
+  const root = mkdtempSync(join(tmpdir(), 'local-registry-packed-'));
+  try {
     const packed = join(root, 'packed');
     const published = [];
     for (const dir of options.packageDirs) {
@@ -74,12 +90,15 @@ export async function startLocalRegistry(options) {
       const tarball = readdirSync(packed).find((f) => f.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`));
       if (!tarball) throw new Error(`pnpm pack left no tarball for ${manifest.name}`);
       // An anonymous publish still needs some token in npm's eyes; the registry ignores it.
-      execFileSync('npm', ['publish', join(packed, tarball), '--registry', url, `--//127.0.0.1:${port}/:_authToken=local`, '--access', 'public', '--no-git-checks'], { stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
+      const port = new URL(registry.url).port;
+      execFileSync('npm', ['publish', join(packed, tarball), '--registry', registry.url, `--//127.0.0.1:${port}/:_authToken=local`, '--access', 'public', '--no-git-checks'], { stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
       published.push({ name: manifest.name, version: manifest.version });
     }
-    return { url, published, npmrc: `${SCOPE}:registry=${url}\n`, close };
+    return { url: registry.url, published, npmrc: registry.npmrc, close: async () => (rmSync(root, { recursive: true, force: true }), registry.close()) };
   } catch (error) {
-    await close();
+    const log = registry.log();
+    await registry.close();
+    rmSync(root, { recursive: true, force: true });
     throw new Error(`the local registry could not be prepared: ${error.message}\n${log}`);
   }
 }

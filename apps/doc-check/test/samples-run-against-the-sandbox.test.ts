@@ -70,6 +70,8 @@ for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };
   RUNS[`operations/${operationId}.sh`] = { kind: 'operation', operationId };
 }
+// A further client sample of an operation (`operations/<operationId>.<variant>.ts`, shown in its description on the site): a script.
+for (const file of sampleFiles().filter((f) => /^operations\/\w+\.[a-z]+(?:-[a-z]+)*\.ts$/.test(f))) RUNS[file] = { kind: 'script' };
 
 let sandbox: SandboxHandle;
 let redis: RedisServer;

@@ -4,17 +4,22 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './brand.ts';
-import { readCodeSamples } from './code-samples.ts';
+import { readCodeSamples, readOperationVariants } from './code-samples.ts';
 import { readGuides } from './guides.ts';
+import { siteCss } from './site-css.ts';
+import { knownDifferencesGuide, readSuiteRun, type DriftLedger } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, ok, type Result } from './result.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
 
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(appDir, 'dist');
+const repoDir = join(appDir, '..', '..');
+/** The contract suite's report the "Known differences" page reads (FORMS_DOCS_CONTRACT_REPORT moves it). */
+export const defaultContractReport = join(repoDir, 'apps/contract-tests/reports/contract-report.json');
 const require = createRequire(import.meta.url);
 
 export interface BuildOutput {
@@ -33,11 +38,19 @@ function readBundle(): Result<Record<string, unknown>> {
   }
 }
 
+function readLedger(): Result<DriftLedger> {
+  try {
+    return ok(JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')));
+  } catch (err) {
+    return fail('spec_missing', `cannot read the drift ledger (@forms-api/spec/drift.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`);
+  }
+}
+
 function fillTemplate(): string {
   const template = readFileSync(join(appDir, 'src/template.hbs'), 'utf8')
     .replace('[[description]]', SITE_DESCRIPTION)
     .replace('[[favicon]]', FAVICON_DATA_URI)
-    .replace('[[brandCss]]', brandCss());
+    .replace('[[brandCss]]', () => `${brandCss()}\n${siteCss()}`);
   const dir = mkdtempSync(join(tmpdir(), 'forms-api-docs-'));
   const file = join(dir, 'template.hbs');
   writeFileSync(file, template);
@@ -66,9 +79,19 @@ export function buildSite(): Result<BuildOutput> {
   if (!bundle.ok) return bundle;
   const guides = readGuides(join(appDir, 'guides'));
   if (!guides.ok) return guides;
+  const ledger = readLedger();
+  if (!ledger.ok) return ledger;
+  const reportFile = process.env.FORMS_DOCS_CONTRACT_REPORT || defaultContractReport;
+  const run = readSuiteRun(reportFile, relative(repoDir, reportFile) || reportFile);
+  if (!run.ok) return run;
+  const differences = knownDifferencesGuide(ledger.value, run.value);
+  if (!differences.ok) return differences;
+  guides.value.push(differences.value);
   const samples = readCodeSamples(operationIdsOf(bundle.value));
   if (!samples.ok) return samples;
-  const spec = siteSpec(bundle.value, guides.value, samples.value);
+  const variants = readOperationVariants(operationIdsOf(bundle.value));
+  if (!variants.ok) return variants;
+  const spec = siteSpec(bundle.value, guides.value, { samples: samples.value, variants: variants.value });
   if (!spec.ok) return spec;
 
   rmSync(distDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // @forms-api/doc-check (samples/operations/<operationId>.ts and .sh), which that app type-checks
 // and runs against the sandbox. Read here, never written here: a sample that drifts from the API
 // fails that app's tests, not the page.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fail, ok, type Result } from './result.ts';
@@ -36,4 +36,27 @@ export function readCodeSamples(operationIds: readonly string[], dir = operation
     samples.set(operationId, list);
   }
   return ok(samples);
+}
+
+/** A further client sample of an operation, shown in its description (e.g. every page with `iterate()`). */
+export interface OperationVariant {
+  /** From the file name: `listFormSubmissions.every-page.ts` → `Every page`. */
+  title: string;
+  source: string;
+}
+
+const VARIANT_FILE = /^(\w+)\.([a-z]+(?:-[a-z]+)*)\.ts$/;
+
+/** The variant samples (`operations/<operationId>.<variant>.ts`); one of an unknown operation is an error. */
+export function readOperationVariants(operationIds: readonly string[], dir = operationSamplesDir()): Result<Map<string, OperationVariant[]>> {
+  const variants = new Map<string, OperationVariant[]>();
+  for (const file of readdirSync(dir).sort()) {
+    const name = VARIANT_FILE.exec(file);
+    if (!name) continue;
+    const [, operationId, variant] = name as unknown as [string, string, string];
+    if (!operationIds.includes(operationId)) return fail('sample_missing', `apps/doc-check/samples/operations/${file} names no operation of the spec (${operationId}): rename or delete it`);
+    const title = variant.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+    variants.set(operationId, [...(variants.get(operationId) ?? []), { title, source: readFileSync(join(dir, file), 'utf8').trimEnd() }]);
+  }
+  return ok(variants);
 }

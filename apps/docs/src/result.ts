@@ -7,7 +7,8 @@ export type DocsErrorKind =
   | 'external_resource'
   | 'telemetry_enabled'
   | 'bad_argument'
-  | 'sample_missing';
+  | 'sample_missing'
+  | 'report_invalid';
 
 export interface DocsError {
   kind: DocsErrorKind;

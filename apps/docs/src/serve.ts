@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   }
   const { port, dir } = options.value;
   if (!existsSync(join(dir, 'index.html'))) {
-    console.error(`docs:serve: spec_missing: ${dir}/index.html does not exist; run \`pnpm docs\` first`);
+    console.error(`docs:serve: spec_missing: ${dir}/index.html does not exist; run \`pnpm docs:build\` first`);
     process.exit(1);
   }
   const server = await startStaticServer(dir, port);

@@ -2,9 +2,11 @@
 // Markdown descriptions (Redoc shows them as sections), grouped before the API reference with
 // x-tagGroups, and the info gets the forms-api-kit logo.
 import { LOGO_DATA_URI } from './brand.ts';
-import type { CodeSample } from './code-samples.ts';
+import type { CodeSample, OperationVariant } from './code-samples.ts';
 import type { Guide } from './guides.ts';
 import { fail, ok, type Result } from './result.ts';
+import { prepareDescriptions } from './site-markdown.ts';
+import { startHere } from './front-page.ts';
 
 type Json = Record<string, any>;
 
@@ -30,14 +32,24 @@ export function tagsInUse(spec: Json): string[] {
   return names;
 }
 
-export function siteSpec(bundle: Json, guides: Guide[], samples: ReadonlyMap<string, CodeSample[]> = new Map()): Result<Json> {
+export interface SiteSamples {
+  samples?: ReadonlyMap<string, CodeSample[]>;
+  variants?: ReadonlyMap<string, OperationVariant[]>;
+}
+
+export function siteSpec(bundle: Json, guides: Guide[], { samples = new Map(), variants = new Map() }: SiteSamples = {}): Result<Json> {
   const spec: Json = structuredClone(bundle);
-  // Each operation shows its client sample and curl line (Redoc's x-codeSamples).
+  // Each operation shows its client sample and curl line (Redoc's x-codeSamples, beside it) and its
+  // further client samples (every page with iterate(), …) at the end of its description.
   for (const item of Object.values<Json>(spec.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
-      const list = operation?.operationId ? samples.get(operation.operationId) : undefined;
+      if (!operation?.operationId) continue;
+      const list = samples.get(operation.operationId);
       if (list) operation['x-codeSamples'] = list;
+      for (const variant of variants.get(operation.operationId) ?? []) {
+        operation.description = `${operation.description ?? ''}\n\n**${variant.title} with \`@forms-api/client\`:**\n\n\`\`\`ts\n${variant.source}\n\`\`\`\n`.trimStart();
+      }
     }
   }
   // The bundle's "generated, do not edit" note is for the repository, not for readers.
@@ -50,12 +62,16 @@ export function siteSpec(bundle: Json, guides: Guide[], samples: ReadonlyMap<str
   }
   spec.info = {
     ...spec.info,
+    // The front page leads to the guides before the API's introduction.
+    description: guides.length > 0 ? `${startHere(guides)}\n${spec.info?.description ?? ''}` : spec.info?.description,
     'x-logo': { url: LOGO_DATA_URI, altText: 'forms-api-kit', href: './' },
   };
   spec.tags = [
     ...guides.map((g) => ({ name: g.title, description: g.body })),
     ...(spec.tags ?? []),
   ];
+  // Every description is Markdown Redoc renders and indexes for search: prepared once, here.
+  prepareDescriptions(spec);
   spec['x-tagGroups'] = [
     { name: GUIDES_GROUP, tags: guides.map((g) => g.title) },
     { name: REFERENCE_GROUP, tags: referenceTags },

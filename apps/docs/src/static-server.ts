@@ -1,5 +1,6 @@
-// A tiny static file server for dist/ on 127.0.0.1. Redoc routes in the browser (/forms,
-// /section/…), so a path without a file extension that matches no file gets index.html.
+// A tiny static file server for dist/ on 127.0.0.1. The site routes with hash URLs
+// (/#/verifying-webhooks), which work on any static host; here a section's path without the hash
+// (/verifying-webhooks, as a reader may type or share it) is redirected to its hash URL.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +48,12 @@ export function startStaticServer(root: string, port = 0): Promise<StaticServer>
       return;
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const file = fileAt(root, path) ?? (extname(path) === '' ? fileAt(root, '/index.html') : undefined);
+    const file = fileAt(root, path);
+    if (!file && extname(path) === '' && fileAt(root, '/index.html')) {
+      // The route is the path, without its slashes at either end (`/a/b/` → `#/a/b`).
+      res.writeHead(302, { location: `/#/${path.replace(/^\/+|\/+$/g, '')}`, 'cache-control': 'no-cache' }).end();
+      return;
+    }
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;

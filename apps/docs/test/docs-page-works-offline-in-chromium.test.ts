@@ -26,7 +26,7 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(distDir, 'index.html'))) {
-    throw new Error('apps/docs/dist/index.html is missing: run `pnpm --filter @forms-api/docs docs` first');
+    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
   }
   server = await startStaticServer(distDir);
   browser = await launchChromium();
@@ -85,7 +85,7 @@ describe('the docs site in Chromium', () => {
     const seen = await navigationLabels();
     const missing = [...operationSummaries, ...webhookNames].filter((label) => !seen.has(label));
     expect(missing, `navigation lacks: ${missing.join(', ')}; it has: ${[...seen].join(' | ')}`).toEqual([]);
-    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox', 'Never lose a webhook']) {
+    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox', 'Never lose a webhook', 'Known differences from the contract']) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
     expect(operationSummaries).toHaveLength(11);
@@ -112,7 +112,8 @@ describe('the docs site in Chromium', () => {
     const code = (text: string) => page.locator('pre').filter({ hasText: text });
     await expect.poll(() => code('forms.submissions.list(11').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // The language switcher's other choice: the curl line.
-    await page.getByText('@forms-api/client', { exact: true }).first().click();
+    // (The switcher in the right panel: the description names @forms-api/client too.)
+    await page.getByTestId('right-panel').getByText('@forms-api/client', { exact: true }).first().click();
     await page.getByText('curl', { exact: true }).first().click();
     await expect.poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });

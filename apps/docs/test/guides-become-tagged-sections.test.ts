@@ -68,13 +68,41 @@ describe('code samples', () => {
     const real = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
     const samples = readCodeSamples(operationIdsOf(real));
     if (!samples.ok) throw new Error(samples.error.message);
-    const spec = siteSpec(real, [], samples.value);
+    const spec = siteSpec(real, [], { samples: samples.value });
     if (!spec.ok) throw new Error(spec.error.message);
     const list = spec.value.paths['/open/forms/{id}/submissions'].get['x-codeSamples'];
     expect(list.map((s: { lang: string; label: string }) => `${s.lang}/${s.label}`)).toEqual(['TypeScript/@forms-api/client', 'curl/curl']);
     expect(list[0].source).toContain('forms.submissions.list(');
     expect(list[1].source).toMatch(/^curl /);
     expect(operationIdsOf(real).length).toBe(samples.value.size);
+  });
+
+  it('shows every page with iterate(), not only list(), on the list of submissions', async () => {
+    const { readCodeSamples, readOperationVariants } = await import('../src/code-samples.ts');
+    const { operationIdsOf } = await import('../src/site-spec.ts');
+    const { createRequire } = await import('node:module');
+    const real = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+    const samples = readCodeSamples(operationIdsOf(real));
+    const variants = readOperationVariants(operationIdsOf(real));
+    if (!samples.ok || !variants.ok) throw new Error('samples unreadable');
+    const spec = siteSpec(real, [], { samples: samples.value, variants: variants.value });
+    if (!spec.ok) throw new Error(spec.error.message);
+    const description: string = spec.value.paths['/open/forms/{id}/submissions'].get.description;
+    // The block is highlighted HTML on the site: its text is the sample's.
+    expect(description).toMatch(/\*\*Every page with `@forms-api\/client`:\*\*\n\n<pre class="hljs site-code" data-language="ts">/);
+    const text = description.replace(/<[^>]+>/g, '');
+    expect(text).toContain('forms.submissions.iterate(11,');
+    expect(text).toContain('paginates');
+  });
+
+  it('refuses a variant sample of an operation the spec does not have', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { readOperationVariants } = await import('../src/code-samples.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'docs-variants-'));
+    writeFileSync(join(dir, 'listGhosts.every-page.ts'), 'x');
+    const result = readOperationVariants(['listFormSubmissions'], dir);
+    expect(result.ok ? '' : result.error.message).toMatch(/listGhosts\.every-page\.ts names no operation of the spec/);
   });
 
   it('refuses to build when an operation has no sample', async () => {

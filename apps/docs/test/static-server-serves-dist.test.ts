@@ -32,8 +32,10 @@ describe('startStaticServer', () => {
     expect(await (await fetch(server.url)).text()).toBe('<h1>docs</h1>');
   });
 
-  it('answers a client-side route with index.html, a missing file with 404', async () => {
-    expect(await (await fetch(new URL('integrations/webhook', server.url))).text()).toBe('<h1>docs</h1>');
+  it('redirects a section path to its hash URL, answers a missing file with 404', async () => {
+    const res = await fetch(new URL('verifying-webhooks/express/', server.url), { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/#/verifying-webhooks/express');
     expect((await fetch(new URL('missing.png', server.url))).status).toBe(404);
   });
 

@@ -1,11 +1,16 @@
-// Packs every published package the way `pnpm publish` would, lints each with publint and
-// `attw --pack`, then installs the tarballs into small consumer projects (ESM, CommonJS,
-// TypeScript node16, TypeScript bundler) and runs or type-checks them, as a user would.
+// Packs every published package the way `pnpm publish` would and lints each with publint and
+// `attw --pack`; then releases them into a local registry (`changeset version` and `changeset
+// publish` in a throwaway copy), checks what the registry serves (LICENSE, CHANGELOG, README
+// links that work on a registry's page), and installs them BY VERSION into small consumer
+// projects (ESM, CommonJS, TypeScript node16, TypeScript bundler) that it runs or type-checks,
+// as a user would after a release.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { releaseToLocalRegistry } from './release-to-local-registry.mjs';
+import { readmeLinkProblems } from './readme-links.mjs';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(appDir, '..', '..');
@@ -42,9 +47,22 @@ const step = (label, fn) => {
   }
 };
 
+const stepAsync = async (label, fn) => {
+  process.stdout.write(`\n== ${label}\n`);
+  try {
+    await fn();
+    console.log(`ok: ${label}`);
+  } catch (error) {
+    failures.push(label);
+    console.error(`FAILED: ${label}\n${error.message}`);
+  }
+};
+
 const packages = publishablePackages();
 const workDir = mkdtempSync(join(tmpdir(), 'forms-publish-check-'));
 const tarballs = {};
+/** The local registry the packages are released into, once they are. */
+let release;
 try {
   for (const pkg of packages) {
     step(`${pkg.name}: pnpm pack`, () => {
@@ -66,27 +84,61 @@ try {
     else step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
   }
 
+  await stepAsync('release into a local registry: changeset version, changeset publish', async () => {
+    const started = Date.now();
+    release = await releaseToLocalRegistry();
+    console.log(release.packages.map((p) => `${p.name}@${p.version}${p.was !== p.version ? ` (was ${p.was})` : ''}`).join('\n'));
+    console.log(`released in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
+  const rootLicense = readFileSync(join(repoDir, 'LICENSE'), 'utf8');
+  for (const pkg of release?.packages ?? []) {
+    step(`${pkg.name}@${pkg.version} from the registry: LICENSE, CHANGELOG, README links`, () => {
+      const unpacked = join(workDir, `released-${pkg.name.replace('@forms-api/', '')}`);
+      run('mkdir', ['-p', unpacked], workDir);
+      const out = run('npm', ['pack', `${pkg.name}@${pkg.version}`, '--registry', release.url, '--pack-destination', unpacked, '--json'], workDir, true);
+      run('tar', ['-xzf', join(unpacked, JSON.parse(out)[0].filename), '-C', unpacked], workDir);
+      const root = join(unpacked, 'package');
+      const problems = [];
+      if (!existsSync(join(root, 'LICENSE'))) problems.push('no LICENSE in the tarball (add "LICENSE" to "files" and the file to the package)');
+      else if (readFileSync(join(root, 'LICENSE'), 'utf8') !== rootLicense) problems.push("its LICENSE differs from the repository's");
+      const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      if (manifest.license !== 'MIT') problems.push(`"license" is ${JSON.stringify(manifest.license)}, not "MIT" as the LICENSE file`);
+      // A package versioned by this release has a changelog entry, and the tarball must carry it.
+      if (pkg.was !== pkg.version && !existsSync(join(root, 'CHANGELOG.md'))) problems.push('versioned, yet no CHANGELOG.md in the tarball (add "CHANGELOG.md" to "files")');
+      problems.push(...readmeLinkProblems(readFileSync(join(root, 'README.md'), 'utf8')));
+      if (problems.length > 0) throw new Error(problems.join('\n'));
+    });
+  }
+
   const tsSources = join(appDir, 'consumers', 'ts-sources');
-  for (const kind of readdirSync(join(appDir, 'consumers')).filter((k) => k !== 'ts-sources')) {
+  for (const kind of release ? readdirSync(join(appDir, 'consumers')).filter((k) => k !== 'ts-sources') : []) {
     const source = join(appDir, 'consumers', kind);
     // TypeScript consumers share one set of sources, compiled under each module resolution.
     const sourceFiles = kind.startsWith('ts-') ? readdirSync(tsSources) : readdirSync(source);
     const entries = sourceFiles.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
     if (entries.length === 0) continue;
-    step(`consumer ${kind}: install the tarballs and use ${entries.join(', ')}`, () => {
+    step(`consumer ${kind}: install by version from the registry and use ${entries.join(', ')}`, () => {
       const project = join(workDir, `consumer-${kind}`);
       cpSync(source, project, { recursive: true });
       if (kind.startsWith('ts-')) for (const file of entries) cpSync(join(tsSources, file), join(project, file));
       for (const f of readdirSync(project)) {
         if (/\.(m?c?[jt]s)$/.test(f) && !entries.includes(f) && f !== 'tsconfig.json') rmSync(join(project, f));
       }
-      // The project depends on the packages it uses; every workspace package it pulls in comes from its tarball.
-      const tarballOf = (p) => [p.name, `file:${tarballs[p.name]}`];
-      const deps = Object.fromEntries(packages.filter((p) => entries.some((f) => f.startsWith(`${p.short}.`))).map(tarballOf));
-      const overrides = Object.fromEntries(packages.map(tarballOf));
+      // The project depends on the packages it uses, by the version just released; the @forms-api
+      // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
+      const deps = Object.fromEntries(
+        release.packages.filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`))).map((p) => [p.name, p.version]),
+      );
       const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps, overrides }, null, 2));
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project, true);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
+      writeFileSync(join(project, '.npmrc'), release.npmrc);
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-online', '--omit-lockfile-registry-resolved=false'], project, true);
+      // Installed from the registry, by version: no tarball path, no workspace link.
+      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+      for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+        if (!path.includes('node_modules/@forms-api/')) continue;
+        if (!String(entry.resolved ?? '').startsWith(release.url)) throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
+      }
       if (kind.startsWith('ts-')) {
         run(bin('tsc'), ['-p', 'tsconfig.json'], project);
       } else {
@@ -95,6 +147,7 @@ try {
     });
   }
 } finally {
+  await release?.close();
   rmSync(workDir, { recursive: true, force: true });
 }
 

@@ -5,8 +5,8 @@ const forms = createFormsClient({
   baseUrl: process.env.FORMS_API_BASE_URL ?? 'https://api.opnform.com',
   token: process.env.FORMS_API_TOKEN!, // a personal access token, without "Bearer "
 });
+const formId = 11; // a form of your workspace (the sandbox's seed has form 11)
 // #endregion
-const formId = 11;
 
 // #region iterate
 // Every completed submission that mentions "jane", 100 per request, one page in memory at a time.

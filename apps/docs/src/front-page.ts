@@ -1,0 +1,24 @@
+// The front page's way in: the site opens on the API's own introduction (the spec's
+// info.description); before it, links to what a reader comes for, each a section of this site.
+import type { Guide } from './guides.ts';
+
+/** The hash route Redoc gives a tag section (its name, lower-cased, spaces as dashes). */
+export function sectionRoute(title: string): string {
+  return `#/${title.toLowerCase().trim().replace(/\s+/g, '-')}`;
+}
+
+/** What each guide gives a reader, by slug; a guide not named here is listed by its title alone. */
+const PURPOSES: Record<string, string> = {
+  'quick-start': 'a typed client for every operation, every page of submissions with `iterate()`',
+  'verifying-webhooks': 'a working receiver: Express, Fastify or any Fetch API server, with a replay store',
+  'never-lose-a-webhook': 'a receiver that stores each delivery before answering, on Redis',
+  sandbox: 'a local tenant that sends signed webhooks, following the contract or behaving like the service',
+  'contract-suite': 'check a tenant against this reference, from this repository',
+  'contract-tests-in-ci': 'a paced live contract run in your CI, with its reports',
+  'known-differences': 'every known way the live service differs from the contract, and what to do',
+};
+
+export function startHere(guides: readonly Guide[]): string {
+  const items = guides.map((g) => `- [${g.title}](${sectionRoute(g.title)})${PURPOSES[g.slug] ? `: ${PURPOSES[g.slug]}.` : ''}`);
+  return ['**Start here.**', '', ...items, ''].join('\n');
+}

@@ -1,0 +1,187 @@
+// The "Known differences" page: the drift ledger (@forms-api/spec/drift.json, bundled from
+// spec/drift.yaml) as a guide a reader can learn from, with where the contract suite last saw each
+// entry, read from its JSON report when one is present at build time.
+import { existsSync, readFileSync } from 'node:fs';
+import { fail, ok, type Result } from './result.ts';
+import type { Guide } from './guides.ts';
+
+export const KNOWN_DIFFERENCES_SLUG = 'known-differences';
+export const KNOWN_DIFFERENCES_TITLE = 'Known differences from the contract';
+
+interface SourceCitation {
+  repo: string;
+  commit: string;
+  path: string;
+  line: number;
+  endLine?: number;
+  note: string;
+}
+
+interface FrameworkCitation {
+  package: string;
+  version: string;
+  path: string;
+  symbol?: string;
+  note: string;
+}
+
+interface HistoryCitation {
+  repo: string;
+  commit: string;
+  date: string;
+  subject: string;
+  note: string;
+}
+
+export interface DriftEntry {
+  id: string;
+  title: string;
+  operationId?: string;
+  webhook?: string;
+  contract: string;
+  contractQuotes: string[];
+  observed: string;
+  severity: string;
+  evidence: { sources?: SourceCitation[]; framework?: FrameworkCitation[]; history?: HistoryCitation[]; integratorAdvice?: string };
+  pendingMatch?: string;
+}
+
+export interface DriftLedger {
+  version: number;
+  upstream: { repo: string; commit: string; committedAt: string };
+  entries: DriftEntry[];
+}
+
+/** What the page needs of the contract suite's `contract-report.json`. */
+export interface SuiteRun {
+  startedAt: string;
+  strict: boolean;
+  targets: Array<{ name: string; kind: string; error?: string }>;
+  ledgerSeen: Array<{ id: string; count: number; targets: string[] }>;
+}
+
+/** Where the run comes from: the report's path as the page names it, or why there is none. */
+export type SuiteRunSource = { kind: 'report'; path: string; run: SuiteRun } | { kind: 'not-run'; path: string };
+
+/** Reads the contract suite's report at `file`; absent is "not run", unreadable is an error (never guessed). */
+export function readSuiteRun(file: string, shownPath: string): Result<SuiteRunSource> {
+  if (!existsSync(file)) return ok({ kind: 'not-run', path: shownPath });
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    return fail('report_invalid', `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`);
+  }
+  const problem = suiteRunProblem(json);
+  if (problem) return fail('report_invalid', `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`);
+  return ok({ kind: 'report', path: shownPath, run: json as SuiteRun });
+}
+
+function suiteRunProblem(json: unknown): string | undefined {
+  const report = json as Partial<SuiteRun> | null;
+  if (typeof report !== 'object' || report === null) return 'it is not an object';
+  if (typeof report.startedAt !== 'string' || Number.isNaN(Date.parse(report.startedAt))) return '`startedAt` is not a date';
+  if (!Array.isArray(report.targets) || report.targets.some((t) => typeof t?.name !== 'string')) return '`targets` is not a list of named targets';
+  if (!Array.isArray(report.ledgerSeen) || report.ledgerSeen.some((e) => typeof e?.id !== 'string' || !Array.isArray(e.targets) || typeof e.count !== 'number'))
+    return '`ledgerSeen` is not a list of {id, count, targets}';
+  return undefined;
+}
+
+const shortCommit = (commit: string): string => commit.slice(0, 8);
+
+/** A link to lines of the service's public source, as the ledger's schema says to render it. */
+export function sourceLink(s: SourceCitation): string {
+  const range = s.endLine !== undefined && s.endLine !== s.line;
+  const anchor = range ? `L${s.line}-L${s.endLine}` : `L${s.line}`;
+  const label = `${s.path}:${s.line}${range ? `-${s.endLine}` : ''}`;
+  return `[\`${label}\`](https://github.com/${s.repo}/blob/${s.commit}/${s.path}#${anchor})`;
+}
+
+const code = (text: string): string => `\`${text}\``;
+/** Ledger text is Markdown already; only line breaks are folded, so each part stays one paragraph. */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
+function lastSeen(entry: DriftEntry, source: SuiteRunSource): string {
+  if (source.kind === 'not-run') return 'not run (no contract suite report when this page was built).';
+  const seen = source.run.ledgerSeen.find((e) => e.id === entry.id);
+  if (!seen) return `not seen in the last run (${runDate(source.run)}): fixed upstream, or not exercised by the targets of that run.`;
+  return `seen ${seen.count}× on ${seen.targets.map(code).join(', ')} in the last run (${runDate(source.run)}).`;
+}
+
+const runDate = (run: SuiteRun): string => `${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+
+function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], source: SuiteRunSource): string[] {
+  const where = entry.operationId ? `operation ${code(entry.operationId)}` : entry.webhook ? `webhook ${code(entry.webhook)}` : 'the API';
+  const out = [`## ${entry.title}`, '', `Entry ${code(entry.id)}, ${entry.severity}, on ${where}.`, ''];
+  out.push(`**The contract says:** ${oneLine(entry.contract)}`, '');
+  for (const quote of entry.contractQuotes) out.push(`> ${oneLine(quote)}`, '');
+  out.push(`**What the service does:** ${oneLine(entry.observed)}`, '');
+  const sources = entry.evidence.sources ?? [];
+  if (sources.length > 0) {
+    const atUpstream = sources.every((s) => s.repo === upstream.repo && s.commit === upstream.commit);
+    out.push(`**Where its code shows it**${atUpstream ? ` (${upstream.repo} at ${code(shortCommit(upstream.commit))})` : ''}:`, '');
+    for (const s of sources) {
+      const at = s.repo === upstream.repo && s.commit === upstream.commit ? '' : ` (${s.repo} at ${code(shortCommit(s.commit))})`;
+      out.push(`- ${sourceLink(s)}${at}: ${oneLine(s.note)}`);
+    }
+    for (const f of entry.evidence.framework ?? []) {
+      out.push(`- ${f.package} ${f.version}, ${code(f.path)}${f.symbol ? ` (${code(f.symbol)})` : ''}: ${oneLine(f.note)}`);
+    }
+    out.push('');
+  }
+  for (const h of entry.evidence.history ?? []) {
+    out.push(`**Since:** [${code(shortCommit(h.commit))}](https://github.com/${h.repo}/commit/${h.commit}) (${h.date}, "${oneLine(h.subject)}"): ${oneLine(h.note)}`, '');
+  }
+  if (entry.evidence.integratorAdvice) out.push(`**What to do:** ${oneLine(entry.evidence.integratorAdvice)}`, '');
+  if (entry.pendingMatch) out.push(`**Not yet recognised by the contract suite:** ${oneLine(entry.pendingMatch)}`, '');
+  out.push(`**Last seen by the contract suite:** ${lastSeen(entry, source)}`, '');
+  return out;
+}
+
+function runParagraph(source: SuiteRunSource): string {
+  if (source.kind === 'not-run') {
+    return (
+      `**Last seen** comes from the contract suite's report (${code(source.path)}) when the site is built. ` +
+      'There was none when this copy was built, so every entry says "not run". Run `pnpm contract` ' +
+      '(add `--target live` for your tenant), then `pnpm docs:build`, to fill it in.'
+    );
+  }
+  const { run } = source;
+  const targets = run.targets.map((t) => `${code(t.name)}${t.error ? ' (did not run)' : ''}`).join(', ');
+  const live = run.targets.some((t) => t.kind === 'live' && !t.error);
+  return (
+    `**Last seen** comes from the contract suite's report (${code(source.path)}) of the run of ${runDate(run)}` +
+    `${run.strict ? ' (with `--strict`)' : ''}, against ${targets}. ` +
+    (live
+      ? 'That run reached a live tenant: an entry not seen there may have been fixed upstream, or was not exercised.'
+      : 'That run did not reach a live tenant: the sandbox behaving like the service shows every entry by design; run `--target live` against your tenant to see which of them it shows.')
+  );
+}
+
+/** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
+export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): Result<Guide> {
+  if (!Array.isArray(ledger.entries) || ledger.entries.length === 0) return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
+  const seen = new Map(source.kind === 'report' ? source.run.ledgerSeen.map((e) => [e.id, e]) : []);
+  const seenCell = (id: string): string => {
+    if (source.kind === 'not-run') return 'not run';
+    const e = seen.get(id);
+    return e ? e.targets.map(code).join(', ') : 'not seen';
+  };
+  const body = [
+    `Where the live service contradicts the published contract, the difference is an entry of the drift ledger (${code('spec/drift.yaml')}, shipped as ${code('@forms-api/spec/drift.json')}). ` +
+      `This page lists all ${ledger.entries.length} of them, read from the service's public source (${ledger.upstream.repo} at ${code(shortCommit(ledger.upstream.commit))}, ${ledger.upstream.committedAt}): ` +
+      'what the contract says, what the service does, the lines of its code that show it, and what to do about it.',
+    '',
+    'The contract suite recognises each entry as known drift: reported, and failing a run only with `--strict` ' +
+      '(see "Running the contract suite in your CI"). The sandbox started with `--behaviour observed` reproduces every one of them.',
+    '',
+    runParagraph(source),
+    '',
+    '| entry | severity | on | last seen on |',
+    '|---|---|---|---|',
+    ...ledger.entries.map((e) => `| ${code(e.id)}: ${e.title.replace(/\|/g, '\\|')} | ${e.severity} | ${code(e.operationId ?? e.webhook ?? '')} | ${seenCell(e.id)} |`),
+    '',
+    ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
+  ];
+  return ok({ slug: KNOWN_DIFFERENCES_SLUG, title: KNOWN_DIFFERENCES_TITLE, body: body.join('\n').trim() });
+}

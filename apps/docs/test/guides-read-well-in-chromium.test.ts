@@ -1,0 +1,164 @@
+// The guides as a reader meets them in Chromium at 1400 px: every menu link, loaded fresh, shows
+// its section; a section's path redirects to it; the front page leads to a receiver, a paced live
+// contract run and the known differences; code uses the width, is highlighted and never clipped;
+// search text keeps its words apart, shows no internal marker and finds the pagination content.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appDir, distDir } from '../src/build.ts';
+import { sectionRoute } from '../src/front-page.ts';
+import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
+import { startStaticServer, type StaticServer } from '../src/static-server.ts';
+import { launchChromium, type Browser } from './chromium.ts';
+
+const guideFiles = readdirSync(join(appDir, 'guides')).filter((f) => f.endsWith('.md')).sort();
+const guideMarkdown = guideFiles.map((f) => readFileSync(join(appDir, 'guides', f), 'utf8'));
+const guideTitles = [...guideMarkdown.map((md) => /^# (.+)$/m.exec(md)![1]!.trim()), KNOWN_DIFFERENCES_TITLE];
+/** Every fenced block of the guides, as its text: what a highlighted block must still read. */
+const sourceBlocks = new Set(guideMarkdown.flatMap((md) => [...md.matchAll(/^```\w*\n([\s\S]*?)\n```$/gm)].map((m) => m[1]!)));
+
+let server: StaticServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(join(distDir, 'index.html'))) throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
+  server = await startStaticServer(distDir);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await page.route('**/*', (route) => (route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient')));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh load of `path` (about:blank first, so nothing of the last page stays). */
+async function freshLoad(path: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(new URL(path, server.url).href, { waitUntil: 'load' });
+  await page.getByTestId('menu-item-label').first().waitFor();
+}
+
+/** The route's heading or section is on screen, near the top (where a link should land). */
+async function expectInView(route: string): Promise<void> {
+  const id = route.slice(1);
+  await expect
+    .poll(
+      () =>
+        page.evaluate((id) => {
+          const el = document.getElementById(id) ?? document.querySelector(`[data-section-id="${CSS.escape(id)}"]`);
+          if (!el) return 'not rendered';
+          const top = el.getBoundingClientRect().top;
+          return top >= -2 && top < window.innerHeight / 2 ? 'in view' : `at ${Math.round(top)} px`;
+        }, id),
+      { timeout: 15_000, message: `${route} should be in view` },
+    )
+    .toBe('in view');
+}
+
+/** Every menu link of the guides (sub-sections too): each guide's group opened in turn. */
+async function guideMenuLinks(): Promise<string[]> {
+  await freshLoad('/');
+  const links = new Set<string>();
+  for (const title of guideTitles) {
+    const route = sectionRoute(title);
+    await page.getByTestId('menu-item-label').filter({ hasText: title }).first().click();
+    await page.waitForFunction((r) => location.hash === r, route);
+    const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href^="#/"]')].map((a) => a.getAttribute('href')!));
+    for (const href of hrefs) if (href === route || href.startsWith(`${route}/`)) links.add(href);
+  }
+  return [...links];
+}
+
+describe('the guides in Chromium at 1400 px', () => {
+  it('each menu link of the guides, loaded fresh, shows its section', async () => {
+    const links = await guideMenuLinks();
+    // Every guide and each of its sections (the known differences have one per ledger entry).
+    expect(links.length).toBeGreaterThan(guideTitles.length + 20);
+    for (const title of guideTitles) expect(links).toContain(sectionRoute(title));
+    for (const link of links) {
+      await freshLoad(`/${link}`);
+      await expectInView(link);
+    }
+  }, 900_000);
+
+  it('a section path (/verifying-webhooks) leads to the section, as its hash URL', async () => {
+    await freshLoad('/verifying-webhooks');
+    expect(new URL(page.url()).hash).toBe('#/verifying-webhooks');
+    await expectInView('#/verifying-webhooks');
+  });
+
+  it('the front page leads to a working receiver, a paced live contract run and the known differences', async () => {
+    for (const [text, route] of [
+      ['Verifying webhooks', '#/verifying-webhooks'],
+      ['Running the contract suite in your CI', '#/running-the-contract-suite-in-your-ci'],
+      [KNOWN_DIFFERENCES_TITLE, '#/known-differences-from-the-contract'],
+    ] as const) {
+      await freshLoad('/');
+      await page.locator(`[data-section-id="/"] a[href="${route}"]`).filter({ hasText: text }).first().click();
+      await expectInView(route);
+    }
+  });
+
+  it('guide code uses the width, is highlighted, reads exactly as its source and no line is clipped', async () => {
+    let blocks = 0;
+    for (const title of guideTitles.slice(0, -1)) {
+      await freshLoad(`/${sectionRoute(title)}`);
+      await page.locator('pre.site-code').first().waitFor();
+      const measured = await page.evaluate(() =>
+        [...document.querySelectorAll('pre.site-code')].map((pre) => ({
+          text: pre.textContent ?? '',
+          language: pre.getAttribute('data-language'),
+          width: pre.clientWidth,
+          clipped: pre.scrollWidth > pre.clientWidth,
+          highlighted: pre.querySelectorAll('[class^="hljs-"]').length,
+        })),
+      );
+      for (const block of measured) {
+        blocks++;
+        const where = `${title}: ${block.text.split('\n')[0]}`;
+        expect(block.clipped, `${where}: a line is wider than the block`).toBe(false);
+        expect(block.width, `${where}: the block should use the width, not half of it`).toBeGreaterThan(900);
+        expect(sourceBlocks.has(block.text), `${where}: the highlighted block does not read as its source`).toBe(true);
+        // (A shell line of plain words, `pnpm contract`, has nothing to colour.)
+        if (['ts', 'yaml'].includes(block.language ?? '')) expect(block.highlighted, `${where}: not highlighted`).toBeGreaterThan(0);
+      }
+    }
+    expect(blocks).toBeGreaterThan(15);
+  }, 300_000);
+});
+
+describe('search', () => {
+  async function search(query: string): Promise<string[]> {
+    await freshLoad('/');
+    await page.getByTestId('search-trigger').click();
+    await page.keyboard.type(query);
+    const items = page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]');
+    await items.first().waitFor({ timeout: 15_000 });
+    return items.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ')));
+  }
+
+  it('keeps the words of a paragraph apart', async () => {
+    const entry = await search('entry of the drift ledger');
+    expect(entry.join('\n')).toContain('an entry of the drift ledger');
+    expect(entry.join('\n')).not.toMatch(/anentry/);
+    const redis = await search('Redis');
+    expect(redis.join('\n')).not.toMatch(/ofRedis|onRedis/);
+    expect(redis.join('\n')).toMatch(/crash of Redis/);
+  });
+
+  it('shows no internal sample markers', async () => {
+    const hits = (await search('iterate')).join('\n');
+    expect(hits).not.toMatch(/sample:|quick-start\.ts#/);
+    expect(hits).toContain('iterate');
+  });
+
+  it('finds the pagination content when searching "paginate"', async () => {
+    const hits = await search('paginate');
+    expect(hits.some((h) => h.includes('List submissions: paginate with iterate()'))).toBe(true);
+    expect(hits.some((h) => h.includes('List the submissions of a form') && h.includes('paginates'))).toBe(true);
+  });
+});
