@@ -5,6 +5,7 @@ import { OPERATIONS, operationById } from '@forms-api/types';
 import { failure, success, type Result } from './result.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
+import { liveSettingsInEnvironment } from './targets/live.js';
 
 export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
@@ -15,6 +16,8 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       behaves like the service's code, so it shows every known drift.
                       "live" alone runs prism, sandbox and live; name the targets to choose others.
   --config <file>     JSON file with the live settings (see README); the environment wins.
+                      Live settings (--config or FORMS_API_* variables) without a target list
+                      naming live are refused: add --target live, or name the targets you want.
   --write             live target: also run the checks that change data (they undo their changes).
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
@@ -31,6 +34,8 @@ export interface CommandLine {
   readonly config?: string;
   readonly reportDir: string;
   readonly operations?: string[];
+  /** Said on stderr before the run: live settings present while the named targets leave the tenant out. */
+  readonly notice?: string;
 }
 
 /** Why there is no run: a usage error (exit 2), or a request for help (exit 0); `message` is what to print. */
@@ -69,6 +74,23 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
+  // Live settings with no target naming the tenant: a CI job that forgot `--target live` must not
+  // go green without reaching it (issue 22). Refused rather than run: a command line that does not
+  // name a tenant never sends it requests (a shell may carry FORMS_API_TOKEN for other tools).
+  const liveSettings = [...(values.config ? ['--config'] : []), ...liveSettingsInEnvironment(env)];
+  let notice: string | undefined;
+  if (!names.includes('live') && liveSettings.length > 0) {
+    const named = fromArgs.length > 0 || fromEnv.length > 0;
+    if (!named || values.config) {
+      return failure({
+        kind: 'usage',
+        message:
+          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
+          `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
+      });
+    }
+    notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
+  }
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
   return success({
@@ -80,6 +102,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     reportDir: resolve(values['report-dir'] ?? 'reports'),
     ...(values.config ? { config: resolve(values.config) } : {}),
     ...(values.operation ? { operations: values.operation } : {}),
+    ...(notice ? { notice } : {}),
   });
 }
 

@@ -44,6 +44,7 @@ export async function runCli(io: CliIo): Promise<number> {
     return printableLines(redact(text));
   };
   const log = (line: string) => io.err(redacted(line));
+  if (options.notice) log(`note: ${options.notice}`);
   log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
 
   let run: ContractRun;

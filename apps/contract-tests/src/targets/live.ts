@@ -28,6 +28,11 @@ const SETTINGS = {
 export type SettingKey = keyof typeof SETTINGS;
 export type LiveSettings = Partial<Record<SettingKey, string>>;
 
+/** The live settings present in the environment, by variable (values are never shown). */
+export function liveSettingsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return (Object.keys(SETTINGS) as SettingKey[]).map(envVariableOf).filter((variable) => (env[variable] ?? '') !== '');
+}
+
 const REQUIRED: SettingKey[] = ['baseUrl', 'token', 'workspaceId', 'formId'];
 /** What --write needs besides the read-only settings. */
 const REQUIRED_FOR_WRITE: SettingKey[] = ['submissionId'];
