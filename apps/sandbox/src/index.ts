@@ -26,6 +26,8 @@ import { createStorage } from './storage.js';
 import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
+// The one SSRF guard (https, no credentials, only public addresses, pinned): the contract suite judges a tenant's redirects with it.
+export { checkWebhookUrl, isPublicAddress, type WebhookDestination } from './dispatch/webhook-url.js';
 export { defaultSeed };
 export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };
 
