@@ -7,7 +7,7 @@ import { abilitiesOfToken, tokenLacking, tokensLacking, tokenVariable, type Targ
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import { failure, success, type Result } from './result.js';
-import { createRedactor, type Redact } from './report/redact.js';
+import { createRedactor, type Redact } from './report/placeholders.js';
 
 /** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
 const LISTED_ERRORS = 8;

@@ -4,7 +4,7 @@
 import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
 import { printableLines } from './report/printable.js';
-import { createRedactor } from './report/redact.js';
+import { createRedactor } from './report/placeholders.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';

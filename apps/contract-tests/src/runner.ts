@@ -6,7 +6,7 @@ import { createLedgerIndex, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
 import { printable } from './report/printable.js';
-import { createRedactor, redactValue, type Redact } from './report/redact.js';
+import { createRedactor, redactValue, type Redact } from './report/placeholders.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';

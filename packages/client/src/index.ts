@@ -7,6 +7,8 @@ export {
   type FormsApiErrorKind,
 } from './errors.js';
 export type { SubmissionFileRef } from './download.js';
+// The one redactor of the toolkit: the contract suite redacts its output with it too.
+export { createRedactor, redactDeep, REDACTED, type Redact } from './redact.js';
 export type { OperationInfo } from './operations.js';
 export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {

@@ -141,6 +141,8 @@ function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[numb
   const completeFrom = (start: number, first: number): number => {
     let at = start;
     for (let matched = first; matched < codes.length; matched++) {
+      // A secret wrapped across lines (a log or a debug page folding a long value) is still one echo.
+      if (matched > 0) at += lineBreakLength(text, at);
       const lengths = at < text.length ? waysToSpell(text, at, codes[matched]!) : 0;
       if (lengths === 0) return -1;
       // One way (by far the usual case): follow it without recursion or memory.
@@ -167,6 +169,24 @@ function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[numb
       starts.lastIndex = end;
     }
   }
+}
+
+/**
+ * The length of a line break at `at` and the indentation after it: CR, LF or CRLF, as themselves or
+ * JSON-escaped (`\n`, `\r\n`); 0 when there is none. Secrets never contain one.
+ */
+function lineBreakLength(text: string, at: number): number {
+  let i = at;
+  const escaped = text.charCodeAt(i) === BACKSLASH;
+  const step = escaped ? 2 : 1;
+  const code = (j: number) => (escaped ? (text.charCodeAt(j) === BACKSLASH ? text.charCodeAt(j + 1) : -1) : text.charCodeAt(j));
+  const CR = escaped ? 0x72 /* r */ : 0x0d;
+  const LF = escaped ? 0x6e /* n */ : 0x0a;
+  if (code(i) === CR) i += step;
+  if (code(i) === LF) i += step;
+  if (i === at) return 0;
+  while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === 0x09) i++;
+  return i - at;
 }
 
 function replaceSpans(text: string, spans: Array<[number, number]>): string {
