@@ -33,6 +33,7 @@ const RUNS: Record<string, Run> = {
   'client/quick-start.ts': { kind: 'script' },
   'client/pages.ts': { kind: 'script' },
   'client/options.ts': { kind: 'script' },
+  'client/pacing.ts': { kind: 'script' },
   'client/raw-surface.ts': { kind: 'script' },
   'client/download-file.ts': { kind: 'script' },
   'types/types.ts': { kind: 'script' },

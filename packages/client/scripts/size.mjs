@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 // 10 kB until the operations table of @forms-api/types was bundled (2 kB minified, instead of
 // paths copied by hand) and the client gained the encoded-token matcher, the response cap, the
 // direct helper requests, downloads and onRetry (issues 12-15): 13.83 kB then, most of the growth
-// being error messages that name the cause and the fix. The budget stays tight on purpose: the
-// next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 14 * 1024;
+// being error messages that name the cause and the fix. Rate-limit pacing (issue 18) added
+// 1.5 kB: the pacer, its option checks and the message of a request it gave up on; it cannot be
+// shaken out, since `pacing: { requestsPerMinute }` builds one. The budget stays tight on
+// purpose: the next addition has to be weighed, not waved through.
+const BUDGET_BYTES = 15.5 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

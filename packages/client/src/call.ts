@@ -102,7 +102,7 @@ export function createCaller(raw: Client<paths>, ctx: CallContext): Caller {
       const { response } = answer;
       if (!response.ok) {
         const sent = { method, url: state.sent?.url ?? response.url, attempts: state.attempts };
-        throw failure(ctx.scope, sent, { kind: 'status', response, body: answer.error });
+        throw failure(ctx.scope, sent, { kind: 'status', response, body: answer.error, pacing: state.pacedOut });
       }
       return answer;
     });

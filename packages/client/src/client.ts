@@ -6,6 +6,7 @@ import { baseHeaders, withoutTokenIfPublic } from './auth.js';
 import { createClient } from './openapi-fetch.js';
 import { createCaller, runCall, type CallContext } from './call.js';
 import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
+import { resolvePacing } from './pacing.js';
 import { createRedactor } from './redact.js';
 import {
   answersApi,
@@ -42,6 +43,7 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
     timers: attemptTimers(),
     direct: directRequests(client.baseUrl, headers),
     hasMiddleware: () => middleware.registered.length > 0,
+    pacer: resolvePacing(options.pacing),
   };
   const call = createCaller(raw, ctx);
   return {

@@ -3,7 +3,8 @@
 // redaction pass over all of it. The transport and the callers only say what happened.
 import { FormsApiError, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
 import { describeOperation, type OperationInfo } from './operations.js';
-import { headersRecord, REDACTED, redactDeep, type Redact } from './redact.js';
+import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
+import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
 import { parseRetryAfter } from './retry.js';
 
 /** What the errors of one client share; set up once by createFormsClient. */
@@ -29,7 +30,7 @@ export type Failure =
   /** The body passed `maxResponseBytes` (or its Content-Length said it would). */
   | { readonly kind: 'too_large'; readonly limit: number; readonly response: Response }
   /** A non-2xx answer; `body` is what openapi-fetch parsed (JSON when it could, else the text). */
-  | { readonly kind: 'status'; readonly response: Response; readonly body: unknown };
+  | { readonly kind: 'status'; readonly response: Response; readonly body: unknown; readonly pacing?: PacingGiveUp };
 
 export function failure(scope: FailureScope, sent: SentRequest, what: Failure): FormsApiError {
   const operation = describeOperation(sent.method, sent.url, scope.basePath);
@@ -85,7 +86,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
       break;
     }
     case 'status':
-      init = statusError(scope, base, what.response, what.body);
+      init = statusError(scope, base, what.response, what.body, what.pacing);
       break;
   }
   return new FormsApiError(redacted(init, scope.redact));
@@ -104,6 +105,7 @@ function statusError(
   base: { operation: OperationInfo; url: string; attempts: number },
   response: Response,
   parsed: unknown,
+  pacing: PacingGiveUp | undefined,
 ): FormsApiErrorInit {
   const { status } = response;
   const { operation, attempts } = base;
@@ -118,10 +120,10 @@ function statusError(
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
   const kind = kindOfStatus(status);
-  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), scope.now());
+  const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
   const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
-  const explanation = explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
+  const explanation = pacing ? pacingGiveUpAdvice(pacing) : explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
   return {
     ...base,
     url: response.url || base.url,
@@ -151,16 +153,6 @@ function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
       params: operation.params && (redactDeep(operation.params, redact) as Record<string, string>),
     },
   };
-}
-
-// Query parameters that carry a credential of their own: the service's signed file URLs
-// (`signature`) and the pre-signed storage URLs a download redirects to (`X-Amz-Signature`,
-// `X-Amz-Credential`, `X-Amz-Security-Token`, `sig`, `token`, `key`).
-const SECRET_QUERY = /([?&](?:[^=&#]*(?:signature|credential|token|sig|key))=)[^&#]*/gi;
-
-/** A URL with the values of credential-like query parameters replaced. */
-function withoutQuerySecrets(url: string): string {
-  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
 }
 
 export function kindOfStatus(status: number): FormsApiErrorKind {

@@ -10,6 +10,13 @@ export type { SubmissionFileRef } from './download.js';
 // The one redactor of the toolkit: the contract suite redacts its output with it too.
 export { createRedactor, redactDeep, REDACTED, type Redact } from './redact.js';
 export type { OperationInfo } from './operations.js';
+export {
+  createRequestPacer,
+  type PacingStats,
+  type PacingWait,
+  type RequestPacer,
+  type RequestPacerOptions,
+} from './pacing.js';
 export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {
   AnswersApi,

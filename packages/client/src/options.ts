@@ -3,7 +3,11 @@
 // token).
 import { invalidOption, type FormsApiErrorKind } from './errors.js';
 import type { OperationInfo } from './operations.js';
+import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
+import type { RequestPacer, RequestPacerOptions } from './pacing.js';
 import { VERSION } from './version.js';
+
+export type { Clock, ResolvedClock };
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2, so at most 3 attempts). */
@@ -43,15 +47,6 @@ export interface RetryEvent {
   readonly operation: OperationInfo;
 }
 
-/** Time and randomness, injectable so that tests run on a fake clock. */
-export interface Clock {
-  now?: () => number;
-  /** Waits `ms`; must reject when `signal` aborts. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** A number in [0, 1), for the backoff jitter. */
-  random?: () => number;
-}
-
 export interface FormsClientOptions {
   /** Absolute URL of the service, e.g. `https://api.opnform.com` (paths start with `/open`). */
   baseUrl: string;
@@ -73,6 +68,11 @@ export interface FormsClientOptions {
    */
   maxResponseBytes?: number;
   clock?: Clock;
+  /**
+   * Rate-limit pacing (off by default): a pacer from `createRequestPacer`, shared with other
+   * clients and fetches that spend the same budget, or its options (a pacer of this client's own).
+   */
+  pacing?: RequestPacer | RequestPacerOptions | false;
 }
 
 /** Options every helper accepts for one call. */
@@ -91,12 +91,6 @@ export interface ResolvedRetry {
   readonly retryOn: ReadonlySet<number>;
   readonly unsafe: boolean;
   readonly onRetry: RetryOptions['onRetry'];
-}
-
-export interface ResolvedClock {
-  readonly now: () => number;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  readonly random: () => number;
 }
 
 export interface ResolvedOptions {
@@ -129,7 +123,7 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock']);
+const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock', 'pacing']);
 const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
 const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
@@ -274,37 +268,8 @@ function resolveRetry(value: unknown, base: ResolvedRetry, name: string): Resolv
   return resolved;
 }
 
-function resolveClock(clock: Clock | undefined): ResolvedClock {
-  if (clock !== undefined && (clock === null || typeof clock !== 'object'))
-    throw invalidOption('clock', 'must be an object { now?, sleep?, random? }.');
-  for (const key of ['now', 'sleep', 'random'] as const)
-    if (clock?.[key] !== undefined && typeof clock[key] !== 'function')
-      throw invalidOption(`clock.${key}`, 'must be a function.');
-  return {
-    now: clock?.now ?? Date.now,
-    sleep: clock?.sleep ?? sleep,
-    random: clock?.random ?? Math.random,
-  };
-}
-
 function rejectUnknown(value: object, known: ReadonlySet<string>, where: string): void {
   for (const key of Object.keys(value))
     if (!known.has(key))
       throw invalidOption(key, `is not an option of ${where}; the options are: ${[...known].join(', ')}.`);
-}
-
-/** The default sleep: a timer that rejects with the signal's reason when it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

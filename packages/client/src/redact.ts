@@ -276,3 +276,13 @@ export function headersRecord(headers: Headers, redact: Redact): Record<string, 
   });
   return out;
 }
+
+// Query parameters that carry a credential of their own: the service's signed file URLs
+// (`signature`) and the pre-signed storage URLs a download redirects to (`X-Amz-Signature`,
+// `X-Amz-Credential`, `X-Amz-Security-Token`, `sig`, `token`, `key`).
+const SECRET_QUERY = /([?&](?:[^=&#]*(?:signature|credential|token|sig|key))=)[^&#]*/gi;
+
+/** A URL with the values of credential-like query parameters replaced. */
+export function withoutQuerySecrets(url: string): string {
+  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+}

@@ -1,8 +1,7 @@
 // The retry policy's arithmetic: full-jitter exponential backoff and the reading of `Retry-After`.
-import type { ResolvedRetry } from './options.js';
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
-export function backoff(retry: ResolvedRetry, retryNumber: number, random: () => number): number {
+export function backoff(retry: { readonly baseDelayMs: number; readonly maxDelayMs: number }, retryNumber: number, random: () => number): number {
   const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (retryNumber - 1));
   return Math.floor(random() * ceiling);
 }

@@ -6,6 +6,7 @@ import type { AttemptTimer, AttemptTimers } from './attempt-timers.js';
 import { checkDeclaredLength, limitBody } from './body-limit.js';
 import { failure, kindOfStatus, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { OperationInfo } from './operations.js';
+import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
 import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { backoff, parseRetryAfter } from './retry.js';
 
@@ -23,6 +24,8 @@ export interface TransportContext {
    */
   readonly retained: WeakMap<Response, AbortSignal>;
   readonly timers: AttemptTimers;
+  /** Rate-limit pacing, when the client has it: every send goes through it. */
+  readonly pacer: InternalPacer | undefined;
 }
 
 /** What one call's transport shares with the code that made the call. */
@@ -36,10 +39,12 @@ export interface CallState {
   foreign: unknown;
   /** The current attempt's timer, cleared by `settle` once the call has returned. */
   timer: AttemptTimer | undefined;
+  /** The pacer stopped waiting out 429s: the answer is that last 429. */
+  pacedOut: PacingGiveUp | undefined;
 }
 
 export function newCallState(): CallState {
-  return { attempts: 0, sent: undefined, timedOut: false, foreign: undefined, timer: undefined };
+  return { attempts: 0, sent: undefined, timedOut: false, foreign: undefined, timer: undefined, pacedOut: undefined };
 }
 
 /**
@@ -90,15 +95,26 @@ export function createSender(ctx: TransportContext, call: ResolvedCall, state: C
     const fail = (what: Failure) => failure(ctx.scope, { ...sent, attempts: state.attempts }, what);
     for (let attempt = 1; ; attempt++) {
       state.attempts = attempt;
-      const signal = attemptSignal(ctx.timers, call, state);
-      const init: RequestInit = { ...outgoing.init };
-      if (signal) init.signal = signal;
-      if (body !== undefined) init.body = body;
-      let response: Response;
-      try {
+      let signal: AbortSignal | undefined;
+      const sendOnce = () => {
+        // A send again after a 429 (the pacer's) gets a timeout of its own.
+        settle(state);
+        signal = attemptSignal(ctx.timers, call, state);
+        const init: RequestInit = { ...outgoing.init };
+        if (signal) init.signal = signal;
+        if (body !== undefined) init.body = body;
         // The global fetch builds the attempt's fresh Request from (input, init) itself;
         // building it here too would make two Requests follow the signal.
-        response = await (client.nativeFetch ? globalThis.fetch(input, init) : client.fetch(new Request(input, init)));
+        return client.nativeFetch ? globalThis.fetch(input, init) : client.fetch(new Request(input, init));
+      };
+      let response: Response;
+      try {
+        if (ctx.pacer) {
+          // Pacing waits come before the attempt's timer starts: they are not part of `timeoutMs`.
+          const paced = await ctx.pacer[PACED_SEND](sendOnce, { method, url, signal: call.signal });
+          response = paced.response;
+          state.pacedOut = paced.gaveUp;
+        } else response = await sendOnce();
       } catch (error) {
         settle(state);
         if (call.signal?.aborted) throw fail({ kind: 'aborted' });
@@ -114,7 +130,8 @@ export function createSender(ctx: TransportContext, call: ResolvedCall, state: C
         }
         throw fail(what);
       }
-      if (retry && attempt <= retry.retries && retry.retryOn.has(response.status)) {
+      // The pacer has waited out 429s as long as it may: another retry would only wait again.
+      if (retry && attempt <= retry.retries && retry.retryOn.has(response.status) && !state.pacedOut) {
         const delay = retryDelay(retry, response, attempt, client);
         const { status } = response;
         const event = delay && { attempt, reason: kindOfStatus(status), status, delayMs: delay.ms, retryAfter: delay.retryAfter };
