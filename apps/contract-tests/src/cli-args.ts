@@ -6,6 +6,7 @@ import { failure, success, type Result } from './result.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 import { liveSettingsInEnvironment } from './targets/live.js';
+import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, type ExploreOptions } from './explore/explore.js';
 
 export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
@@ -22,6 +23,12 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
   --no-proxy          skip the prism proxy pass in front of live targets.
+  --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the
+                      service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
+  --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
+                      sends the same generated cases, so a finding replays.
+  --explore-budget <n>  requests the explorer may send per target (default 120; 0: no exploring).
+  --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
   --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
   -h, --help          this text.`;
@@ -34,6 +41,10 @@ export interface CommandLine {
   readonly config?: string;
   readonly reportDir: string;
   readonly operations?: string[];
+  /** The explorer's seed, budget (requests per target; 0: off) and time bound. */
+  readonly explore: ExploreOptions;
+  /** Requests per minute the live target is paced to; `false`: no pacing. */
+  readonly rateLimit: number | false;
   /** Said on stderr before the run: live settings present while the named targets leave the tenant out. */
   readonly notice?: string;
 }
@@ -57,6 +68,10 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
         'no-proxy': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
         'report-dir': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        seed: { type: 'string' },
+        'explore-budget': { type: 'string' },
+        'explore-time': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -91,6 +106,14 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
   }
+  const rateLimit = parseRateLimit(values['rate-limit']);
+  if (!rateLimit.ok) return rateLimit;
+  const seed = wholeNumber('--seed', values.seed, randomSeed(), 2 ** 31 - 1);
+  if (!seed.ok) return seed;
+  const budget = wholeNumber('--explore-budget', values['explore-budget'], DEFAULT_EXPLORE_BUDGET, 1_000_000);
+  if (!budget.ok) return budget;
+  const seconds = wholeNumber('--explore-time', values['explore-time'], DEFAULT_EXPLORE_TIME_LIMIT_MS / 1000, 86_400);
+  if (!seconds.ok) return seconds;
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
   return success({
@@ -98,6 +121,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     write: values.write,
     strict: values.strict,
     proxy: !values['no-proxy'],
+    rateLimit: rateLimit.value,
+    explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
     // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
     reportDir: resolve(values['report-dir'] ?? 'reports'),
     ...(values.config ? { config: resolve(values.config) } : {}),
@@ -106,3 +131,24 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   });
 }
 
+
+/** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
+export const DEFAULT_RATE_LIMIT = 100;
+
+function parseRateLimit(value: string | undefined): Result<number | false, CommandLineError> {
+  if (value === undefined) return success(DEFAULT_RATE_LIMIT);
+  if (value === 'off' || value === '0') return success(false);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) {
+    return failure({ kind: 'usage', message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"` });
+  }
+  return success(Number(value));
+}
+
+/** A seed when none is given: each run explores differently, and prints the seed that replays it. */
+const randomSeed = (): number => Math.floor(Math.random() * (2 ** 31 - 1));
+
+function wholeNumber(option: string, value: string | undefined, fallback: number, max: number): Result<number, CommandLineError> {
+  if (value === undefined) return success(fallback);
+  if (!/^\d+$/.test(value) || Number(value) > max) return failure({ kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` });
+  return success(Number(value));
+}

@@ -45,6 +45,7 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const log = (line: string) => io.err(redacted(line));
   if (options.notice) log(`note: ${options.notice}`);
+  if (options.explore.budget > 0) log(`explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`);
   log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
 
   let run: ContractRun;
@@ -59,6 +60,8 @@ export async function runCli(io: CliIo): Promise<number> {
       write: options.write,
       strict: options.strict,
       proxyPass: options.proxy,
+      rateLimit: options.rateLimit,
+      explore: options.explore,
       env: io.env,
       signal: io.signal,
       log,

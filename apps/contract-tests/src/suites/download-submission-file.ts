@@ -6,6 +6,7 @@ import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
+import { targetFetch } from '../targets/http-client.js';
 import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './common.js';
 import type { OperationSuite } from './types.js';
 
@@ -53,7 +54,8 @@ type Reached = { kind: 'status'; status: number } | { kind: 'error'; message: st
 async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> {
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]);
   if (target.origin === new URL(ctx.target.baseUrl).origin) {
-    const stored = await fetch(target, { redirect: 'manual', signal }).catch((error: unknown) => error as Error);
+    // The tenant's own host: through the target's pacer, like every other request to it.
+    const stored = await targetFetch({ pacer: ctx.target.pacer, traffic: ctx.target.traffic })(target, { redirect: 'manual', signal }).catch((error: unknown) => error as Error);
     if (stored instanceof Error) return { kind: 'error', message: stored.message };
     await stored.body?.cancel();
     return { kind: 'status', status: stored.status };
