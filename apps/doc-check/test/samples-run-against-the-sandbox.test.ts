@@ -34,6 +34,7 @@ const RUNS: Record<string, Run> = {
   'client/pages.ts': { kind: 'script' },
   'client/options.ts': { kind: 'script' },
   'client/pacing.ts': { kind: 'script' },
+  'client/redactor.ts': { kind: 'script' },
   'client/raw-surface.ts': { kind: 'script' },
   'client/download-file.ts': { kind: 'script' },
   'types/types.ts': { kind: 'script' },

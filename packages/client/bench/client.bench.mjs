@@ -1,11 +1,13 @@
 // Benchmark of the built client (dist) on the Node running it, against one local HTTP server (a
-// child process): sequential GETs, the client against raw fetch in interleaved rounds of the same
-// run; or (--memory) only the memory of walking 10,000 submissions. `pnpm bench` (bench/run.mjs)
-// runs it on Node 24, 22 and 20 and prints the ratios next to their limits.
+// child process): sequential GETs, the client beside openapi-fetch alone and raw fetch in
+// interleaved rounds of the same run; or (--memory) only the memory of walking 10,000
+// submissions. `pnpm bench` (bench/run.mjs) runs it on Node 24, 22 and 20 and prints the ratios
+// next to their limit (the client against openapi-fetch alone).
 // Usage: node --expose-gc bench/client.bench.mjs [--memory] [--limit <ratio>]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import createClient from 'openapi-fetch';
 import { createFormsClient } from '../dist/index.js';
 
 if (typeof globalThis.gc !== 'function') {
@@ -29,6 +31,8 @@ const baseUrl = `http://127.0.0.1:${String(chunk).trim()}`;
 const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json', 'user-agent': 'bench' };
 const client = createFormsClient({ baseUrl, token: TOKEN });
 const noTimeout = createFormsClient({ baseUrl, token: TOKEN, timeoutMs: Infinity });
+// openapi-fetch alone, with the same headers: what the client is built on.
+const plain = createClient({ baseUrl, headers });
 
 const loops = {
   raw: async () => {
@@ -40,6 +44,10 @@ const loops = {
     const res = await fetch(`${baseUrl}/open/forms/1`, { headers, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`raw ${res.status}`);
     await res.json();
+  },
+  openapiFetch: async () => {
+    const { error } = await plain.GET('/open/forms/{form}', { params: { path: { form: 1 } } });
+    if (error) throw new Error('openapi-fetch failed');
   },
   helper: () => client.forms.get(1),
   helperNoTimeout: () => noTimeout.forms.get(1),
@@ -148,7 +156,7 @@ if (withMemory) {
 // Throughput: short interleaved rounds, so that load from other processes on the machine hits
 // every loop alike; each loop's ratio to raw fetch is taken per round, then the median.
 for (const loop of Object.values(loops)) for (let i = 0; i < 300; i++) await loop();
-const results = Object.fromEntries(Object.keys(loops).map((name) => [name, { wall: [], cpu: [], ratio: [] }]));
+const results = Object.fromEntries(Object.keys(loops).map((name) => [name, { wall: [], cpu: [], ratio: [], vsOpenapiFetch: [] }]));
 const order = Object.entries(loops);
 for (let round = 0; round < ROUNDS; round++) {
   const times = {};
@@ -162,6 +170,7 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].wall.push(times[name].wall);
     results[name].cpu.push(times[name].cpu / CHUNK);
     results[name].ratio.push(times[name].wall / times.raw.wall);
+    results[name].vsOpenapiFetch.push(times[name].wall / times.openapiFetch.wall);
   }
 }
 child.disconnect();
@@ -176,27 +185,32 @@ const row = (measure, name) => {
     'µs/request': ((wall / CHUNK) * 1000).toFixed(0),
     'client CPU µs/request': median(r.cpu).toFixed(1),
     'vs raw fetch': median(r.ratio).toFixed(3),
+    'vs openapi-fetch alone': median(r.vsOpenapiFetch).toFixed(3),
   };
 };
 console.log(`\n@forms-api/client on Node ${process.version}: ${ROUNDS} interleaved rounds of ${CHUNK} sequential GET /open/forms/1 per measure (medians)\n`);
 console.table([
   row('raw fetch', 'raw'),
   row('raw fetch + AbortSignal.timeout (reference)', 'rawTimeout'),
+  row("openapi-fetch alone: GET('/open/forms/{form}')", 'openapiFetch'),
   row('client.forms.get(1): 30 s timeout, retries on', 'helper'),
   row('client.forms.get(1), timeoutMs: Infinity', 'helperNoTimeout'),
   row("client.GET('/open/forms/{form}')", 'rawSurface'),
 ]);
-const helper = median(results.helper.ratio);
+const helper = median(results.helper.vsOpenapiFetch);
 console.log(
-  `\nclient.forms.get vs raw fetch: ${helper.toFixed(3)}×${limit ? ` (limit ${limit.toFixed(2)}×: ${helper <= limit ? 'met' : 'NOT met'})` : ''}`,
+  `\nclient.forms.get vs openapi-fetch alone: ${helper.toFixed(3)}×${limit ? ` (limit ${limit.toFixed(2)}×: ${helper <= limit ? 'met' : 'NOT met'})` : ''}`,
 );
 // For bench/run.mjs: the figures of this run, on one line.
 console.log(
   `BENCH_RESULT ${JSON.stringify({
     node: process.version,
     helper,
-    rawSurface: median(results.rawSurface.ratio),
+    helperVsRaw: median(results.helper.ratio),
+    openapiFetchVsRaw: median(results.openapiFetch.ratio),
+    rawSurface: median(results.rawSurface.vsOpenapiFetch),
     rawCpu: median(results.raw.cpu),
+    openapiFetchCpu: median(results.openapiFetch.cpu),
     helperCpu: median(results.helper.cpu),
     limit,
   })}`,

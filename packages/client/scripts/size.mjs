@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 // direct helper requests, downloads and onRetry (issues 12-15): 13.83 kB then, most of the growth
 // being error messages that name the cause and the fix. Rate-limit pacing (issue 18) added
 // 1.5 kB: the pacer, its option checks and the message of a request it gave up on; it cannot be
-// shaken out, since `pacing: { requestsPerMinute }` builds one. The budget stays tight on
-// purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 15.5 * 1024;
+// shaken out, since `pacing: { requestsPerMinute }` builds one. One request path (issue 21)
+// took 0.5 kB off (14.88 kB); the redactor's new encodings and credential names, reading answers
+// within the attempt and the plan-refusal hint (issues 20 and 22) put 0.9 kB back (15.84 kB).
+// The budget stays tight on purpose: the next addition has to be weighed, not waved through.
+const BUDGET_BYTES = 16 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

@@ -4,7 +4,7 @@
 import type { FormsApiError } from './errors.js';
 
 /** Throws (and frees the connection) when Content-Length already says more than `max`. */
-export function checkDeclaredLength(response: Response, max: number, tooLarge: () => FormsApiError): void {
+export function checkDeclaredLength(response: Response, max: number, tooLarge: () => Error): void {
   if (max === Infinity || response.body === null) return;
   const declared = response.headers.get('content-length');
   if (declared !== null && Number(declared) > max) {
@@ -41,13 +41,34 @@ export function limitBody(response: Response, max: number, framed: boolean, tooL
   return limited;
 }
 
+/**
+ * The whole body as text, at most `max` bytes: a Content-Length over the cap fails before
+ * reading; the wire body of a native fetch with a declared length and no Content-Encoding is read
+ * by the runtime (it reads exactly that many bytes); anything else is counted as it arrives.
+ */
+export async function readCapped(response: Response, max: number, framed: boolean, tooLarge: () => Error): Promise<string> {
+  const body = response.body;
+  if (body === null || response.status === 204) return '';
+  if (max === Infinity) return response.text();
+  const declared = response.headers.get('content-length');
+  if (declared !== null) {
+    if (Number(declared) > max) {
+      body.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    const encoding = framed ? response.headers.get('content-encoding') : 'unknown';
+    if (encoding === null || encoding === 'identity') return response.text();
+  }
+  return readLimited(response, max, tooLarge);
+}
+
 const decoder = new TextDecoder();
 
 /**
  * The body as text, read and counted by the client itself: what a helper does with an answer,
  * without wrapping the stream first. Past `max` bytes it stops reading and throws.
  */
-export async function readLimited(response: Response, max: number, tooLarge: () => FormsApiError): Promise<string> {
+export async function readLimited(response: Response, max: number, tooLarge: () => Error): Promise<string> {
   const body = response.body;
   if (body === null) return '';
   const reader = body.getReader();

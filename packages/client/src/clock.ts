@@ -8,24 +8,71 @@ export interface Clock {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1), for the backoff jitter. */
   random?: () => number;
+  /**
+   * Calls `onTimeout` after `ms` unless the returned stop function is called first: each
+   * attempt's timeout (default: setTimeout). Separate from `sleep`, so that a test's `sleep` may
+   * return at once without every attempt timing out.
+   */
+  timer?: (ms: number, onTimeout: () => void) => () => void;
 }
 
 export interface ResolvedClock {
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random: () => number;
+  readonly timer: (ms: number, onTimeout: () => void) => () => void;
 }
 
 export function resolveClock(clock: Clock | undefined): ResolvedClock {
   if (clock !== undefined && (clock === null || typeof clock !== 'object'))
-    throw invalidOption('clock', 'must be an object { now?, sleep?, random? }.');
-  for (const key of ['now', 'sleep', 'random'] as const)
+    throw invalidOption('clock', 'must be an object { now?, sleep?, random?, timer? }.');
+  for (const key of ['now', 'sleep', 'random', 'timer'] as const)
     if (clock?.[key] !== undefined && typeof clock[key] !== 'function')
       throw invalidOption(`clock.${key}`, 'must be a function.');
   return {
     now: clock?.now ?? Date.now,
     sleep: clock?.sleep ?? sleep,
     random: clock?.random ?? Math.random,
+    timer: clock?.timer ?? deadlineTimer(),
+  };
+}
+
+/**
+ * The default timer, one per client: deadlines in a set, behind one runtime timer armed for the
+ * earliest.
+ * Attempts start and stop a timer per request, and nearly all stop before their deadline: a
+ * setTimeout and clearTimeout each, which make Node switch its event loop's reference on and
+ * off, cost more than the rest of the client's work on a call; adding to and deleting from a set
+ * costs nothing. The runtime timer is unreferenced: an attempt in flight keeps the program
+ * running through its connection, not through its timeout.
+ */
+function deadlineTimer(): (ms: number, onTimeout: () => void) => () => void {
+  const deadlines = new Set<{ readonly at: number; readonly onTimeout: () => void }>();
+  let armed: ReturnType<typeof setTimeout> | undefined;
+  let armedAt: number | undefined;
+  const arm = (at: number) => {
+    if (armed !== undefined) clearTimeout(armed);
+    armedAt = at;
+    armed = setTimeout(fireDue, Math.max(0, at - Date.now()));
+    (armed as { unref?: () => void }).unref?.();
+  };
+  function fireDue() {
+    armed = armedAt = undefined;
+    const now = Date.now();
+    let next = Infinity;
+    for (const entry of deadlines) {
+      if (entry.at <= now) {
+        deadlines.delete(entry);
+        entry.onTimeout();
+      } else next = Math.min(next, entry.at);
+    }
+    if (next !== Infinity) arm(next);
+  }
+  return (ms, onTimeout) => {
+    const entry = { at: Date.now() + ms, onTimeout };
+    deadlines.add(entry);
+    if (armedAt === undefined || entry.at < armedAt) arm(entry.at);
+    return () => void deadlines.delete(entry);
   };
 }
 

@@ -96,6 +96,26 @@ export class FormsApiError extends Error {
   }
 }
 
+/** The kind of error an HTTP status is. */
+export function kindOfStatus(status: number): FormsApiErrorKind {
+  switch (status) {
+    case 401:
+      return 'unauthenticated';
+    case 402:
+      return 'plan_required';
+    case 403:
+      return 'missing_ability';
+    case 404:
+      return 'not_found';
+    case 422:
+      return 'validation';
+    case 429:
+      return 'rate_limited';
+    default:
+      return status >= 500 ? 'server' : 'http';
+  }
+}
+
 export function isFormsApiError(value: unknown): value is FormsApiError {
   return value instanceof FormsApiError;
 }

@@ -1,7 +1,7 @@
 // Builds every FormsApiError that follows a request, in one place: the message (what went wrong
 // and what to do), the context (operation, url, status, body, headers, attempts), and one
-// redaction pass over all of it. The transport and the callers only say what happened.
-import { FormsApiError, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
+// redaction pass over all of it. The request path only says what happened.
+import { FormsApiError, kindOfStatus, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
@@ -21,14 +21,18 @@ export interface SentRequest {
   readonly attempts: number;
 }
 
-/** What happened, as the transport or a caller saw it. */
+/**
+ * What happened, as the request path saw it. Internal: never thrown or shown; `failure()` turns
+ * each into the FormsApiError of its public kind (`aborted`, `timeout`, `network`,
+ * `response_too_large`; `not_json` is `http`; `status` is the status's kind).
+ */
 export type Failure =
   | { readonly kind: 'aborted' }
   | { readonly kind: 'timeout'; readonly timeoutMs: number; readonly phase: 'headers' | 'body' }
   | { readonly kind: 'network'; readonly cause: unknown; readonly phase: 'headers' | 'body' }
   | { readonly kind: 'not_json' }
   /** The body passed `maxResponseBytes` (or its Content-Length said it would). */
-  | { readonly kind: 'too_large'; readonly limit: number; readonly response: Response }
+  | { readonly kind: 'response_too_large'; readonly limit: number; readonly response: Response }
   /** A non-2xx answer; `body` is what openapi-fetch parsed (JSON when it could, else the text). */
   | { readonly kind: 'status'; readonly response: Response; readonly body: unknown; readonly pacing?: PacingGiveUp };
 
@@ -72,7 +76,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
       };
       break;
-    case 'too_large': {
+    case 'response_too_large': {
       const { response, limit } = what;
       const declared = response.headers.get('content-length');
       init = {
@@ -153,25 +157,6 @@ function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
       params: operation.params && (redactDeep(operation.params, redact) as Record<string, string>),
     },
   };
-}
-
-export function kindOfStatus(status: number): FormsApiErrorKind {
-  switch (status) {
-    case 401:
-      return 'unauthenticated';
-    case 402:
-      return 'plan_required';
-    case 403:
-      return 'missing_ability';
-    case 404:
-      return 'not_found';
-    case 422:
-      return 'validation';
-    case 429:
-      return 'rate_limited';
-    default:
-      return status >= 500 ? 'server' : 'http';
-  }
 }
 
 export function operationLabel(op: OperationInfo): string {

@@ -7,8 +7,6 @@ export {
   type FormsApiErrorKind,
 } from './errors.js';
 export type { SubmissionFileRef } from './download.js';
-// The one redactor of the toolkit: the contract suite redacts its output with it too.
-export { createRedactor, redactDeep, REDACTED, type Redact } from './redact.js';
 export type { OperationInfo } from './operations.js';
 export {
   createRequestPacer,
@@ -29,4 +27,6 @@ export type {
   SubmissionsApi,
   UpdateSubmissionOptions,
 } from './resources.js';
+// The one redactor of the toolkit: the contract suite redacts its output with it too.
+export { createRedactor, redactDeep, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
 export { VERSION } from './version.js';

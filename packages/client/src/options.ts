@@ -20,7 +20,11 @@ export interface RetryOptions {
   maxRetryAfterMs?: number;
   /** HTTP statuses retried (default 408, 429, 502, 503, 504). Network errors and timeouts always are. */
   retryOn?: readonly number[];
-  /** Also retry non-idempotent methods (POST). Off by default: a retried POST may act twice. */
+  /**
+   * Also send again what may act twice: a POST, and an update (PUT) that may have reached the
+   * service (the service re-runs an update's side effects, such as its webhooks). Off by
+   * default: an update is then sent again only after a refused connection or a 429.
+   */
   unsafe?: boolean;
   /**
    * Called before each retry's wait, with why and for how long. Return `false` to retry no more:

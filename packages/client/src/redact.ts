@@ -5,20 +5,21 @@ export type Redact = (text: string) => string;
 export const REDACTED = '[REDACTED]';
 
 /**
- * A redactor for a personal access token `<id>|<secret>`. It finds the whole token and, since the
- * service accepts it alone, the secret half (when it is at least 8 characters), in every form a
- * server, proxy or debug page could echo them: raw; each character percent-encoded (any hex case,
- * or twice, `%257C`), form-decoded (`+` as a space), JSON/JS-escaped (`\u007c`, `\x7c`, `\/`)
- * or an HTML entity (`&#124;`, `&#x7C;`, `&vert;`), mixed freely within one echo; and as hex or
- * base64 (standard or URL-safe, at any alignment, so `base64("Bearer " + token)` too).
+ * A redactor for personal access tokens `<id>|<secret>` (one, or several). It finds each whole
+ * token and, since the service accepts it alone, its secret half (when it is at least 8
+ * characters), in every form a server, proxy or debug page could echo them: raw; each character
+ * percent-encoded (any hex case, or twice, `%257C`, or `%u007C`), form-decoded (`+` as a space),
+ * JSON/JS-escaped (`\u007c`, `\u{7c}`, `\x7c`, octal `\174`, `\/`), an HTML entity (`&#124;`,
+ * `&#x7C;`, `&vert;`, numeric ones without `;`) or quoted-printable (`=7C`), mixed freely within
+ * one echo, and split by line breaks, indentation, NULs (UTF-16 read as UTF-8) or
+ * quoted-printable soft breaks; and as hex or base64 (standard or URL-safe, at any alignment, so
+ * `base64("Bearer " + token)` too). The vectors are in test/vectors/redaction.json.
  *
  * A hand-written matcher rather than a regular expression: the expression for all these forms
  * took V8 tens of milliseconds to compile on first use, once per client.
  */
-export function createRedactor(token: string): Redact {
-  const bar = token.indexOf('|');
-  const secretHalf = bar >= 0 ? token.slice(bar + 1) : '';
-  const secrets = [token, ...(secretHalf.length >= MIN_SECRET_HALF ? [secretHalf] : [])].filter((s) => s.length > 0);
+export function createRedactor(tokens: string | readonly string[]): Redact {
+  const secrets = (typeof tokens === 'string' ? [tokens] : tokens).flatMap(secretsOf);
   // Built on first use: most clients never make an error, and a client is cheap to create.
   let encoded: EncodedSecret[] | undefined;
   let literals: string[] = [];
@@ -33,6 +34,12 @@ export function createRedactor(token: string): Redact {
     for (const literal of literals) for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) spans.push([at, at + literal.length]);
     return spans.length === 0 ? text : replaceSpans(text, spans);
   };
+}
+
+function secretsOf(token: string): string[] {
+  const bar = token.indexOf('|');
+  const secretHalf = bar >= 0 ? token.slice(bar + 1) : '';
+  return [token, ...(secretHalf.length >= MIN_SECRET_HALF ? [secretHalf] : [])].filter((s) => s.length > 0);
 }
 
 // The service's secrets are 48 characters; a shorter half is a test token, not worth blanking
@@ -55,12 +62,14 @@ const BACKSLASH = 0x5c;
 const AMPERSAND = 0x26;
 const SPACE = 0x20;
 const PLUS = 0x2b;
+const EQUALS = 0x3d;
 
 /**
  * The lengths (as bits: bit n set for length n) of the ways the text at `at` can spell the
- * character `want`: as itself; `+` as a space (form decoding); `%7C`, `%7c`, `%257C`; `\u007c`,
- * `\x7c`, `\|`; `&#124;`, `&#x7C;`, `&vert;`. No allocation: this runs at every candidate
- * position of every error string.
+ * character `want`: as itself; `+` as a space (form decoding); `%7C`, `%7c`, `%257C`, `%u007C`;
+ * `\u007c`, `\u{7c}`, `\x7c`, `\174` (octal), `\|`; `&#124;`, `&#x7C;`, `&vert;`, and the
+ * numeric entities without `;` that HTML still reads; `=7C` (quoted-printable). No allocation:
+ * this runs at every candidate position of every error string.
  */
 function waysToSpell(text: string, at: number, want: number): number {
   const c = text.charCodeAt(at);
@@ -69,15 +78,66 @@ function waysToSpell(text: string, at: number, want: number): number {
     const once = hexByte(text, at + 1);
     if (once === want) lengths |= 1 << 3;
     if (once === PERCENT && hexByte(text, at + 3) === want) lengths |= 1 << 5;
+    if ((text.charCodeAt(at + 1) | 0x20) === 0x75 /* u */ && hexByte(text, at + 2) === 0 && hexByte(text, at + 4) === want) lengths |= 1 << 6;
   } else if (c === BACKSLASH) {
     const next = text.charCodeAt(at + 1);
-    if (next === 0x75 /* u */ && hexByte(text, at + 2) === 0 && hexByte(text, at + 4) === want) lengths |= 1 << 6;
+    if (next === 0x75 /* u */) {
+      if (hexByte(text, at + 2) === 0 && hexByte(text, at + 4) === want) lengths |= 1 << 6;
+      if (text.charCodeAt(at + 2) === 0x7b /* { */) lengths |= braceEscapeLength(text, at, want);
+    }
     if (next === 0x78 /* x */ && hexByte(text, at + 2) === want) lengths |= 1 << 4;
     if (next === want && !isAlphanumeric(want)) lengths |= 1 << 2;
+    lengths |= octalLength(text, at + 1, want);
   } else if (c === AMPERSAND) {
     lengths |= entityLength(text, at, want);
+  } else if (c === EQUALS && hexByte(text, at + 1) === want) {
+    lengths |= 1 << 3;
   }
   return lengths;
+}
+
+/** `\u{7c}`, `\u{00007C}`: 1 to 6 hex digits in braces. */
+function braceEscapeLength(text: string, at: number, want: number): number {
+  let value = 0;
+  let i = at + 3;
+  for (const stop = i + 6; i < stop; i++) {
+    const digit = hexDigit(text.charCodeAt(i));
+    if (digit < 0) break;
+    value = value * 16 + digit;
+  }
+  return i > at + 3 && text.charCodeAt(i) === 0x7d /* } */ && value === want ? 1 << (i + 1 - at) : 0;
+}
+
+/** `\174`: the lengths (backslash included) of 1 to 3 octal digits from `from` that spell `want`. */
+function octalLength(text: string, from: number, want: number): number {
+  let lengths = 0;
+  let value = 0;
+  for (let i = from; i < from + 3; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 55) break;
+    value = value * 8 + (code - 48);
+    if (value === want) lengths |= 1 << (i + 2 - from);
+  }
+  return lengths;
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/**
+ * Where the next character of an echo may continue after what can separate two of its
+ * characters: line breaks and indentation (a wrapped line, or a message that collapsed them to
+ * spaces), NULs (UTF-16 read as UTF-8), and quoted-printable soft line breaks (`=` + CRLF).
+ */
+function skipSeparators(text: string, at: number): number {
+  for (;;) {
+    const c = text.charCodeAt(at);
+    if (isBlank(c) || c === 0) at++;
+    // `=` then a line break (or the space a collapsed message left of it).
+    else if (c === EQUALS && isBlank(text.charCodeAt(at + 1))) at += 2;
+    else return at;
+  }
 }
 
 function entityLength(text: string, at: number, want: number): number {
@@ -92,7 +152,9 @@ function entityLength(text: string, at: number, want: number): number {
       value = value * (hex ? 16 : 10) + digit;
     }
     const digits = i - at - (hex ? 3 : 2);
-    return digits > 0 && text.charCodeAt(i) === 0x3b /* ; */ && value === want ? 1 << (i + 1 - at) : 0;
+    if (digits === 0 || value !== want) return 0;
+    // HTML reads a numeric entity without its `;` too.
+    return (1 << (i - at)) | (text.charCodeAt(i) === 0x3b /* ; */ ? 1 << (i + 1 - at) : 0);
   }
   let lengths = 0;
   for (const [name, code] of NAMED_ENTITIES) if (code === want && text.startsWith(name, at)) lengths |= 1 << name.length;
@@ -124,7 +186,7 @@ interface EncodedSecret {
 
 function encodedSecret(secret: string): EncodedSecret {
   const first = secret[0]!.replace(/[\\\]^-]/, '\\$&');
-  return { starts: new RegExp(`[%\\\\& ${first}]`, 'g'), codes: [...secret].map((c) => c.charCodeAt(0)) };
+  return { starts: new RegExp(`[%\\\\&= ${first}]`, 'g'), codes: [...secret].map((c) => c.charCodeAt(0)) };
 }
 
 /**
@@ -141,9 +203,14 @@ function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[numb
   const completeFrom = (start: number, first: number): number => {
     let at = start;
     for (let matched = first; matched < codes.length; matched++) {
-      // A secret wrapped across lines (a log or a debug page folding a long value) is still one echo.
-      if (matched > 0) at += lineBreakLength(text, at);
-      const lengths = at < text.length ? waysToSpell(text, at, codes[matched]!) : 0;
+      let lengths = at < text.length ? waysToSpell(text, at, codes[matched]!) : 0;
+      if (lengths === 0 && matched > 0) {
+        const next = skipSeparators(text, at);
+        if (next !== at && next < text.length) {
+          at = next;
+          lengths = waysToSpell(text, at, codes[matched]!);
+        }
+      }
       if (lengths === 0) return -1;
       // One way (by far the usual case): follow it without recursion or memory.
       if ((lengths & (lengths - 1)) === 0) {
@@ -169,24 +236,6 @@ function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[numb
       starts.lastIndex = end;
     }
   }
-}
-
-/**
- * The length of a line break at `at` and the indentation after it: CR, LF or CRLF, as themselves or
- * JSON-escaped (`\n`, `\r\n`); 0 when there is none. Secrets never contain one.
- */
-function lineBreakLength(text: string, at: number): number {
-  let i = at;
-  const escaped = text.charCodeAt(i) === BACKSLASH;
-  const step = escaped ? 2 : 1;
-  const code = (j: number) => (escaped ? (text.charCodeAt(j) === BACKSLASH ? text.charCodeAt(j + 1) : -1) : text.charCodeAt(j));
-  const CR = escaped ? 0x72 /* r */ : 0x0d;
-  const LF = escaped ? 0x6e /* n */ : 0x0a;
-  if (code(i) === CR) i += step;
-  if (code(i) === LF) i += step;
-  if (i === at) return 0;
-  while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === 0x09) i++;
-  return i - at;
 }
 
 function replaceSpans(text: string, spans: Array<[number, number]>): string {
@@ -277,12 +326,24 @@ export function headersRecord(headers: Headers, redact: Redact): Record<string, 
   return out;
 }
 
-// Query parameters that carry a credential of their own: the service's signed file URLs
-// (`signature`) and the pre-signed storage URLs a download redirects to (`X-Amz-Signature`,
-// `X-Amz-Credential`, `X-Amz-Security-Token`, `sig`, `token`, `key`).
-const SECRET_QUERY = /([?&](?:[^=&#]*(?:signature|credential|token|sig|key))=)[^&#]*/gi;
+// Query (and fragment) parameters that carry a credential of their own, by name: the service's
+// signed file URLs (`signature`), pre-signed storage URLs (`X-Amz-Signature`, `X-Amz-Credential`,
+// `X-Amz-Security-Token`, `sig`), and what a redirect chain may put in a URL (`password`,
+// `client_secret`, `auth`, `session`, `jwt`, `access_token`, `api_key`, `code`...). Matched
+// anywhere in the decoded name, case-insensitively: a false positive costs a value in a log.
+const SECRET_NAME = /signature|credential|token|sig|key|pass|pwd|secret|auth|session|sess|sid|jwt|cookie|code|otp|nonce|bearer/i;
 
-/** A URL with the values of credential-like query parameters replaced. */
+/** A URL with the values of credential-like query and fragment parameters replaced. */
 export function withoutQuerySecrets(url: string): string {
-  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+  return url.replace(/([?&#;])([^=&#;]*)=([^&#;]*)/g, (whole, sep: string, name: string) =>
+    SECRET_NAME.test(decodeName(name)) ? `${sep}${name}=${REDACTED}` : whole,
+  );
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }

@@ -1,4 +1,6 @@
-// The retry policy's arithmetic: full-jitter exponential backoff and the reading of `Retry-After`.
+// The retry policy as pure functions: whether an attempt is sent again and after how long
+// (full-jitter exponential backoff, or the service's `Retry-After`).
+import { kindOfStatus, type FormsApiErrorKind } from './errors.js';
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
 export function backoff(retry: { readonly baseDelayMs: number; readonly maxDelayMs: number }, retryNumber: number, random: () => number): number {
@@ -17,4 +19,70 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/** What an attempt ended in, as far as retrying it is concerned. */
+export type AttemptOutcome =
+  /** No answer: `reached` when the request may have reached the service (it was sent). */
+  | { readonly kind: 'network' | 'timeout'; readonly reached: boolean }
+  /** A non-2xx answer, with its `Retry-After` header, read at `now`. */
+  | { readonly kind: 'status'; readonly status: number; readonly retryAfter: string | null; readonly now: number };
+
+export type RetryDecision =
+  | { readonly retry: false }
+  | {
+      readonly retry: true;
+      /** The kind of error the attempt would have thrown. */
+      readonly reason: FormsApiErrorKind;
+      readonly status?: number;
+      readonly delayMs: number;
+      /** Whether `delayMs` is the service's `Retry-After` (else the backoff). */
+      readonly retryAfter: boolean;
+    };
+
+// RFC 9110 idempotent methods: a repeat has the same effect on the resource as one send.
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+const NO: RetryDecision = { retry: false };
+
+/** Whether to send again after attempt number `attempt`, and after how long. */
+export function decideRetry(
+  policy: RetryPolicy | false,
+  method: string,
+  attempt: number,
+  outcome: AttemptOutcome,
+  random: () => number,
+): RetryDecision {
+  if (!policy || attempt > policy.retries) return NO;
+  if (!IDEMPOTENT.has(method) && !policy.unsafe) return NO;
+  if (method === 'PUT' && !policy.unsafe && !unprocessed(outcome)) return NO;
+  if (outcome.kind !== 'status') return { retry: true, reason: outcome.kind, delayMs: backoff(policy, attempt, random), retryAfter: false };
+  const { status } = outcome;
+  if (!policy.retryOn.has(status)) return NO;
+  const reason = kindOfStatus(status);
+  const asked = parseRetryAfter(outcome.retryAfter, outcome.now);
+  if (asked === undefined) return { retry: true, reason, status, delayMs: backoff(policy, attempt, random), retryAfter: false };
+  // A longer wait than allowed is not shortened: it would only earn another refusal.
+  return asked <= policy.maxRetryAfterMs ? { retry: true, reason, status, delayMs: asked, retryAfter: true } : NO;
+}
+
+/**
+ * Whether the attempt certainly had no effect: it never reached the service (the connection was
+ * refused), or the service refused it before running it (429, from its rate limiter). A PUT is
+ * idempotent on the resource, but the service re-runs an update's side effects (it sends the
+ * submission's webhooks again: ledger entry `update-submission-emits-webhook`), so an update that
+ * may have reached it is not sent again unless the caller opts in with `unsafe`.
+ */
+function unprocessed(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'status' ? outcome.status === 429 : !outcome.reached;
+}
+
+/** The parts of the retry options a decision reads. */
+export interface RetryPolicy {
+  readonly retries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly retryOn: ReadonlySet<number>;
+  readonly unsafe: boolean;
 }

@@ -1,3 +1,6 @@
+// A request sent again carries the same body, headers and token. PUTs after a 5xx or a broken
+// connection are sent again only with `retry: { unsafe: true }` (issue 20 #23: the service re-runs
+// an update's side effects), which these tests opt into.
 import { afterEach, expect, it } from 'vitest';
 import { createFormsClient } from '../src/index.js';
 import { fakeClock, TOKEN } from './support/clock.js';
@@ -14,7 +17,7 @@ it('sends a fresh Request per attempt: the server sees the same PUT body and hea
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
   const answers = { 'field-a': 'Jane — ünïcødé', 'field-b': [1, 2], 'field-c': null };
-  const result = await client.submissions.update(42, 7, answers, { completionTime: 31 });
+  const result = await client.submissions.update(42, 7, answers, { completionTime: 31, retry: { unsafe: true } });
   expect(result.data.submission_id).toBe(7);
   expect(server.requests).toHaveLength(3);
   const expected = { ...answers, completion_time: 31 };
@@ -36,7 +39,7 @@ it('re-sends an integration PUT body intact after a network failure', async () =
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
   const input = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://example.com/h' } } as const;
-  await client.integrations.update(42, 3, input);
+  await client.integrations.update(42, 3, input, { retry: { unsafe: true } });
   expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([input, input]);
 });
 
@@ -53,7 +56,7 @@ it('a fetch passed in the options gets a fresh Request per attempt, with the bod
       return Response.json({ message: 'ok', data: { submission_id: 7, form_id: 42, submitted_at: '', data: {} } });
     },
   });
-  await client.submissions.update(42, 7, { a: 'b' });
+  await client.submissions.update(42, 7, { a: 'b' }, { retry: { unsafe: true } });
   expect(seen).toHaveLength(3);
   expect(new Set(seen).size).toBe(3);
   for (const request of seen) {

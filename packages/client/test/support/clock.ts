@@ -5,7 +5,7 @@ import type { Clock } from '../../src/index.js';
 export function fakeClock(random = 0.5, now = Date.UTC(2025, 0, 1)) {
   const delays: number[] = [];
   const state = { now };
-  const clock: Required<Clock> = {
+  const clock: Clock & Required<Pick<Clock, 'now' | 'sleep' | 'random'>> = {
     now: () => state.now,
     random: () => random,
     sleep: async (ms, signal) => {

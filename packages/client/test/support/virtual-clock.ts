@@ -29,7 +29,7 @@ export function virtualClock(start = Date.UTC(2025, 0, 1)) {
       wakeNext();
     });
   };
-  const clock: Required<Clock> = {
+  const clock: Clock & Required<Pick<Clock, 'now' | 'sleep' | 'random'>> = {
     now: () => now,
     random: () => 0.5,
     sleep: (ms, signal) =>

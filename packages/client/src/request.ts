@@ -1,0 +1,275 @@
+// The one request path: every call, helper or raw, goes through openapi-fetch with a fetch of
+// its own, made here. That fetch owns the attempts: pacing, each attempt's timeout (on the
+// client's Clock), the body cap, reading the answer, and retries, decided by the pure functions
+// of retry.ts. It returns an answer or throws a typed FormsApiError. Re-sending a request is not
+// something middleware can do (it sees one send); a custom fetch is where openapi-fetch's
+// maintainers point for it.
+import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
+import type { ResolvedClock } from './clock.js';
+import { FormsApiError } from './errors.js';
+import { failure, operationOf, type Failure, type FailureScope } from './failures.js';
+import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
+import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
+import { decideRetry, type AttemptOutcome } from './retry.js';
+
+/** What every call of one client shares. */
+export interface ClientContext {
+  readonly client: ResolvedOptions;
+  readonly scope: FailureScope;
+  /** Rate-limit pacing, when the client has it: every send goes through it. */
+  readonly pacer: InternalPacer | undefined;
+  /**
+   * Signals joined from the caller's and the attempt's, kept alive by the streamed response they
+   * belong to: Node 20's fetch holds a Request's signal only weakly, and a joined signal nothing
+   * else holds would be collected, and never abort the body.
+   */
+  readonly retained: WeakMap<Response, AbortSignal>;
+}
+
+/**
+ * How the answer is handed to openapi-fetch. `json` (helpers, raw calls parsed as JSON): read
+ * within the attempt, so that a body that stalls or breaks is retried like a network error, and a
+ * 2xx that is not JSON fails `not_json`. `stream` (downloads, other `parseAs`): a 2xx is handed on
+ * unread, capped at `okCap`, and the timeout covers the attempt until the response arrives; an
+ * error answer is read like `json`. `throwOnError` (helpers): a non-2xx answer becomes its
+ * FormsApiError here; raw calls get it back from openapi-fetch as `{ error, response }`.
+ */
+export type Reading =
+  | { readonly kind: 'json'; readonly throwOnError: boolean }
+  | { readonly kind: 'stream'; readonly throwOnError: boolean; readonly okCap: number };
+
+/** The fetch openapi-fetch is handed for one call. */
+export type CallFetch = (request: Request) => Promise<Response>;
+
+/**
+ * The first attempt's signal, made before openapi-fetch builds its Request: given to
+ * openapi-fetch as the call's `signal`, the Request it builds follows it, and the first attempt
+ * sends that Request as it is. Building another Request from it with a signal of its own would
+ * copy its headers and follow a second signal, on every call.
+ */
+interface FirstAttempt {
+  readonly controller: AbortController | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+export function callFetch(ctx: ClientContext, call: ResolvedCall, reading: Reading): { fetch: CallFetch; signal: AbortSignal | undefined } {
+  const controller = call.timeoutMs === Infinity ? undefined : new AbortController();
+  const first: FirstAttempt = { controller, signal: joined(call.signal, controller?.signal) };
+  const fetch: CallFetch = async (request) => {
+    // Read once, re-sent intact by every attempt.
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    return sendWithRetries(ctx, call, reading, request, body, first);
+  };
+  return { fetch, signal: first.signal };
+}
+
+function joined(caller: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
+  return caller && own ? AbortSignal.any([caller, own]) : (caller ?? own);
+}
+
+/** One attempt's end: an answer to hand on, or what went wrong. */
+type Attempt =
+  | { readonly kind: 'answer'; readonly response: Response; readonly text?: string; readonly data?: unknown; readonly gaveUp?: PacingGiveUp }
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly reached: boolean };
+
+async function sendWithRetries(
+  ctx: ClientContext,
+  call: ResolvedCall,
+  reading: Reading,
+  request: Request,
+  body: ArrayBuffer | undefined,
+  first: FirstAttempt,
+): Promise<Response> {
+  const { client, scope } = ctx;
+  const { method, url } = request;
+  for (let attempt = 1; ; attempt++) {
+    const fail = (what: Failure) => failure(scope, { method, url, attempts: attempt }, what);
+    const result = await sendOnce(ctx, call, reading, request, body, first);
+    if (result.kind === 'failed' && result.failure.kind === 'aborted') throw fail(result.failure);
+    const outcome = outcomeOf(result, client.clock);
+    const decision = outcome && decideRetry(call.retry, method, attempt, outcome, client.clock.random);
+    if (decision?.retry && call.retry) {
+      const event = { attempt, reason: decision.reason, status: decision.status, delayMs: decision.delayMs, retryAfter: decision.retryAfter };
+      if (await retryApproved(call.retry, event, () => operationOf(scope, method, url))) {
+        if (result.kind === 'answer') result.response.body?.cancel().catch(() => {});
+        await pause(decision.delayMs, call, client.clock, fail);
+        continue;
+      }
+    }
+    if (result.kind === 'failed') throw fail(result.failure);
+    return handOn(ctx, call, reading, result, fail);
+  }
+}
+
+/** What the retry policy is told about an attempt; nothing for a success or a final failure. */
+function outcomeOf(result: Attempt, clock: ResolvedClock): AttemptOutcome | undefined {
+  if (result.kind === 'failed') {
+    const { failure: what, reached } = result;
+    if (what.kind === 'network' || what.kind === 'timeout') return { kind: what.kind, reached };
+    return undefined;
+  }
+  const { response, gaveUp } = result;
+  // The pacer has waited out 429s as long as it may: another retry would only wait again.
+  if (response.ok || gaveUp) return undefined;
+  return { kind: 'status', status: response.status, retryAfter: response.headers.get('retry-after'), now: clock.now() };
+}
+
+/** The answer as openapi-fetch is given it, or its FormsApiError for a helper. */
+function handOn(
+  ctx: ClientContext,
+  call: ResolvedCall,
+  reading: Reading,
+  result: Extract<Attempt, { kind: 'answer' }>,
+  fail: (what: Failure) => FormsApiError,
+): Response {
+  const { response } = result;
+  if (reading.throwOnError && !response.ok)
+    throw fail({ kind: 'status', response, body: parsedError(result.text), pacing: result.gaveUp });
+  if (reading.kind === 'stream' && response.ok) {
+    const cap = response.ok ? reading.okCap : call.maxResponseBytes;
+    const tooLarge = () => fail({ kind: 'response_too_large', limit: cap, response });
+    checkDeclaredLength(response, cap, tooLarge);
+    return limitBody(response, cap, ctx.client.nativeFetch, tooLarge);
+  }
+  return settled(response, result.text ?? '', result.data);
+}
+
+/**
+ * Sends one attempt (through the pacer, when there is one) and, unless the body is streamed,
+ * reads the answer within the attempt's timeout. Never throws: every end is a value.
+ */
+async function sendOnce(
+  ctx: ClientContext,
+  call: ResolvedCall,
+  reading: Reading,
+  request: Request,
+  body: ArrayBuffer | undefined,
+  first: FirstAttempt,
+): Promise<Attempt> {
+  const { client } = ctx;
+  let timedOut = false;
+  let stopTimer = noop;
+  let signal: AbortSignal | undefined;
+  // `reached`: the request may have reached the service (a status came back, or the connection
+  // broke after it was sent); what an update must not be sent twice after.
+  let phase: 'headers' | 'body' = 'headers';
+  const send = async (): Promise<Response> => {
+    // A send again after a 429 (the pacer's) gets a timeout of its own.
+    stopTimer();
+    timedOut = false;
+    // openapi-fetch's Request, sent as it is while it has no body to re-send and its signal has
+    // not fired (a send again after a 429 reuses it too); else a fresh Request per attempt.
+    const reuse = body === undefined && !first.controller?.signal.aborted;
+    const own = reuse ? first.controller : call.timeoutMs === Infinity ? undefined : new AbortController();
+    signal = reuse ? first.signal : joined(call.signal, own?.signal);
+    if (own) {
+      stopTimer = client.clock.timer(call.timeoutMs, () => {
+        timedOut = true;
+        own.abort(new DOMException(`No response within ${call.timeoutMs} ms.`, 'TimeoutError'));
+      });
+    }
+    if (reuse) return client.nativeFetch ? globalThis.fetch(request) : client.fetch(request);
+    const init: RequestInit = {};
+    if (signal) init.signal = signal;
+    if (body !== undefined) init.body = body;
+    // The global fetch builds the attempt's fresh Request from (request, init) itself; building it
+    // here too would make two Requests follow the signal.
+    return client.nativeFetch ? globalThis.fetch(request, init) : client.fetch(new Request(request, init));
+  };
+  const failed = (error: unknown): Attempt => {
+    if (call.signal?.aborted) return { kind: 'failed', failure: { kind: 'aborted' }, reached: true };
+    const reached = phase === 'body' || !refusedBeforeSending(error);
+    if (timedOut) return { kind: 'failed', failure: { kind: 'timeout', timeoutMs: call.timeoutMs, phase }, reached };
+    return { kind: 'failed', failure: { kind: 'network', cause: error, phase }, reached };
+  };
+  try {
+    let response: Response;
+    let gaveUp: PacingGiveUp | undefined;
+    if (ctx.pacer) {
+      // Pacing waits come before each send's timer starts: they are not part of `timeoutMs`.
+      ({ response, gaveUp } = await ctx.pacer[PACED_SEND](send, { method: request.method, url: request.url, signal: call.signal }));
+    } else response = await send();
+    if (reading.kind === 'stream' && response.ok) {
+      // The caller reads the body at its own pace; its signal, held by the response, still ends it.
+      if (signal && signal !== call.signal && call.signal) ctx.retained.set(response, signal);
+      return { kind: 'answer', response, gaveUp };
+    }
+    phase = 'body';
+    const cap = call.maxResponseBytes;
+    let overCap = false;
+    const tooLarge = () => {
+      overCap = true;
+      return new Error('over maxResponseBytes');
+    };
+    let text: string;
+    try {
+      text = await readCapped(response, cap, client.nativeFetch, tooLarge);
+    } catch (error) {
+      if (overCap) return { kind: 'failed', failure: { kind: 'response_too_large', limit: cap, response }, reached: true };
+      throw error;
+    }
+    if (reading.kind === 'json' && response.ok && text !== '') {
+      try {
+        return { kind: 'answer', response, text, data: JSON.parse(text), gaveUp };
+      } catch {
+        return { kind: 'failed', failure: { kind: 'not_json' }, reached: true };
+      }
+    }
+    return { kind: 'answer', response, text, gaveUp };
+  } catch (error) {
+    return failed(error);
+  } finally {
+    // A streamed body is the caller's: the timeout covered the attempt until the response came.
+    stopTimer();
+  }
+}
+
+const noop = () => {};
+
+// Errors a connection gives before any byte of the request is sent: nothing reached the service.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function refusedBeforeSending(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && NOT_SENT.has(code);
+}
+
+/** An error body as openapi-fetch would parse it: JSON when it parses, else the text. */
+function parsedError(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The answer, read, as openapi-fetch reads it again: the same Response (status, headers, URL),
+ * whose `text()` and `json()` give what was already read and parsed.
+ */
+function settled(response: Response, text: string, data: unknown): Response {
+  return Object.defineProperties(response, {
+    text: { value: () => Promise.resolve(text) },
+    json: { value: () => Promise.resolve(data !== undefined || text === '' ? data : JSON.parse(text)) },
+  });
+}
+
+/** Asks `onRetry`, if any, whether to go on: anything but `false` is yes. An exception it
+ * throws ends the call as it is (openapi-fetch passes it on). */
+async function retryApproved(retry: ResolvedRetry, event: Omit<RetryEvent, 'operation'>, operation: () => RetryEvent['operation']): Promise<boolean> {
+  if (!retry.onRetry) return true;
+  return (await retry.onRetry({ ...event, operation: operation() })) !== false;
+}
+
+const NEVER = new AbortController().signal;
+
+async function pause(ms: number, call: ResolvedCall, clock: ResolvedClock, fail: (what: Failure) => FormsApiError): Promise<void> {
+  if (call.signal?.aborted) throw fail({ kind: 'aborted' });
+  try {
+    await clock.sleep(ms, call.signal ?? NEVER);
+  } catch {
+    throw fail({ kind: 'aborted' });
+  }
+}
