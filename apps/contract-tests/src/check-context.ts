@@ -7,7 +7,7 @@ import { abilitiesOfToken, tokenLacking, tokensLacking, tokenVariable, type Targ
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import { failure, success, type Result } from './result.js';
-import { createRedactor, type Redact } from './report/redact.js';
+import { createRedactor, type Redact } from './report/placeholders.js';
 
 /** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
 const LISTED_ERRORS = 8;
@@ -93,6 +93,8 @@ export class CheckContext {
       recorder: this.recorder,
       ...(resolved ? { token: resolved } : {}),
       ...(headers ? { headers } : {}),
+      ...(this.target.pacer ? { pacer: this.target.pacer } : {}),
+      ...(this.target.traffic ? { traffic: this.target.traffic } : {}),
     });
   }
 
@@ -147,7 +149,11 @@ export class CheckContext {
    * it sent, and `traits`. Every failure is later matched against the ledger by that situation.
    */
   fail(failure: Failure, traits: readonly string[] = []): void {
-    this.failures.push(failure.situation ? failure : { ...failure, situation: this.situationOf(failure.exchange, traits) });
+    // A 429 says nothing about the contract, whichever check met it: it is reported as what it is.
+    const unasked = failure.exchange?.status === 429 && failure.kind !== 'rate-limited' && !failure.expectedStatus?.includes(429);
+    const judged = unasked ? rateLimitedFailure(failure.exchange!, failure.operationId) : failure;
+    if (judged.kind === 'rate-limited' && this.failures.some((f) => f.kind === 'rate-limited' && f.exchange === judged.exchange)) return;
+    this.failures.push(judged.situation ? judged : { ...judged, situation: this.situationOf(judged.exchange, traits) });
   }
 
   /** The situation of an exchange, as the ledger's `when` reads it. */
@@ -191,6 +197,11 @@ export class CheckContext {
       return undefined;
     }
     const status = exchange.status;
+    // A 429 the check did not ask for (the mock's documented 429 is asked for with Prefer).
+    if (status === 429 && !statuses.includes(429)) {
+      this.fail(rateLimitedFailure(exchange, operationId), expect.traits);
+      return undefined;
+    }
     const documented: readonly number[] = operationById(operationId)?.statuses ?? [];
     if (!statuses.includes(status)) {
       const undocumented = !documented.includes(status);
@@ -260,4 +271,24 @@ export class CheckContext {
   onCleanup(label: string, run: () => Promise<void>): void {
     this.cleanups.push({ label, run });
   }
+}
+
+/**
+ * A request the service refused with 429: reported as rate limited, with the wait it asked for,
+ * never as a status the contract does not expect (so never as drift, known or new).
+ */
+export function rateLimitedFailure(exchange: Exchange, operationId: string | undefined): Failure {
+  const retryAfter = exchange.rateLimited?.retryAfterMs ?? retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
+  const asked = retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
+  const why = exchange.rateLimited
+    ? `still refused after ${exchange.rateLimited.refusals} 429(s) waited out, ${asked}: lower --rate-limit, or run when no one else spends the token's budget`
+    : `answered 429 ${asked} (pacing is off: --rate-limit)`;
+  return { kind: 'rate-limited', message: `${operationId ?? 'request'}: rate limited, ${why}`, expected: 'an answer within the rate limit', received: `429${retryAfter === undefined ? '' : ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)`}`, receivedStatus: 429, ...(operationId ? { operationId } : {}), exchange };
+}
+
+function retryAfterMsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

@@ -5,6 +5,8 @@ import { OPERATIONS, operationById } from '@forms-api/types';
 import { failure, success, type Result } from './result.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
+import { liveSettingsInEnvironment } from './targets/live.js';
+import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, type ExploreOptions } from './explore/explore.js';
 
 export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
@@ -15,10 +17,18 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       behaves like the service's code, so it shows every known drift.
                       "live" alone runs prism, sandbox and live; name the targets to choose others.
   --config <file>     JSON file with the live settings (see README); the environment wins.
+                      Live settings (--config or FORMS_API_* variables) without a target list
+                      naming live are refused: add --target live, or name the targets you want.
   --write             live target: also run the checks that change data (they undo their changes).
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
   --no-proxy          skip the prism proxy pass in front of live targets.
+  --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the
+                      service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
+  --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
+                      sends the same generated cases, so a finding replays.
+  --explore-budget <n>  requests the explorer may send per target (default 120; 0: no exploring).
+  --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
   --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
   -h, --help          this text.`;
@@ -31,6 +41,12 @@ export interface CommandLine {
   readonly config?: string;
   readonly reportDir: string;
   readonly operations?: string[];
+  /** The explorer's seed, budget (requests per target; 0: off) and time bound. */
+  readonly explore: ExploreOptions;
+  /** Requests per minute the live target is paced to; `false`: no pacing. */
+  readonly rateLimit: number | false;
+  /** Said on stderr before the run: live settings present while the named targets leave the tenant out. */
+  readonly notice?: string;
 }
 
 /** Why there is no run: a usage error (exit 2), or a request for help (exit 0); `message` is what to print. */
@@ -52,6 +68,10 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
         'no-proxy': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
         'report-dir': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        seed: { type: 'string' },
+        'explore-budget': { type: 'string' },
+        'explore-time': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -69,6 +89,31 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
+  // Live settings with no target naming the tenant: a CI job that forgot `--target live` must not
+  // go green without reaching it (issue 22). Refused rather than run: a command line that does not
+  // name a tenant never sends it requests (a shell may carry FORMS_API_TOKEN for other tools).
+  const liveSettings = [...(values.config ? ['--config'] : []), ...liveSettingsInEnvironment(env)];
+  let notice: string | undefined;
+  if (!names.includes('live') && liveSettings.length > 0) {
+    const named = fromArgs.length > 0 || fromEnv.length > 0;
+    if (!named || values.config) {
+      return failure({
+        kind: 'usage',
+        message:
+          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
+          `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
+      });
+    }
+    notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
+  }
+  const rateLimit = parseRateLimit(values['rate-limit']);
+  if (!rateLimit.ok) return rateLimit;
+  const seed = wholeNumber('--seed', values.seed, randomSeed(), 2 ** 31 - 1);
+  if (!seed.ok) return seed;
+  const budget = wholeNumber('--explore-budget', values['explore-budget'], DEFAULT_EXPLORE_BUDGET, 1_000_000);
+  if (!budget.ok) return budget;
+  const seconds = wholeNumber('--explore-time', values['explore-time'], DEFAULT_EXPLORE_TIME_LIMIT_MS / 1000, 86_400);
+  if (!seconds.ok) return seconds;
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
   return success({
@@ -76,10 +121,34 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     write: values.write,
     strict: values.strict,
     proxy: !values['no-proxy'],
+    rateLimit: rateLimit.value,
+    explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
     // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
     reportDir: resolve(values['report-dir'] ?? 'reports'),
     ...(values.config ? { config: resolve(values.config) } : {}),
     ...(values.operation ? { operations: values.operation } : {}),
+    ...(notice ? { notice } : {}),
   });
 }
 
+
+/** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
+export const DEFAULT_RATE_LIMIT = 100;
+
+function parseRateLimit(value: string | undefined): Result<number | false, CommandLineError> {
+  if (value === undefined) return success(DEFAULT_RATE_LIMIT);
+  if (value === 'off' || value === '0') return success(false);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) {
+    return failure({ kind: 'usage', message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"` });
+  }
+  return success(Number(value));
+}
+
+/** A seed when none is given: each run explores differently, and prints the seed that replays it. */
+const randomSeed = (): number => Math.floor(Math.random() * (2 ** 31 - 1));
+
+function wholeNumber(option: string, value: string | undefined, fallback: number, max: number): Result<number, CommandLineError> {
+  if (value === undefined) return success(fallback);
+  if (!/^\d+$/.test(value) || Number(value) > max) return failure({ kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` });
+  return success(Number(value));
+}

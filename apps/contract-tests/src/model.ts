@@ -18,6 +18,8 @@ export interface Exchange {
   readonly responseBody?: string;
   /** Set when the body was longer than the suite reads: `responseBody` holds only its first this many bytes. */
   readonly responseBodyLimit?: number;
+  /** Set when the pacer stopped waiting out 429s: what the last one asked for, and how many there were. */
+  readonly rateLimited?: { readonly retryAfterMs: number; readonly refusals: number };
   /** Set when no response arrived (connection refused, timeout, abort). */
   readonly transportError?: string;
 }
@@ -28,6 +30,7 @@ export type FailureKind =
   | 'schema' // the body does not validate against the documented schema
   | 'behaviour' // a behavioural check saw a departure from the contract (an observation)
   | 'transport' // no response, or a body that cannot be parsed
+  | 'rate-limited' // the service answered 429: never contract drift, and never matched to the ledger
   | 'config' // the target lacks configuration the check needs
   | 'setup'; // the suite could not prepare the check (for example no submission to update)
 

@@ -4,7 +4,7 @@
 import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
 import { printableLines } from './report/printable.js';
-import { createRedactor } from './report/redact.js';
+import { createRedactor } from './report/placeholders.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
@@ -44,6 +44,8 @@ export async function runCli(io: CliIo): Promise<number> {
     return printableLines(redact(text));
   };
   const log = (line: string) => io.err(redacted(line));
+  if (options.notice) log(`note: ${options.notice}`);
+  if (options.explore.budget > 0) log(`explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`);
   log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
 
   let run: ContractRun;
@@ -58,6 +60,8 @@ export async function runCli(io: CliIo): Promise<number> {
       write: options.write,
       strict: options.strict,
       proxyPass: options.proxy,
+      rateLimit: options.rateLimit,
+      explore: options.explore,
       env: io.env,
       signal: io.signal,
       log,

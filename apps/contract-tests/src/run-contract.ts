@@ -1,7 +1,11 @@
 // Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
 // live targets), stops everything it started, and builds the report.
+import { createRequestPacer } from '@forms-api/client';
+import { tenantReportsNoLimit } from './targets/http-client.js';
 import type { CheckResult } from './model.js';
-import { buildReport, type RunReport, type TargetRun } from './report/model.js';
+import type { Check } from './suites/types.js';
+import { exploreSuite, type ExploreOptions } from './explore/explore.js';
+import { buildReport, formatDuration, type RunReport, type TargetRun, type TargetTraffic } from './report/model.js';
 import { runTarget } from './runner.js';
 import type { SpecArtifacts } from './spec.js';
 import { allSuites } from './suites/index.js';
@@ -23,6 +27,10 @@ export interface ContractOptions {
   readonly write: boolean;
   readonly strict: boolean;
   readonly proxyPass: boolean;
+  /** The explorer's seed and bounds; absent or a budget of 0: no exploring. */
+  readonly explore?: ExploreOptions;
+  /** Requests per minute the live target is paced to; `false` (or absent): no pacing. */
+  readonly rateLimit?: number | false;
   readonly configPath?: string;
   readonly env: NodeJS.ProcessEnv;
   readonly signal: AbortSignal;
@@ -54,7 +62,16 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'live': {
       const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
       if (!config.ok) throw new LiveConfigError(config.error.message);
-      return liveTarget(config.value, { write: options.write, proxyPass: options.proxyPass });
+      const pacer = options.rateLimit
+        ? createRequestPacer({
+            requestsPerMinute: options.rateLimit,
+            // Pacing waits are many and short (summed in the progress lines); a 429 is worth a line.
+            onWait: (wait) => {
+              if (wait.reason === 'rate_limited') options.log(`  … [live] ${wait.method} ${wait.path} answered 429 (${wait.refusals}×): waiting ${Math.ceil(wait.waitMs / 1000)} s as the service asked`);
+            },
+          })
+        : undefined;
+      return liveTarget(config.value, { write: options.write, proxyPass: options.proxyPass, ...(pacer ? { pacer } : {}) });
     }
   }
 }
@@ -70,8 +87,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
   const secrets = options.secrets ?? new Map<string, string>();
   const onResult = (r: CheckResult) => options.log(`  ${SYMBOL[r.outcome]} [${r.target}] ${r.operationId} › ${r.name}${r.outcome === 'failed' ? ` — ${(r.reason ?? '').split('\n')[0]}` : ''}`);
   let lastOp = '';
-  const onStart = (target: string, check: { operationId: string }) => {
-    if (`${target}/${check.operationId}` !== lastOp) options.log(`[${target}] ${check.operationId}`);
+  let current: { target: Target; startedAt: number } | undefined;
+  const onStart = (target: string, check: Check, progress: { done: number; total: number }) => {
+    if (`${target}/${check.operationId}` !== lastOp) options.log(`[${target}] ${check.operationId}${current ? progressOf(current.target, current.startedAt, progress) : ''}`);
     lastOp = `${target}/${check.operationId}`;
   };
 
@@ -88,6 +106,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
+    target = { ...target, traffic: { requests: 0 } };
+    current = { target, startedAt: Date.now() };
+    const targetStartedAt = Date.now();
     // Results are kept as they come, so a crash of the suite itself still leaves them in the report.
     const collect = (r: CheckResult) => {
       results.push(r);
@@ -95,7 +116,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     };
     let crash: string | undefined;
     try {
-      await runTarget(target, { spec: options.spec, suites: allSuites, signal: options.signal, onResult: collect, onStart, ...(options.operations ? { operations: options.operations } : {}) });
+      // The explorer after the written checks, with an allowance of its own per target.
+      const suites = options.explore && options.explore.budget > 0 ? [...allSuites, ...exploreSuite(options.spec, options.explore)] : allSuites;
+      await runTarget(target, { spec: options.spec, suites, signal: options.signal, onResult: collect, onStart, ...(options.operations ? { operations: options.operations } : {}) });
       if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
         await proxyPass(target, options, collect, onStart);
       }
@@ -110,13 +133,19 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
         crash ??= `could not stop the target: ${messageOf(error)}`;
       }
     }
-    targets.push({ name: target.name, kind: target.kind, ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}), ...(crash ? { error: crash } : {}) });
+    targets.push({
+      name: target.name,
+      kind: target.kind,
+      ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}),
+      ...(crash ? { error: crash } : {}),
+      traffic: trafficOf(target, Date.now() - targetStartedAt),
+    });
   }
-  return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger }), secrets };
+  return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger, ...(options.explore && options.explore.budget > 0 ? { explore: options.explore } : {}) }), secrets };
 }
 
 /** The read-only requests again, through `prism proxy --errors` in front of the live target. */
-async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: (t: string, c: { operationId: string }) => void): Promise<void> {
+async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: NonNullable<Parameters<typeof runTarget>[1]['onStart']>): Promise<void> {
   const name = `${target.name} (prism proxy)`;
   let proxy;
   try {
@@ -130,4 +159,30 @@ async function proxyPass(target: Target, options: ContractOptions, onResult: (r:
   } finally {
     await proxy.stop();
   }
+}
+
+/** What a target's run cost: requests, waits, 429s (from its pacer when it has one), and duration. */
+function trafficOf(target: Target, durationMs: number): TargetTraffic {
+  const stats = target.pacer?.stats();
+  return {
+    // Each request the checks made once; a send again after a 429 is counted in `rateLimited`.
+    requests: target.traffic?.requests ?? stats?.requests ?? 0,
+    durationMs,
+    ...(stats
+      ? { requestsPerMinute: stats.limit, waitedMs: stats.waitedMs, rateLimitedWaitMs: stats.rateLimitedWaitMs, rateLimited: stats.rateLimited, gaveUp: stats.gaveUp }
+      : {}),
+    ...(target.pacer && tenantReportsNoLimit(target.pacer) ? { unlimited: true } : {}),
+  };
+}
+
+/** ` (12/58 checks; 85 requests, waited 41 s; about 2 min left)`: a paced run is long, and says how long. */
+function progressOf(target: Target, startedAt: number, progress: { done: number; total: number }): string {
+  const stats = target.pacer?.stats();
+  if (!stats) return '';
+  const elapsed = Date.now() - startedAt;
+  // What is left, at the pace of the checks so far (waits included); at least what the budget allows.
+  const perCheck = progress.done > 0 ? elapsed / progress.done : 0;
+  const requestsPerCheck = progress.done > 0 ? stats.requests / progress.done : 0;
+  const left = (progress.total - progress.done) * Math.max(perCheck, (requestsPerCheck * 61_000) / stats.limit);
+  return ` (${progress.done}/${progress.total} checks; ${stats.requests} requests, waited ${formatDuration(stats.waitedMs)}${stats.rateLimited ? `, ${stats.rateLimited}× 429 waited out` : ''}${progress.done > 0 ? `; about ${formatDuration(left)} left` : ''})`;
 }

@@ -6,7 +6,7 @@ import { createLedgerIndex, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
 import { printable } from './report/printable.js';
-import { createRedactor, redactValue, type Redact } from './report/redact.js';
+import { createRedactor, redactValue, type Redact } from './report/placeholders.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -19,7 +19,7 @@ export interface RunOptions {
   readonly operations?: string[];
   /** Called as each check finishes (progress output). */
   readonly onResult?: (result: CheckResult) => void;
-  readonly onStart?: (target: string, check: Check) => void;
+  readonly onStart?: (target: string, check: Check, progress: { readonly done: number; readonly total: number }) => void;
 }
 
 /** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
@@ -38,8 +38,10 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
     results.push(result);
     options.onResult?.(result);
   };
-  for (const suite of options.suites) {
-    if (options.operations && !options.operations.includes(suite.operationId)) continue;
+  const selected = options.suites.filter((suite) => !options.operations || options.operations.includes(suite.operationId));
+  const total = selected.reduce((n, suite) => n + suite.checks.filter((c) => !c.on || c.on === target.kind).length, 0);
+  let done = 0;
+  for (const suite of selected) {
     for (const check of suite.checks) {
       if (check.on && check.on !== target.kind) continue;
       const base = { target: target.name, operationId: check.operationId, name: check.name };
@@ -51,8 +53,9 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
         emit({ ...base, outcome: 'skipped', reason: 'changes data: run with --write to include it', failures: [], driftIds: [], curl: [], durationMs: 0 });
         continue;
       }
-      options.onStart?.(target.name, check);
+      options.onStart?.(target.name, check, { done, total });
       for (const result of await runCheck(target, check, options, ledger)) emit(result);
+      done++;
     }
   }
   return results;

@@ -50,14 +50,15 @@ export const TOKENS = {
   FORMS_API_TOKEN_INTEGRATIONS_ONLY: '46|iNtegrationsOnlySecret0123456789abcdefgh',
 } as const;
 
-/** Runs `contract` with the tenant as the only target (no proxy pass), reports in a temporary directory. */
+/** Runs `contract` with the tenant as the only target (no proxy pass, no exploring unless asked), reports in a temporary directory. */
 export async function runAgainst(tenant: HostileTenant, args: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
   const dir = await mkdtemp(join(tmpdir(), 'contract-hostile-'));
   const stdout: string[] = [];
   const stderr: string[] = [];
   try {
     const code = await runCli({
-      argv: ['--no-proxy', '--report-dir', dir, ...args],
+      // The written checks only (the explorer is tested on its own); a test may pass --explore-budget.
+      argv: ['--no-proxy', '--explore-budget', '0', '--report-dir', dir, ...args],
       env: { FORMS_CONTRACT_TARGETS: 'live', FORMS_API_BASE_URL: tenant.baseUrl, FORMS_API_WORKSPACE_ID: '1', FORMS_API_FORM_ID: '2', ...TOKENS, ...env },
       out: (line) => stdout.push(line),
       err: (line) => stderr.push(line),

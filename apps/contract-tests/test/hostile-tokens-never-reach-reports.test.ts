@@ -39,7 +39,8 @@ describe('a tenant echoing tokens', () => {
         res.writeHead(200, { 'content-type': 'text/plain' }).end(`you sent ${forms.join(' ')}`);
       }
     });
-    run = await runAgainst(tenant);
+    // The explorer too: its findings quote the tenant like every check's.
+    run = await runAgainst(tenant, ['--explore-budget', '40', '--seed', '3']);
   }, 120_000);
 
   afterAll(async () => {
@@ -58,6 +59,65 @@ describe('a tenant echoing tokens', () => {
       it(`${variable} (${encoding}) is in no output`, () => {
         for (const [output, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, 'contract-report.json': run.json, 'contract-report.xml': run.xml })) {
           expect(text.includes(echo), `${output} contains ${encoding} of ${variable}`).toBe(false);
+        }
+      });
+    }
+  }
+});
+
+/**
+ * Issue 20 #4: four encodings got through the suite's own redactor. Each is echoed alone, at the
+ * start of every answer (where a failure quotes it), by a tenant run once per encoding; since the
+ * suite redacts with the client's redactor, none reaches an output.
+ */
+const MORE_ECHOES: Record<string, (token: string) => string> = {
+  'base64 of "Bearer " + token': (token) => Buffer.from(`Bearer ${token}`).toString('base64'),
+  hex: (token) => Buffer.from(token).toString('hex'),
+  '\\xHH escapes': (token) => [...Buffer.from(token)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
+  'split across lines': (token) => `${token.slice(0, 17)}\n${token.slice(17, 30)}\r\n  ${token.slice(30)}`,
+};
+
+/**
+ * What of an echo must be in no output, as an output would hold it: the echo and its JSON escape
+ * (the report files); for a token split across lines, each piece after the first (a line break
+ * is shown escaped in every output, so the echo never appears whole as sent).
+ */
+function traces(token: string, encoding: string, echo: string): string[] {
+  if (encoding === 'split across lines') return [token.slice(17, 30), token.slice(30)];
+  return [echo, JSON.stringify(echo).slice(1, -1)];
+}
+
+describe('a tenant echoing tokens in the encodings the suite once missed', () => {
+  const tenants: HostileTenant[] = [];
+  const runs: Record<string, CliRun> = {};
+
+  beforeAll(async () => {
+    for (const [encoding, encode] of Object.entries(MORE_ECHOES)) {
+      const tenant = await startHostileTenant((req, res) => {
+        const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(token ? `${encode(token)} is what you sent` : 'no token');
+      });
+      tenants.push(tenant);
+      runs[encoding] = await runAgainst(tenant);
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(tenants.map((t) => t.close()));
+  });
+
+  for (const encoding of Object.keys(MORE_ECHOES)) {
+    it(`${encoding}: the echoes reached the reports, as placeholders`, () => {
+      const run = runs[encoding]!;
+      expect(run.code).toBe(1);
+      expect(run.json).toContain('is what you sent');
+    });
+    for (const [variable, token] of Object.entries(TOKENS)) {
+      it(`${variable} (${encoding}) is in no output`, () => {
+        const run = runs[encoding]!;
+        const echo = MORE_ECHOES[encoding]!(token);
+        for (const [output, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, 'contract-report.json': run.json, 'contract-report.xml': run.xml })) {
+          for (const trace of traces(token, encoding, echo)) expect(text.includes(trace), `${output} contains ${encoding} of ${variable}`).toBe(false);
         }
       });
     }

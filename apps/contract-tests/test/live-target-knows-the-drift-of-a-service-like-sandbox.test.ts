@@ -33,9 +33,9 @@ afterEach(async () => {
   }
 });
 
-/** Starts the sandbox CLI and reads the JSON line it prints once listening. */
-async function startSandboxCli(args: string[]): Promise<StartedSandbox> {
-  const child = spawn(process.execPath, [sandboxCli, '--port', '0', '--allow-private-webhooks', '--no-rate-limit', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+/** Starts the sandbox CLI and reads the JSON line it prints once listening (rate limit off unless `rateLimited`). */
+async function startSandboxCli(args: string[], options: { rateLimited?: boolean } = {}): Promise<StartedSandbox> {
+  const child = spawn(process.execPath, [sandboxCli, '--port', '0', '--allow-private-webhooks', ...(options.rateLimited ? [] : ['--no-rate-limit']), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   running.push(child);
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return { child, ...(JSON.parse(line) as Omit<StartedSandbox, 'child'>) };
@@ -76,17 +76,19 @@ async function tenantEnvironment(sandbox: StartedSandbox): Promise<Record<string
   };
 }
 
-async function runLive(env: Record<string, string>) {
+async function runLive(env: Record<string, string>, args: string[] = []) {
   const dir = await mkdtemp(join(tmpdir(), 'contract-live-observed-'));
   const stdout: string[] = [];
+  const stderr: string[] = [];
   try {
-    const code = await runCli({ argv: ['--write', '--report-dir', dir], env, out: (l) => stdout.push(l), err: () => {}, signal: new AbortController().signal });
+    const code = await runCli({ argv: ['--write', '--report-dir', dir, ...args], env, out: (l) => stdout.push(l), err: (l) => stderr.push(l), signal: new AbortController().signal });
     const report = JSON.parse(await readFile(join(dir, 'contract-report.json'), 'utf8')) as {
       totals: Record<string, number>;
       ledgerSeen: Array<{ id: string }>;
-      results: Array<{ outcome: string; operationId: string; name: string; reason?: string }>;
+      targets: Array<{ name: string; traffic?: { requests: number; requestsPerMinute?: number; waitedMs?: number; rateLimited?: number; gaveUp?: number; durationMs: number } }>;
+      results: Array<{ outcome: string; operationId: string; name: string; reason?: string; failures: Array<{ kind: string }> }>;
     };
-    return { code, stdout: stdout.join('\n'), report, drift: await readFile(join(dir, 'drift.md'), 'utf8') };
+    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n'), report, drift: await readFile(join(dir, 'drift.md'), 'utf8') };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -115,4 +117,34 @@ describe('the live target against a sandbox behaving like the service', () => {
     const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}`);
     expect(failed).toContain('listFormSubmissions › token without the ability: 403');
   }, 300_000);
+
+  // Issue 18: a tenant enforcing the service's limit (100 a minute per user). Before the run, the
+  // main token's budget is spent by "someone else" (as a nightly job sharing a token would find
+  // it), so the run starts by meeting 429s: each must be waited out, never reported.
+  it('with the rate limit on at 100 a minute and the budget already spent, --write has no false failure: every 429 is waited out', async () => {
+    const sandbox = await startSandboxCli(['--behaviour', 'observed'], { rateLimited: true });
+    const env = await tenantEnvironment(sandbox);
+    const pro = sandbox.workspaces.find((w) => w.plan === 'pro')!;
+    let refused = 0;
+    for (let i = 0; i < 100 && refused === 0; i++) {
+      const response = await fetch(`${sandbox.baseUrl}/open/workspaces/${pro.id}/forms`, { headers: { authorization: `Bearer ${sandbox.tokens.all}` } });
+      await response.arrayBuffer();
+      if (response.status === 429) refused++;
+    }
+    const run = await runLive(env, ['--no-proxy']);
+    const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
+    expect(failed).toEqual([]);
+    expect(run.report.results.flatMap((r) => r.failures).filter((f) => f.kind === 'rate-limited')).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(loadSpec().ledger.entries.map((e) => e.id).sort());
+    const traffic = run.report.targets.find((t) => t.name === 'live')!.traffic!;
+    expect(traffic.requestsPerMinute).toBe(100);
+    // The spent budget was met and waited out, not reported.
+    expect(traffic.rateLimited).toBeGreaterThan(0);
+    expect(traffic.gaveUp).toBe(0);
+    expect(run.stderr).toMatch(/answered 429 \(1×\): waiting \d+ s as the service asked/);
+    expect(run.stderr).toMatch(/checks; \d+ requests, waited [\d.]+ (s|min)/);
+    expect(run.stdout).toMatch(/live: \d+ requests sent, paced at 100\/min, waited .+ all waited out/);
+    expect(run.stdout).toMatch(/duration: /);
+  }, 900_000);
 });

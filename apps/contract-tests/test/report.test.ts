@@ -1,7 +1,7 @@
 // Report rendering: curl repros never show a token, JUnit XML is well formed, the summary counts.
 import { describe, expect, it } from 'vitest';
 import { toCurl } from '../src/report/curl.js';
-import { createRedactor } from '../src/report/redact.js';
+import { createRedactor } from '../src/report/placeholders.js';
 import { renderJUnit } from '../src/report/junit.js';
 import { renderSummary } from '../src/report/text.js';
 import { buildReport } from '../src/report/model.js';

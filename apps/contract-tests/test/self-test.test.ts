@@ -48,6 +48,9 @@ describe('self-test: the suite catches injected faults', () => {
         expect(report.baselineFailures.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
         expect(report.verdicts.filter((v) => !v.caught).map((v) => v.fault)).toEqual([]);
         expect(report.caught).toBe(report.total);
+        // The deep faults: each found by the explorer within its default budget, by name.
+        const deep = ['server-error-on-unusual-query', 'deleted-integration-answers', 'reachable-through-another-form', 'foreign-form-readable', 'unsorted', 'ignore-filter'];
+        expect(report.verdicts.filter((v) => deep.includes(v.fault) && !v.byExplorer).map((v) => `${v.fault}: ${v.evidence.join(' | ') || 'not reported'}`)).toEqual([]);
       } finally {
         await source.close();
       }

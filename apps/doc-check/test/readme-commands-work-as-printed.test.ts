@@ -108,6 +108,7 @@ const RUNS: Record<string, Record<string, Run>> = {
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/contract-tests/README.md': {
+    'pnpm --filter @forms-api/contract-tests contract --target sandbox --seed 18 --explore-budget 60': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
     'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
       {

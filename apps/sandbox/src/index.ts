@@ -27,6 +27,8 @@ import { createStorage } from './storage.js';
 import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
+// The one SSRF guard (https, no credentials, only public addresses, pinned): the contract suite judges a tenant's redirects with it.
+export { checkWebhookUrl, isPublicAddress, type WebhookDestination } from './dispatch/webhook-url.js';
 export { defaultSeed };
 export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };
 
@@ -187,7 +189,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
   };
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
-  const view: SandboxView = { tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token };
+  const membersOf = (form: string): Set<number> => {
+    const workspaceId = store.formByIdOrSlug(form)?.workspaceId;
+    return new Set(seed.value.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
+  };
+  const view: SandboxView = {
+    tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
+    formOfSubmission: (id) => [...store.forms.keys()].find((formId) => store.submission(formId, id)),
+    formOfIntegration: (id) => store.integrations.get(id)?.formId,
+    reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),
+    tokenReaching: (form, abilities) => {
+      const members = membersOf(form);
+      return [...store.tokens.values()].find((t) => members.has(t.userId) && abilities.every((a) => t.abilities.includes(a)))?.token;
+    },
+  };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

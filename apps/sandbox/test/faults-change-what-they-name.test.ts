@@ -51,11 +51,23 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     return (await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${created.body.form_integration.id}`, { token: sb.tokens.all })).status;
   },
   'missing-event': async (sb) => (await webhookRoundTrip(sb)).events,
+  'server-error-on-unusual-query': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=0', { token: sb.tokens.all })).status,
+  'deleted-integration-answers': async (sb) => {
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://example.com/hook' } } });
+    const id = created.body.form_integration.id;
+    const deleted = await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${id}`, { token: sb.tokens.all });
+    return [deleted.status, (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${id}/events`, { token: sb.tokens.all })).status];
+  },
+  'reachable-through-another-form': async (sb) => {
+    const submission = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0];
+    return (await call(sb.baseUrl, 'PUT', `/open/forms/12/submissions/${submission.id}`, { token: sb.tokens.all, body: { completion_time: 5 } })).status;
+  },
+  'foreign-form-readable': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
 };
 
 describe('fault switches', () => {
   it('cover every fault the contract self-test expects, one catalogue entry each', () => {
-    expect([...SANDBOX_FAULTS].sort()).toEqual(['bad-signature', 'drop-required-field', 'ignore-ability', 'ignore-filter', 'missing-event', 'overlapping-pages', 'rename-field', 'undocumented-status', 'unsorted', 'wrong-content-type', 'wrong-type']);
+    expect([...SANDBOX_FAULTS].sort()).toEqual(['bad-signature', 'deleted-integration-answers', 'drop-required-field', 'foreign-form-readable', 'ignore-ability', 'ignore-filter', 'missing-event', 'overlapping-pages', 'reachable-through-another-form', 'rename-field', 'server-error-on-unusual-query', 'undocumented-status', 'unsorted', 'wrong-content-type', 'wrong-type']);
     for (const name of SANDBOX_FAULTS) expect(FAULT_CATALOGUE[name].name).toBe(name);
   });
 

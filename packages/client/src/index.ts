@@ -28,5 +28,6 @@ export type {
   UpdateSubmissionOptions,
 } from './resources.js';
 export type { AnswerChanges, UpdateKeepingOptions } from './update-keeping.js';
-export { createRedactor, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
+// The one redactor of the toolkit: the contract suite redacts its output with it too.
+export { createRedactor, redactDeep, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
 export { VERSION } from './version.js';

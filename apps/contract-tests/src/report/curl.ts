@@ -1,7 +1,7 @@
 // Renders a recorded exchange as a reproducible curl line with every secret replaced by a shell
 // variable, so reports and logs can be shared without leaking tokens.
 import type { Exchange } from '../model.js';
-import type { Redact } from './redact.js';
+import type { Redact } from './placeholders.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 

@@ -10,6 +10,29 @@ export interface TargetRun {
   readonly error?: string;
   /** What the ledger must show on it: every entry (a sandbox behaving like the service), or none (one following the contract). */
   readonly expectsDrift?: DriftExpectation;
+  /** What the run sent to it and how long it took (absent when it did not start). */
+  readonly traffic?: TargetTraffic;
+}
+
+export interface TargetTraffic {
+  /** Requests sent (with pacing: each send, a request sent again after a 429 included). */
+  readonly requests: number;
+  readonly durationMs: number;
+  /** With pacing: the budget kept within, the time requests waited, the 429s met and those still refused past the bound. */
+  readonly requestsPerMinute?: number;
+  readonly waitedMs?: number;
+  readonly rateLimitedWaitMs?: number;
+  readonly rateLimited?: number;
+  readonly gaveUp?: number;
+  /** The tenant's answers carried no `X-RateLimit-Limit`: its requests were not spaced (until a 429). */
+  readonly unlimited?: boolean;
+}
+
+/** `2 min 5 s`, `41 s`, `0.4 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 /** `every-entry`: each ledger entry must be seen on the target; `none`: no known drift may be. */
@@ -20,6 +43,9 @@ export type Totals = Record<Outcome, number>;
 export interface RunReport {
   readonly startedAt: string;
   readonly finishedAt: string;
+  readonly durationMs: number;
+  /** The explorer's seed (replays the run's generated cases with --seed) and bounds; absent when it did not run. */
+  readonly explore?: { readonly seed: number; readonly budget: number; readonly timeLimitMs: number };
   readonly strict: boolean;
   readonly targets: TargetRun[];
   readonly results: CheckResult[];
@@ -43,7 +69,7 @@ export function totalsOf(results: readonly CheckResult[]): Totals {
   return totals;
 }
 
-export function buildReport(input: { startedAt: Date; strict: boolean; targets: TargetRun[]; results: CheckResult[]; ledger: DriftLedger }): RunReport {
+export function buildReport(input: { startedAt: Date; strict: boolean; targets: TargetRun[]; results: CheckResult[]; ledger: DriftLedger; explore?: RunReport['explore'] }): RunReport {
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
   const counts = new Map<string, number>();
@@ -76,6 +102,8 @@ export function buildReport(input: { startedAt: Date; strict: boolean; targets: 
   return {
     startedAt: input.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
+    durationMs: Date.now() - input.startedAt.getTime(),
+    ...(input.explore ? { explore: input.explore } : {}),
     strict,
     targets,
     results,

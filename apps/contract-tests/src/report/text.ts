@@ -1,7 +1,7 @@
 // The readable summary printed at the end: per target and operation the counts, then every
 // failure with expected vs received and a curl repro, then the ledger entries seen and not seen.
 import type { RunReport } from './model.js';
-import { totalsOf } from './model.js';
+import { formatDuration, totalsOf } from './model.js';
 
 const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 const indent = (text: string, by = '      '): string => text.split('\n').map((l) => by + l).join('\n');
@@ -64,6 +64,21 @@ export function renderSummary(report: RunReport): string {
     for (const line of report.expectationFailures) out.push(`✗ ${line}`);
     out.push('');
   }
+  const traffic = report.targets.filter((x) => x.traffic);
+  if (traffic.length > 0) {
+    out.push('-- Requests --');
+    for (const x of traffic) {
+      const tr = x.traffic!;
+      const paced = tr.unlimited
+        ? ', not spaced: the tenant reports no rate limit'
+        : tr.requestsPerMinute !== undefined
+        ? `, paced at ${tr.requestsPerMinute}/min, waited ${formatDuration(tr.waitedMs ?? 0)}${tr.rateLimited ? ` (${tr.rateLimited}× 429 met, ${formatDuration(tr.rateLimitedWaitMs ?? 0)} of it after them${tr.gaveUp ? `, ${tr.gaveUp} still refused past the bound` : ', all waited out'})` : ''}`
+        : '';
+      out.push(`${x.name}: ${tr.requests} requests sent${paced}, ${formatDuration(tr.durationMs)}`);
+    }
+    out.push(`duration: ${formatDuration(report.durationMs)}`, '');
+  }
+  if (report.explore) out.push(`explore: seed ${report.explore.seed} — replay the generated cases with --seed ${report.explore.seed}`, '');
   const t = report.totals;
   out.push(`Total: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info — ${report.exitCode === 0 ? 'OK' : 'FAILED'}`);
   return out.join('\n');

@@ -6,7 +6,7 @@ import type { DriftLedger } from '../drift.js';
 import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
-import { redactValue, type Redact } from './redact.js';
+import { redactValue, type Redact } from './placeholders.js';
 
 /** The JSON form: results without the recorded exchanges (only the request line and status of each). */
 export function toJson(report: RunReport, redact: Redact): string {

@@ -4,6 +4,7 @@ import type { CheckResult } from '../model.js';
 import { runTarget } from '../runner.js';
 import type { SpecArtifacts } from '../spec.js';
 import { allSuites } from '../suites/index.js';
+import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, exploreSuite } from '../explore/explore.js';
 import type { FaultSource } from './faults.js';
 
 export interface FaultVerdict {
@@ -11,6 +12,8 @@ export interface FaultVerdict {
   readonly caught: boolean;
   /** The failed checks that reported it (first lines). */
   readonly evidence: string[];
+  /** Reported by one of the explorer's generated cases (not only by a check written for it). */
+  readonly byExplorer: boolean;
 }
 
 export interface SelfTestReport {
@@ -21,11 +24,16 @@ export interface SelfTestReport {
   readonly total: number;
 }
 
+/** The explorer's seed in the self-test: a fixed one, so a verdict replays. */
+export const SELF_TEST_SEED = 18;
+
 export async function runSelfTest(spec: SpecArtifacts, source: FaultSource, signal: AbortSignal = new AbortController().signal): Promise<SelfTestReport> {
   const run = async (fault: string | undefined, operations?: string[]) => {
     const target = await source.start(fault);
     try {
-      return await runTarget(target, { spec, suites: allSuites, signal, ...(operations ? { operations } : {}) });
+      // The written checks and the explorer with its default budget (it runs on live targets only).
+      const suites = [...allSuites, ...exploreSuite(spec, { seed: SELF_TEST_SEED, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS })];
+      return await runTarget(target, { spec, suites, signal, ...(operations ? { operations } : {}) });
     } finally {
       await target.stop();
     }
@@ -35,7 +43,10 @@ export async function runSelfTest(spec: SpecArtifacts, source: FaultSource, sign
   const verdicts: FaultVerdict[] = [];
   for (const fault of source.faults) {
     const failed = (await run(fault.name, fault.operations)).filter((r) => r.outcome === 'failed' && fault.operations.includes(r.operationId));
-    verdicts.push({ fault: fault.name, caught: failed.length > 0, evidence: failed.map((r) => `${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`) });
+    const evidence = failed.map((r) => `${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`);
+    // The explorer's finding first: it is what shows a fault no check was written for is found.
+    evidence.sort((a, b) => Number(b.includes('› explore:')) - Number(a.includes('› explore:')));
+    verdicts.push({ fault: fault.name, caught: failed.length > 0, evidence, byExplorer: evidence.some((e) => e.includes('› explore:')) });
   }
   return { source: source.name, baselineFailures, verdicts, caught: verdicts.filter((v) => v.caught).length, total: verdicts.length };
 }

@@ -1,8 +1,12 @@
 // downloadSubmissionFile: every documented status on the mock; on live targets a file entry's
 // signed URL downloads (200, octet-stream, or a 302 to storage that serves it) and a wrong
 // signature is refused (403). Public: no token.
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
+import { targetFetch } from '../targets/http-client.js';
 import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './common.js';
 import type { OperationSuite } from './types.js';
 
@@ -39,6 +43,45 @@ async function findFile(ctx: CheckContext): Promise<FileRef> {
   return { form: formId, filename, expires: Number(url.searchParams.get('expires')), signature: url.searchParams.get('signature') ?? '' };
 }
 
+type Reached = { kind: 'status'; status: number } | { kind: 'error'; message: string } | { kind: 'not-followed'; reason: string };
+
+/**
+ * Requests the target of the download's redirect (issue 20 #3: a tenant's Location once sent the
+ * suite to a cloud metadata address from CI). Followed only to the tenant's own origin, or to an
+ * https host whose every address is public, connecting to the address that was checked (the
+ * sandbox's SSRF guard, so DNS cannot answer differently in between). Never a second hop.
+ */
+async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> {
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]);
+  if (target.origin === new URL(ctx.target.baseUrl).origin) {
+    // The tenant's own host: through the target's pacer, like every other request to it.
+    const stored = await targetFetch({ pacer: ctx.target.pacer, traffic: ctx.target.traffic })(target, { redirect: 'manual', signal }).catch((error: unknown) => error as Error);
+    if (stored instanceof Error) return { kind: 'error', message: stored.message };
+    await stored.body?.cancel();
+    return { kind: 'status', status: stored.status };
+  }
+  const checked = await checkWebhookUrl(target.href, { allowPrivate: false });
+  if (!checked.ok) return { kind: 'not-followed', reason: `off the tenant's origin, only public https is followed (${checked.error.replace(/^The webhook URL/, 'the URL')})` };
+  return pinnedStatus(checked.value, signal);
+}
+
+/** The status of a GET to a checked destination, connecting only to its pinned address; the body is not read. */
+function pinnedStatus(destination: WebhookDestination, signal: AbortSignal): Promise<Reached> {
+  const pinned = destination.pinned!;
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise((resolve) => {
+    const req = httpsRequest(destination.url, { method: 'GET', lookup, signal }, (res) => {
+      resolve({ kind: 'status', status: res.statusCode ?? 0 });
+      res.destroy();
+    });
+    req.on('error', (error) => resolve({ kind: 'error', message: error.message }));
+    req.end();
+  });
+}
+
 export const suite: OperationSuite = {
   operationId,
   checks: [
@@ -55,12 +98,18 @@ export const suite: OperationSuite = {
         // The documented redirect leads to storage, outside the API: the file must be there, without a token.
         const location = exchange.responseHeaders?.location;
         if (!location) return ctx.observe('redirect-without-location', operationId, 'a 302 without a Location header', { expected: 'a Location header', received: 'none', exchange });
-        const target = new URL(location, exchange.url);
-        const stored = await fetch(target, { redirect: 'manual', signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]) }).catch((error: unknown) => error as Error);
-        if (stored instanceof Error || stored.status !== 200) {
-          ctx.observe('redirect-leads-nowhere', operationId, `the redirect target did not serve the file`, { expected: '200 and the file', received: stored instanceof Error ? stored.message : `status ${stored.status}`, exchange });
-        } else {
-          await stored.body?.cancel();
+        let target: URL;
+        try {
+          target = new URL(location, exchange.url);
+        } catch {
+          return ctx.observe('redirect-leads-nowhere', operationId, 'the Location is not a URL', { expected: 'a URL to the file', received: ctx.excerpt(location), exchange });
+        }
+        const reached = await followRedirect(ctx, target);
+        if (reached.kind === 'not-followed') {
+          // Judged by its form only: the suite never sends a request a tenant aims at a private host.
+          ctx.notes.push({ label: 'redirect not followed', message: `the redirect leads to ${ctx.excerpt(target.origin, 120)}, not followed: ${reached.reason}`, failure: { kind: 'behaviour', operationId, message: 'redirect not followed', received: ctx.excerpt(target.href, 300), exchange } });
+        } else if (reached.kind === 'error' || reached.status !== 200) {
+          ctx.observe('redirect-leads-nowhere', operationId, `the redirect target did not serve the file`, { expected: '200 and the file', received: reached.kind === 'error' ? reached.message : `status ${reached.status}`, exchange });
         }
       },
     },

@@ -4,9 +4,10 @@
 // cases and the public operations) use openapi-fetch directly, since the client refuses to be
 // built without one.
 import createClient, { type Client } from 'openapi-fetch';
-import { createFormsClient } from '@forms-api/client';
+import { createFormsClient, isFormsApiError, type RequestPacer } from '@forms-api/client';
 import type { paths } from '@forms-api/types';
 import type { Exchange } from '../model.js';
+import type { TrafficMeter } from './target.js';
 
 export type RawClient = Client<paths>;
 
@@ -87,13 +88,16 @@ export function recordingFetch(
   timeoutMs = 20_000,
   maxBodyBytes = MAX_RESPONSE_BYTES,
 ): typeof fetch {
+  const timed = TIMED.has(base);
   return async (input, init) => {
     const original = input instanceof Request ? input : new Request(input, init);
     const headers = new Headers(original.headers);
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
     // A contract check judges the tenant's own answer: a redirect (the file download's 302) is the
     // answer, not a hop to follow to a host the suite does not test.
-    const request = new Request(original, { headers, redirect: 'manual', signal: AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
+    // The per-request timeout is applied by `targetFetch` under the pacer, so a wait for the rate
+    // limit is never cut short by it; a bare base fetch gets it here.
+    const request = new Request(original, { headers, redirect: 'manual', signal: timed ? original.signal : AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
     const requestBody = request.body ? await request.clone().text() : undefined;
     const base_: Omit<Exchange, 'status'> = {
       method: request.method,
@@ -107,6 +111,12 @@ export function recordingFetch(
       response = await base(request);
       read = await readBounded(response.body, maxBodyBytes);
     } catch (error) {
+      // The pacer waited out what it could; the last 429 is the answer, with the wait it asked for.
+      if (isFormsApiError(error) && error.kind === 'rate_limited') {
+        const headers = new Headers(error.headers ?? {});
+        recorder.add({ ...base_, status: 429, responseHeaders: headersToRecord(headers), responseBody: '', rateLimited: { retryAfterMs: error.retryAfterMs ?? 0, refusals: error.attempts ?? 0 } });
+        return new Response(null, { status: 429, headers });
+      }
       recorder.add({ ...base_, transportError: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
       throw error;
     }
@@ -129,10 +139,80 @@ export interface HttpClientOptions {
   readonly recorder: ExchangeRecorder;
   /** Extra headers on every request (Prism's `Prefer` is set per request instead). */
   readonly headers?: Record<string, string>;
+  /** The target's pacer: every client of a target spends one budget. */
+  readonly pacer?: RequestPacer;
+  readonly traffic?: TrafficMeter;
+}
+
+/** Longer than any wait the pacer allows one request (its bound is 120 s of 429s, plus the pacing before each send). */
+const PACED_CLIENT_TIMEOUT_MS = 15 * 60_000;
+
+/** Fetches that bound each attempt themselves (recordingFetch adds no timeout over them). */
+const TIMED = new WeakSet<typeof fetch>();
+
+/** Bounds each request it sends by `timeoutMs` (headers and body), on top of the request's own signal. */
+function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const request = new Request(input, init);
+    return base(new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) }));
+  };
+}
+
+/** Pacers whose tenant answered without `X-RateLimit-Limit`: it enforces no limit (until its first 429). */
+const UNLIMITED = new WeakMap<RequestPacer, boolean>();
+
+/** True when the pacer's tenant reports no rate limit, so its requests are not spaced. */
+export function tenantReportsNoLimit(pacer: RequestPacer): boolean {
+  return UNLIMITED.get(pacer) === true;
+}
+
+/**
+ * Sends through the pacer while the tenant reports a limit (the service does on every answer). A
+ * tenant whose answers carry no `X-RateLimit-Limit` (a sandbox with its limit off, a proxy of your
+ * own) is not spaced; its first 429 puts the pacer back in charge, and that request is sent again
+ * through it.
+ */
+function pacedWhileLimited(pacer: RequestPacer, attempt: typeof fetch): typeof fetch {
+  const paced = pacer.fetch(attempt) as typeof fetch;
+  return async (input, init) => {
+    if (!UNLIMITED.get(pacer)) {
+      const response = await paced(input, init);
+      if (response.status !== 429 && !response.headers.has('x-ratelimit-limit')) UNLIMITED.set(pacer, true);
+      return response;
+    }
+    const request = new Request(input, init);
+    const again = request.clone();
+    const response = await attempt(request);
+    if (response.status !== 429) return response;
+    UNLIMITED.set(pacer, false);
+    await response.body?.cancel().catch(() => {});
+    return paced(again);
+  };
+}
+
+/**
+ * The fetch a target's requests go through: each attempt bounded by the request timeout, under the
+ * target's pacer when it has one (so time spent waiting for the rate limit is not an attempt's
+ * time), and counted.
+ */
+export function targetFetch(options: { pacer?: RequestPacer | undefined; traffic?: TrafficMeter | undefined }, timeoutMs = 20_000): typeof fetch {
+  const attempt = timedFetch(globalThis.fetch, timeoutMs);
+  const base: typeof fetch = options.pacer ? pacedWhileLimited(options.pacer, attempt) : attempt;
+  const traffic = options.traffic;
+  const counted: typeof fetch = traffic
+    ? (input, init) => {
+        traffic.requests++;
+        return base(input, init);
+      }
+    : base;
+  TIMED.add(counted);
+  return counted;
 }
 
 export function createHttpClient(options: HttpClientOptions): RawClient {
-  const fetch = recordingFetch(options.recorder, options.headers);
-  if (options.token) return createFormsClient({ baseUrl: options.baseUrl, token: options.token, fetch, retry: false, timeoutMs: 20_000 });
+  const fetch = recordingFetch(options.recorder, options.headers, targetFetch(options));
+  // Each attempt is bounded under the pacer (targetFetch); the client's own timer would also count
+  // the time a request waits for the rate limit, so with a pacer it only guards against a hang.
+  if (options.token) return createFormsClient({ baseUrl: options.baseUrl, token: options.token, fetch, retry: false, timeoutMs: options.pacer ? PACED_CLIENT_TIMEOUT_MS : 20_000 });
   return createClient<paths>({ baseUrl: options.baseUrl, fetch });
 }

@@ -1,6 +1,7 @@
 // The `live` target: a real tenant, described by environment variables or a JSON config file
 // (`--config contract.config.json`; the environment wins). Read-only unless --write.
 import { readFileSync } from 'node:fs';
+import type { RequestPacer } from '@forms-api/client';
 import { failure, success, type Result } from '../result.js';
 import { envVariableOf } from './settings.js';
 import { TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
@@ -16,6 +17,7 @@ const SETTINGS = {
   integrationId: 'id',
   freeFormId: 'id',
   captchaFormId: 'id',
+  foreignFormId: 'id',
   tokenWithoutFormsRead: 'string',
   tokenWithoutFormsWrite: 'string',
   tokenWithoutManageIntegrations: 'string',
@@ -27,6 +29,11 @@ const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS;
 export type LiveSettings = Partial<Record<SettingKey, string>>;
+
+/** The live settings present in the environment, by variable (values are never shown). */
+export function liveSettingsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return (Object.keys(SETTINGS) as SettingKey[]).map(envVariableOf).filter((variable) => (env[variable] ?? '') !== '');
+}
 
 const REQUIRED: SettingKey[] = ['baseUrl', 'token', 'workspaceId', 'formId'];
 /** What --write needs besides the read-only settings. */
@@ -105,7 +112,7 @@ export function loadLiveConfig(options: { env: NodeJS.ProcessEnv; configPath?: s
 const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
 /** A live target from validated settings. Nothing is started: the tenant is already there. */
-export function liveTarget(settings: LiveSettings, options: { write: boolean; proxyPass: boolean; name?: string }): Target {
+export function liveTarget(settings: LiveSettings, options: { write: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer }): Target {
   const tokens = Object.fromEntries(
     (Object.keys(TOKEN_ROLES) as TokenName[]).flatMap((name) => {
       const value = settings[name];
@@ -122,6 +129,7 @@ export function liveTarget(settings: LiveSettings, options: { write: boolean; pr
       integrationId: num(settings.integrationId),
       freeFormId: num(settings.freeFormId),
       captchaFormId: num(settings.captchaFormId),
+      foreignFormId: num(settings.foreignFormId),
     }).filter(([, v]) => v !== undefined),
   ) as unknown as Target['ids'];
   return {
@@ -134,6 +142,7 @@ export function liveTarget(settings: LiveSettings, options: { write: boolean; pr
     // The receiver URL is public (a tunnel) and forwards to the suite's receiver on a fixed port.
     ...(receiverUrl ? { webhooks: { listenPort: Number(settings.webhookReceiverPort ?? 8787), receiverUrl: () => receiverUrl } } : {}),
     proxyPass: options.proxyPass,
+    ...(options.pacer ? { pacer: options.pacer } : {}),
     secrets: tokenSecrets(tokens),
     stop: async () => {},
   };

@@ -1,6 +1,6 @@
 // The `sandbox` target: the embedded sandbox (@forms-api/sandbox) on a free port, private webhooks
 // allowed, rate limit off; the live suite runs against it with writes on (it is disposable).
-import { startSandbox, type SandboxBehaviour, type SandboxFault, type SandboxHandle } from '@forms-api/sandbox';
+import { defaultSeed, startSandbox, type SandboxBehaviour, type SandboxFault, type SandboxHandle, type SeedFixture } from '@forms-api/sandbox';
 import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
@@ -18,6 +18,7 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
     port: 0,
     allowPrivateWebhooks: true,
     rateLimit: false,
+    seed: withForeignWorkspace(defaultSeed()),
     ...(options.behaviour ? { behaviour: options.behaviour } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   });
@@ -43,7 +44,7 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
       kind: 'live',
       baseUrl: sandbox.baseUrl,
       tokens,
-      ids: { workspaceId: pro.id, formId: form.id, formSlug: form.slug, ...(submissionId ? { submissionId } : {}), ...(free ? { freeFormId: free.forms[0]!.id } : {}), ...(captchaForm ? { captchaFormId: captchaForm.id } : {}) },
+      ids: { workspaceId: pro.id, formId: form.id, foreignFormId: FOREIGN_FORM_ID, formSlug: form.slug, ...(submissionId ? { submissionId } : {}), ...(free ? { freeFormId: free.forms[0]!.id } : {}), ...(captchaForm ? { captchaFormId: captchaForm.id } : {}) },
       write: true,
       webhooks: { listenPort: 0, receiverUrl: (port) => `http://127.0.0.1:${port}/webhook` },
       proxyPass: true,
@@ -69,4 +70,23 @@ async function firstSubmissionId(baseUrl: string, token: string, formId: number)
   } catch {
     return undefined;
   }
+}
+
+/** A form of a workspace the main token's user is no member of (the explorer's foreign-form check). */
+const FOREIGN_FORM_ID = 91;
+
+/**
+ * The default seed plus a workspace of another user (the seed's outsider) with one form: the main
+ * token's user belongs to every other workspace, so without it no form is out of its reach.
+ */
+function withForeignWorkspace(seed: SeedFixture): SeedFixture {
+  const template = seed.forms.at(-1)!;
+  const outsider = seed.users.find((u) => !u.memberships.some((m) => m.workspaceId === seed.workspaces[0]!.id)) ?? seed.users.at(-1)!;
+  const workspaceId = Math.max(...seed.workspaces.map((w) => w.id)) + 1;
+  return {
+    ...seed,
+    workspaces: [...seed.workspaces, { id: workspaceId, name: 'Another company', plan: 'pro' }],
+    users: seed.users.map((u) => (u.id === outsider.id ? { ...u, memberships: [...u.memberships, { workspaceId, role: 'admin' as const }] } : u)),
+    forms: [...seed.forms, { ...template, id: FOREIGN_FORM_ID, workspaceId, slug: 'another-company-form-z9y8x7', title: 'Another company form' }],
+  };
 }

@@ -1,5 +1,6 @@
 // What a suite needs to know about the service it runs against: where it is, which tokens and ids
 // it may use, whether it may change data and how webhooks can reach the suite's receiver.
+import type { RequestPacer } from '@forms-api/client';
 import { ABILITIES, type Ability } from '@forms-api/types';
 import { envVariableOf, placeholderOf } from './settings.js';
 import type { DriftExpectation } from '../report/model.js';
@@ -66,6 +67,8 @@ export interface TargetIds {
   readonly freeFormId?: number;
   /** A form protected by a captcha (with a completed submission), for the update check on such a form. */
   readonly captchaFormId?: number;
+  /** A form of a workspace the main token cannot reach: every operation on it must be refused (the explorer). */
+  readonly foreignFormId?: number;
 }
 
 export interface WebhookReach {
@@ -91,6 +94,13 @@ export interface Target {
   readonly proxyPass: boolean;
   /** What the ledger must show on this target (the embedded sandboxes); absent for real tenants. */
   readonly expectsDrift?: DriftExpectation;
+  /**
+   * Rate-limit pacing shared by every client the suite makes for this target (the toolkit client and
+   * the raw clients of unauthenticated requests): one budget, as the service counts one.
+   */
+  readonly pacer?: RequestPacer;
+  /** Counts the requests the suite sent to this target (for the summary). */
+  readonly traffic?: TrafficMeter;
   /** Secret value -> placeholder, for redaction in every output. */
   readonly secrets: ReadonlyMap<string, string>;
   /** Stops whatever the target started (idempotent). */
@@ -105,4 +115,9 @@ export function tokenSecrets(tokens: TargetTokens): Map<string, string> {
     if (value) map.set(value, placeholderOf(name));
   }
   return map;
+}
+
+/** The requests the suite sent to a target (each client call once; a request sent again after a 429 counts in the pacer's stats). */
+export interface TrafficMeter {
+  requests: number;
 }

@@ -27,6 +27,14 @@ export interface ExchangeResponse {
 export interface SandboxView {
   /** A token of the same user as `token` that holds every one of `abilities`, if the seed has one. */
   tokenOfSameUserWith(token: string, abilities: readonly Ability[]): string | undefined;
+  /** The form a submission belongs to, whichever form's path names it. */
+  formOfSubmission(submissionId: number): number | undefined;
+  /** The form an integration belongs to. */
+  formOfIntegration(integrationId: number): number | undefined;
+  /** Whether the user of `token` is a member of the workspace of the form (by id or slug). */
+  reaches(token: string, form: string): boolean;
+  /** A token of a member of the form's workspace holding every one of `abilities`. */
+  tokenReaching(form: string, abilities: readonly Ability[]): string | undefined;
 }
 
 export interface Behaviour {

@@ -18,6 +18,10 @@ export const SANDBOX_FAULTS = [
   'wrong-content-type',
   'undocumented-status',
   'missing-event',
+  'server-error-on-unusual-query',
+  'deleted-integration-answers',
+  'reachable-through-another-form',
+  'foreign-form-readable',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -44,6 +48,19 @@ function editQuery(req: ExchangeRequest, change: (query: URLSearchParams) => voi
   const query = new URLSearchParams(search);
   change(query);
   req.path = query.size > 0 ? `${pathname}?${query}` : pathname;
+}
+
+const queryOf = (req: ExchangeRequest) => new URLSearchParams(req.path.split('?', 2)[1] ?? '');
+const bearer = (req: ExchangeRequest) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+/** The path's segments without the query: `['open', 'forms', '11', 'submissions']`. */
+const segments = (req: ExchangeRequest) => req.path.split('?', 1)[0]!.split('/').filter(Boolean);
+
+/** A value of a list's query parameter that no ordinary client sends: not a small number, not a listed status, control characters, very long. */
+function unusual(name: string, value: string): boolean {
+  if (name === 'page' || name === 'per_page') return !/^[1-9]\d{0,2}$/.test(value);
+  if (name === 'status') return !['completed', 'partial', 'all'].includes(value);
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
 
 const requestedPage = (req: ExchangeRequest) => Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
@@ -155,6 +172,68 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     operations: ['createFormAnswer', 'listIntegrationEvents'],
     response(req, res) {
       if (answered('listIntegrationEvents', req, res)) res.body = '[]';
+    },
+  },
+  // Deep faults: found only by generating cases (the contract suite's explorer), not by a check written for them.
+  'server-error-on-unusual-query': {
+    name: 'server-error-on-unusual-query',
+    description: 'the lists answer 500 to an unusual value of any query parameter (page, per_page, search, status)',
+    operations: ['listWorkspaceForms', 'listFormSubmissions'],
+    response(req, res) {
+      const operation = operationOf(req.method, req.path);
+      if (operation !== 'listWorkspaceForms' && operation !== 'listFormSubmissions') return;
+      if (![...queryOf(req)].some(([name, value]) => unusual(name, value))) return;
+      res.status = 500;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ message: 'Server Error' });
+    },
+  },
+  'deleted-integration-answers': {
+    name: 'deleted-integration-answers',
+    description: 'deleting an integration answers 200 but keeps it: it still answers its update and its events',
+    // The explorer's links sequence (under createFormIntegration) finds it.
+    operations: ['createFormIntegration', 'deleteFormIntegration', 'updateFormIntegration', 'listIntegrationEvents'],
+    // The delete is sent to a path no route serves, and its 404 answered as a success.
+    request(req) {
+      if (operationOf(req.method, req.path) === 'deleteFormIntegration') req.path = `${req.path.split('?', 1)[0]}/kept`;
+    },
+    response(req, res) {
+      if (operationOf(req.method, req.path) !== 'deleteFormIntegration' || res.status !== 404) return;
+      res.status = 200;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ type: 'success', message: 'Form Integration was deleted.' });
+    },
+  },
+  'reachable-through-another-form': {
+    name: 'reachable-through-another-form',
+    description: "a submission or an integration answers through another form's path (the parent is not checked)",
+    operations: ['updateFormSubmission', 'listIntegrationEvents', 'updateFormIntegration', 'deleteFormIntegration'],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      const parts = segments(req);
+      const query = req.path.includes('?') ? `?${req.path.split('?', 2)[1]}` : '';
+      if (operation === 'updateFormSubmission') {
+        const form = sandbox.formOfSubmission(Number(parts[4]));
+        if (form !== undefined) req.path = `/open/forms/${form}/submissions/${parts[4]}${query}`;
+      } else if (operation === 'listIntegrationEvents' || operation === 'updateFormIntegration' || operation === 'deleteFormIntegration') {
+        const form = sandbox.formOfIntegration(Number(parts[4]));
+        if (form !== undefined) req.path = `/open/forms/${form}/${parts.slice(3).join('/')}${query}`;
+      }
+    },
+  },
+  'foreign-form-readable': {
+    name: 'foreign-form-readable',
+    description: "a form of a workspace the token's user is no member of answers as if it were theirs",
+    operations: ['getForm', 'listFormSubmissions', 'listFormIntegrations'],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      if (operation !== 'getForm' && operation !== 'listFormSubmissions' && operation !== 'listFormIntegrations') return;
+      const token = bearer(req);
+      const form = segments(req)[2];
+      // A token the sandbox issued (an unknown one is still refused), of a user outside the form's workspace.
+      if (!token || !form || !sandbox.tokenOfSameUserWith(token, []) || sandbox.reaches(token, form)) return;
+      const member = sandbox.tokenReaching(form, OPERATIONS[operation].abilities.slice(0, 1));
+      if (member) req.headers.authorization = `Bearer ${member}`;
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };

@@ -1,0 +1,71 @@
+// Issue 18: a 429 is never contract drift. A tenant that refuses everything with 429 gets, per
+// check, a "rate limited" failure with the wait it asked for (after the pacer waited out what it
+// could), never "expected status 403, received 429", and never a ledger match.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../src/cli-args.js';
+import { runAgainst, startHostileTenant, type CliRun, type HostileTenant } from './hostile-tenant.js';
+
+interface Report {
+  results: Array<{ outcome: string; name: string; reason?: string; driftIds: string[]; failures: Array<{ kind: string; message: string }> }>;
+  targets: Array<{ name: string; traffic?: { requests: number; rateLimited?: number; gaveUp?: number; requestsPerMinute?: number } }>;
+}
+
+describe('a tenant answering 429 to everything', () => {
+  let tenant: HostileTenant;
+  let requests = 0;
+  let paced: CliRun;
+  let unpaced: CliRun;
+
+  beforeAll(async () => {
+    tenant = await startHostileTenant((_req, res) => {
+      requests++;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' }).end('{"message":"Too Many Attempts."}');
+    });
+    paced = await runAgainst(tenant, ['--operation', 'getForm', '--rate-limit', '6000']);
+    unpaced = await runAgainst(tenant, ['--operation', 'getForm', '--rate-limit', 'off']);
+  }, 120_000);
+
+  afterAll(async () => {
+    await tenant?.close();
+  });
+
+  for (const [mode, run] of [['paced', () => paced], ['pacing off', () => unpaced]] as const) {
+    it(`${mode}: every failure is "rate limited", none a status, none known drift`, () => {
+      const report = JSON.parse(run().json) as Report;
+      const failures = report.results.flatMap((r) => r.failures);
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.map((f) => f.kind).filter((k) => k !== 'rate-limited')).toEqual([]);
+      expect(report.results.flatMap((r) => r.driftIds)).toEqual([]);
+      expect(run().stdout).not.toMatch(/expected status \d+(?: or \d+)*, received 429/);
+      expect(run().stdout).toContain('rate limited');
+    });
+  }
+
+  it('paced: each request was sent again after its 429s, then reported with the wait asked for', () => {
+    const report = JSON.parse(paced.json) as Report;
+    const traffic = report.targets.find((t) => t.name === 'live')!.traffic!;
+    expect(traffic.requestsPerMinute).toBe(6000);
+    // 1 send + 5 resends per request before the pacer gives up.
+    expect(traffic.rateLimited).toBe(traffic.requests * 6);
+    expect(traffic.gaveUp).toBe(traffic.requests);
+    expect(paced.stdout).toContain('still refused after 6 429(s) waited out, asking to wait 0 s');
+    expect(paced.stdout).toMatch(/live: \d+ requests sent, paced at 6000\/min, waited .*429 met.*still refused past the bound/);
+  });
+
+  it('pacing off: the 429 is reported at once, naming --rate-limit', () => {
+    expect(unpaced.stdout).toContain('answered 429 asking to wait 0 s (pacing is off: --rate-limit)');
+    expect(requests).toBeGreaterThan(0);
+  });
+});
+
+describe('--rate-limit', () => {
+  it('defaults to the service limit; takes a number per minute, 0 or off; refuses anything else', () => {
+    expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { rateLimit: 100 } });
+    expect(parseCommandLine(['--rate-limit', '30'], {})).toMatchObject({ ok: true, value: { rateLimit: 30 } });
+    expect(parseCommandLine(['--rate-limit', '0'], {})).toMatchObject({ ok: true, value: { rateLimit: false } });
+    expect(parseCommandLine(['--rate-limit', 'off'], {})).toMatchObject({ ok: true, value: { rateLimit: false } });
+    for (const bad of ['-5', 'fast', '', '1e3']) {
+      expect(parseCommandLine([`--rate-limit=${bad}`], {})).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('--rate-limit must be') } });
+    }
+  });
+});
