@@ -190,7 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
   const membersOf = (form: string): Set<number> => {
-    const workspaceId = store.formByIdOrSlug(form)?.workspaceId;
+    const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
     return new Set(seed.value.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
   };
   const view: SandboxView = {
