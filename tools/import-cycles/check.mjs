@@ -14,13 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * Known cycles, to be removed, never added to. Each is written as madge prints it (paths from the
  * repository root, in madge's order).
  */
-export const ALLOWED = [
-  // The sandbox's context/rules cycle (issue 21 item 4), being removed on the sandbox branch:
-  // delete these three lines once that branch is merged.
-  'apps/sandbox/src/answers.ts > apps/sandbox/src/context.ts > apps/sandbox/src/dispatch/dispatcher.ts > apps/sandbox/src/rules.ts',
-  'apps/sandbox/src/context.ts > apps/sandbox/src/dispatch/dispatcher.ts > apps/sandbox/src/rules.ts',
-  'apps/sandbox/src/context.ts > apps/sandbox/src/dispatch/dispatcher.ts > apps/sandbox/src/rules.ts > apps/sandbox/src/presenters.ts',
-];
+export const ALLOWED = [];
 
 const SOURCE_DIRS = ['packages', 'apps', 'tools', 'spec/lib', 'spec/scripts'];
 // Built and generated output, and test fixtures (some are deliberately broken sources).
