@@ -17,6 +17,7 @@ import {
   type RetentionPolicy,
   type RetryPolicy,
 } from './policy.js';
+import { observeQueue, recordAccepted, recordRejected } from './telemetry/metrics.js';
 import { assertSecret, RECEIVE_CONFIG, type ReceiveConfig } from './verification.js';
 
 export interface InboxOptions {
@@ -70,9 +71,9 @@ export interface Inbox {
 }
 
 export function createInbox(options: InboxOptions): Inbox {
-  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes };
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes, queue: queueName };
   const enqueueTimeoutMs = assertPositiveInteger('enqueueTimeoutMs', options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS);
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
@@ -84,12 +85,25 @@ export function createInbox(options: InboxOptions): Inbox {
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
+  const stopObserving = observeQueue(queue);
 
   let closing = false;
   let closed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
   async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
+    const started = performance.now();
+    try {
+      const result = await store(delivery);
+      recordAccepted(queueName, (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      if (error instanceof InboxError) recordRejected(queueName, error.kind);
+      throw error;
+    }
+  }
+
+  async function store(delivery: VerifiedDelivery): Promise<EnqueueResult> {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
     if (!(await connected(client, enqueueTimeoutMs))) {
@@ -136,6 +150,7 @@ export function createInbox(options: InboxOptions): Inbox {
     close() {
       closing = true;
       closed ??= (async () => {
+        stopObserving();
         // Stored or not, every delivery being added gets its answer before the connection goes.
         await Promise.allSettled([...inFlight]);
         await queue.close().catch(() => {});

@@ -9,6 +9,7 @@ import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
+import { recordRejected } from './telemetry/metrics.js';
 
 export type { ReplayStore } from '@forms-api/webhook-verify';
 
@@ -18,6 +19,8 @@ export const RECEIVE_CONFIG: unique symbol = Symbol.for('@forms-api/webhook-inbo
 export interface ReceiveConfig {
   secret: string | readonly string[];
   maxBodyBytes: number | undefined;
+  /** The inbox's queue name, the label of its rejection metrics. */
+  queue: string;
 }
 
 /** Fails at start-up, with webhook-verify's own message, on an empty or padded secret. */
@@ -40,6 +43,7 @@ export async function verifyNode(req: IncomingMessage, res: ServerResponse, conf
   } catch (error) {
     const rejection = rejectionFor(error);
     if (rejection.status === 500) throw error;
+    recordRejected(config.queue, rejection.reason);
     writeRejection(res, rejection);
     return undefined;
   }
@@ -54,7 +58,10 @@ export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok:
 
 export async function verifyFetch(request: Request, config: ReceiveConfig): Promise<FetchVerification> {
   const result = await verifyWebhookRequest(request, verifyOptions(config));
-  if (!result.ok) return { ok: false, response: result.response };
+  if (!result.ok) {
+    recordRejected(config.queue, result.reason);
+    return { ok: false, response: result.response };
+  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -68,6 +75,21 @@ export async function verifyFetch(request: Request, config: ReceiveConfig): Prom
  */
 export async function registerFastifyVerification(scope: FastifyInstance, config: ReceiveConfig): Promise<void> {
   await scope.register(webhookVerify, verifyOptions(config));
+  // webhook-verify's preHandler answers rejections itself: count them from their `{ error }` body.
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode >= 400 && reply.statusCode < 500 && typeof payload === 'string') recordRejected(config.queue, rejectionReasonOf(payload, reply.statusCode));
+    return payload;
+  });
+}
+
+function rejectionReasonOf(body: string, status: number): string {
+  try {
+    const reason = (JSON.parse(body) as { error?: unknown }).error;
+    if (typeof reason === 'string') return reason;
+  } catch {
+    // not webhook-verify's JSON: counted by status below
+  }
+  return `http_${status}`;
 }
 
 export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {

@@ -1,13 +1,14 @@
 // The processing side: a BullMQ worker that hands each queued delivery to your handler, retries
 // failures with exponential backoff, leaves the last failure in the failed set (the dead letters),
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { createRedisClient, describeTarget, pingWithin, type InboxConnection } from './connection.js';
 import { readDelivery, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
 import { DEFAULT_QUEUE } from './policy.js';
+import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 
 export interface InboxWorkerOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
@@ -62,7 +63,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
     }
-    await options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 });
+    await measureAttempt(queueName, async () => options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 }));
   };
 
   const worker = new Worker(queueName, processJob, {
@@ -76,8 +77,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     if (!job) return;
     const maxAttempts = job.opts.attempts ?? 1;
     const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= maxAttempts;
+    if (final) recordDeadLetter(queueName);
     onFailure({ id: job.id as string, attempt: job.attemptsMade, maxAttempts, final, error });
   });
+  // Queue depth and age for this process's metrics, over the worker's own connection.
+  const metricsQueue = new Queue(queueName, { connection: client });
+  metricsQueue.on('error', () => {}); // reported by the worker's own listener
+  const stopObserving = observeQueue(metricsQueue);
 
   let closed: Promise<void> | undefined;
   return {
@@ -99,8 +105,10 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
         // While Redis is unreachable a job in hand can be neither completed nor failed, and
         // BullMQ's graceful close would wait for Redis forever: close at once instead; those
         // jobs are taken over, like a dead worker's, once Redis is back.
+        stopObserving();
         const reachable = client.status === 'ready';
         await worker.close(!reachable);
+        if (reachable) await metricsQueue.close().catch(() => {});
         if (reachable) await client.quit().catch(() => client.disconnect());
         else client.disconnect();
       })();

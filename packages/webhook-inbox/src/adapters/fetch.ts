@@ -3,6 +3,7 @@
 // take it). Redis needs TCP, so not for Cloudflare Workers or other edge runtimes.
 import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
 import type { Inbox } from '../inbox.js';
+import { answerMetrics } from '../telemetry/metrics.js';
 import { receiveConfigOf, verifyFetch } from '../verification.js';
 
 const toResponse = (answer: Answer) => new Response(answer.body, { status: answer.status, headers: answer.headers });
@@ -20,4 +21,9 @@ export function inboxHandler(inbox: Inbox): (request: Request) => Promise<Respon
 /** A health-check route: 200 when Redis answers, 503 when not. */
 export function inboxHealthHandler(target: HealthTarget): (request?: Request) => Promise<Response> {
   return async () => toResponse(await answerHealth(target));
+}
+
+/** A metrics route: this process's metrics in Prometheus text format. */
+export function inboxMetricsHandler(): (request?: Request) => Promise<Response> {
+  return async () => toResponse(await answerMetrics());
 }

@@ -3,6 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
 import type { Inbox } from '../inbox.js';
+import { answerMetrics } from '../telemetry/metrics.js';
 import { receiveConfigOf, verifyNode, writeFailure } from '../verification.js';
 
 type Next = (error?: unknown) => void;
@@ -54,4 +55,14 @@ export function closeHttpServer(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+/** `app.get('/metrics', inboxMetricsMiddleware())`: this process's metrics in Prometheus text format. */
+export function inboxMetricsMiddleware(): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+  return (_req, res, next) => {
+    answerMetrics().then(
+      (answer) => send(res, answer),
+      (error: unknown) => (next ? next(error) : writeFailure(res, error)),
+    );
+  };
 }
