@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
 } from './policy.js';
 import { observeQueue, recordAccepted, recordRejected } from './telemetry/metrics.js';
+import { queueTelemetry, traceEnqueue } from './telemetry/tracing.js';
 import { assertSecret, RECEIVE_CONFIG, type ReceiveConfig } from './verification.js';
 
 export interface InboxOptions {
@@ -80,7 +81,7 @@ export function createInbox(options: InboxOptions): Inbox {
   const jobOptions = jobOptionsFor(options.retry, options.retention);
 
   const client = createRedisClient(options.connection, 'receiver');
-  const queue = new Queue(queueName, { connection: client });
+  const queue = new Queue(queueName, { connection: client, telemetry: queueTelemetry() });
   const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`)));
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
@@ -112,7 +113,7 @@ export function createInbox(options: InboxOptions): Inbox {
       });
     }
     const id = jobIdFor(delivery.signature);
-    const added = queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } });
+    const added = traceEnqueue(queueName, id, () => queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, Date.now()), { ...jobOptions, jobId: id, deduplication: { id, ttl: dedupeWindowMs } }));
     inFlight.add(added);
     try {
       await withTimeout(added, enqueueTimeoutMs, () =>

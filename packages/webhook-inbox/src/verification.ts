@@ -10,6 +10,8 @@ import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/nod
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { recordRejected } from './telemetry/metrics.js';
+import { markFastifyRejected, traceFastifyScope } from './telemetry/fastify-tracing.js';
+import { markRejected, traceVerify } from './telemetry/tracing.js';
 
 export type { ReplayStore } from '@forms-api/webhook-verify';
 
@@ -38,12 +40,13 @@ const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBo
  */
 export async function verifyNode(req: IncomingMessage, res: ServerResponse, config: ReceiveConfig): Promise<VerifiedDelivery | undefined> {
   try {
-    const { rawBody, signature } = await verifyNodeRequest(req, verifyOptions(config));
+    const { rawBody, signature } = await traceVerify(() => verifyNodeRequest(req, verifyOptions(config)));
     return { rawBody, signature, headers: flattenHeaders(req.headers) };
   } catch (error) {
     const rejection = rejectionFor(error);
     if (rejection.status === 500) throw error;
     recordRejected(config.queue, rejection.reason);
+    markRejected(rejection.reason, error);
     writeRejection(res, rejection);
     return undefined;
   }
@@ -57,9 +60,10 @@ export function writeFailure(res: ServerResponse, error: unknown): void {
 export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok: false; response: Response };
 
 export async function verifyFetch(request: Request, config: ReceiveConfig): Promise<FetchVerification> {
-  const result = await verifyWebhookRequest(request, verifyOptions(config));
+  const result = await traceVerify(() => verifyWebhookRequest(request, verifyOptions(config)));
   if (!result.ok) {
     recordRejected(config.queue, result.reason);
+    markRejected(result.reason, result.error);
     return { ok: false, response: result.response };
   }
   const headers: Record<string, string> = {};
@@ -74,10 +78,15 @@ export async function verifyFetch(request: Request, config: ReceiveConfig): Prom
  * handlers then read the delivery (the raw bytes are left in `request.body`) with `fastifyDelivery`.
  */
 export async function registerFastifyVerification(scope: FastifyInstance, config: ReceiveConfig): Promise<void> {
+  traceFastifyScope(scope, config.queue);
   await scope.register(webhookVerify, verifyOptions(config));
   // webhook-verify's preHandler answers rejections itself: count them from their `{ error }` body.
-  scope.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode >= 400 && reply.statusCode < 500 && typeof payload === 'string') recordRejected(config.queue, rejectionReasonOf(payload, reply.statusCode));
+  scope.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && reply.statusCode < 500 && typeof payload === 'string') {
+      const reason = rejectionReasonOf(payload, reply.statusCode);
+      recordRejected(config.queue, reason);
+      markFastifyRejected(request, reason);
+    }
     return payload;
   });
 }

@@ -9,6 +9,7 @@ import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
 import { DEFAULT_QUEUE } from './policy.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
+import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
 
 export interface InboxWorkerOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
@@ -63,11 +64,15 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
     }
-    await measureAttempt(queueName, async () => options.handler({ id: job.id as string, ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1 }));
+    const attempt = job.attemptsMade + 1;
+    await traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
+      measureAttempt(queueName, async () => options.handler({ id: job.id as string, ...stored, attempt, maxAttempts: job.opts.attempts ?? 1 })),
+    );
   };
 
   const worker = new Worker(queueName, processJob, {
     connection: client,
+    telemetry: workerTelemetry(),
     concurrency,
     ...(lockDuration === undefined ? {} : { lockDuration }),
     ...(stalledInterval === undefined ? {} : { stalledInterval }),

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { answerDelivery, answerHealth } from '../answers.js';
 import type { Inbox } from '../inbox.js';
+import { withinFastifyReceive } from '../telemetry/fastify-tracing.js';
 import { answerMetrics } from '../telemetry/metrics.js';
 import { fastifyDelivery, receiveConfigOf, registerFastifyVerification } from '../verification.js';
 
@@ -26,7 +27,7 @@ export async function webhookInbox(app: FastifyInstance, options: FastifyInboxOp
   await app.register(async (scope) => {
     await registerFastifyVerification(scope, config);
     scope.post(path, async (request, reply) => {
-      const answer = await answerDelivery(inbox, fastifyDelivery(request));
+      const answer = await withinFastifyReceive(request, request.webhook, () => answerDelivery(inbox, fastifyDelivery(request)));
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
   });

@@ -4,6 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
 import type { Inbox } from '../inbox.js';
 import { answerMetrics } from '../telemetry/metrics.js';
+import { traceReceive } from '../telemetry/tracing.js';
 import { receiveConfigOf, verifyNode, writeFailure } from '../verification.js';
 
 type Next = (error?: unknown) => void;
@@ -20,10 +21,12 @@ function send(res: ServerResponse, answer: Answer): void {
  */
 export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
   const config = receiveConfigOf(inbox);
-  const receive = async (req: IncomingMessage, res: ServerResponse) => {
-    const delivery = await verifyNode(req, res, config);
-    if (delivery) send(res, await answerDelivery(inbox, delivery));
-  };
+  const receive = (req: IncomingMessage, res: ServerResponse) =>
+    traceReceive(inbox.queue, async (span) => {
+      const delivery = await verifyNode(req, res, config);
+      if (delivery) send(res, await answerDelivery(inbox, delivery));
+      span.setAttribute('http.response.status_code', res.statusCode);
+    });
   return (req, res, next) => {
     receive(req, res).catch((error: unknown) => (next ? next(error) : writeFailure(res, error)));
   };
