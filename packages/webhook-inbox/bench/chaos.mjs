@@ -5,7 +5,7 @@
 // every second run must be one of the at-least-once cases the README names (a worker killed
 // mid-job; Redis gone while a job was in hand). Uses the built package (`pnpm build` first).
 import { fork } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function signed(submissionId) {
   const body = JSON.stringify({ form_id: 11, form_title: 'Contact us', form_slug: 'contact-us-a1b2c3', submission: { Name: `Ada ${submissionId}` }, data: {}, submission_id: submissionId });
-  const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-  return { body, signature, id: `wh-${createHash('sha256').update(signature).digest('hex')}` };
+  return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
 }
 
 function startProcess(file, env, children) {
@@ -110,6 +109,7 @@ export async function runChaos(options = {}) {
       while (next < deliveries) {
         const index = next++;
         const delivery = signed(index + 1);
+        let jobId; // the receivers' answer names the job; every copy of a delivery must get the same
         const giveUpAt = Date.now() + 5 * 60_000;
         for (let attempt = 0; ; attempt++) {
           if (fatal) throw fatal;
@@ -121,13 +121,15 @@ export async function runChaos(options = {}) {
             const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': delivery.signature }, body: delivery.body, signal: AbortSignal.timeout(5_000) });
             status = response.status;
             const answer = await response.json().catch(() => ({}));
-            if (status === 202 && answer.id !== delivery.id) throw new Error(`a 202 for ${delivery.id} named job ${answer.id}`);
+            if (status === 202 && jobId !== undefined && answer.id !== jobId) throw new Error(`a 202 for delivery ${index + 1} named job ${answer.id}, an earlier one ${jobId}`);
+            if (status === 202) jobId = answer.id;
           } catch (error) {
             if (error instanceof Error && error.message.startsWith('a 202')) throw error;
             status = 0;
           }
           if (status === 202) {
-            accepted.add(delivery.id);
+            if (typeof jobId !== 'string' || accepted.has(jobId)) throw new Error(`delivery ${index + 1} was accepted as job ${jobId}, which is not a new job id`);
+            accepted.add(jobId);
             break;
           }
           if (status === 503) answered503 += 1;

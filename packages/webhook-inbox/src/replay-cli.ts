@@ -58,12 +58,18 @@ export function replayCommand(values: ReplayFlags): ReplayRun {
     if (json) {
       io.out(JSON.stringify({ dryRun, status: selection.status, deliveries: outcomes }));
     } else {
+      const bodiless = outcomes.filter((o) => o.reason === 'body_not_kept');
       for (const o of outcomes) {
+        if (o.reason === 'body_not_kept') continue; // one line for them all, below
         const what = `${o.id}  form ${o.formId ?? '?'} submission ${o.submissionId ?? '?'}  received ${o.receivedAt ?? '?'}`;
         if (o.action === 'replay') io.out(`would replay ${what}`);
         else if (o.action === 'replayed') io.out(`replayed ${what}`);
         else if (o.reason === 'no_longer_finished') io.out(`already queued ${what}\n    ${o.detail}`);
         else io.out(`cannot replay ${what}\n    ${o.reason}: ${o.detail}`);
+      }
+      if (bodiless.length > 0) {
+        const shown = bodiless.slice(0, 5).map((o) => o.id).join(', ');
+        io.out(`cannot replay ${bodiless.length} deliver${bodiless.length === 1 ? 'y' : 'ies'} received in the range (${shown}${bodiless.length > 5 ? ', … (--json lists all)' : ''})\n    body_not_kept: ${bodiless[0]!.detail}`);
       }
       const ready = outcomes.filter((o) => o.action !== 'skipped').length;
       const noun = (n: number) => `deliver${n === 1 ? 'y' : 'ies'}`;

@@ -74,8 +74,9 @@ async function consider(job: Job, selection: ReplaySelection, verifier: Verifier
   // Outside the time range: not chosen. A job without a receive time cannot be placed in it, so it
   // is only reported when no range was asked for.
   if (receivedAtMs === undefined ? selection.since || selection.until : !inRange(receivedAtMs, selection)) return undefined;
-  if (data && typeof data === 'object' && data.body === undefined && receivedAtMs !== undefined) {
-    return { ...base, action: 'skipped', reason: 'body_not_kept', detail: 'Its raw body is no longer stored (retention keeps the bytes of completed deliveries only for a while), so it cannot be verified or run again.' };
+  // Retention may drop a completed job's body and keep its record (`body: null`): say so, do not guess.
+  if (data && typeof data === 'object' && (data.body === null || data.body === undefined) && receivedAtMs !== undefined) {
+    return { ...base, action: 'skipped', reason: 'body_not_kept', detail: 'Its raw body is no longer stored (retention drops the bytes of completed jobs), so it cannot be verified or run again; nor can its form be told.' };
   }
   let stored: ReturnType<typeof readDelivery>;
   try {

@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import { inboxHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxMiddleware } from '../src/adapters/node.js';
-import { createInbox, createInboxWorker, jobIdFor, type Inbox, type InboxWorker } from '../src/index.js';
+import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'traces';
@@ -92,9 +92,9 @@ describe('one trace per delivery', () => {
   let submission = 100;
   for (const adapter of ['node', 'fastify', 'fetch']) {
     it(`${adapter}: receive → verify → enqueue → add → process → handle, with the delivery id, form and submission`, async () => {
-      const delivery = await signedDelivery(++submission);
-      const id = jobIdFor(delivery.signature);
-      expect((await postDelivery(receivers[adapter]!, delivery)).status).toBe(202);
+      const answer = await postDelivery(receivers[adapter]!, await signedDelivery(++submission));
+      expect(answer.status).toBe(202);
+      const id = answer.body.id!;
       // BullMQ's process span ends after the handle span, once the job is marked completed.
       await eventually('the process span', () => exporter.getFinishedSpans().some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id));
       const spans = traceOf(id);
@@ -129,9 +129,9 @@ describe('one trace per delivery', () => {
   }
 
   it('a retried delivery stays one trace: each attempt a process and a handle span, the failed one an error', async () => {
-    const delivery = await signedDelivery(7);
-    const id = jobIdFor(delivery.signature);
-    expect((await postDelivery(receivers.node!, delivery)).status).toBe(202);
+    const answer = await postDelivery(receivers.node!, await signedDelivery(7));
+    expect(answer.status).toBe(202);
+    const id = answer.body.id!;
     await eventually('the second attempt', () => exporter.getFinishedSpans().some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id && s.attributes['forms_inbox.attempt'] === 2));
     const spans = traceOf(id);
     const handles = named(spans, 'webhook handle').sort((a, b) => Number(a.attributes['forms_inbox.attempt']) - Number(b.attributes['forms_inbox.attempt']));
@@ -149,8 +149,8 @@ describe('one trace per delivery', () => {
 
   it('two deliveries are two traces', async () => {
     const [a, b] = [await signedDelivery(201), await signedDelivery(202)];
-    await Promise.all([postDelivery(receivers.node!, a), postDelivery(receivers.fetch!, b)]);
-    const [idA, idB] = [jobIdFor(a.signature), jobIdFor(b.signature)];
+    const answers = await Promise.all([postDelivery(receivers.node!, a), postDelivery(receivers.fetch!, b)]);
+    const [idA, idB] = answers.map((answer) => answer.body.id!) as [string, string];
     await eventually('both handled', () => [idA, idB].every((id) => exporter.getFinishedSpans().some((s) => s.name === 'webhook handle' && s.attributes['forms_inbox.delivery_id'] === id)));
     expect(traceOf(idA)[0]!.spanContext().traceId).not.toBe(traceOf(idB)[0]!.spanContext().traceId);
   });
