@@ -158,7 +158,7 @@ function runFor(document: string, text: string): Run | undefined {
   // REDIS_URL set, one failed delivery in the dead-letter set (so show and retry have a job), and a
   // healthy worker running, as in production (so the retried job is processed and drain ends).
   if (/^npx forms-webhook-inbox stats/.test(text) && ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document))
-    return { kind: 'finishes', place: 'doc-check', timeoutMs: 120_000, env: (c) => ({ REDIS_URL: c.redis.url }), before: failedDeliveryAndAWorker };
+    return { kind: 'finishes', place: 'doc-check', timeoutMs: 120_000, env: (c) => ({ REDIS_URL: c.redis.url, FORMS_WEBHOOK_SECRET: SECRET }), before: failedDeliveryAndAWorker };
   if (document === 'apps/docs/guides/05-never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
     // The test may not take Redis's default port: the same flags, on a free port.
     return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };

@@ -8,6 +8,7 @@ import { readDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
 import { printable, printableJson } from './printable.js';
+import { replayCommand, type ReplayFlags } from './replay-cli.js';
 
 const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME] [--json]
 
@@ -17,9 +18,13 @@ const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME]
   retry <id> | --all    send failed deliveries back to the queue with a fresh set of attempts
                         (--all: each delivery failed when the command started, once)
   drain [--timeout-ms N] wait until nothing is waiting, delayed or running (default 60000 ms); deletes nothing
+  replay --status failed|completed [--since T] [--until T] [--form ID] [--dry-run]
+                        run finished deliveries again from their stored bytes, re-verified with
+                        --secret (repeatable while rotating) or FORMS_WEBHOOK_SECRET; T is an ISO
+                        date-time or an age such as 30m, 6h, 2d. --dry-run lists what would be replayed
 
 Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. The queue defaults to ${DEFAULT_QUEUE}.
-Exit codes: 0 done, 1 failed (Redis unreachable, job not found, drain timed out), 2 usage error.`;
+Exit codes: 0 done, 1 failed (Redis unreachable, job not found, drain timed out, a chosen delivery that cannot be replayed), 2 usage error.`;
 
 export interface CliIo {
   out: (line: string) => void;
@@ -28,7 +33,7 @@ export interface CliIo {
 
 const consoleIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 /** Runs one inbox command; resolves to the process exit code. */
 export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promise<number> {
@@ -44,6 +49,12 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
         limit: { type: 'string' },
         all: { type: 'boolean' },
         'timeout-ms': { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        form: { type: 'string' },
+        status: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        secret: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -97,7 +108,7 @@ interface RunOptions {
 
 type Command = (session: Session, options: RunOptions) => Promise<number>;
 
-function commandFor(command: string, rest: string[], values: { limit?: string; all?: boolean; 'timeout-ms'?: string }): Command {
+function commandFor(command: string, rest: string[], values: { limit?: string; all?: boolean; 'timeout-ms'?: string } & ReplayFlags): Command {
   switch (command) {
     case 'stats':
       return stats;
@@ -116,6 +127,8 @@ function commandFor(command: string, rest: string[], values: { limit?: string; a
     }
     case 'drain':
       return (session, options) => drain(session, options, positiveNumber('--timeout-ms', values['timeout-ms'] ?? '60000'));
+    case 'replay':
+      return replayCommand(values);
     default:
       throw new UsageError(`Unknown inbox command ${JSON.stringify(command)}.\n\n${USAGE}`);
   }

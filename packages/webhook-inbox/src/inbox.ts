@@ -18,6 +18,8 @@ import {
   type RetentionPolicy,
   type RetryPolicy,
 } from './policy.js';
+import { observeQueue, recordAccepted, recordRejected } from './telemetry/metrics.js';
+import { queueTelemetry, traceEnqueue } from './telemetry/tracing.js';
 import { assertSecret, RECEIVE_CONFIG, type ReceiveConfig } from './verification.js';
 
 export interface InboxOptions {
@@ -71,32 +73,45 @@ export interface Inbox {
 }
 
 export function createInbox(options: InboxOptions): Inbox {
-  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes };
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes, queue: queueName };
   const enqueueTimeoutMs = assertPositiveInteger('enqueueTimeoutMs', options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS);
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
   const jobOptions = jobOptionsFor(options.retry, options.retention);
 
   const client = createRedisClient(options.connection, 'receiver');
-  const queue = new Queue(queueName, { connection: client });
+  const queue = new Queue(queueName, { connection: client, telemetry: queueTelemetry() });
   const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`)));
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
+  const stopObserving = observeQueue(queue);
 
   let closing = false;
   let closed: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
   async function enqueue(delivery: VerifiedDelivery): Promise<EnqueueResult> {
+    const started = performance.now();
+    try {
+      const result = await store(delivery);
+      recordAccepted(queueName, (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      if (error instanceof InboxError) recordRejected(queueName, error.kind);
+      throw error;
+    }
+  }
+
+  async function store(delivery: VerifiedDelivery): Promise<EnqueueResult> {
     if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
     // Without this check BullMQ would wait for the connection to come back, holding the request.
     if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
     const id = jobIdFor(delivery.rawBody);
     const receivedAt = Date.now();
-    const added = (async () => {
+    const added = traceEnqueue(queueName, id, async () => {
       // The deduplication key is the delivery's identity for the window. After it, a copy is a new
       // delivery; if the first job is still kept (a dead letter, a retained completed job), adding
       // under its id would be a silent no-op, so the new job gets an id of its own.
@@ -105,7 +120,7 @@ export function createInbox(options: InboxOptions): Inbox {
       const [windowJob, kept] = (await client.pipeline().get(queue.toKey(`de:${id}`)).exists(queue.toKey(id)).exec()) ?? [];
       const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
       return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), { ...jobOptions, jobId, deduplication: { id, ttl: dedupeWindowMs } });
-    })();
+    });
     inFlight.add(added);
     let job: { id?: string | undefined };
     try {
@@ -143,6 +158,7 @@ export function createInbox(options: InboxOptions): Inbox {
     close() {
       closing = true;
       closed ??= (async () => {
+        stopObserving();
         // Stored or not, every delivery being added gets its answer before the connection goes.
         await Promise.allSettled([...inFlight]);
         await queue.close().catch(() => {});

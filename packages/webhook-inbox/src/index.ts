@@ -7,6 +7,7 @@ export type { InboxWorker, InboxWorkerOptions } from './worker.js';
 export { RedisReplayStore } from './replay-store.js';
 export type { RedisReplayStoreOptions } from './replay-store.js';
 export { closeOnSignals } from './shutdown.js';
+export { inboxMetrics } from './telemetry/metrics.js';
 export type { CloseOnSignalsOptions, ShutdownSignal } from './shutdown.js';
 export { InboxError, isUnavailable } from './errors.js';
 export type { InboxErrorContext, InboxErrorKind } from './errors.js';

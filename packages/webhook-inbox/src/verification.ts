@@ -9,6 +9,9 @@ import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
+import { recordRejected } from './telemetry/metrics.js';
+import { markFastifyRejected, traceFastifyScope } from './telemetry/fastify-tracing.js';
+import { markRejected, traceVerify } from './telemetry/tracing.js';
 
 export type { ReplayStore } from '@forms-api/webhook-verify';
 
@@ -18,6 +21,8 @@ export const RECEIVE_CONFIG: unique symbol = Symbol.for('@forms-api/webhook-inbo
 export interface ReceiveConfig {
   secret: string | readonly string[];
   maxBodyBytes: number | undefined;
+  /** The inbox's queue name, the label of its rejection metrics. */
+  queue: string;
 }
 
 /** Fails at start-up, with webhook-verify's own message, on an empty or padded secret. */
@@ -35,11 +40,13 @@ const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBo
  */
 export async function verifyNode(req: IncomingMessage, res: ServerResponse, config: ReceiveConfig): Promise<VerifiedDelivery | undefined> {
   try {
-    const { rawBody, signature } = await verifyNodeRequest(req, verifyOptions(config));
+    const { rawBody, signature } = await traceVerify(() => verifyNodeRequest(req, verifyOptions(config)));
     return { rawBody, signature, headers: flattenHeaders(req.headers) };
   } catch (error) {
     const rejection = rejectionFor(error);
     if (rejection.status === 500) throw error;
+    recordRejected(config.queue, rejection.reason);
+    markRejected(rejection.reason, error);
     writeRejection(res, rejection);
     return undefined;
   }
@@ -53,8 +60,12 @@ export function writeFailure(res: ServerResponse, error: unknown): void {
 export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok: false; response: Response };
 
 export async function verifyFetch(request: Request, config: ReceiveConfig): Promise<FetchVerification> {
-  const result = await verifyWebhookRequest(request, verifyOptions(config));
-  if (!result.ok) return { ok: false, response: result.response };
+  const result = await traceVerify(() => verifyWebhookRequest(request, verifyOptions(config)));
+  if (!result.ok) {
+    recordRejected(config.queue, result.reason);
+    markRejected(result.reason, result.error);
+    return { ok: false, response: result.response };
+  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -67,7 +78,27 @@ export async function verifyFetch(request: Request, config: ReceiveConfig): Prom
  * handlers then read the delivery (the raw bytes are left in `request.body`) with `fastifyDelivery`.
  */
 export async function registerFastifyVerification(scope: FastifyInstance, config: ReceiveConfig): Promise<void> {
+  traceFastifyScope(scope, config.queue);
   await scope.register(webhookVerify, verifyOptions(config));
+  // webhook-verify's preHandler answers rejections itself: count them from their `{ error }` body.
+  scope.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && reply.statusCode < 500 && typeof payload === 'string') {
+      const reason = rejectionReasonOf(payload, reply.statusCode);
+      recordRejected(config.queue, reason);
+      markFastifyRejected(request, reason);
+    }
+    return payload;
+  });
+}
+
+function rejectionReasonOf(body: string, status: number): string {
+  try {
+    const reason = (JSON.parse(body) as { error?: unknown }).error;
+    if (typeof reason === 'string') return reason;
+  } catch {
+    // not webhook-verify's JSON: counted by status below
+  }
+  return `http_${status}`;
 }
 
 export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {

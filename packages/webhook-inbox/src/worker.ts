@@ -1,7 +1,7 @@
 // The processing side: a BullMQ worker that hands each queued delivery to your handler, retries
 // failures with exponential backoff, leaves the last failure in the failed set (the dead letters),
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
-import { UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
 import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
 import { readDelivery, submissionKeyFor, withoutBody, type InboxDelivery } from './delivery.js';
@@ -10,6 +10,8 @@ import { outageReporter, type InboxHealth } from './inbox.js';
 import { assertPositiveInteger } from './options.js';
 import { DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from './policy.js';
 import { printable } from './printable.js';
+import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
+import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
 
 export interface InboxWorkerOptions {
   /** Where Redis is: a `redis://` URL or ioredis options. */
@@ -79,7 +81,12 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       throw new UnrecoverableError((error as Error).message);
     }
     const deadline = new AbortController();
-    const run = Promise.resolve().then(() => options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }));
+    const attempt = job.attemptsMade + 1;
+    const run = traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
+      measureAttempt(queueName, async () =>
+        options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }),
+      ),
+    );
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -117,6 +124,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 
   const worker = new DeliveryWorker(queueName, processJob, {
     connection: client,
+    telemetry: workerTelemetry(),
     concurrency,
     lockDuration,
     ...(stalledInterval === undefined ? {} : { stalledInterval }),
@@ -133,8 +141,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     if (!job) return;
     const maxAttempts = job.opts.attempts ?? 1;
     const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= maxAttempts;
+    if (final) recordDeadLetter(queueName);
     onFailure({ id: job.id as string, attempt: job.attemptsMade, maxAttempts, final, error });
   });
+  // Queue depth and age for this process's metrics, over the worker's own connection.
+  const metricsQueue = new Queue(queueName, { connection: client });
+  metricsQueue.on('error', () => {}); // reported by the worker's own listener
+  const stopObserving = observeQueue(metricsQueue);
 
   let closed: Promise<void> | undefined;
   return {
@@ -163,8 +176,10 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
         // While Redis is unreachable a job in hand can be neither completed nor failed, and
         // BullMQ's graceful close would wait for Redis forever: close at once instead; those
         // jobs are taken over, like a dead worker's, once Redis is back.
+        stopObserving();
         const reachable = client.status === 'ready';
         await worker.close(!reachable);
+        if (reachable) await metricsQueue.close().catch(() => {});
         if (reachable) await client.quit().catch(() => client.disconnect());
         else client.disconnect();
       })();

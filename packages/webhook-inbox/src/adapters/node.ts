@@ -3,6 +3,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { answerDelivery, answerHealth, type Answer, type HealthTarget } from '../answers.js';
 import type { Inbox } from '../inbox.js';
+import { answerMetrics } from '../telemetry/metrics.js';
+import { traceReceive } from '../telemetry/tracing.js';
 import { receiveConfigOf, verifyNode, writeFailure } from '../verification.js';
 
 type Next = (error?: unknown) => void;
@@ -34,10 +36,12 @@ function fail(res: ServerResponse, error: unknown, next: Next | undefined): void
  */
 export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
   const config = receiveConfigOf(inbox);
-  const receive = async (req: IncomingMessage, res: ServerResponse) => {
-    const delivery = await verifyNode(req, res, config);
-    if (delivery) send(res, await answerDelivery(inbox, delivery));
-  };
+  const receive = (req: IncomingMessage, res: ServerResponse) =>
+    traceReceive(inbox.queue, async (span) => {
+      const delivery = await verifyNode(req, res, config);
+      if (delivery) send(res, await answerDelivery(inbox, delivery));
+      span.setAttribute('http.response.status_code', res.statusCode);
+    });
   return (req, res, next) => {
     receive(req, res).catch((error: unknown) => fail(res, error, next));
   };
@@ -69,4 +73,14 @@ export function closeHttpServer(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+/** `app.get('/metrics', inboxMetricsMiddleware())`: this process's metrics in Prometheus text format. */
+export function inboxMetricsMiddleware(): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+  return (_req, res, next) => {
+    answerMetrics().then(
+      (answer) => send(res, answer),
+      (error: unknown) => (next ? next(error) : writeFailure(res, error)),
+    );
+  };
 }

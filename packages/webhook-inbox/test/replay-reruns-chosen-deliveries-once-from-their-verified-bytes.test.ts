@@ -1,0 +1,206 @@
+// `inbox replay` against a real Redis, with deliveries received over HTTP and a real worker: it
+// chooses by status, time range and form; re-verifies the stored bytes against the secrets given
+// now (skipping, with the reason, what does not verify or has no bytes left); sends each chosen
+// delivery back once, even with two replays at the same moment; and a dry run changes nothing.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sign } from '@forms-api/webhook-verify';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { inboxMiddleware } from '../src/adapters/node.js';
+import { runInboxCli } from '../src/cli.js';
+import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
+import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+
+const QUEUE = 'replay';
+const OLD_SECRET = 'whsec_the_secret_before_rotation_00';
+let redis: RedisServer;
+let inbox: Inbox;
+let worker: InboxWorker;
+let queue: Queue;
+let server: Server;
+let url: string;
+let failing = true;
+let gate: Promise<void> | undefined;
+const runs: Array<{ id: string; submissionId: number; attempt: number }> = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  // Receivers verify with [new, old] while rotating: deliveries signed under either are queued.
+  inbox = createInbox({ connection: redis.url, secret: [SECRET, OLD_SECRET], queue: QUEUE, retry: { attempts: 1, backoffMs: 10 } });
+  worker = createInboxWorker({
+    connection: redis.url,
+    queue: QUEUE,
+    concurrency: 8,
+    onFailure: () => {},
+    async handler({ id, payload, attempt }) {
+      runs.push({ id, submissionId: payload.submission_id, attempt });
+      await gate;
+      if (failing) throw new Error('the CRM is down');
+    },
+  });
+  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
+  server = createServer(inboxMiddleware(inbox));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/forms`;
+  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await worker?.close();
+  await inbox?.close();
+  await queue?.close();
+  await redis?.close();
+});
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runInboxCli(['replay', ...args, '--redis', redis.url, '--queue', QUEUE], { out: (l) => (out += `${l}\n`), err: (l) => (err += `${l}\n`) });
+  expect(out + err).not.toContain(SECRET);
+  expect(out + err).not.toContain(OLD_SECRET);
+  return { code, out, err };
+}
+
+/** A delivery of `formId`, signed with `secret`, posted to the receiver; its job id. */
+async function deliver(formId: number, submissionId: number, secret = SECRET): Promise<string> {
+  const body = deliveryBody(submissionId).replace('"form_id":11', `"form_id":${formId}`);
+  const answer = await postDelivery(url, { body, signature: await sign(secret, body) });
+  expect(answer.status).toBe(202);
+  return answer.body.id!;
+}
+
+const runsOf = (id: string) => runs.filter((r) => r.id === id).length;
+const ids: Record<number, string> = {};
+let received: { start: string; middle: string; end: string };
+
+describe('inbox replay', () => {
+  it('setup: seven deliveries of two forms, at two moments, all dead letters', async () => {
+    const start = new Date(Date.now() - 1).toISOString();
+    for (const [form, submission] of [[11, 1], [11, 2], [12, 4], [12, 5]] as const) ids[submission] = await deliver(form, submission);
+    ids[3] = await deliver(11, 3, OLD_SECRET); // signed before the rotation
+    await new Promise((resolve) => setTimeout(resolve, 5)); // two distinct receive times
+    const middle = new Date().toISOString();
+    for (const submission of [6, 7]) ids[submission] = await deliver(11, submission);
+    received = { start, middle, end: new Date(Date.now() + 1).toISOString() };
+    await eventually('seven dead letters', async () => (await queue.getFailedCount()) === 7);
+  });
+
+  it('--dry-run lists the chosen deliveries (status, range, form) and changes nothing', async () => {
+    const result = await cli('--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET, '--json');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.out) as { dryRun: boolean; deliveries: Array<{ id: string; action: string; formId: number; submissionId: number }> };
+    expect(report.dryRun).toBe(true);
+    expect(report.deliveries.map((d) => [d.submissionId, d.formId, d.action, d.id]).sort()).toEqual([
+      [1, 11, 'replay', ids[1]],
+      [2, 11, 'replay', ids[2]],
+      [3, 11, 'replay', ids[3]],
+    ]);
+    expect(await queue.getFailedCount()).toBe(7);
+    const text = await cli('--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET);
+    expect(text.out).toContain(`would replay ${ids[1]}  form 11 submission 1`);
+    expect(text.out).toContain('3 deliveries would be replayed; nothing was changed (--dry-run).');
+  });
+
+  it('skips, with the reason and exit 1, deliveries whose stored bytes do not verify against the secrets given now', async () => {
+    // The old secret is no longer given: submission 3 was signed with it.
+    const result = await cli('--status', 'failed', '--form', '11', '--until', received.middle, '--dry-run', '--secret', SECRET);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`cannot replay ${ids[3]}  form 11 submission 3`);
+    expect(result.out).toMatch(/signature_rejected: Its stored bytes do not verify against the configured secret\(s\) \(signature_mismatch\)/);
+    expect(result.err).toContain('1 of 3 chosen deliveries cannot be replayed.');
+  });
+
+  it('replays each chosen delivery once, with its own id, even when two replays run at the same moment', async () => {
+    failing = false;
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    const runsBefore = runs.length;
+    const args = ['--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--secret', SECRET, '--secret', OLD_SECRET, '--json'];
+    const [a, b] = await Promise.all([cli(...args), cli(...args)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const outcomes = [a, b].flatMap((r) => (JSON.parse(r.out) as { deliveries: Array<{ id: string; action: string; reason?: string }> }).deliveries);
+    // Each of the three was sent back by exactly one of the two; the other found it already queued
+    // (or, if it read the set after the first had emptied it, did not choose it at all).
+    for (const submission of [1, 2, 3]) {
+      const of = outcomes.filter((o) => o.id === ids[submission]).map((o) => o.reason ?? o.action);
+      expect(of.filter((x) => x === 'replayed')).toHaveLength(1);
+      expect(of.filter((x) => x !== 'replayed')).toEqual(of.length === 2 ? ['no_longer_finished'] : []);
+    }
+    await eventually('three replays running', () => runs.length - runsBefore === 3);
+    // While they wait or run, another replay does not queue them again.
+    const again = await cli(...args.filter((x) => x !== '--json'));
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('No failed deliveries match.');
+    open();
+    await eventually('three completed', async () => (await queue.getCompletedCount()) === 3);
+    expect(runs.slice(runsBefore).map((r) => [r.submissionId, r.attempt]).sort()).toEqual([[1, 1], [2, 1], [3, 1]]);
+    for (const submission of [1, 2, 3]) expect(runsOf(ids[submission]!)).toBe(2); // the failed run, the replay
+    // Nothing else moved: form 12 and the later ones are still dead letters.
+    expect((await queue.getFailed(0, -1)).map((j) => j.id).sort()).toEqual([ids[4], ids[5], ids[6], ids[7]].sort());
+    gate = undefined;
+  });
+
+  // Completed jobs keep their bytes unless retention drops them (`body: null`); replay follows what is stored.
+  const bodyKept = async (submission: number) => typeof ((await queue.getJob(ids[submission]!))!.data as { body?: unknown }).body === 'string';
+
+  it('--status completed runs completed deliveries again from their bytes, or says their bytes are gone', async () => {
+    const kept = await Promise.all([1, 2, 3].map(bodyKept));
+    const result = await cli('--status', 'completed', '--form', '11', '--secret', SECRET, '--secret', OLD_SECRET);
+    if (kept.every(Boolean)) {
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('3 deliveries sent back to the queue.');
+      await eventually('the three run a third time', () => [1, 2, 3].every((s) => runsOf(ids[s]!) === 3));
+      await eventually('three completed again', async () => (await queue.getCompletedCount()) === 3);
+    } else {
+      expect(kept).toEqual([false, false, false]);
+      expect(result.code).toBe(1);
+      expect(result.out).toContain('cannot replay 3 deliveries received in the range');
+      expect(result.out).toContain('body_not_kept: Its raw body is no longer stored');
+      expect(await queue.getCompletedCount()).toBe(3);
+    }
+  });
+
+  it('says which completed deliveries cannot be replayed because their bytes were not kept', async () => {
+    // As retention that keeps a completed job's record but drops its body leaves it.
+    const job = (await queue.getJob(ids[2]!))!;
+    await job.updateData({ ...(job.data as Record<string, unknown>), body: null });
+    const keptBefore = await Promise.all([1, 3].map(bodyKept));
+    const result = await cli('--status', 'completed', '--form', '11', '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET, '--json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out) as { deliveries: Array<{ id: string; action: string; reason?: string; detail?: string }> };
+    const of = (submission: number) => report.deliveries.find((d) => d.id === ids[submission]);
+    expect(of(2)).toMatchObject({ action: 'skipped', reason: 'body_not_kept' });
+    expect(of(2)!.detail).toContain('Its raw body is no longer stored');
+    // The others: replayable while their bytes are kept. Without a body their form is unknown, so
+    // they are listed as bodiless whatever --form says.
+    for (const [i, submission] of [1, 3].entries()) expect(of(submission)).toMatchObject(keptBefore[i] ? { action: 'replay' } : { reason: 'body_not_kept' });
+    expect(await queue.getCompletedCount()).toBe(3);
+  });
+
+  it('refuses unclear requests with exit 2 and the fix', async () => {
+    const noStatus = await cli('--secret', SECRET);
+    expect([noStatus.code, noStatus.err]).toEqual([2, 'replay needs --status failed (the dead letters) or --status completed.\n']);
+    const badSince = await cli('--status', 'failed', '--since', 'yesterday', '--secret', SECRET);
+    expect(badSince.code).toBe(2);
+    expect(badSince.err).toContain('--since must be an ISO date-time such as 2026-11-24T09:00:00Z, or an age such as 30m, 6h or 2d (got "yesterday").');
+    const backwards = await cli('--status', 'failed', '--since', '1h', '--until', '2h', '--secret', SECRET);
+    expect([backwards.code, backwards.err]).toEqual([2, '--since must be earlier than --until.\n']);
+    const badForm = await cli('--status', 'failed', '--form', 'contact', '--secret', SECRET);
+    expect(badForm.code).toBe(2);
+    const saved = process.env.FORMS_WEBHOOK_SECRET;
+    delete process.env.FORMS_WEBHOOK_SECRET;
+    try {
+      const noSecret = await cli('--status', 'failed');
+      expect(noSecret.code).toBe(2);
+      expect(noSecret.err).toContain('pass --secret (twice while rotating) or set FORMS_WEBHOOK_SECRET');
+    } finally {
+      if (saved !== undefined) process.env.FORMS_WEBHOOK_SECRET = saved;
+    }
+    // An age: the last hour holds every delivery of this file.
+    const lastHour = await cli('--status', 'failed', '--since', '1h', '--dry-run', '--secret', SECRET);
+    expect(lastHour.out).toContain('4 deliveries would be replayed');
+  });
+});
