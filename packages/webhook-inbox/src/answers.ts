@@ -3,13 +3,10 @@
 // health check's 200/503. The adapters only translate these to their framework.
 import { isUnavailable, type InboxError, type InboxErrorKind } from './errors.js';
 import type { Inbox, InboxHealth } from './inbox.js';
+import type { Answer } from './answer.js';
 import type { VerifiedDelivery } from './delivery.js';
 
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { Answer };
 
 /**
  * What a 503 and a failing health check say to whoever calls them (the service, a load balancer,

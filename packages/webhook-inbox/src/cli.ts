@@ -8,7 +8,10 @@ import { readDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
 import { printable, printableJson } from './printable.js';
+import { UsageError, type CliIo } from './cli-io.js';
 import { replayCommand, type ReplayFlags } from './replay-cli.js';
+
+export { UsageError, type CliIo };
 
 const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME] [--json]
 
@@ -26,14 +29,9 @@ const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME]
 Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. The queue defaults to ${DEFAULT_QUEUE}.
 Exit codes: 0 done, 1 failed (Redis unreachable, job not found, drain timed out, a chosen delivery that cannot be replayed), 2 usage error.`;
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 const consoleIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-export class UsageError extends Error {}
 
 /** Runs one inbox command; resolves to the process exit code. */
 export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promise<number> {

@@ -2,7 +2,7 @@
 // runs replayDeliveries and prints one line per chosen delivery and a summary (or JSON).
 import type { Queue } from 'bullmq';
 import { replayDeliveries, type ReplayOutcome, type ReplaySelection, type ReplayStatus } from './replay.js';
-import { UsageError, type CliIo } from './cli.js';
+import { UsageError, type CliIo } from './cli-io.js';
 
 export interface ReplayFlags {
   since?: string;

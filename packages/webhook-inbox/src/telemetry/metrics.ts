@@ -4,7 +4,7 @@
 import { metrics as otelMetrics, type Counter as OtelCounter, type Histogram as OtelHistogram, type MeterProvider, type ObservableGauge } from '@opentelemetry/api';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Answer } from '../answers.js';
+import type { Answer } from '../answer.js';
 import { withTimeout } from '../connection.js';
 
 /** The meter and tracer name: the package's. */
