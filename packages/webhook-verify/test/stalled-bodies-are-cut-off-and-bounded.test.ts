@@ -75,7 +75,9 @@ describe.each(['node', 'fetch'] as const)('%s adapter under 200 stalled 1 MiB bo
   it('holds at most its budget of unverified bytes and closes every connection after the body deadline', async () => {
     const { port, report } = await startReceiver(adapter);
     const connections = Array.from({ length: CONNECTIONS }, () => stall(port));
-    const slack = 5_000; // a loaded 2-core machine: accept the close up to 5 s late, never 300 s
+    // A loaded 2-core machine (CI runs three test tasks at once) closes 200 sockets late: accept up
+    // to 25 s late, which still tells the deadline from Node's 300 s request timeout, the only limit before.
+    const slack = 25_000;
     await until(() => connections.every((c) => c.closedAfterMs !== undefined), DEFAULT_BODY_TIMEOUT_MS + slack + 5_000);
     const { baseline, peak, open } = await report();
     const stillOpen = connections.filter((c) => c.closedAfterMs === undefined).length;
