@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `spec-guard` command: a committed launcher, so the bin exists on a fresh install before the first
+// build (pnpm links bins at install time and warns about a missing target).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write(`spec-guard: ${fileURLToPath(entry)} does not exist yet; run \`pnpm build\` first.\n`);
+  process.exit(1);
+}
+await import(entry.href);
