@@ -143,7 +143,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   // lock_lost, and not a Redis outage.
   worker.on('error', (error) => (/missing lock|lock mismatch/i.test(error.message) ? undefined : reportError.error(error)));
   // A completed job keeps its body within the queue's byte budget (for replay); the oldest kept
-  // bodies go first. Redis unreachable: the job keeps its body until a later completion trims.
+  // bodies go first. If Redis cannot run the accounting at that moment, that one body is held
+  // outside the budget until retention removes its job (one day by default).
   worker.on('completed', (job) => {
     keepCompletedBody(client, (name) => worker.toKey(name), job.id as string, completedBodyBytes).catch(() => {});
   });
