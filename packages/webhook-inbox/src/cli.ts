@@ -314,7 +314,7 @@ function maskHeaders(headers: Record<string, string>): Record<string, string> {
 
 type ShownDelivery =
   | { payload: unknown; headers: Record<string, string>; receivedAt: string; bytes: number }
-  | { payload: null; body: 'not kept: the job completed'; headers: Record<string, string>; receivedAt: string; bytes: number | null }
+  | { payload: null; body: 'not kept: over the completed body budget'; headers: Record<string, string>; receivedAt: string; bytes: number | null }
   | { error: string };
 
 function shownDelivery(job: Job, id: string): ShownDelivery {
@@ -324,7 +324,7 @@ function shownDelivery(job: Job, id: string): ShownDelivery {
   } catch (error) {
     if ((error as InboxError).kind !== 'body_not_kept') return { error: (error as Error).message };
     const kept = job.data as { headers?: Record<string, string>; receivedAt?: number; bytes?: number };
-    return { payload: null, body: 'not kept: the job completed', headers: maskHeaders(kept.headers ?? {}), receivedAt: new Date(kept.receivedAt ?? 0).toISOString(), bytes: kept.bytes ?? null };
+    return { payload: null, body: 'not kept: over the completed body budget', headers: maskHeaders(kept.headers ?? {}), receivedAt: new Date(kept.receivedAt ?? 0).toISOString(), bytes: kept.bytes ?? null };
   }
 }
 

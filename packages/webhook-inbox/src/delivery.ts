@@ -47,8 +47,8 @@ export interface InboxDelivery {
 
 /**
  * The job data in Redis. The body is base64 so any bytes (a BOM, invalid UTF-8) survive exactly.
- * Once the job completed, the body is dropped (`body: null`, its size kept in `bytes`): the handler
- * had it, and retained completed jobs would otherwise hold up to `maxBodyBytes` each.
+ * A completed job keeps its body within the worker's `completedBodyBytes` budget; beyond it the
+ * oldest kept bodies are dropped (`body: null`, the size kept in `bytes`) by kept-bodies.ts.
  */
 export interface StoredDelivery {
   v: 1;
@@ -85,7 +85,7 @@ export function readDelivery(data: unknown, jobId: string): { payload: Submissio
     throw new InboxError('corrupt_job', `Job ${jobId} holds data that is not JSON (${unreadable}): it was not written by @forms-api/webhook-inbox, or was changed in Redis. Is another producer adding jobs to this queue?`, { context: { jobId } });
   }
   if (stored?.v === 1 && stored.body === null) {
-    throw new InboxError('body_not_kept', `Job ${jobId} completed, and completed jobs keep the headers and the size of their delivery but not its body.`, { context: { jobId } });
+    throw new InboxError('body_not_kept', `Job ${jobId} completed and its body is no longer kept: completed jobs keep their bodies only within the workers' \`completedBodyBytes\` budget, the oldest dropped first; its headers and size remain.`, { context: { jobId } });
   }
   if (!stored || stored.v !== 1 || typeof stored.body !== 'string' || typeof stored.receivedAt !== 'number' || typeof stored.headers !== 'object' || stored.headers === null) {
     throw new InboxError('corrupt_job', `Job ${jobId} does not hold a delivery written by @forms-api/webhook-inbox. Is another producer adding jobs to this queue? Give the inbox its own \`queue\` name.`, {
@@ -117,13 +117,6 @@ export function submissionKeyFor(payload: { form_id?: unknown; submission_id?: u
   const formId = part(payload.form_id);
   const submissionId = part(payload.submission_id);
   return formId === undefined || submissionId === undefined ? null : `${formId}:${submissionId}`;
-}
-
-/** The data a completed job keeps: everything but the body. */
-export function withoutBody(data: unknown): StoredDelivery | undefined {
-  const stored = data as Partial<StoredDelivery> | null;
-  if (!stored || stored.v !== 1 || typeof stored.body !== 'string') return undefined;
-  return { v: 1, body: null, headers: stored.headers ?? {}, receivedAt: stored.receivedAt ?? 0, bytes: Buffer.byteLength(stored.body, 'base64') };
 }
 
 /** Node's header object (arrays for repeated headers) as plain strings. */

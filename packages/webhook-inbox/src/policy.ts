@@ -46,6 +46,13 @@ export const DEFAULT_LOCK_DURATION_MS = 30_000;
 /** Completed jobs kept for inspection: one day, at most 10,000. Deduplication does not depend on them. */
 export const DEFAULT_KEEP_COMPLETED = { ageSeconds: 24 * 60 * 60, count: 10_000 } as const;
 
+/**
+ * Raw bytes of bodies the retained completed jobs of a queue keep in all, for replay: 64 MiB holds
+ * the last few thousand deliveries of ordinary forms (a few KiB each), or 64 at the 1 MiB body cap,
+ * and costs Redis about 85 MB (base64). Older completed jobs keep their headers and size only.
+ */
+export const DEFAULT_COMPLETED_BODY_BYTES = 64 * 1024 * 1024;
+
 export interface RetryPolicy {
   /**
    * Handler runs in all, the first one included, before the delivery is left in the failed set:

@@ -74,9 +74,9 @@ async function consider(job: Job, selection: ReplaySelection, verifier: Verifier
   // Outside the time range: not chosen. A job without a receive time cannot be placed in it, so it
   // is only reported when no range was asked for.
   if (receivedAtMs === undefined ? selection.since || selection.until : !inRange(receivedAtMs, selection)) return undefined;
-  // Retention may drop a completed job's body and keep its record (`body: null`): say so, do not guess.
+  // The completed body budget drops the oldest kept bodies and keeps their record (`body: null`): say so, do not guess.
   if (data && typeof data === 'object' && (data.body === null || data.body === undefined) && receivedAtMs !== undefined) {
-    return { ...base, action: 'skipped', reason: 'body_not_kept', detail: 'Its raw body is no longer stored (retention drops the bytes of completed jobs), so it cannot be verified or run again; nor can its form be told.' };
+    return { ...base, action: 'skipped', reason: 'body_not_kept', detail: 'Its raw body is no longer stored (completed jobs keep their bodies within the workers\' `completedBodyBytes` budget, the oldest dropped first), so it cannot be verified or run again; nor can its form be told.' };
   }
   let stored: ReturnType<typeof readDelivery>;
   try {

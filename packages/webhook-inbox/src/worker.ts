@@ -4,11 +4,12 @@
 import { Queue, UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
 import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
-import { readDelivery, submissionKeyFor, withoutBody, type InboxDelivery } from './delivery.js';
+import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
+import { keepCompletedBody } from './kept-bodies.js';
 import { assertPositiveInteger } from './options.js';
-import { DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from './policy.js';
+import { DEFAULT_COMPLETED_BODY_BYTES, DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from './policy.js';
 import { printable } from './printable.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
@@ -38,6 +39,14 @@ export interface InboxWorkerOptions {
   lockDurationMs?: number;
   /** How often this worker looks for jobs whose worker died. Default 30,000 ms (BullMQ's). */
   stalledIntervalMs?: number;
+  /**
+   * Raw bytes of delivery bodies that the queue's retained completed jobs may keep, in all, so
+   * `inbox replay --status completed` can run them again. Beyond it the oldest kept bodies are
+   * dropped first (their headers and size stay); a body larger than the whole budget is dropped at
+   * once. Redis holds about 4/3 of it (base64). Shared by every worker of the queue: give them all
+   * the same value. Default 64 MiB; 0 keeps no completed body.
+   */
+  completedBodyBytes?: number;
   /** Called for every failed attempt; `final` is true when the delivery now stays in the failed set. Default: one stderr line for final failures. */
   onFailure?: (failure: { id: string; attempt: number; maxAttempts: number; final: boolean; error: Error }) => void;
   /** Called once when Redis becomes unreachable. Default: one stderr line. The worker resumes by itself. */
@@ -60,6 +69,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const lockDuration = assertPositiveInteger('lockDurationMs', options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS);
   const stalledInterval = options.stalledIntervalMs === undefined ? undefined : assertPositiveInteger('stalledIntervalMs', options.stalledIntervalMs);
   const handlerTimeoutMs = assertPositiveInteger('handlerTimeoutMs', options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
+  const completedBodyBytes = assertPositiveInteger('completedBodyBytes', options.completedBodyBytes ?? DEFAULT_COMPLETED_BODY_BYTES, { allowZero: true });
   const onFailure = options.onFailure ?? defaultFailureReport;
   // Handler runs whose attempt already failed at the deadline but which have not settled yet.
   const overdue = new Set<Promise<unknown>>();
@@ -132,10 +142,11 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   // A run whose lock was lost cannot be completed or failed ("Missing lock"): reported above as
   // lock_lost, and not a Redis outage.
   worker.on('error', (error) => (/missing lock|lock mismatch/i.test(error.message) ? undefined : reportError.error(error)));
-  // A completed job is kept for inspection only: its body goes, its headers and size stay.
+  // A completed job keeps its body within the queue's byte budget (for replay); the oldest kept
+  // bodies go first. If Redis cannot run the accounting at that moment, that one body is held
+  // outside the budget until retention removes its job (one day by default).
   worker.on('completed', (job) => {
-    const kept = withoutBody(job.data);
-    if (kept) job.updateData(kept).catch(() => {}); // already removed by retention: nothing to trim
+    keepCompletedBody(client, (name) => worker.toKey(name), job.id as string, completedBodyBytes).catch(() => {});
   });
   worker.on('failed', (job, error) => {
     if (!job) return;

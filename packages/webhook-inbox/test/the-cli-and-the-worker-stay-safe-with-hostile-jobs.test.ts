@@ -3,7 +3,8 @@
 // credential-like headers are masked by pattern, not by a list of names; a job whose data is not
 // JSON, or whose body is `null`, is failed with the reason instead of staying active for ever or
 // reaching the handler, and `show` explains it without a stack trace; `retry --all` sends each
-// dead letter back once, even when the handler keeps failing; a completed job keeps no body.
+// dead letter back once, even when the handler keeps failing; a completed job keeps its body within
+// the default byte budget (completed-deliveries-keep-their-bodies-within-a-byte-budget covers the budget).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
@@ -161,17 +162,15 @@ describe('hostile jobs', () => {
     expect(runs.length - before).toBe(20);
   });
 
-  it('keeps no body in a completed job: headers and size only, and `show` says so', async () => {
+  it('keeps the body of a completed job within the default budget, and `show` prints it with its headers masked', async () => {
     const delivery = await signedDelivery(7, 200_000);
-    const posted = await postDelivery(url, delivery);
+    const posted = await postDelivery(url, delivery, { 'x-jwt': 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
-    await eventually('the job to complete with its body dropped', async () => {
-      const job = await queue.getJob(id);
-      return (await job?.getState()) === 'completed' && (job?.data as { body?: unknown }).body === null;
-    });
-    expect(Number(await raw.memory('USAGE', queue.toKey(id)))).toBeLessThan(10_000);
+    await eventually('the job to complete and its body to be accounted', async () => (await raw.zscore(queue.toKey('kept-bodies'), id)) !== null);
+    expect(((await queue.getJob(id))!.data as { body?: unknown }).body).toBe(Buffer.from(delivery.body).toString('base64'));
+    expect(Number(await raw.get(queue.toKey('kept-bodies:total')))).toBe(Buffer.byteLength(delivery.body));
     const shown = JSON.parse((await cli('show', id, '--json')).out);
-    expect(shown).toMatchObject({ state: 'completed', delivery: { payload: null, body: 'not kept: the job completed', bytes: Buffer.byteLength(delivery.body), headers: { 'content-type': 'application/json' } } });
+    expect(shown).toMatchObject({ state: 'completed', delivery: { payload: { submission_id: 7 }, bytes: Buffer.byteLength(delivery.body), headers: { 'content-type': 'application/json', 'x-jwt': '<masked, 28 chars>' } } });
   });
 });
