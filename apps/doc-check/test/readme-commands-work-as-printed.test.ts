@@ -99,6 +99,9 @@ const RUNS: Record<string, Record<string, Run>> = {
   'apps/docs/guides/06-contract-tests-in-ci.md': {
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000 },
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+    'npx --yes @forms-api/contract-tests --target live --rate-limit 50 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+    'npx --yes @forms-api/contract-tests --target live --seed 18 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+    'npx --yes @forms-api/contract-tests --target live --seed 18 --explore-budget 60 --explore-time 60 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
   },
   'apps/sandbox/README.md': {
     // npx fetches the package from the local registry into a project of the reader's.

@@ -2,10 +2,15 @@
 // info.description); before it, links to what a reader comes for, each a section of this site.
 import type { Guide } from './guides.ts';
 
-/** The hash route Redoc gives a tag section (its name, lower-cased, spaces as dashes). */
-export function sectionRoute(title: string): string {
-  return `#/${title.toLowerCase().trim().replace(/\s+/g, '-')}`;
+const slug = (text: string) => text.toLowerCase().trim().replace(/\s+/g, '-');
+
+/** The hash route Redoc gives a tag section (its name, lower-cased, spaces as dashes), or a `## ` heading of it. */
+export function sectionRoute(title: string, heading?: string): string {
+  return heading === undefined ? `#/${slug(title)}` : `#/${slug(title)}/${slug(heading)}`;
 }
+
+/** Where the front page sends a reader for a paced live run: the CI guide's pacing section (its title and heading). */
+export const PACING_ROUTE = sectionRoute('Running the contract suite in your CI', 'Pacing to the rate limit');
 
 /** What each guide gives a reader, by slug; a guide not named here is listed by its title alone. */
 const PURPOSES: Record<string, string> = {
@@ -14,7 +19,7 @@ const PURPOSES: Record<string, string> = {
   'never-lose-a-webhook': 'a receiver that stores each delivery before answering, on Redis',
   sandbox: 'a local tenant that sends signed webhooks, following the contract or behaving like the service',
   'contract-suite': 'check a tenant against this reference, from this repository',
-  'contract-tests-in-ci': 'a paced live contract run in your CI, with its reports',
+  'contract-tests-in-ci': `a live contract run in your CI, [paced to the tenant's rate limit](${PACING_ROUTE}), with its reports`,
   'known-differences': 'every known way the live service differs from the contract, and what to do',
 };
 

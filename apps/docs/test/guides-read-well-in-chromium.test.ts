@@ -95,6 +95,7 @@ describe('the guides in Chromium at 1400 px', () => {
     for (const [text, route] of [
       ['Verifying webhooks', '#/verifying-webhooks'],
       ['Running the contract suite in your CI', '#/running-the-contract-suite-in-your-ci'],
+      ["paced to the tenant's rate limit", '#/running-the-contract-suite-in-your-ci/pacing-to-the-rate-limit'],
       [KNOWN_DIFFERENCES_TITLE, '#/known-differences-from-the-contract'],
     ] as const) {
       await freshLoad('/');
