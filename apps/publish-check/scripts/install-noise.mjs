@@ -38,12 +38,14 @@ export function binProblems() {
 
 /** Problems with build scripts: a dependency whose build pnpm skipped without being told to (`pnpm ignored-builds`). */
 export function ignoredBuildProblems() {
+  if (!existsSync(join(repoDir, 'node_modules', '.modules.yaml'))) return ['no node_modules: run `pnpm install` first, so that the skipped build scripts can be listed.'];
   const out = process.env.npm_execpath?.includes('pnpm')
     ? execFileSync(process.execPath, [process.env.npm_execpath, 'ignored-builds'], { cwd: repoDir, encoding: 'utf8' })
     : execFileSync('npx', ['--yes', 'pnpm@10.34.8', 'ignored-builds'], { cwd: repoDir, encoding: 'utf8' });
-  if (/no node_modules found/i.test(out)) return ['no node_modules: run `pnpm install` first, so that the skipped build scripts can be listed.'];
+  // An install that skipped nothing records no list, and pnpm then says it "cannot identify as no
+  // node_modules found" in this section although node_modules is there (checked above): nothing skipped.
   const section = out.split(/\n\s*\n/).find((block) => block.startsWith('Automatically ignored builds'));
-  const names = (section ?? '').split('\n').slice(1).map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:') && line !== 'None');
+  const names = (section ?? '').split('\n').slice(1).map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:') && line !== 'None' && !/no node_modules found/i.test(line));
   return names.map((name) => `${name}: its build script was skipped by default; list it in the root package.json under pnpm.onlyBuiltDependencies if its build is needed, or pnpm.ignoredBuiltDependencies if not.`);
 }
 
