@@ -92,9 +92,17 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     }
     const deadline = new AbortController();
     const attempt = job.attemptsMade + 1;
-    const run = traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
-      measureAttempt(queueName, async () =>
-        options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal }),
+    // The handler starts on the next tick (after the event-loop watch below has started), and what it
+    // throws is made a proper Error before telemetry reads it (a hostile `message` getter included).
+    const run = Promise.resolve().then(() =>
+      traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
+        measureAttempt(queueName, async () => {
+          try {
+            return await options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal });
+          } catch (thrown) {
+            throw attemptError(thrown);
+          }
+        }),
       ),
     );
     let timer: NodeJS.Timeout | undefined;

@@ -99,7 +99,8 @@ describe('GET /metrics', () => {
     let samples: Sample[] = [];
     await eventually('ten completed and two dead letters in the scrape', async () => {
       samples = (await scrape()).samples;
-      return valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'completed' }) === 10 && valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'failed' }) === 2;
+      // Redis moves a job to the failed set before the worker's 'failed' event counts the dead letter.
+      return valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'completed' }) === 10 && valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'failed' }) === 2 && valueOf(samples, 'forms_inbox_dead_letters_total', q) === 2;
     });
     expect(valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'waiting' })).toBe(0);
     expect(valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'active' })).toBe(0);
