@@ -35,6 +35,7 @@ type Run =
   | { kind: 'handler'; export: string; status: number }
   | { kind: 'replay-guard'; export: string }
   | { kind: 'worker'; receiver: string }
+  | { kind: 'metrics'; path: string }
   | { kind: 'operation'; operationId: OperationId };
 
 const RUNS: Record<string, Run> = {
@@ -65,6 +66,8 @@ const RUNS: Record<string, Run> = {
   'webhook-inbox/next-route.ts': { kind: 'handler', export: 'POST', status: 202 },
   'webhook-inbox/replay-store.ts': { kind: 'replay-guard', export: 'receive' },
   'webhook-inbox/worker.ts': { kind: 'worker', receiver: 'webhook-inbox/express-receiver.ts' },
+  // A worker serving Prometheus on METRICS_PORT: scraped once it listens.
+  'webhook-inbox/worker-metrics.ts': { kind: 'metrics', path: '/metrics' },
 };
 for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };
@@ -188,6 +191,19 @@ describe('the samples', () => {
         case 'replay-guard':
           expect(await runDriver(file, run.export, 'replay')).toEqual({ first: 'accepted', second: 'replayed' });
           return;
+        case 'metrics': {
+          const port = await freePort();
+          const working = start(file, { ...env, METRICS_PORT: String(port) });
+          try {
+            await listening(port);
+            const response = await fetch(`http://127.0.0.1:${port}${run.path}`);
+            expect(response.status).toBe(200);
+            expect(await response.text()).toMatch(/^forms_inbox_queue_jobs\{/m);
+          } finally {
+            await working.stop();
+          }
+          return;
+        }
         case 'worker': {
           const port = await freePort();
           const receiving = start(run.receiver, { ...env, PORT: String(port) });
