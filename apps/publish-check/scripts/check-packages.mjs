@@ -175,7 +175,7 @@ function hasEntryPoints(pkg) {
 // the package maps them in `typesVersions`: a package that does is checked under node10 too; the
 // others are held to node16+.
 function attwOptions(pkg) {
-  if (pkg.short === 'spec') return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml'];
+  if (pkg.short === 'spec') return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml', './openapi.observed.yaml'];
   const { manifest } = pkg;
   if (manifest.type === 'module' && !JSON.stringify(manifest.exports ?? {}).includes('"require"')) return ['--profile', 'esm-only'];
   const subpaths = Object.keys(manifest.exports ?? {}).filter((k) => k !== '.' && k !== './package.json');
