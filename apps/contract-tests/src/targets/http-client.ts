@@ -160,6 +160,8 @@ function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
 
 /** Pacers whose tenant answered without `X-RateLimit-Limit`: it enforces no limit (until its first 429). */
 const UNLIMITED = new WeakMap<RequestPacer, boolean>();
+/** Pacers whose tenant has reported a limit at least once: they stay paced. */
+const REPORTS_LIMIT = new WeakSet<RequestPacer>();
 
 /** True when the pacer's tenant reports no rate limit, so its requests are not spaced. */
 export function tenantReportsNoLimit(pacer: RequestPacer): boolean {
@@ -177,12 +179,19 @@ function pacedWhileLimited(pacer: RequestPacer, attempt: typeof fetch): typeof f
   return async (input, init) => {
     if (!UNLIMITED.get(pacer)) {
       const response = await paced(input, init);
-      if (response.status !== 429 && !response.headers.has('x-ratelimit-limit')) UNLIMITED.set(pacer, true);
+      // Only a tenant that has never reported a limit is judged unlimited: one answer without the
+      // header (a redirect to storage, a file) must not stop the pacing of a tenant that has one.
+      if (response.headers.has('x-ratelimit-limit')) REPORTS_LIMIT.add(pacer);
+      else if (response.status !== 429 && !REPORTS_LIMIT.has(pacer)) UNLIMITED.set(pacer, true);
       return response;
     }
     const request = new Request(input, init);
     const again = request.clone();
     const response = await attempt(request);
+    if (response.headers.has('x-ratelimit-limit')) {
+      REPORTS_LIMIT.add(pacer);
+      UNLIMITED.set(pacer, false);
+    }
     if (response.status !== 429) return response;
     UNLIMITED.set(pacer, false);
     await response.body?.cancel().catch(() => {});
