@@ -1,6 +1,6 @@
 // Parses docs:serve's arguments: --port (0, the default, picks a free port) and --dir (the
 // folder to serve, apps/docs/dist by default).
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fail, ok, type Result } from './result.ts';

@@ -75,7 +75,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   storageRoutes(app, ctx);
 
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
-  app.onError((error, c) => {
+  app.onError((error) => {
     if (error instanceof HttpError) return json(error.status, error.body, error.headers);
     options.log(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     return json(500, { message: 'Server Error' });

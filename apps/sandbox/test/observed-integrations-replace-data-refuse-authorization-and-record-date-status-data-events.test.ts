@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => sbs.close());
 
-type Which = 'contract' | 'observed';
 const BOTH = ['observed', 'contract'] as const;
 const SECRET = 'whsec_integration_tests';
 const HOOK = 'https://hooks.example.com/forms';

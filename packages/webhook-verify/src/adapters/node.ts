@@ -27,7 +27,7 @@ declare global {
   // Express's request type, augmented as Fastify's is: set by `webhookMiddleware`. Typed as
   // present so handlers behind the middleware read `req.webhook.form_title` without a cast; on
   // routes without the middleware it is undefined at run time.
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express declares Request in a global namespace; only a namespace augments it
   namespace Express {
     interface Request {
       /** The verified submission.created payload (set by `webhookMiddleware` from `@forms-api/webhook-verify/express`). */
