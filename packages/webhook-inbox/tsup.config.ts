@@ -11,6 +11,14 @@ const library = {
 export default defineConfig([
   // Splitting for CommonJS too: the entries share one copy of InboxError, so `instanceof` holds
   // between an error from `/express` and the class required from the package root.
-  { entry: library, format: ['esm', 'cjs'], splitting: true, dts: true, clean: true, target: 'es2022', platform: 'node' },
+  {
+    entry: library,
+    format: ['esm', 'cjs'],
+    splitting: true,
+    dts: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'node',
+  },
   { entry: { bin: 'src/bin.ts' }, format: ['esm'], dts: false, target: 'es2022', platform: 'node' },
 ]);

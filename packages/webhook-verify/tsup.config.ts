@@ -35,5 +35,12 @@ export default defineConfig([
     external: ['node:crypto', 'node:http', 'node:stream', 'node:buffer'],
     noExternal: [/submission-created\.schema\.json$/],
   },
-  { entry: { bin: 'src/bin.ts', cli: 'src/cli.ts' }, format: ['esm'], dts: false, target: 'es2022', platform: 'node', define: { SPEC_EXAMPLE_BODY: JSON.stringify(SPEC_EXAMPLE_BODY) } },
+  {
+    entry: { bin: 'src/bin.ts', cli: 'src/cli.ts' },
+    format: ['esm'],
+    dts: false,
+    target: 'es2022',
+    platform: 'node',
+    define: { SPEC_EXAMPLE_BODY: JSON.stringify(SPEC_EXAMPLE_BODY) },
+  },
 ]);

@@ -6,7 +6,17 @@ import addFormats from 'ajv-formats';
 
 const SPEC_ID = 'https://forms-api-kit.dev/openapi.json';
 // OpenAPI keywords and this spec's extensions that may sit beside JSON Schema keywords.
-const ANNOTATION_KEYWORDS = ['components', 'example', 'discriminator', 'xml', 'externalDocs', 'x-observed', 'x-drift', 'x-blocked-header-names', 'x-internal'];
+const ANNOTATION_KEYWORDS = [
+  'components',
+  'example',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'x-observed',
+  'x-drift',
+  'x-blocked-header-names',
+  'x-internal',
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
@@ -15,9 +25,16 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
  *   (used to surface additive drift)
  */
 export function createSpecValidator(bundle, options = {}) {
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true, validateFormats: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allErrors: true,
+    allowUnionTypes: true,
+    validateFormats: true,
+  });
   addFormats(ajv);
-  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['boolean', 'string', 'object', 'array', 'number'] });
+  for (const keyword of ANNOTATION_KEYWORDS)
+    ajv.addKeyword({ keyword, schemaType: ['boolean', 'string', 'object', 'array', 'number'] });
   const components = options.closed ? closeObjects(structuredClone(bundle.components)) : bundle.components;
   ajv.addSchema({ $id: SPEC_ID, components }, undefined, undefined, false);
 
@@ -34,7 +51,8 @@ export function createSpecValidator(bundle, options = {}) {
   const operations = new Map();
   for (const [path, item] of Object.entries(bundle.paths ?? {})) {
     for (const method of METHODS) {
-      if (item[method]?.operationId) operations.set(item[method].operationId, { path, method, operation: item[method] });
+      if (item[method]?.operationId)
+        operations.set(item[method].operationId, { path, method, operation: item[method] });
     }
   }
 
@@ -85,9 +103,31 @@ export function createSpecValidator(bundle, options = {}) {
     /** Validate a response body of an operation for a status and media type. */
     validateResponse(operationId, status, body, mediaType = 'application/json') {
       const response = this.responseFor(operationId, status);
-      if (!response) return { valid: false, errors: [{ keyword: 'status', instancePath: '', message: `status ${status} is not documented for ${operationId}`, params: {} }] };
+      if (!response)
+        return {
+          valid: false,
+          errors: [
+            {
+              keyword: 'status',
+              instancePath: '',
+              message: `status ${status} is not documented for ${operationId}`,
+              params: {},
+            },
+          ],
+        };
       const schema = response.content?.[mediaType]?.schema;
-      if (!schema) return { valid: false, errors: [{ keyword: 'contentType', instancePath: '', message: `no ${mediaType} body is documented for ${operationId} ${status}`, params: {} }] };
+      if (!schema)
+        return {
+          valid: false,
+          errors: [
+            {
+              keyword: 'contentType',
+              instancePath: '',
+              message: `no ${mediaType} body is documented for ${operationId} ${status}`,
+              params: {},
+            },
+          ],
+        };
       return result(compileInline(`${operationId} ${status} ${mediaType}`, schema), body);
     },
     /** Validate a request body of an operation. */
@@ -114,14 +154,20 @@ export function createSpecValidator(bundle, options = {}) {
     if (Array.isArray(schema)) return schema.map(rebase);
     if (!schema || typeof schema !== 'object') return schema;
     return Object.fromEntries(
-      Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${SPEC_ID}${v}` : rebase(v)]),
+      Object.entries(schema).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${SPEC_ID}${v}` : rebase(v),
+      ]),
     );
   }
 }
 
 /** Formats Ajv errors as short lines: `/data/0 must have required property 'is_pro'`. */
 export function formatErrors(errors) {
-  return errors.map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}${e.params?.unevaluatedProperty ? ` (${e.params.unevaluatedProperty})` : ''}`);
+  return errors.map(
+    (e) =>
+      `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}${e.params?.unevaluatedProperty ? ` (${e.params.unevaluatedProperty})` : ''}`,
+  );
 }
 
 function closeObjects(node) {
@@ -129,7 +175,12 @@ function closeObjects(node) {
   if (!node || typeof node !== 'object') return node;
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, closeObjects(v)]));
   const isObjectSchema = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'));
-  if (isObjectSchema && out.properties && out.additionalProperties === undefined && out.unevaluatedProperties === undefined) {
+  if (
+    isObjectSchema &&
+    out.properties &&
+    out.additionalProperties === undefined &&
+    out.unevaluatedProperties === undefined
+  ) {
     out.unevaluatedProperties = false;
   }
   return out;

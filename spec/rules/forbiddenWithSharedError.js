@@ -7,7 +7,12 @@ export default function forbiddenWithSharedError(operation) {
   if (!forbidden) return [{ message: 'A secured operation must document a 403 response.', path: ['responses'] }];
   const schema = forbidden.content?.['application/json']?.schema;
   if (!schema || schema.title !== 'Error' || !Array.isArray(schema.required) || !schema.required.includes('message')) {
-    return [{ message: 'The 403 response must use the shared Error schema (components/schemas/error.yaml).', path: ['responses', '403'] }];
+    return [
+      {
+        message: 'The 403 response must use the shared Error schema (components/schemas/error.yaml).',
+        path: ['responses', '403'],
+      },
+    ];
   }
   return [];
 }

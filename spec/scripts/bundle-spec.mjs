@@ -51,9 +51,15 @@ function renameComponents(bundle) {
     if (section === 'securitySchemes') continue;
     const renamed = {};
     for (const [name, value] of Object.entries(entries)) {
-      const title = section === 'schemas' && typeof value?.title === 'string' && /^[A-Z][A-Za-z0-9]*$/.test(value.title) ? value.title : null;
+      const title =
+        section === 'schemas' && typeof value?.title === 'string' && /^[A-Z][A-Za-z0-9]*$/.test(value.title)
+          ? value.title
+          : null;
       const next = title ?? pascalCase(name);
-      if (renamed[next]) throw new Error(`bundle: two ${section} components would both be named ${next}; give one a distinct title or file name`);
+      if (renamed[next])
+        throw new Error(
+          `bundle: two ${section} components would both be named ${next}; give one a distinct title or file name`,
+        );
       renamed[next] = value;
       renames.set(`#/components/${section}/${name}`, `#/components/${section}/${next}`);
     }
@@ -79,7 +85,9 @@ function assertInternalRefsOnly(node, path = '#') {
   if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && (typeof value !== 'string' || !value.startsWith('#/'))) {
-        throw new Error(`bundle: external or dangling $ref ${JSON.stringify(value)} at ${path}; every ref in spec/dist must be internal`);
+        throw new Error(
+          `bundle: external or dangling $ref ${JSON.stringify(value)} at ${path}; every ref in spec/dist must be internal`,
+        );
       }
       assertInternalRefsOnly(value, `${path}/${key}`);
     }

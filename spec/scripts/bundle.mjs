@@ -17,7 +17,10 @@ writeFileSync(join(distDir, 'openapi.yaml'), `# ${header}\n${stringify(bundle, {
 writeFileSync(join(distDir, 'openapi.json'), `${JSON.stringify({ 'x-generated': header, ...bundle }, null, 2)}\n`);
 
 const webhookSchema = JSON.parse(readFileSync(join(specDir, 'webhooks/submission-created.schema.json'), 'utf8'));
-writeFileSync(join(distDir, 'submission-created.schema.json'), `${JSON.stringify({ $comment: header, ...webhookSchema }, null, 2)}\n`);
+writeFileSync(
+  join(distDir, 'submission-created.schema.json'),
+  `${JSON.stringify({ $comment: header, ...webhookSchema }, null, 2)}\n`,
+);
 
 const drift = parse(readFileSync(join(specDir, 'drift.yaml'), 'utf8'));
 writeFileSync(join(distDir, 'drift.json'), `${JSON.stringify({ $comment: header, ...drift }, null, 2)}\n`);
@@ -28,7 +31,10 @@ const { observed, applied } = applyDriftShapes(bundle, drift);
 const observedValidator = createSpecValidator(observed);
 for (const name of Object.keys(observed.components.schemas)) observedValidator.validateComponent(name, null);
 writeFileSync(join(distDir, 'openapi.observed.yaml'), `# ${header}\n${stringify(observed, { lineWidth: 0 })}`);
-writeFileSync(join(distDir, 'openapi.observed.json'), `${JSON.stringify({ 'x-generated': header, ...observed }, null, 2)}\n`);
+writeFileSync(
+  join(distDir, 'openapi.observed.json'),
+  `${JSON.stringify({ 'x-generated': header, ...observed }, null, 2)}\n`,
+);
 
 const operations = Object.values(bundle.paths).flatMap((item) => Object.keys(item).filter((k) => k !== 'parameters'));
 console.log(

@@ -16,7 +16,10 @@ const scratchDir = join(specDir, 'node_modules', 'spec-lint-scratch');
 mkdirSync(scratchDir, { recursive: true });
 const bundle = bundleSpec();
 const { observed } = applyDriftShapes(bundle, parse(readFileSync(join(specDir, 'drift.yaml'), 'utf8')));
-for (const [name, document] of [['openapi.yaml', bundle], ['openapi.observed.yaml', observed]]) {
+for (const [name, document] of [
+  ['openapi.yaml', bundle],
+  ['openapi.observed.yaml', observed],
+]) {
   const scratch = join(scratchDir, name);
   writeFileSync(scratch, stringify(document, { lineWidth: 0 }));
   try {

@@ -5,7 +5,8 @@ import { createSpecValidator } from '../lib/validator.mjs';
 
 /** Splits a URI-fragment JSON pointer (`#/components/schemas/X/properties/y`) into its keys. */
 export function pointerKeys(at) {
-  if (typeof at !== 'string' || !at.startsWith('#/')) throw new Error(`drift shape: "${at}" is not a JSON pointer of the bundle (it must start with #/)`);
+  if (typeof at !== 'string' || !at.startsWith('#/'))
+    throw new Error(`drift shape: "${at}" is not a JSON pointer of the bundle (it must start with #/)`);
   return at
     .slice(2)
     .split('/')
@@ -30,7 +31,8 @@ function place(bundle, change, entryId) {
   const parent = lookUp(bundle, keys.slice(0, -1));
   const key = keys.at(-1);
   const where = `${entryId}: shape at ${change.at}`;
-  if (!parent || typeof parent !== 'object') throw new Error(`${where}: its parent does not exist in the bundled contract`);
+  if (!parent || typeof parent !== 'object')
+    throw new Error(`${where}: its parent does not exist in the bundled contract`);
   const isProperty = keys.at(-2) === 'properties';
   const owner = isProperty ? lookUp(bundle, keys.slice(0, -2)) : undefined;
   return { where, parent, key, node: Object.hasOwn(parent, key) ? parent[key] : undefined, isProperty, owner };
@@ -49,12 +51,16 @@ function marked(schema, entryId, previous) {
  */
 function widened(node, also) {
   const { description, ...alsoShape } = also;
-  const note = (schema) => (description ? { ...schema, description: [schema.description, `Also observed: ${description}`].filter(Boolean).join(' ') } : schema);
+  const note = (schema) =>
+    description
+      ? { ...schema, description: [schema.description, `Also observed: ${description}`].filter(Boolean).join(' ') }
+      : schema;
   const onlyType = Object.keys(alsoShape).length === 1 && alsoShape.type !== undefined;
   if (onlyType && node.type !== undefined && node.$ref === undefined) {
     return note({ ...node, type: [...new Set([node.type, alsoShape.type].flat())] });
   }
-  if (Array.isArray(node.anyOf) && !node.oneOf && !node.allOf && !node.$ref) return { ...node, anyOf: [...node.anyOf, also] };
+  if (Array.isArray(node.anyOf) && !node.oneOf && !node.allOf && !node.$ref)
+    return { ...node, anyOf: [...node.anyOf, also] };
   return { anyOf: [node, also] };
 }
 
@@ -76,20 +82,25 @@ export function applyDriftShapes(bundle, ledger) {
     for (const change of entry.shape ?? []) {
       const { where, parent, key, node, isProperty, owner } = place(observed, change, entry.id);
       const modes = ['also', 'instead', 'optional'].filter((mode) => change[mode] !== undefined);
-      if (modes.length !== 1) throw new Error(`${where}: give exactly one of also, instead or optional (got ${modes.join(', ') || 'none'})`);
+      if (modes.length !== 1)
+        throw new Error(`${where}: give exactly one of also, instead or optional (got ${modes.join(', ') || 'none'})`);
       if (change.also !== undefined) {
         if (node === undefined) {
-          if (!isProperty || !owner) throw new Error(`${where}: the contract has nothing there, and it is not a key of an object schema`);
+          if (!isProperty || !owner)
+            throw new Error(`${where}: the contract has nothing there, and it is not a key of an object schema`);
           parent[key] = marked(change.also, entry.id);
         } else {
           parent[key] = marked(widened(node, change.also), entry.id, node);
         }
       } else if (change.instead !== undefined) {
-        if (node === undefined) throw new Error(`${where}: the contract has nothing there to replace; use also to add a key`);
+        if (node === undefined)
+          throw new Error(`${where}: the contract has nothing there to replace; use also to add a key`);
         parent[key] = marked(change.instead, entry.id, node);
       } else {
-        if (!isProperty || !owner || node === undefined) throw new Error(`${where}: optional names a key the contract's object schema has (…/properties/<key>)`);
-        if (!owner.required?.includes(key)) throw new Error(`${where}: the contract does not require ${key}, so it cannot become optional`);
+        if (!isProperty || !owner || node === undefined)
+          throw new Error(`${where}: optional names a key the contract's object schema has (…/properties/<key>)`);
+        if (!owner.required?.includes(key))
+          throw new Error(`${where}: the contract does not require ${key}, so it cannot become optional`);
         owner.required = owner.required.filter((name) => name !== key);
         parent[key] = marked(node, entry.id, node);
       }

@@ -8,17 +8,65 @@ import { bundle, operations, resolve } from './load-bundle.js';
 const byId = new Map([...operations()].map((o) => [o.operation.operationId, o]));
 
 const expectedOperations: Array<[string, string, string, string | null, string[]]> = [
-  ['listWorkspaceForms', 'get', '/open/workspaces/{workspaceId}/forms', 'forms-read', ['200', '401', '403', '404', '429']],
+  [
+    'listWorkspaceForms',
+    'get',
+    '/open/workspaces/{workspaceId}/forms',
+    'forms-read',
+    ['200', '401', '403', '404', '429'],
+  ],
   ['listFormSubmissions', 'get', '/open/forms/{id}/submissions', 'forms-read', ['200', '401', '403', '404', '429']],
-  ['updateFormSubmission', 'put', '/open/forms/{id}/submissions/{submission_id}', 'forms-write', ['200', '401', '403', '404', '422', '429']],
-  ['deleteFormIntegration', 'delete', '/open/forms/{form}/integrations/{integrationid}', 'manage-integrations', ['200', '401', '403', '404', '429']],
-  ['listIntegrationEvents', 'get', '/open/forms/{form}/integrations/{integrationid}/events', 'manage-integrations', ['200', '401', '403', '404', '429']],
+  [
+    'updateFormSubmission',
+    'put',
+    '/open/forms/{id}/submissions/{submission_id}',
+    'forms-write',
+    ['200', '401', '403', '404', '422', '429'],
+  ],
+  [
+    'deleteFormIntegration',
+    'delete',
+    '/open/forms/{form}/integrations/{integrationid}',
+    'manage-integrations',
+    ['200', '401', '403', '404', '429'],
+  ],
+  [
+    'listIntegrationEvents',
+    'get',
+    '/open/forms/{form}/integrations/{integrationid}/events',
+    'manage-integrations',
+    ['200', '401', '403', '404', '429'],
+  ],
   ['getForm', 'get', '/open/forms/{form}', 'forms-read', ['200', '401', '403', '404', '429']],
-  ['listFormIntegrations', 'get', '/open/forms/{form}/integrations', 'manage-integrations', ['200', '401', '403', '404', '429']],
-  ['createFormIntegration', 'post', '/open/forms/{form}/integrations', 'manage-integrations', ['200', '401', '403', '404', '422', '429']],
-  ['updateFormIntegration', 'put', '/open/forms/{form}/integrations/{integrationid}', 'manage-integrations', ['200', '401', '403', '404', '422', '429']],
+  [
+    'listFormIntegrations',
+    'get',
+    '/open/forms/{form}/integrations',
+    'manage-integrations',
+    ['200', '401', '403', '404', '429'],
+  ],
+  [
+    'createFormIntegration',
+    'post',
+    '/open/forms/{form}/integrations',
+    'manage-integrations',
+    ['200', '401', '403', '404', '422', '429'],
+  ],
+  [
+    'updateFormIntegration',
+    'put',
+    '/open/forms/{form}/integrations/{integrationid}',
+    'manage-integrations',
+    ['200', '401', '403', '404', '422', '429'],
+  ],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
-  ['downloadSubmissionFile', 'get', '/open/forms/{form}/submissions/file/{filename}', null, ['200', '302', '403', '404']],
+  [
+    'downloadSubmissionFile',
+    'get',
+    '/open/forms/{form}/submissions/file/{filename}',
+    null,
+    ['200', '302', '403', '404'],
+  ],
 ];
 
 describe('the bundled spec', () => {
@@ -61,11 +109,19 @@ describe('the bundled spec', () => {
   });
 
   it('bounds the submission list parameters as the contract says, and marks the observed bounds', () => {
-    const params = Object.fromEntries(byId.get('listFormSubmissions')!.operation.parameters.map((p: any) => [resolve(p).name, resolve(p)]));
+    const params = Object.fromEntries(
+      byId.get('listFormSubmissions')!.operation.parameters.map((p: any) => [resolve(p).name, resolve(p)]),
+    );
     expect(params.page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1, 'x-observed': true });
     expect(params.page.schema).not.toHaveProperty('maximum');
     expect(params.page.description).toMatch(/read as 1/);
-    expect(params.per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 100, 'x-observed': true });
+    expect(params.per_page.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 100,
+      'x-observed': true,
+    });
     expect(params.per_page.description).toMatch(/15 per page/);
     expect(params.search.schema).toMatchObject({ type: 'string', minLength: 1, 'x-observed': true });
     expect(params.search.schema).not.toHaveProperty('maxLength');
@@ -85,7 +141,10 @@ describe('the bundled spec', () => {
   });
 
   it('clamps, never refuses, the workspace list page size (observed)', () => {
-    const perPage = byId.get('listWorkspaceForms')!.operation.parameters.map(resolve).find((p: any) => p.name === 'per_page');
+    const perPage = byId
+      .get('listWorkspaceForms')!
+      .operation.parameters.map(resolve)
+      .find((p: any) => p.name === 'per_page');
     expect(perPage['x-observed']).toBe(true);
     expect(perPage.schema).toMatchObject({ minimum: 1, maximum: 100, default: 10 });
     expect(perPage.description).toMatch(/clamped, never refused/);
@@ -102,7 +161,10 @@ describe('the bundled spec', () => {
 
   it('describes the download redirect to storage as observed, and the local download as octet-stream', () => {
     const download = byId.get('downloadSubmissionFile')!.operation;
-    expect(download.responses['302']).toMatchObject({ 'x-observed': true, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } });
+    expect(download.responses['302']).toMatchObject({
+      'x-observed': true,
+      headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } },
+    });
     expect(download.responses['302'].description).toMatch(/one minute/);
     expect(Object.keys(download.responses['200'].content)).toEqual(['application/octet-stream']);
     expect(download.responses['200'].content['application/octet-stream'].schema).not.toHaveProperty('maxLength');
@@ -132,8 +194,18 @@ describe('the bundled spec', () => {
 
   it('answers an empty partial answer with the plain error body (observed)', () => {
     const validator = createSpecValidator(bundle);
-    expect(validator.validateResponse('createFormAnswer', 422, { type: 'error', message: 'At least one field must have a value for partial submissions.' }).valid).toBe(true);
-    expect(validator.validateResponse('createFormAnswer', 422, { message: 'The Name field is required.', errors: { f: ['The Name field is required.'] } }).valid).toBe(true);
+    expect(
+      validator.validateResponse('createFormAnswer', 422, {
+        type: 'error',
+        message: 'At least one field must have a value for partial submissions.',
+      }).valid,
+    ).toBe(true);
+    expect(
+      validator.validateResponse('createFormAnswer', 422, {
+        message: 'The Name field is required.',
+        errors: { f: ['The Name field is required.'] },
+      }).valid,
+    ).toBe(true);
     expect(validator.validateResponse('createFormAnswer', 422, { errors: {} }).valid).toBe(false);
   });
 
@@ -141,12 +213,40 @@ describe('the bundled spec', () => {
     const webhook = resolve(bundle.webhooks['submission.created']).post;
     const signature = webhook.parameters.find((p: any) => p.name === 'X-Webhook-Signature');
     expect(signature).toMatchObject({ in: 'header', required: false, schema: { pattern: '^sha256=[0-9a-f]{64}$' } });
-    expect(webhook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/SubmissionCreatedPayload');
-    expect(resolve(webhook.requestBody.content['application/json'].schema).required).toEqual(['form_id', 'form_title', 'submission_id', 'submission']);
+    expect(webhook.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/SubmissionCreatedPayload',
+    );
+    expect(resolve(webhook.requestBody.content['application/json'].schema).required).toEqual([
+      'form_id',
+      'form_title',
+      'submission_id',
+      'submission',
+    ]);
   });
 
   const seedFields: Array<[string, string[]]> = [
-    ['FormSummary', ['id', 'slug', 'title', 'visibility', 'tags', 'views_count', 'submissions_count', 'created_at', 'updated_at', 'last_edited_human', 'closes_at', 'is_closed', 'max_submissions_count', 'max_number_of_submissions_reached', 'is_pro', 'workspace_id', 'share_url']],
+    [
+      'FormSummary',
+      [
+        'id',
+        'slug',
+        'title',
+        'visibility',
+        'tags',
+        'views_count',
+        'submissions_count',
+        'created_at',
+        'updated_at',
+        'last_edited_human',
+        'closes_at',
+        'is_closed',
+        'max_submissions_count',
+        'max_number_of_submissions_reached',
+        'is_pro',
+        'workspace_id',
+        'share_url',
+      ],
+    ],
     ['Submission', ['data', 'completion_time', 'form_id', 'id']],
     ['FileEntry', ['file_url', 'file_name']],
     ['UpdatedSubmission', ['message', 'data']],
@@ -170,8 +270,16 @@ describe('the bundled spec', () => {
     expect(bundle.components.schemas.Submission.properties.completion_time.type).toEqual(['number', 'null']);
     const links = bundle.components.schemas.PaginationLinks.properties;
     expect([links.first.type, links.last.type]).toEqual(['string', 'string']);
-    expect([links.prev.type, links.next.type]).toEqual([['string', 'null'], ['string', 'null']]);
-    expect(bundle.components.schemas.UpdatedSubmission.properties.data.required).toEqual(['submission_id', 'form_id', 'submitted_at', 'data']);
+    expect([links.prev.type, links.next.type]).toEqual([
+      ['string', 'null'],
+      ['string', 'null'],
+    ]);
+    expect(bundle.components.schemas.UpdatedSubmission.properties.data.required).toEqual([
+      'submission_id',
+      'form_id',
+      'submitted_at',
+      'data',
+    ]);
     expect(bundle.components.schemas.WebhookEvent.properties.status.enum).toEqual(['success', 'failed', 'timeout']);
     expect(bundle.components.schemas.SubmissionStatus.enum).toEqual(['completed', 'partial']);
   });
@@ -193,7 +301,10 @@ describe('the bundled spec', () => {
       '/components/schemas/FormSummaryPage/properties/data',
       '/components/schemas/SubmissionUpdate/properties/completion_time',
     ]) {
-      expect(observed.some((p) => p.endsWith(expected)), expected).toBe(true);
+      expect(
+        observed.some((p) => p.endsWith(expected)),
+        expected,
+      ).toBe(true);
     }
     expect(observed.some((p) => p.endsWith('/components/schemas/WebhookEvent'))).toBe(false);
   });

@@ -13,7 +13,11 @@ const spectral = join(specDir, 'node_modules/.bin/spectral');
 
 async function lint(fixture: string): Promise<string[]> {
   // Spectral exits 1 when it finds problems; the JSON report is what matters.
-  const { stdout } = await run(spectral, ['lint', join(fixturesDir, fixture), '--ruleset', join(specDir, '.spectral.yaml'), '-f', 'json', '--quiet'], { cwd: specDir }).catch((e) => e);
+  const { stdout } = await run(
+    spectral,
+    ['lint', join(fixturesDir, fixture), '--ruleset', join(specDir, '.spectral.yaml'), '-f', 'json', '--quiet'],
+    { cwd: specDir },
+  ).catch((e) => e);
   return (JSON.parse(stdout) as Array<{ code: string }>).map((r) => r.code);
 }
 
@@ -37,10 +41,14 @@ describe('custom Spectral rules', () => {
     expect(codes.filter((c) => c.startsWith('forms-'))).toEqual([]);
   }, 60_000);
 
-  it.each(brokenFixtures)('fire on %s', async (fixture) => {
-    const rule = fixture.split('.')[0]!;
-    const codes = await lint(fixture);
-    expect(codes).toContain(rule);
-    expect(codes.filter((c) => c.startsWith('forms-') && c !== rule)).toEqual([]);
-  }, 60_000);
+  it.each(brokenFixtures)(
+    'fire on %s',
+    async (fixture) => {
+      const rule = fixture.split('.')[0]!;
+      const codes = await lint(fixture);
+      expect(codes).toContain(rule);
+      expect(codes.filter((c) => c.startsWith('forms-') && c !== rule)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -9,7 +9,9 @@ import { bundle, operations, readJson, resolve } from './load-bundle.js';
 
 const ledger = readJson('dist/drift.json');
 // The webhook's operation counts too: a payload schema error is reported under its operationId.
-const webhookOperationIds = Object.values<any>(bundle.webhooks ?? {}).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+const webhookOperationIds = Object.values<any>(bundle.webhooks ?? {}).flatMap((item) =>
+  Object.values<any>(item).map((op) => op.operationId),
+);
 const operationIds = new Set([...[...operations()].map((o) => o.operation.operationId), ...webhookOperationIds]);
 const entries: any[] = ledger.entries;
 const byId = (ids: string[]) => ids.map((id) => [id, entries.find((e) => e.id === id)] as const);
@@ -18,7 +20,8 @@ const byId = (ids: string[]) => ids.map((id) => [id, entries.find((e) => e.id ==
 function* strings(value: unknown, path = '$'): Generator<[string, string]> {
   if (typeof value === 'string') yield [path, value];
   else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${path}[${i}]`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${path}.${k}`);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) yield* strings(v, `${path}.${k}`);
 }
 
 /**
@@ -26,7 +29,14 @@ function* strings(value: unknown, path = '$'): Generator<[string, string]> {
  * written from ("facts §2.6"), the published contract's file in the authors' workspace, and
  * absolute paths of the machine the ledger was written on.
  */
-const OUTSIDE_REFERENCES = [/facts\s*§/i, /§\s*\d/, /observed-service/i, /shared\/(?:facts|seed)/i, /seed\/000_/i, /(?:^|[\s`'"(])\/(?:work|tmp|home|Users)\//];
+const OUTSIDE_REFERENCES = [
+  /facts\s*§/i,
+  /§\s*\d/,
+  /observed-service/i,
+  /shared\/(?:facts|seed)/i,
+  /seed\/000_/i,
+  /(?:^|[\s`'"(])\/(?:work|tmp|home|Users)\//,
+];
 
 describe('drift ledger', () => {
   it('matches drift.schema.json', () => {
@@ -55,19 +65,22 @@ describe('drift ledger', () => {
     }
   });
 
-  it.each(entries.map((e) => [e.id, e]))('%s cites the service source at the pinned commit, with lines', (_id, entry: any) => {
-    const { repo, commit } = ledger.upstream;
-    const { sources } = entry.evidence;
-    expect(sources.length).toBeGreaterThan(0);
-    for (const source of sources) {
-      expect({ repo: source.repo, commit: source.commit }, source.path).toEqual({ repo, commit });
-      expect(source.path).not.toMatch(/^\/|(?:^|\/)\.\.(?:\/|$)|:\/\//);
-      expect(source.line).toBeGreaterThanOrEqual(1);
-      if (source.endLine !== undefined) expect(source.endLine).toBeGreaterThanOrEqual(source.line);
-    }
-    for (const history of entry.evidence.history ?? []) expect(history.repo).toBe(repo);
-    expect(entry.evidence.integratorAdvice.length).toBeGreaterThan(20);
-  });
+  it.each(entries.map((e) => [e.id, e]))(
+    '%s cites the service source at the pinned commit, with lines',
+    (_id, entry: any) => {
+      const { repo, commit } = ledger.upstream;
+      const { sources } = entry.evidence;
+      expect(sources.length).toBeGreaterThan(0);
+      for (const source of sources) {
+        expect({ repo: source.repo, commit: source.commit }, source.path).toEqual({ repo, commit });
+        expect(source.path).not.toMatch(/^\/|(?:^|\/)\.\.(?:\/|$)|:\/\//);
+        expect(source.line).toBeGreaterThanOrEqual(1);
+        if (source.endLine !== undefined) expect(source.endLine).toBeGreaterThanOrEqual(source.line);
+      }
+      for (const history of entry.evidence.history ?? []) expect(history.repo).toBe(repo);
+      expect(entry.evidence.integratorAdvice.length).toBeGreaterThan(20);
+    },
+  );
 
   it('pins the framework it cites to the version the upstream lock file names', () => {
     const pinned = new Map<string, string>(ledger.upstream.frameworks.map((f: any) => [f.package, f.version]));
@@ -95,8 +108,11 @@ describe('drift ledger', () => {
   // (a 422 or 402 the published text does not show) cannot be drift from it.
   it.each(entries.map((e) => [e.id, e]))('%s expects only statuses the spec documents', (_id, entry: any) => {
     for (const match of entry.match.filter((m: any) => m.kind === 'status')) {
-      const documented = Object.keys([...operations()].find((o) => o.operation.operationId === match.operationId)!.operation.responses);
-      for (const status of match.expected) expect(documented, `${entry.id} expects ${status}`).toContain(String(status));
+      const documented = Object.keys(
+        [...operations()].find((o) => o.operation.operationId === match.operationId)!.operation.responses,
+      );
+      for (const status of match.expected)
+        expect(documented, `${entry.id} expects ${status}`).toContain(String(status));
     }
   });
 
@@ -135,19 +151,33 @@ describe('drift ledger', () => {
   // service's behaviour (an unknown status is ignored, the download may be a 302, a body without
   // a known integration_id answers 500), so they are no drift. An inactive integration sending
   // nothing contradicts no promise either: the contract's sentence is troubleshooting advice.
-  it.each(['submissions-status-not-validated', 'submission-file-download-redirect', 'integration-missing-kind-500', 'inactive-integration-sends-nothing'])(
-    'has no entry %s: the spec describes that behaviour as observed',
-    (id) => {
-      expect(entries.find((e) => e.id === id)).toBeUndefined();
-    },
-  );
+  it.each([
+    'submissions-status-not-validated',
+    'submission-file-download-redirect',
+    'integration-missing-kind-500',
+    'inactive-integration-sends-nothing',
+  ])('has no entry %s: the spec describes that behaviour as observed', (id) => {
+    expect(entries.find((e) => e.id === id)).toBeUndefined();
+  });
 
   it('recognises a negative per_page by the page it answers, not by a 422 the contract never promised', () => {
     const entry = entries.find((e) => e.id === 'submissions-per-page-not-validated');
     const negative = { query: { per_page: '^\\s*-\\d' } };
     expect(entry.match).toEqual([
-      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/data$', keyword: 'maxItems', when: negative },
-      { kind: 'schema', operationId: 'listFormSubmissions', instancePath: '^/meta/per_page$', keyword: 'minimum', when: negative },
+      {
+        kind: 'schema',
+        operationId: 'listFormSubmissions',
+        instancePath: '^/data$',
+        keyword: 'maxItems',
+        when: negative,
+      },
+      {
+        kind: 'schema',
+        operationId: 'listFormSubmissions',
+        instancePath: '^/meta/per_page$',
+        keyword: 'minimum',
+        when: negative,
+      },
     ]);
     expect(new RegExp(negative.query.per_page).test('-1')).toBe(true);
     expect(new RegExp(negative.query.per_page).test('101')).toBe(false);
@@ -182,6 +212,11 @@ describe('drift ledger', () => {
     const entry = entries.find((e) => e.id === 'webhook-authorization-header-refused');
     const statuses = entry.match.filter((m: any) => m.kind === 'status');
     expect(statuses.map((m: any) => m.operationId).sort()).toEqual(['createFormIntegration', 'updateFormIntegration']);
-    for (const m of statuses) expect(m).toMatchObject({ expected: [200], received: [422], when: { traits: ['webhook-headers-name-authorization'] } });
+    for (const m of statuses)
+      expect(m).toMatchObject({
+        expected: [200],
+        received: [422],
+        when: { traits: ['webhook-headers-name-authorization'] },
+      });
   });
 });

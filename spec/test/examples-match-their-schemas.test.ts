@@ -12,9 +12,14 @@ const cases: Case[] = [];
 function collectMedia(where: string, content: Record<string, any> | undefined) {
   for (const [mediaType, media] of Object.entries(content ?? {})) {
     if (!media.schema || mediaType !== 'application/json') continue;
-    if (media.example !== undefined) cases.push({ name: `${where} ${mediaType} example`, schema: media.schema, value: media.example });
+    if (media.example !== undefined)
+      cases.push({ name: `${where} ${mediaType} example`, schema: media.schema, value: media.example });
     for (const [exampleName, example] of Object.entries<any>(media.examples ?? {})) {
-      cases.push({ name: `${where} ${mediaType} examples.${exampleName}`, schema: media.schema, value: resolve(example).value });
+      cases.push({
+        name: `${where} ${mediaType} examples.${exampleName}`,
+        schema: media.schema,
+        value: resolve(example).value,
+      });
     }
   }
 }
@@ -22,9 +27,11 @@ function collectMedia(where: string, content: Record<string, any> | undefined) {
 for (const { path, method, operation } of operations()) {
   const where = `${method.toUpperCase()} ${path}`;
   collectMedia(`${where} request`, resolve(operation.requestBody)?.content);
-  for (const [status, response] of Object.entries<any>(operation.responses)) collectMedia(`${where} ${status}`, resolve(response).content);
+  for (const [status, response] of Object.entries<any>(operation.responses))
+    collectMedia(`${where} ${status}`, resolve(response).content);
   for (const parameter of [...(bundle.paths[path].parameters ?? []), ...(operation.parameters ?? [])].map(resolve)) {
-    if (parameter.example !== undefined) cases.push({ name: `${where} parameter ${parameter.name}`, schema: parameter.schema, value: parameter.example });
+    if (parameter.example !== undefined)
+      cases.push({ name: `${where} parameter ${parameter.name}`, schema: parameter.schema, value: parameter.example });
   }
 }
 for (const [name, webhook] of Object.entries<any>(bundle.webhooks)) {
@@ -36,7 +43,9 @@ describe('examples in the bundled spec', () => {
     for (const { path, method, operation } of operations()) {
       const success = Object.entries<any>(operation.responses).find(([status]) => status.startsWith('2'));
       const media = resolve(success?.[1])?.content ?? {};
-      const hasExample = Object.values<any>(media).some((m) => m.example !== undefined || Object.keys(m.examples ?? {}).length > 0);
+      const hasExample = Object.values<any>(media).some(
+        (m) => m.example !== undefined || Object.keys(m.examples ?? {}).length > 0,
+      );
       expect(hasExample, `${method.toUpperCase()} ${path} has no success example`).toBe(true);
     }
     expect(cases.length).toBeGreaterThan(30);

@@ -45,18 +45,63 @@ const uuid = '9b2f2c4e-3a7d-4c1e-8f43-0d0b6f1a2e55';
 const SENT: [string, string, unknown][] = [
   ['form-summary-tags-null', 'FormSummary', { ...summary, tags: null }],
   ['form-summary-plan-tier', 'FormSummary', { ...summaryWithoutIsPro, plan_tier: 'business' }],
-  ['update-submission-response-shape', 'UpdatedSubmission', { type: 'success', message: 'Updated.', data: { ...listed, submission_id: uuid } }],
+  [
+    'update-submission-response-shape',
+    'UpdatedSubmission',
+    { type: 'success', message: 'Updated.', data: { ...listed, submission_id: uuid } },
+  ],
   ['events-shape', 'WebhookEvent', { date: '2026-08-22 10:31', status: 'Success', data: {} }],
-  ['events-shape', 'WebhookEvent', { date: '2026-08-22 10:33', status: 'Error', data: { message: 'cURL error 28: Operation timed out' } }],
-  ['webhook-submission-empty-array', 'SubmissionCreatedPayload', { form_id: 12, form_title: 'Contact', submission_id: 7, submission: [], data: [], message: 'Please do not use the `submission` field.' }],
+  [
+    'events-shape',
+    'WebhookEvent',
+    { date: '2026-08-22 10:33', status: 'Error', data: { message: 'cURL error 28: Operation timed out' } },
+  ],
+  [
+    'webhook-submission-empty-array',
+    'SubmissionCreatedPayload',
+    {
+      form_id: 12,
+      form_title: 'Contact',
+      submission_id: 7,
+      submission: [],
+      data: [],
+      message: 'Please do not use the `submission` field.',
+    },
+  ],
 ];
 
 // Extra keys are only refused by closed validation (the contract suite's), as the contract's objects are open.
 const closedContract = createSpecValidator(bundle, { closed: true });
 const closedObserved = createSpecValidator(observedBundle, { closed: true });
 const EXTRA: [string, string, unknown][] = [
-  ['submission-resource-extra-keys', 'Submission', { ...listed, data: { ...listed.data, submission_id: uuid, ip_address: '203.0.113.7' }, submission_id: uuid, meta: { attribution: { utm_source: 'news' } } }],
-  ['form-list-meta-extended', 'FormSummaryPage', { data: [], links: { first: 'https://f.example/x?page=1', last: 'https://f.example/x?page=1', prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, links: [], path: 'https://f.example/x', per_page: 10, to: null, total: 0 } }],
+  [
+    'submission-resource-extra-keys',
+    'Submission',
+    {
+      ...listed,
+      data: { ...listed.data, submission_id: uuid, ip_address: '203.0.113.7' },
+      submission_id: uuid,
+      meta: { attribution: { utm_source: 'news' } },
+    },
+  ],
+  [
+    'form-list-meta-extended',
+    'FormSummaryPage',
+    {
+      data: [],
+      links: { first: 'https://f.example/x?page=1', last: 'https://f.example/x?page=1', prev: null, next: null },
+      meta: {
+        current_page: 1,
+        from: null,
+        last_page: 1,
+        links: [],
+        path: 'https://f.example/x',
+        per_page: 10,
+        to: null,
+        total: 0,
+      },
+    },
+  ],
 ];
 
 describe('observed bundle', () => {
@@ -80,10 +125,13 @@ describe('observed bundle', () => {
     }
   });
 
-  it.each(SENT)('%s: the observed bundle admits what the service sends as %s, the contract does not', (_id, component, value) => {
-    expect(observed.validateComponent(component, value).errors).toEqual([]);
-    expect(contract.validateComponent(component, value).valid).toBe(false);
-  });
+  it.each(SENT)(
+    '%s: the observed bundle admits what the service sends as %s, the contract does not',
+    (_id, component, value) => {
+      expect(observed.validateComponent(component, value).errors).toEqual([]);
+      expect(contract.validateComponent(component, value).valid).toBe(false);
+    },
+  );
 
   it.each(EXTRA)('%s: the observed bundle names the extra keys the service sends in %s', (_id, component, value) => {
     expect(closedObserved.validateComponent(component, value).errors).toEqual([]);
@@ -93,7 +141,9 @@ describe('observed bundle', () => {
   it('still describes the contract where no drift is known', () => {
     expect(observed.validateComponent('FormSummary', summary).errors).toEqual([]);
     expect(observed.validateComponent('FormSummary', { ...summary, tags: 'a' }).valid).toBe(false);
-    expect(observed.validateComponent('WebhookEvent', { date: '2026-08-22 10:31', status: 'Pending', data: {} }).valid).toBe(false);
+    expect(
+      observed.validateComponent('WebhookEvent', { date: '2026-08-22 10:31', status: 'Pending', data: {} }).valid,
+    ).toBe(false);
   });
 
   // A drift that shows as a wrong type, a missing or extra key or an enum value changes what
@@ -109,9 +159,26 @@ describe('observed bundle', () => {
 
   it('refuses a change that does not land where it says', () => {
     const entry = (shape: unknown) => ({ entries: [{ id: 'broken', shape: [shape] }] });
-    expect(() => applyDriftShapes(contractBody, entry({ at: '#/components/schemas/Nope/properties/x', also: { type: 'null' } }))).toThrow(/broken: shape at .*parent does not exist/);
-    expect(() => applyDriftShapes(contractBody, entry({ at: '#/components/schemas/FormSummary/properties/nope', instead: { type: 'null' } }))).toThrow(/nothing there to replace/);
-    expect(() => applyDriftShapes(contractBody, entry({ at: '#/components/schemas/FormSummary/properties/plan_tier', optional: true }))).toThrow(/optional names a key/);
-    expect(() => applyDriftShapes(contractBody, entry({ at: '#/components/schemas/FormSummary/properties/tags', also: { type: 'null' }, optional: true }))).toThrow(/exactly one of/);
+    expect(() =>
+      applyDriftShapes(contractBody, entry({ at: '#/components/schemas/Nope/properties/x', also: { type: 'null' } })),
+    ).toThrow(/broken: shape at .*parent does not exist/);
+    expect(() =>
+      applyDriftShapes(
+        contractBody,
+        entry({ at: '#/components/schemas/FormSummary/properties/nope', instead: { type: 'null' } }),
+      ),
+    ).toThrow(/nothing there to replace/);
+    expect(() =>
+      applyDriftShapes(
+        contractBody,
+        entry({ at: '#/components/schemas/FormSummary/properties/plan_tier', optional: true }),
+      ),
+    ).toThrow(/optional names a key/);
+    expect(() =>
+      applyDriftShapes(
+        contractBody,
+        entry({ at: '#/components/schemas/FormSummary/properties/tags', also: { type: 'null' }, optional: true }),
+      ),
+    ).toThrow(/exactly one of/);
   });
 });

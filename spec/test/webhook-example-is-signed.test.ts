@@ -15,7 +15,9 @@ describe('submission.created example', () => {
     const rawBody = JSON.stringify(example.value);
     const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody, 'utf8').digest('hex')}`;
     expect(example['x-signature']).toBe(expected);
-    expect(example['x-signature']).toMatch(new RegExp(webhook.parameters.find((p: any) => p.name === 'X-Webhook-Signature').schema.pattern));
+    expect(example['x-signature']).toMatch(
+      new RegExp(webhook.parameters.find((p: any) => p.name === 'X-Webhook-Signature').schema.pattern),
+    );
   });
 
   it('matches the published test vector byte for byte', () => {

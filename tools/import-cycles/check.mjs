@@ -39,11 +39,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const cycles = args.length > 0 ? await findCycles(dirs, process.cwd(), EXCLUDE_BUILT) : await findCycles(dirs);
   const unexpected = cycles.filter((c) => !ALLOWED.includes(c));
   const stale = args.length > 0 ? [] : ALLOWED.filter((c) => !cycles.includes(c));
-  for (const c of stale) console.log(`import-cycles: the allowed cycle ${c} is gone: delete it from ALLOWED in tools/import-cycles/check.mjs.`);
+  for (const c of stale)
+    console.log(
+      `import-cycles: the allowed cycle ${c} is gone: delete it from ALLOWED in tools/import-cycles/check.mjs.`,
+    );
   if (unexpected.length > 0) {
-    console.error(`import-cycles: ${unexpected.length} import cycle(s) (type-only imports count):\n${unexpected.map((c) => `  - ${c}`).join('\n')}\nBreak each: move what both sides need into a leaf module that imports neither.`);
+    console.error(
+      `import-cycles: ${unexpected.length} import cycle(s) (type-only imports count):\n${unexpected.map((c) => `  - ${c}`).join('\n')}\nBreak each: move what both sides need into a leaf module that imports neither.`,
+    );
     process.exitCode = 1;
   } else {
-    console.log(`import-cycles: no import cycle${cycles.length ? ` but the ${cycles.length} known one(s) listed in ALLOWED` : ''}.`);
+    console.log(
+      `import-cycles: no import cycle${cycles.length ? ` but the ${cycles.length} known one(s) listed in ALLOWED` : ''}.`,
+    );
   }
 }

@@ -52,7 +52,9 @@ export async function startRegistry() {
     ].join('\n'),
   );
   const bin = join(dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio');
-  const child = spawn(runtimes['node 24'].command, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(runtimes['node 24'].command, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let log = '';
@@ -87,14 +89,34 @@ export async function startLocalRegistry(options) {
     for (const dir of options.packageDirs) {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       pnpm(['pack', '--pack-destination', packed], dir);
-      const tarball = readdirSync(packed).find((f) => f.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`));
+      const tarball = readdirSync(packed).find((f) =>
+        f.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`),
+      );
       if (!tarball) throw new Error(`pnpm pack left no tarball for ${manifest.name}`);
       // An anonymous publish still needs some token in npm's eyes; the registry ignores it.
       const port = new URL(registry.url).port;
-      execFileSync('npm', ['publish', join(packed, tarball), '--registry', registry.url, `--//127.0.0.1:${port}/:_authToken=local`, '--access', 'public', '--no-git-checks'], { stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
+      execFileSync(
+        'npm',
+        [
+          'publish',
+          join(packed, tarball),
+          '--registry',
+          registry.url,
+          `--//127.0.0.1:${port}/:_authToken=local`,
+          '--access',
+          'public',
+          '--no-git-checks',
+        ],
+        { stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } },
+      );
       published.push({ name: manifest.name, version: manifest.version });
     }
-    return { url: registry.url, published, npmrc: registry.npmrc, close: async () => (rmSync(root, { recursive: true, force: true }), registry.close()) };
+    return {
+      url: registry.url,
+      published,
+      npmrc: registry.npmrc,
+      close: async () => (rmSync(root, { recursive: true, force: true }), registry.close()),
+    };
   } catch (error) {
     const log = registry.log();
     await registry.close();

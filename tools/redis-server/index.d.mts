@@ -19,7 +19,6 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-
 /** A port nobody listens on now (on 127.0.0.1). */
 export function freePort(): Promise<number>;
 export function startRedisServer(options?: RedisServerOptions): Promise<RedisServer>;

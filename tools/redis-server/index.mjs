@@ -24,15 +24,24 @@ export async function startRedisServer(options = {}) {
   let child;
 
   const args = () => [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--appendonly', options.appendonly ? 'yes' : 'no',
-    '--appendfsync', options.appendfsync ?? 'everysec',
-    '--maxmemory-policy', 'noeviction',
-    '--daemonize', 'no',
-    '--logfile', '',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    options.appendonly ? 'yes' : 'no',
+    '--appendfsync',
+    options.appendfsync ?? 'everysec',
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
   ];
 
   async function launch() {
@@ -54,7 +63,9 @@ export async function startRedisServer(options = {}) {
         }
       });
       proc.stderr.on('data', (chunk) => (log += chunk.toString()));
-      proc.once('exit', (code) => fail(Object.assign(new Error(`redis-server exited with ${code} before it was ready:\n${log}`), { log })));
+      proc.once('exit', (code) =>
+        fail(Object.assign(new Error(`redis-server exited with ${code} before it was ready:\n${log}`), { log })),
+      );
       proc.once('error', fail);
     });
     proc.once('exit', () => live.delete(proc));

@@ -19,7 +19,9 @@ export const runtimes = {
 export function assertRuntimesInstalled() {
   const missing = Object.entries(runtimes).filter(([, r]) => !existsSync(r.command));
   if (missing.length > 0) {
-    throw new Error(`Missing runtime binaries: ${missing.map(([name, r]) => `${name} (${r.command})`).join(', ')}. Run \`pnpm install\` on linux-x64.`);
+    throw new Error(
+      `Missing runtime binaries: ${missing.map(([name, r]) => `${name} (${r.command})`).join(', ')}. Run \`pnpm install\` on linux-x64.`,
+    );
   }
 }
 
@@ -35,7 +37,10 @@ export function runBenchOnNode24ThenThisNode(script) {
   assertRuntimesInstalled();
   const file = typeof script === 'string' ? script : fileURLToPath(script);
   let failed = false;
-  for (const [name, command] of [['node 24', runtimes['node 24'].command], [`node ${process.versions.node.split('.')[0]} (this process)`, process.execPath]]) {
+  for (const [name, command] of [
+    ['node 24', runtimes['node 24'].command],
+    [`node ${process.versions.node.split('.')[0]} (this process)`, process.execPath],
+  ]) {
     console.log(`\n== ${name} ==`);
     const run = spawnSync(command, [file], { stdio: 'inherit', env: process.env });
     if (run.status !== 0) {

@@ -19,7 +19,11 @@ async function measureExplore() {
   const target = { ...(await startSandboxTarget()), traffic: { requests: 0 } };
   try {
     const started = performance.now();
-    const results = await runTarget(target, { spec, suites: exploreSuite(spec, { seed: 7, budget: BUDGET, timeLimitMs: 120_000 }), signal });
+    const results = await runTarget(target, {
+      spec,
+      suites: exploreSuite(spec, { seed: 7, budget: BUDGET, timeLimitMs: 120_000 }),
+      signal,
+    });
     const seconds = (performance.now() - started) / 1000;
     return { requests: target.traffic.requests, seconds, failed: results.filter((r) => r.outcome === 'failed').length };
   } finally {
@@ -30,7 +34,10 @@ async function measureExplore() {
 async function measureDefaultLiveRun() {
   const target = { ...(await startSandboxTarget({ behaviour: 'observed' })), traffic: { requests: 0 } };
   try {
-    const suites = [...allSuites, ...exploreSuite(spec, { seed: 7, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS })];
+    const suites = [
+      ...allSuites,
+      ...exploreSuite(spec, { seed: 7, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS }),
+    ];
     await runTarget(target, { spec, suites, signal });
     const explored = target.traffic.requests;
     return { requests: explored };
@@ -43,7 +50,13 @@ const explore = await measureExplore();
 const live = await measureDefaultLiveRun();
 const pacedSeconds = (live.requests * 61) / SERVICE_LIMIT;
 console.log(`Node ${process.versions.node}`);
-console.log(`explorer against the sandbox: ${explore.requests} generated requests in ${explore.seconds.toFixed(1)} s = ${(explore.requests / explore.seconds).toFixed(0)} cases/s (budget ${BUDGET}; ${explore.failed} unexpected failures)`);
-console.log(`default live run (written checks with --write + explorer budget ${DEFAULT_EXPLORE_BUDGET}, no proxy pass): ${live.requests} requests`);
-console.log(`  at ${SERVICE_LIMIT} requests a minute (paced 61 s / ${SERVICE_LIMIT} apart): ${Math.floor(pacedSeconds / 60)} min ${Math.round(pacedSeconds % 60)} s   limit: the explorer's share stays within its budget of ${DEFAULT_EXPLORE_BUDGET} requests (${((DEFAULT_EXPLORE_BUDGET * 61) / SERVICE_LIMIT).toFixed(0)} s at the limit)`);
+console.log(
+  `explorer against the sandbox: ${explore.requests} generated requests in ${explore.seconds.toFixed(1)} s = ${(explore.requests / explore.seconds).toFixed(0)} cases/s (budget ${BUDGET}; ${explore.failed} unexpected failures)`,
+);
+console.log(
+  `default live run (written checks with --write + explorer budget ${DEFAULT_EXPLORE_BUDGET}, no proxy pass): ${live.requests} requests`,
+);
+console.log(
+  `  at ${SERVICE_LIMIT} requests a minute (paced 61 s / ${SERVICE_LIMIT} apart): ${Math.floor(pacedSeconds / 60)} min ${Math.round(pacedSeconds % 60)} s   limit: the explorer's share stays within its budget of ${DEFAULT_EXPLORE_BUDGET} requests (${((DEFAULT_EXPLORE_BUDGET * 61) / SERVICE_LIMIT).toFixed(0)} s at the limit)`,
+);
 if (explore.failed > 0) process.exitCode = 1;

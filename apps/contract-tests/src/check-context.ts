@@ -3,7 +3,14 @@
 import { formatErrors } from '@forms-api/spec/validator';
 import { operationById, type Ability, type OperationId } from '@forms-api/types';
 import type { SpecArtifacts } from './spec.js';
-import { abilitiesOfToken, tokenLacking, tokensLacking, tokenVariable, type Target, type TokenName } from './targets/target.js';
+import {
+  abilitiesOfToken,
+  tokenLacking,
+  tokensLacking,
+  tokenVariable,
+  type Target,
+  type TokenName,
+} from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import { failure, success, type Result } from './result.js';
@@ -74,7 +81,8 @@ export class CheckContext {
   /** Redacts the target's tokens and this check's secrets (rebuilt when a check adds a secret). */
   redact(text: string): string {
     const size = this.target.secrets.size + this.extraSecrets.size;
-    if (this.#redact?.size !== size) this.#redact = { size, redact: createRedactor(new Map([...this.target.secrets, ...this.extraSecrets])) };
+    if (this.#redact?.size !== size)
+      this.#redact = { size, redact: createRedactor(new Map([...this.target.secrets, ...this.extraSecrets])) };
     return this.#redact.redact(text);
   }
 
@@ -119,7 +127,8 @@ export class CheckContext {
   tokensWithoutAbilityFor(operationId: OperationId): string[] {
     const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
     const tokens = tokensLacking(abilities).flatMap((name) => this.target.tokens[name] ?? []);
-    if (tokens.length === 0) throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
+    if (tokens.length === 0)
+      throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
     return [...new Set(tokens)];
   }
 
@@ -150,16 +159,23 @@ export class CheckContext {
    */
   fail(failure: Failure, traits: readonly string[] = []): void {
     // A 429 says nothing about the contract, whichever check met it: it is reported as what it is.
-    const unasked = failure.exchange?.status === 429 && failure.kind !== 'rate-limited' && !failure.expectedStatus?.includes(429);
+    const unasked =
+      failure.exchange?.status === 429 && failure.kind !== 'rate-limited' && !failure.expectedStatus?.includes(429);
     const judged = unasked ? rateLimitedFailure(failure.exchange!, failure.operationId) : failure;
-    if (judged.kind === 'rate-limited' && this.failures.some((f) => f.kind === 'rate-limited' && f.exchange === judged.exchange)) return;
+    if (
+      judged.kind === 'rate-limited' &&
+      this.failures.some((f) => f.kind === 'rate-limited' && f.exchange === judged.exchange)
+    )
+      return;
     this.failures.push(judged.situation ? judged : { ...judged, situation: this.situationOf(judged.exchange, traits) });
   }
 
   /** The situation of an exchange, as the ledger's `when` reads it. */
   situationOf(exchange: Exchange | undefined, traits: readonly string[] = []): Situation {
     if (!exchange) return { query: {}, traits };
-    const authorization = Object.entries(exchange.requestHeaders).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const authorization = Object.entries(exchange.requestHeaders).find(
+      ([name]) => name.toLowerCase() === 'authorization',
+    )?.[1];
     const token = authorization?.replace(/^Bearer\s+/i, '');
     let query: Record<string, string> = {};
     try {
@@ -173,12 +189,20 @@ export class CheckContext {
 
   /** Parses the JSON body of an exchange; an error value when it is not JSON (or was cut at the size limit). */
   json(exchange: Exchange): Result<unknown, NotJson> {
-    if (exchange.responseBodyLimit !== undefined) return failure({ kind: 'not-json', message: `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads` });
-    if (exchange.responseBody === undefined || exchange.responseBody === '') return failure({ kind: 'not-json', message: 'the body is empty' });
+    if (exchange.responseBodyLimit !== undefined)
+      return failure({
+        kind: 'not-json',
+        message: `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads`,
+      });
+    if (exchange.responseBody === undefined || exchange.responseBody === '')
+      return failure({ kind: 'not-json', message: 'the body is empty' });
     try {
       return success(JSON.parse(exchange.responseBody));
     } catch (error) {
-      return failure({ kind: 'not-json', message: `the body is not JSON (${error instanceof Error ? error.message : String(error)})` });
+      return failure({
+        kind: 'not-json',
+        message: `the body is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      });
     }
   }
 
@@ -193,7 +217,17 @@ export class CheckContext {
     const statuses = Array.isArray(expect.status) ? expect.status : [expect.status];
     const expectedText = statuses.join(' or ');
     if (exchange.transportError !== undefined || exchange.status === undefined) {
-      this.fail({ kind: 'transport', message: `${operationId}: no response (${exchange.transportError ?? 'unknown error'})`, expected: expectedText, received: 'no response', exchange, operationId }, expect.traits);
+      this.fail(
+        {
+          kind: 'transport',
+          message: `${operationId}: no response (${exchange.transportError ?? 'unknown error'})`,
+          expected: expectedText,
+          received: 'no response',
+          exchange,
+          operationId,
+        },
+        expect.traits,
+      );
       return undefined;
     }
     const status = exchange.status;
@@ -205,16 +239,19 @@ export class CheckContext {
     const documented: readonly number[] = operationById(operationId)?.statuses ?? [];
     if (!statuses.includes(status)) {
       const undocumented = !documented.includes(status);
-      this.fail({
-        kind: 'status',
-        message: `${operationId}: expected status ${expectedText}, received ${status}${undocumented ? ' (not documented for this operation)' : ''}`,
-        expected: expectedText,
-        received: String(status),
-        expectedStatus: statuses,
-        receivedStatus: status,
-        operationId,
-        exchange,
-      }, expect.traits);
+      this.fail(
+        {
+          kind: 'status',
+          message: `${operationId}: expected status ${expectedText}, received ${status}${undocumented ? ' (not documented for this operation)' : ''}`,
+          expected: expectedText,
+          received: String(status),
+          expectedStatus: statuses,
+          receivedStatus: status,
+          operationId,
+          exchange,
+        },
+        expect.traits,
+      );
       // The body of an unexpected but documented status is still worth validating.
       if (undocumented) return undefined;
     }
@@ -230,30 +267,86 @@ export class CheckContext {
     const received = (exchange.responseHeaders?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const mediaType = mediaTypes.find((m) => m === received);
     if (!mediaType) {
-      this.fail({ kind: 'content-type', message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`, expected: mediaTypes.join(' or '), received: received || 'none', operationId, exchange }, traits);
+      this.fail(
+        {
+          kind: 'content-type',
+          message: `${operationId} ${status}: expected content type ${mediaTypes.join(' or ')}, received ${received || 'none'}`,
+          expected: mediaTypes.join(' or '),
+          received: received || 'none',
+          operationId,
+          exchange,
+        },
+        traits,
+      );
     }
     const effective = mediaType ?? mediaTypes[0]!;
     if (exchange.responseBodyLimit !== undefined) {
-      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`, expected: `a body of at most ${exchange.responseBodyLimit} bytes`, received: `${this.excerpt(exchange.responseBody, 80)}…`, operationId, exchange }, traits);
+      this.fail(
+        {
+          kind: 'transport',
+          message: `${operationId} ${status}: the body is longer than ${exchange.responseBodyLimit} bytes; the suite stopped reading it`,
+          expected: `a body of at most ${exchange.responseBodyLimit} bytes`,
+          received: `${this.excerpt(exchange.responseBody, 80)}…`,
+          operationId,
+          exchange,
+        },
+        traits,
+      );
       return undefined;
     }
     if (!effective.includes('json')) return exchange.responseBody;
     const parsed = this.json(exchange);
     if (!parsed.ok) {
-      this.fail({ kind: 'transport', message: `${operationId} ${status}: the body is not JSON`, expected: 'a JSON body', received: this.excerpt(exchange.responseBody) || 'an empty body', operationId, exchange }, traits);
+      this.fail(
+        {
+          kind: 'transport',
+          message: `${operationId} ${status}: the body is not JSON`,
+          expected: 'a JSON body',
+          received: this.excerpt(exchange.responseBody) || 'an empty body',
+          operationId,
+          exchange,
+        },
+        traits,
+      );
       return undefined;
     }
     const result = this.spec.validator.validateResponse(operationId, status, parsed.value, effective);
     if (!result.valid) {
-      this.fail({ kind: 'schema', message: `${operationId} ${status}: the body does not match the schema`, expected: 'a body valid against the spec', received: describeErrors(result.errors), schemaErrors: result.errors, operationId, exchange }, traits);
+      this.fail(
+        {
+          kind: 'schema',
+          message: `${operationId} ${status}: the body does not match the schema`,
+          expected: 'a body valid against the spec',
+          received: describeErrors(result.errors),
+          schemaErrors: result.errors,
+          operationId,
+          exchange,
+        },
+        traits,
+      );
     }
     // Keys the spec does not name are additive: a note, also when the body fails for other reasons
     // (a known drift elsewhere must not hide them).
     const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
-    const reported = new Set(result.valid ? [] : result.errors.map((e) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`));
-    const extraKeys = closed.valid ? [] : closed.errors.filter((e) => (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && !reported.has(`${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`));
+    const reported = new Set(
+      result.valid ? [] : result.errors.map((e) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`),
+    );
+    const extraKeys = closed.valid
+      ? []
+      : closed.errors.filter(
+          (e) =>
+            (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') &&
+            !reported.has(`${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`),
+        );
     if (extraKeys.length > 0) {
-      const note: Failure = { kind: 'schema', message: `${operationId} ${status}: fields the spec does not name (additive)`, received: describeErrors(extraKeys), schemaErrors: extraKeys, operationId, exchange };
+      const note: Failure = {
+        kind: 'schema',
+        message: `${operationId} ${status}: fields the spec does not name (additive)`,
+        received: describeErrors(extraKeys),
+        schemaErrors: extraKeys,
+        operationId,
+        exchange,
+      };
       this.notes.push({ message: note.message, failure: { ...note, situation: this.situationOf(exchange, traits) } });
     }
     return parsed.value;
@@ -279,11 +372,20 @@ export class CheckContext {
  */
 export function rateLimitedFailure(exchange: Exchange, operationId: string | undefined): Failure {
   const retryAfter = exchange.rateLimited?.retryAfterMs ?? retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
-  const asked = retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
+  const asked =
+    retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
   const why = exchange.rateLimited
     ? `still refused after ${exchange.rateLimited.refusals} 429(s) waited out, ${asked}: lower --rate-limit, or run when no one else spends the token's budget`
     : `answered 429 ${asked} (pacing is off: --rate-limit)`;
-  return { kind: 'rate-limited', message: `${operationId ?? 'request'}: rate limited, ${why}`, expected: 'an answer within the rate limit', received: `429${retryAfter === undefined ? '' : ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)`}`, receivedStatus: 429, ...(operationId ? { operationId } : {}), exchange };
+  return {
+    kind: 'rate-limited',
+    message: `${operationId ?? 'request'}: rate limited, ${why}`,
+    expected: 'an answer within the rate limit',
+    received: `429${retryAfter === undefined ? '' : ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)`}`,
+    receivedStatus: 429,
+    ...(operationId ? { operationId } : {}),
+    exchange,
+  };
 }
 
 function retryAfterMsOf(value: string | undefined): number | undefined {

@@ -80,15 +80,25 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     return failure({ kind: 'usage', message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` });
   }
   if (values.help) return failure({ kind: 'help', message: HELP });
-  const fromArgs = (values.target ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
-  const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  const fromArgs = (values.target ?? [])
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const fromEnv = (env.FORMS_CONTRACT_TARGETS ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
   let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
   // With a tenant, the mock and the contract's sandbox run beside it; the observed sandbox is the
   // suite's own reference (every known drift), which a tenant's run does not need.
   if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) return failure({ kind: 'usage', message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})` });
+  if (unknown.length > 0)
+    return failure({
+      kind: 'usage',
+      message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})`,
+    });
   // Live settings with no target naming the tenant: a CI job that forgot `--target live` must not
   // go green without reaching it (issue 22). Refused rather than run: a command line that does not
   // name a tenant never sends it requests (a shell may carry FORMS_API_TOKEN for other tools).
@@ -115,7 +125,11 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   const seconds = wholeNumber('--explore-time', values['explore-time'], DEFAULT_EXPLORE_TIME_LIMIT_MS / 1000, 86_400);
   if (!seconds.ok) return seconds;
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
-  if (unknownOperations.length > 0) return failure({ kind: 'usage', message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})` });
+  if (unknownOperations.length > 0)
+    return failure({
+      kind: 'usage',
+      message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
+    });
   return success({
     targets: [...new Set(names)] as TargetName[],
     write: values.write,
@@ -131,7 +145,6 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   });
 }
 
-
 /** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
 export const DEFAULT_RATE_LIMIT = 100;
 
@@ -139,7 +152,10 @@ function parseRateLimit(value: string | undefined): Result<number | false, Comma
   if (value === undefined) return success(DEFAULT_RATE_LIMIT);
   if (value === 'off' || value === '0') return success(false);
   if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) {
-    return failure({ kind: 'usage', message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"` });
+    return failure({
+      kind: 'usage',
+      message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
+    });
   }
   return success(Number(value));
 }
@@ -147,8 +163,14 @@ function parseRateLimit(value: string | undefined): Result<number | false, Comma
 /** A seed when none is given: each run explores differently, and prints the seed that replays it. */
 const randomSeed = (): number => Math.floor(Math.random() * (2 ** 31 - 1));
 
-function wholeNumber(option: string, value: string | undefined, fallback: number, max: number): Result<number, CommandLineError> {
+function wholeNumber(
+  option: string,
+  value: string | undefined,
+  fallback: number,
+  max: number,
+): Result<number, CommandLineError> {
   if (value === undefined) return success(fallback);
-  if (!/^\d+$/.test(value) || Number(value) > max) return failure({ kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` });
+  if (!/^\d+$/.test(value) || Number(value) > max)
+    return failure({ kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` });
   return success(Number(value));
 }

@@ -12,7 +12,9 @@ let interrupts = 0;
 const onSigint = () => {
   interrupts++;
   if (interrupts === 1) {
-    console.error('\ninterrupted: finishing the current check, cleaning up and stopping servers (Ctrl-C again to force)');
+    console.error(
+      '\ninterrupted: finishing the current check, cleaning up and stopping servers (Ctrl-C again to force)',
+    );
     controller.abort();
   } else {
     process.exit(130); // the exit hooks of the started processes kill their groups
@@ -21,7 +23,13 @@ const onSigint = () => {
 process.on('SIGINT', onSigint);
 process.on('SIGTERM', onSigint);
 
-runCli({ argv, env: process.env, out: (line) => console.log(line), err: (line) => console.error(line), signal: controller.signal }).then(
+runCli({
+  argv,
+  env: process.env,
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+  signal: controller.signal,
+}).then(
   (code) => {
     process.off('SIGINT', onSigint);
     process.exitCode = code;

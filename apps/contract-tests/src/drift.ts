@@ -15,7 +15,14 @@ export interface DriftSituation {
 }
 
 export type DriftMatch =
-  | { kind: 'schema'; operationId: string; instancePath: string; keyword: string; properties?: string[]; when?: DriftSituation }
+  | {
+      kind: 'schema';
+      operationId: string;
+      instancePath: string;
+      keyword: string;
+      properties?: string[];
+      when?: DriftSituation;
+    }
   | { kind: 'status'; operationId: string; expected: number[]; received: number[]; when: DriftSituation }
   | { kind: 'behaviour'; operationId: string; observation: string; when?: DriftSituation };
 
@@ -54,7 +61,13 @@ function errorProperty(error: ErrorObject): string | undefined {
 }
 
 /** Keywords whose error is about one named key: a match of them names the keys it explains. */
-const KEYED_KEYWORDS = new Set(['required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'propertyNames']);
+const KEYED_KEYWORDS = new Set([
+  'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'dependentRequired',
+  'propertyNames',
+]);
 
 /**
  * Ajv reports a failed `oneOf`/`anyOf`/`if` both as the branch errors and as the combinator itself.
@@ -201,7 +214,9 @@ export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
           if (ids.size === 0) return { known: false, entryIds: [], unexplained };
           explainedPaths.sort();
           // A combinator error is explained when an explained error sits at or under its path.
-          const residual = unexplained.filter((e) => !(COMBINATORS.has(e.keyword) && hasPathWithPrefix(explainedPaths, e.instancePath)));
+          const residual = unexplained.filter(
+            (e) => !(COMBINATORS.has(e.keyword) && hasPathWithPrefix(explainedPaths, e.instancePath)),
+          );
           return { known: residual.length === 0, entryIds: [...ids], unexplained: residual };
         }
         case 'status': {
@@ -209,7 +224,12 @@ export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
           if (!expectedStatus || receivedStatus === undefined) return none;
           return known(
             (statusMatches.get(operationId) ?? [])
-              .filter((m) => m.expected.some((s) => expectedStatus.includes(s)) && m.received.includes(receivedStatus) && m.when(failure.situation))
+              .filter(
+                (m) =>
+                  m.expected.some((s) => expectedStatus.includes(s)) &&
+                  m.received.includes(receivedStatus) &&
+                  m.when(failure.situation),
+              )
               .map((m) => m.entryId),
           );
         }
@@ -240,7 +260,9 @@ export function matchFailure(ledger: DriftLedger, failure: Failure): DriftVerdic
 
 /** Every observation the ledger names; the suite asserts some check can report each of them. */
 export function ledgerObservations(ledger: DriftLedger): string[] {
-  return [...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => (m.kind === 'behaviour' ? [m.observation] : []))))];
+  return [
+    ...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => (m.kind === 'behaviour' ? [m.observation] : [])))),
+  ];
 }
 
 /** Every trait the ledger's situations name; the suite asserts some check states each of them. */

@@ -45,8 +45,13 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const log = (line: string) => io.err(redacted(line));
   if (options.notice) log(`note: ${options.notice}`);
-  if (options.explore.budget > 0) log(`explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`);
-  log(`contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`);
+  if (options.explore.budget > 0)
+    log(
+      `explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`,
+    );
+  log(
+    `contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`,
+  );
 
   let run: ContractRun;
   let ledger: DriftLedger = { version: 2, entries: [] };
@@ -72,7 +77,13 @@ export async function runCli(io: CliIo): Promise<number> {
     // A bug of the suite, not of a target: still leave a report saying so.
     const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
     log(message);
-    const report = buildReport({ startedAt, strict: options.strict, targets: [{ name: 'suite', kind: 'mock', error: message }], results: [], ledger });
+    const report = buildReport({
+      startedAt,
+      strict: options.strict,
+      targets: [{ name: 'suite', kind: 'mock', error: message }],
+      results: [],
+      ledger,
+    });
     run = { report, secrets };
   }
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
@@ -80,7 +91,9 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     written = await writeReports(run.report, options.reportDir, createRedactor(run.secrets), ledger);
   } catch (error) {
-    written = { error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)` };
+    written = {
+      error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)`,
+    };
   }
   for (const line of redacted(renderSummary(run.report)).split('\n')) io.out(line);
   if (io.signal.aborted) io.out('INTERRUPTED: the remaining checks were skipped (exit code 130).');

@@ -60,36 +60,59 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'sandbox-observed':
       return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed', expectsDrift: 'every-entry' });
     case 'live': {
-      const config = loadLiveConfig({ env: options.env, write: options.write, ...(options.configPath ? { configPath: options.configPath } : {}) });
+      const config = loadLiveConfig({
+        env: options.env,
+        write: options.write,
+        ...(options.configPath ? { configPath: options.configPath } : {}),
+      });
       if (!config.ok) throw new LiveConfigError(config.error.message);
       const pacer = options.rateLimit
         ? createRequestPacer({
             requestsPerMinute: options.rateLimit,
             // Pacing waits are many and short (summed in the progress lines); a 429 is worth a line.
             onWait: (wait) => {
-              if (wait.reason === 'rate_limited') options.log(`  … [live] ${wait.method} ${wait.path} answered 429 (${wait.refusals}×): waiting ${Math.ceil(wait.waitMs / 1000)} s as the service asked`);
+              if (wait.reason === 'rate_limited')
+                options.log(
+                  `  … [live] ${wait.method} ${wait.path} answered 429 (${wait.refusals}×): waiting ${Math.ceil(wait.waitMs / 1000)} s as the service asked`,
+                );
             },
           })
         : undefined;
-      return liveTarget(config.value, { write: options.write, proxyPass: options.proxyPass, ...(pacer ? { pacer } : {}) });
+      return liveTarget(config.value, {
+        write: options.write,
+        proxyPass: options.proxyPass,
+        ...(pacer ? { pacer } : {}),
+      });
     }
   }
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-const SYMBOL: Record<CheckResult['outcome'], string> = { passed: '✓', failed: '✗', 'known-drift': '~', skipped: '-', info: 'i' };
+const SYMBOL: Record<CheckResult['outcome'], string> = {
+  passed: '✓',
+  failed: '✗',
+  'known-drift': '~',
+  skipped: '-',
+  info: 'i',
+};
 
 export async function runContract(options: ContractOptions): Promise<ContractRun> {
   const startedAt = new Date();
   const targets: TargetRun[] = [];
   const results: CheckResult[] = [];
   const secrets = options.secrets ?? new Map<string, string>();
-  const onResult = (r: CheckResult) => options.log(`  ${SYMBOL[r.outcome]} [${r.target}] ${r.operationId} › ${r.name}${r.outcome === 'failed' ? ` — ${(r.reason ?? '').split('\n')[0]}` : ''}`);
+  const onResult = (r: CheckResult) =>
+    options.log(
+      `  ${SYMBOL[r.outcome]} [${r.target}] ${r.operationId} › ${r.name}${r.outcome === 'failed' ? ` — ${(r.reason ?? '').split('\n')[0]}` : ''}`,
+    );
   let lastOp = '';
   let current: { target: Target; startedAt: number } | undefined;
   const onStart = (target: string, check: Check, progress: { done: number; total: number }) => {
-    if (`${target}/${check.operationId}` !== lastOp) options.log(`[${target}] ${check.operationId}${current ? progressOf(current.target, current.startedAt, progress) : ''}`);
+    if (`${target}/${check.operationId}` !== lastOp)
+      options.log(
+        `[${target}] ${check.operationId}${current ? progressOf(current.target, current.startedAt, progress) : ''}`,
+      );
     lastOp = `${target}/${check.operationId}`;
   };
 
@@ -117,8 +140,18 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     let crash: string | undefined;
     try {
       // The explorer after the written checks, with an allowance of its own per target.
-      const suites = options.explore && options.explore.budget > 0 ? [...allSuites, ...exploreSuite(options.spec, options.explore)] : allSuites;
-      await runTarget(target, { spec: options.spec, suites, signal: options.signal, onResult: collect, onStart, ...(options.operations ? { operations: options.operations } : {}) });
+      const suites =
+        options.explore && options.explore.budget > 0
+          ? [...allSuites, ...exploreSuite(options.spec, options.explore)]
+          : allSuites;
+      await runTarget(target, {
+        spec: options.spec,
+        suites,
+        signal: options.signal,
+        onResult: collect,
+        onStart,
+        ...(options.operations ? { operations: options.operations } : {}),
+      });
       if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
         await proxyPass(target, options, collect, onStart);
       }
@@ -141,21 +174,56 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       traffic: trafficOf(target, Date.now() - targetStartedAt),
     });
   }
-  return { report: buildReport({ startedAt, strict: options.strict, targets, results, ledger: options.spec.ledger, ...(options.explore && options.explore.budget > 0 ? { explore: options.explore } : {}) }), secrets };
+  return {
+    report: buildReport({
+      startedAt,
+      strict: options.strict,
+      targets,
+      results,
+      ledger: options.spec.ledger,
+      ...(options.explore && options.explore.budget > 0 ? { explore: options.explore } : {}),
+    }),
+    secrets,
+  };
 }
 
 /** The read-only requests again, through `prism proxy --errors` in front of the live target. */
-async function proxyPass(target: Target, options: ContractOptions, onResult: (r: CheckResult) => void, onStart: NonNullable<Parameters<typeof runTarget>[1]['onStart']>): Promise<void> {
+async function proxyPass(
+  target: Target,
+  options: ContractOptions,
+  onResult: (r: CheckResult) => void,
+  onStart: NonNullable<Parameters<typeof runTarget>[1]['onStart']>,
+): Promise<void> {
   const name = `${target.name} (prism proxy)`;
   let proxy;
   try {
     proxy = await startPrismProxy(options.spec, target.baseUrl);
   } catch (error) {
-    onResult({ target: name, operationId: '-', name: 'start prism proxy', outcome: 'info', reason: `prism proxy did not start: ${messageOf(error)}`, failures: [], driftIds: [], curl: [], durationMs: 0 });
+    onResult({
+      target: name,
+      operationId: '-',
+      name: 'start prism proxy',
+      outcome: 'info',
+      reason: `prism proxy did not start: ${messageOf(error)}`,
+      failures: [],
+      driftIds: [],
+      curl: [],
+      durationMs: 0,
+    });
     return;
   }
   try {
-    await runTarget({ ...target, name, baseUrl: proxy.baseUrl, write: false }, { spec: options.spec, suites: proxySuites, signal: options.signal, onResult, onStart, ...(options.operations ? { operations: options.operations } : {}) });
+    await runTarget(
+      { ...target, name, baseUrl: proxy.baseUrl, write: false },
+      {
+        spec: options.spec,
+        suites: proxySuites,
+        signal: options.signal,
+        onResult,
+        onStart,
+        ...(options.operations ? { operations: options.operations } : {}),
+      },
+    );
   } finally {
     await proxy.stop();
   }
@@ -169,7 +237,13 @@ function trafficOf(target: Target, durationMs: number): TargetTraffic {
     requests: target.traffic?.requests ?? stats?.requests ?? 0,
     durationMs,
     ...(stats
-      ? { requestsPerMinute: stats.limit, waitedMs: stats.waitedMs, rateLimitedWaitMs: stats.rateLimitedWaitMs, rateLimited: stats.rateLimited, gaveUp: stats.gaveUp }
+      ? {
+          requestsPerMinute: stats.limit,
+          waitedMs: stats.waitedMs,
+          rateLimitedWaitMs: stats.rateLimitedWaitMs,
+          rateLimited: stats.rateLimited,
+          gaveUp: stats.gaveUp,
+        }
       : {}),
     ...(target.pacer && tenantReportsNoLimit(target.pacer) ? { unlimited: true } : {}),
   };

@@ -19,7 +19,11 @@ export interface RunOptions {
   readonly operations?: string[];
   /** Called as each check finishes (progress output). */
   readonly onResult?: (result: CheckResult) => void;
-  readonly onStart?: (target: string, check: Check, progress: { readonly done: number; readonly total: number }) => void;
+  readonly onStart?: (
+    target: string,
+    check: Check,
+    progress: { readonly done: number; readonly total: number },
+  ) => void;
 }
 
 /** Schema errors a result keeps (the rest are counted in `schemaErrorCount`). */
@@ -38,7 +42,9 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
     results.push(result);
     options.onResult?.(result);
   };
-  const selected = options.suites.filter((suite) => !options.operations || options.operations.includes(suite.operationId));
+  const selected = options.suites.filter(
+    (suite) => !options.operations || options.operations.includes(suite.operationId),
+  );
   const total = selected.reduce((n, suite) => n + suite.checks.filter((c) => !c.on || c.on === target.kind).length, 0);
   let done = 0;
   for (const suite of selected) {
@@ -46,11 +52,27 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
       if (check.on && check.on !== target.kind) continue;
       const base = { target: target.name, operationId: check.operationId, name: check.name };
       if (options.signal.aborted) {
-        emit({ ...base, outcome: 'skipped', reason: 'interrupted', failures: [], driftIds: [], curl: [], durationMs: 0 });
+        emit({
+          ...base,
+          outcome: 'skipped',
+          reason: 'interrupted',
+          failures: [],
+          driftIds: [],
+          curl: [],
+          durationMs: 0,
+        });
         continue;
       }
       if (check.writes && target.kind === 'live' && !target.write) {
-        emit({ ...base, outcome: 'skipped', reason: 'changes data: run with --write to include it', failures: [], driftIds: [], curl: [], durationMs: 0 });
+        emit({
+          ...base,
+          outcome: 'skipped',
+          reason: 'changes data: run with --write to include it',
+          failures: [],
+          driftIds: [],
+          curl: [],
+          durationMs: 0,
+        });
         continue;
       }
       options.onStart?.(target.name, check, { done, total });
@@ -64,7 +86,9 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
 /** One line of display text from a value a check gathered: redacted, printable, not too long. */
 function displayField(text: string, redact: Redact, max = MAX_FIELD_CHARS): string {
   const shown = printable(redact(text));
-  return shown.length > max ? `${shown.slice(0, max)}… (${(shown.length - max).toLocaleString('en-US')} more characters)` : shown;
+  return shown.length > max
+    ? `${shown.slice(0, max)}… (${(shown.length - max).toLocaleString('en-US')} more characters)`
+    : shown;
 }
 
 /** What a result keeps of a failure: redacted, with its first schema errors and their count, and short bodies. */
@@ -72,7 +96,9 @@ function keptFailure(failure: Failure, redact: Redact): Failure {
   const { schemaErrors, exchange, ...rest } = failure;
   const kept: Failure = {
     ...rest,
-    ...(schemaErrors ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length } : {}),
+    ...(schemaErrors
+      ? { schemaErrors: schemaErrors.slice(0, KEPT_SCHEMA_ERRORS), schemaErrorCount: schemaErrors.length }
+      : {}),
     ...(exchange ? { exchange: keptExchange(exchange) } : {}),
   };
   return redactValue(kept, redact);
@@ -87,7 +113,12 @@ function keptExchange(exchange: Exchange): Exchange {
   };
 }
 
-async function runCheck(target: Target, check: Check, options: RunOptions, ledger: LedgerIndex): Promise<CheckResult[]> {
+async function runCheck(
+  target: Target,
+  check: Check,
+  options: RunOptions,
+  ledger: LedgerIndex,
+): Promise<CheckResult[]> {
   const started = Date.now();
   const ctx = new CheckContext(target, options.spec, options.signal);
   const base = { target: target.name, operationId: check.operationId, name: check.name };
@@ -97,30 +128,57 @@ async function runCheck(target: Target, check: Check, options: RunOptions, ledge
   } catch (error) {
     if (error instanceof SkipCheck) skipped = error.message;
     else if (error instanceof CheckFailed) ctx.failures.push(...error.failures);
-    else ctx.fail({ kind: 'setup', message: `the check threw: ${error instanceof Error ? error.message : String(error)}` });
+    else
+      ctx.fail({
+        kind: 'setup',
+        message: `the check threw: ${error instanceof Error ? error.message : String(error)}`,
+      });
   } finally {
     // Cleanups run whatever happened above: the suite must leave a tenant as it found it.
     for (const cleanup of ctx.cleanups.reverse()) {
       try {
         await cleanup.run();
       } catch (error) {
-        ctx.fail({ kind: 'setup', message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand` });
+        ctx.fail({
+          kind: 'setup',
+          message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand`,
+        });
       }
     }
   }
   const redact = createRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
   const field = (text: string): string => displayField(text, redact);
-  const curlOf = (failures: Failure[]): string[] => [...new Set(failures.flatMap((f) => (f.exchange ? [displayField(toCurl(f.exchange, redact), redact, MAX_CURL_CHARS)] : [])))];
+  const curlOf = (failures: Failure[]): string[] => [
+    ...new Set(
+      failures.flatMap((f) => (f.exchange ? [displayField(toCurl(f.exchange, redact), redact, MAX_CURL_CHARS)] : [])),
+    ),
+  ];
   // One line per failure: whatever a tenant sent inside it is escaped, so lines are the suite's own.
   const reasonOf = (failures: Failure[]): string =>
-    failures.map((f) => `${field(f.message)}${f.expected || f.received ? ` [expected: ${field(f.expected ?? '-')}; received: ${field(f.received ?? '-')}]` : ''}`).join('\n');
+    failures
+      .map(
+        (f) =>
+          `${field(f.message)}${f.expected || f.received ? ` [expected: ${field(f.expected ?? '-')}; received: ${field(f.received ?? '-')}]` : ''}`,
+      )
+      .join('\n');
   const durationMs = Date.now() - started;
   const results: CheckResult[] = [];
 
   if (skipped !== undefined && ctx.failures.length === 0) {
-    results.push({ ...base, outcome: 'skipped', reason: field(skipped), failures: [], driftIds: [], curl: [], durationMs });
+    results.push({
+      ...base,
+      outcome: 'skipped',
+      reason: field(skipped),
+      failures: [],
+      driftIds: [],
+      curl: [],
+      durationMs,
+    });
   } else {
-    const verdicts = ctx.failures.map((f) => ({ failure: f, verdict: target.kind === 'live' ? ledger.match(f) : undefined }));
+    const verdicts = ctx.failures.map((f) => ({
+      failure: f,
+      verdict: target.kind === 'live' ? ledger.match(f) : undefined,
+    }));
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';
@@ -128,7 +186,9 @@ async function runCheck(target: Target, check: Check, options: RunOptions, ledge
       ...base,
       outcome,
       ...(outcome === 'failed' ? { reason: reasonOf(unexpected.map((v) => v.failure)) } : {}),
-      ...(outcome === 'known-drift' ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` } : {}),
+      ...(outcome === 'known-drift'
+        ? { reason: `known drift: ${driftIds.join(', ')}\n${reasonOf(ctx.failures)}` }
+        : {}),
       // Tenants echo what they were sent: what a result keeps is redacted like what it prints.
       failures: ctx.failures.map((f) => keptFailure(f, redact)),
       driftIds,

@@ -15,7 +15,13 @@ function referenceMatch(ledger: DriftLedger, failure: Failure): DriftVerdict {
     const value = p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty ?? p.propertyName;
     return typeof value === 'string' ? value : undefined;
   };
-  const keyed = new Set(['required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'propertyNames']);
+  const keyed = new Set([
+    'required',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'dependentRequired',
+    'propertyNames',
+  ]);
   // Failures here carry no situation, so a match that names one never applies.
   const matches = (m: Extract<DriftMatch, { kind: 'schema' }>, operationId: string, error: ErrorObject): boolean =>
     m.when === undefined &&
@@ -30,23 +36,69 @@ function referenceMatch(ledger: DriftLedger, failure: Failure): DriftVerdict {
   const ids = new Set<string>();
   const unexplained: ErrorObject[] = [];
   for (const error of errors) {
-    const entry = ledger.entries.find((e) => e.match.some((m) => m.kind === 'schema' && matches(m, operationId, error)));
+    const entry = ledger.entries.find((e) =>
+      e.match.some((m) => m.kind === 'schema' && matches(m, operationId, error)),
+    );
     if (entry) ids.add(entry.id);
     else unexplained.push(error);
   }
-  const residual = unexplained.filter((e) => !(combinators.has(e.keyword) && ids.size > 0 && errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath) && !unexplained.includes(o))));
+  const residual = unexplained.filter(
+    (e) =>
+      !(
+        combinators.has(e.keyword) &&
+        ids.size > 0 &&
+        errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath) && !unexplained.includes(o))
+      ),
+  );
   return { known: residual.length === 0 && ids.size > 0, entryIds: [...ids], unexplained: residual };
 }
 
-const segment = fc.constantFrom('/data', '/0', '/1', '/10', '/tags', '/meta', '/submission_id', '/status', '/data/0', '/3/status', '');
+const segment = fc.constantFrom(
+  '/data',
+  '/0',
+  '/1',
+  '/10',
+  '/tags',
+  '/meta',
+  '/submission_id',
+  '/status',
+  '/data/0',
+  '/3/status',
+  '',
+);
 const error: fc.Arbitrary<ErrorObject> = fc.record({
   instancePath: fc.array(segment, { maxLength: 4 }).map((parts) => parts.join('')),
-  keyword: fc.constantFrom('required', 'type', 'enum', 'anyOf', 'oneOf', 'if', 'not', 'unevaluatedProperties', 'additionalProperties', 'format'),
-  params: fc.constantFrom({}, { missingProperty: 'is_pro' }, { missingProperty: 'share_url' }, { missingProperty: 'submitted_at' }, { missingProperty: 'form_id' }, { unevaluatedProperty: 'links' }, { unevaluatedProperty: 'plan_tier' }),
+  keyword: fc.constantFrom(
+    'required',
+    'type',
+    'enum',
+    'anyOf',
+    'oneOf',
+    'if',
+    'not',
+    'unevaluatedProperties',
+    'additionalProperties',
+    'format',
+  ),
+  params: fc.constantFrom(
+    {},
+    { missingProperty: 'is_pro' },
+    { missingProperty: 'share_url' },
+    { missingProperty: 'submitted_at' },
+    { missingProperty: 'form_id' },
+    { unevaluatedProperty: 'links' },
+    { unevaluatedProperty: 'plan_tier' },
+  ),
   schemaPath: fc.constant('#'),
   message: fc.constant('generated'),
 });
-const operationId = fc.constantFrom('listWorkspaceForms', 'updateFormSubmission', 'listIntegrationEvents', 'getForm', 'listFormSubmissions');
+const operationId = fc.constantFrom(
+  'listWorkspaceForms',
+  'updateFormSubmission',
+  'listIntegrationEvents',
+  'getForm',
+  'listFormSubmissions',
+);
 
 describe('indexed drift matching', () => {
   it('gives the verdicts of the reference matcher', () => {

@@ -25,7 +25,15 @@ describe.each(['contract', 'observed'] as const)('the explorer on the %s sandbox
     const drift = new Set<string>();
     let checks = 0;
     for (const seed of SEEDS) {
-      const results = await runTarget(target, { spec, suites: exploreSuite(spec, { seed, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS }), signal: new AbortController().signal });
+      const results = await runTarget(target, {
+        spec,
+        suites: exploreSuite(spec, {
+          seed,
+          budget: DEFAULT_EXPLORE_BUDGET,
+          timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
+        }),
+        signal: new AbortController().signal,
+      });
       checks += results.length;
       for (const r of results) {
         if (r.outcome === 'failed') unexpected.push(`seed ${seed}: ${r.operationId} › ${r.name}: ${r.reason}`);

@@ -42,7 +42,11 @@ describe('a tenant with an endless body', () => {
 
   it('writes its report, with the response named as too long', () => {
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.json).results.some((r: { reason?: string }) => r.reason?.includes(`the body is longer than ${MAX_RESPONSE_BYTES} bytes`))).toBe(true);
+    expect(
+      JSON.parse(run.json).results.some((r: { reason?: string }) =>
+        r.reason?.includes(`the body is longer than ${MAX_RESPONSE_BYTES} bytes`),
+      ),
+    ).toBe(true);
     expect(run.xml).toContain('<testsuite name="live"');
   });
 
@@ -59,10 +63,19 @@ describe('a webhook sender with an endless body', () => {
     try {
       let written = 0;
       const status = await new Promise<number | undefined>((resolve) => {
-        const req = request({ host: '127.0.0.1', port: receiver.port, method: 'POST', path: '/webhook', headers: { 'content-type': 'application/json' } }, (res) => {
-          resolve(res.statusCode);
-          res.resume();
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: receiver.port,
+            method: 'POST',
+            path: '/webhook',
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            resolve(res.statusCode);
+            res.resume();
+          },
+        );
         req.on('error', () => resolve(undefined));
         const chunk = Buffer.alloc(64 * 1024, 'x');
         const pump = () => {

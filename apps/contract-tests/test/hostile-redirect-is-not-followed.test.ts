@@ -38,7 +38,13 @@ describe('a tenant redirecting the file download off its own host', () => {
         res.writeHead(302, { location }).end();
       } else if (/\/forms\/2\/submissions(\?|$)/.test(url)) {
         const fileUrl = `${tenant.baseUrl}/open/forms/2/submissions/file/report.pdf?expires=1900000000&signature=${'a'.repeat(64)}`;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 1, form_id: 2, data: { f: [{ file_url: fileUrl, file_name: 'report.pdf' }] } }], links: {}, meta: {} }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            data: [{ id: 1, form_id: 2, data: { f: [{ file_url: fileUrl, file_name: 'report.pdf' }] } }],
+            links: {},
+            meta: {},
+          }),
+        );
       } else {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found."}');
       }
@@ -64,7 +70,10 @@ describe('a tenant redirecting the file download off its own host', () => {
     for (const [name, run] of Object.entries(runs)) {
       const report = JSON.parse(run.json) as { results: Array<{ name: string; outcome: string; reason?: string }> };
       const redirect = report.results.filter((r) => r.name.startsWith('signed URL'));
-      expect(redirect.map((r) => r.outcome), `${name}: ${run.stderr}`).toEqual(['passed', 'info']);
+      expect(
+        redirect.map((r) => r.outcome),
+        `${name}: ${run.stderr}`,
+      ).toEqual(['passed', 'info']);
       expect(redirect[1]!.name, name).toContain('redirect not followed');
       expect(redirect[1]!.reason, name).toContain('only public https is followed');
     }

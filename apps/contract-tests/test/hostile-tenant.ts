@@ -51,7 +51,11 @@ export const TOKENS = {
 } as const;
 
 /** Runs `contract` with the tenant as the only target (no proxy pass, no exploring unless asked), reports in a temporary directory. */
-export async function runAgainst(tenant: HostileTenant, args: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
+export async function runAgainst(
+  tenant: HostileTenant,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   const dir = await mkdtemp(join(tmpdir(), 'contract-hostile-'));
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -59,7 +63,14 @@ export async function runAgainst(tenant: HostileTenant, args: string[] = [], env
     const code = await runCli({
       // The written checks only (the explorer is tested on its own); a test may pass --explore-budget.
       argv: ['--no-proxy', '--explore-budget', '0', '--report-dir', dir, ...args],
-      env: { FORMS_CONTRACT_TARGETS: 'live', FORMS_API_BASE_URL: tenant.baseUrl, FORMS_API_WORKSPACE_ID: '1', FORMS_API_FORM_ID: '2', ...TOKENS, ...env },
+      env: {
+        FORMS_CONTRACT_TARGETS: 'live',
+        FORMS_API_BASE_URL: tenant.baseUrl,
+        FORMS_API_WORKSPACE_ID: '1',
+        FORMS_API_FORM_ID: '2',
+        ...TOKENS,
+        ...env,
+      },
       out: (line) => stdout.push(line),
       err: (line) => stderr.push(line),
       signal: new AbortController().signal,

@@ -19,7 +19,9 @@ describe('a tenant sending terminal control sequences', () => {
     tenant = await startHostileTenant((req, res) => {
       if (/\/submissions(\?|$)/.test(req.url ?? '')) {
         // In a key: it becomes part of a schema error's instancePath.
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 1, form_id: 2, data: { [INJECTION]: [true] } }], links: {}, meta: {} }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: [{ id: 1, form_id: 2, data: { [INJECTION]: [true] } }], links: {}, meta: {} }));
       } else {
         res.writeHead(200, { 'content-type': `text/plain` }).end(`${INJECTION}${INJECTION}`);
       }
@@ -42,9 +44,11 @@ describe('a tenant sending terminal control sequences', () => {
   });
 
   it('prints no line the tenant wrote: the only verdict is the suite’s own', () => {
-    const verdicts = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((line) => line.trimStart().startsWith('Total:'));
+    const verdicts = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((line) =>
+      line.trimStart().startsWith('Total:'),
+    );
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0]).toMatch(/— FAILED$/);
-    expect(run.stdout.split("\n").at(-5)).toBe(verdicts[0]); // then a blank line and the three report paths
+    expect(run.stdout.split('\n').at(-5)).toBe(verdicts[0]); // then a blank line and the three report paths
   });
 });

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgainst, startHostileTenant, TOKENS, type CliRun, type HostileTenant } from './hostile-tenant.js';
 
 const percentAll = (text: string, upper: boolean): string =>
-  [...new TextEncoder().encode(text)].map((b) => `%${upper ? b.toString(16).toUpperCase().padStart(2, '0') : b.toString(16).padStart(2, '0')}`).join('');
+  [...new TextEncoder().encode(text)]
+    .map((b) => `%${upper ? b.toString(16).toUpperCase().padStart(2, '0') : b.toString(16).padStart(2, '0')}`)
+    .join('');
 
 /** Each form a tenant could echo a token in. */
 function echoes(token: string): Record<string, string> {
@@ -33,7 +35,9 @@ describe('a tenant echoing tokens', () => {
       if (/\/submissions(\?|$)/.test(req.url ?? '')) {
         // Token-shaped keys in a submission's answers: they land in the schema errors' instancePath.
         const data = Object.fromEntries(forms.map((form) => [form, [true]]));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 1, form_id: 2, data }], links: {}, meta: {} }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: [{ id: 1, form_id: 2, data }], links: {}, meta: {} }));
       } else {
         // Not JSON: the failure quotes the start of the body.
         res.writeHead(200, { 'content-type': 'text/plain' }).end(`you sent ${forms.join(' ')}`);
@@ -57,7 +61,12 @@ describe('a tenant echoing tokens', () => {
   for (const [variable, token] of Object.entries(TOKENS)) {
     for (const [encoding, echo] of Object.entries(echoes(token))) {
       it(`${variable} (${encoding}) is in no output`, () => {
-        for (const [output, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, 'contract-report.json': run.json, 'contract-report.xml': run.xml })) {
+        for (const [output, text] of Object.entries({
+          stdout: run.stdout,
+          stderr: run.stderr,
+          'contract-report.json': run.json,
+          'contract-report.xml': run.xml,
+        })) {
           expect(text.includes(echo), `${output} contains ${encoding} of ${variable}`).toBe(false);
         }
       });
@@ -95,7 +104,9 @@ describe('a tenant echoing tokens in the encodings the suite once missed', () =>
     for (const [encoding, encode] of Object.entries(MORE_ECHOES)) {
       const tenant = await startHostileTenant((req, res) => {
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-        res.writeHead(200, { 'content-type': 'text/plain' }).end(token ? `${encode(token)} is what you sent` : 'no token');
+        res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(token ? `${encode(token)} is what you sent` : 'no token');
       });
       tenants.push(tenant);
       runs[encoding] = await runAgainst(tenant);
@@ -116,8 +127,14 @@ describe('a tenant echoing tokens in the encodings the suite once missed', () =>
       it(`${variable} (${encoding}) is in no output`, () => {
         const run = runs[encoding]!;
         const echo = MORE_ECHOES[encoding]!(token);
-        for (const [output, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, 'contract-report.json': run.json, 'contract-report.xml': run.xml })) {
-          for (const trace of traces(token, encoding, echo)) expect(text.includes(trace), `${output} contains ${encoding} of ${variable}`).toBe(false);
+        for (const [output, text] of Object.entries({
+          stdout: run.stdout,
+          stderr: run.stderr,
+          'contract-report.json': run.json,
+          'contract-report.xml': run.xml,
+        })) {
+          for (const trace of traces(token, encoding, echo))
+            expect(text.includes(trace), `${output} contains ${encoding} of ${variable}`).toBe(false);
         }
       });
     }

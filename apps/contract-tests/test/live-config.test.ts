@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { loadLiveConfig, liveTarget } from '../src/targets/live.js';
 import { parseCommandLine } from '../src/cli-args.js';
 
-const full = { FORMS_API_BASE_URL: 'https://forms.example', FORMS_API_TOKEN: 't0ken-value', FORMS_API_WORKSPACE_ID: '1', FORMS_API_FORM_ID: '42' };
+const full = {
+  FORMS_API_BASE_URL: 'https://forms.example',
+  FORMS_API_TOKEN: 't0ken-value',
+  FORMS_API_WORKSPACE_ID: '1',
+  FORMS_API_FORM_ID: '42',
+};
 
 describe('live config', () => {
   it('names every missing variable', () => {
@@ -28,8 +33,16 @@ describe('live config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-config-'));
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify({ baseUrl: 'https://file.example', workspaceId: 3, formId: 4 }));
-    const fromFile = loadLiveConfig({ env: { FORMS_API_TOKEN: 'x', FORMS_API_FORM_ID: '9' }, configPath: good, write: false });
-    expect(fromFile.ok && fromFile.value).toMatchObject({ baseUrl: 'https://file.example', workspaceId: '3', formId: '9' });
+    const fromFile = loadLiveConfig({
+      env: { FORMS_API_TOKEN: 'x', FORMS_API_FORM_ID: '9' },
+      configPath: good,
+      write: false,
+    });
+    expect(fromFile.ok && fromFile.value).toMatchObject({
+      baseUrl: 'https://file.example',
+      workspaceId: '3',
+      formId: '9',
+    });
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ baseUrl: 'https://file.example', formid: 4 }));
     const unknown = loadLiveConfig({ env: {}, configPath: bad, write: false });
@@ -39,7 +52,10 @@ describe('live config', () => {
   });
 
   it('builds a read-only target whose secrets map to variable names', () => {
-    const result = loadLiveConfig({ env: { ...full, FORMS_API_TOKEN_WITHOUT_FORMS_READ: 'other-token' }, write: false });
+    const result = loadLiveConfig({
+      env: { ...full, FORMS_API_TOKEN_WITHOUT_FORMS_READ: 'other-token' },
+      write: false,
+    });
     if (!result.ok) throw new Error(result.error.message);
     const target = liveTarget(result.value, { write: false, proxyPass: true });
     expect(target.write).toBe(false);
@@ -51,13 +67,28 @@ describe('live config', () => {
 
 describe('command line', () => {
   it('defaults to prism and both sandboxes; --target live runs the tenant beside prism and the sandbox; the env lists targets', () => {
-    expect(parseCommandLine([], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed'] } });
-    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'live'] } });
-    expect(parseCommandLine(['--target', 'sandbox-observed'], {})).toMatchObject({ ok: true, value: { targets: ['sandbox-observed'] } });
+    expect(parseCommandLine([], {})).toMatchObject({
+      ok: true,
+      value: { targets: ['prism', 'sandbox', 'sandbox-observed'] },
+    });
+    expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({
+      ok: true,
+      value: { targets: ['prism', 'sandbox', 'live'] },
+    });
+    expect(parseCommandLine(['--target', 'sandbox-observed'], {})).toMatchObject({
+      ok: true,
+      value: { targets: ['sandbox-observed'] },
+    });
     expect(parseCommandLine(['--target', 'prism'], {})).toMatchObject({ ok: true, value: { targets: ['prism'] } });
-    expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({ ok: true, value: { targets: ['prism', 'live'] } });
+    expect(parseCommandLine([], { FORMS_CONTRACT_TARGETS: 'prism,live' })).toMatchObject({
+      ok: true,
+      value: { targets: ['prism', 'live'] },
+    });
     expect(parseCommandLine(['--target', 'staging'], {})).toMatchObject({ ok: false, error: { kind: 'usage' } });
-    expect(parseCommandLine(['--operation', 'listForms'], {})).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('unknown operation listForms') } });
+    expect(parseCommandLine(['--operation', 'listForms'], {})).toMatchObject({
+      ok: false,
+      error: { kind: 'usage', message: expect.stringContaining('unknown operation listForms') },
+    });
     expect(parseCommandLine(['--help'], {})).toMatchObject({ ok: false, error: { kind: 'help' } });
   });
 });

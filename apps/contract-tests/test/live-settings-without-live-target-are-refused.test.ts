@@ -9,12 +9,23 @@ import { parseCommandLine } from '../src/cli-args.js';
 import { runCli } from '../src/run-cli.js';
 
 const TOKEN = '7|liveSettingsSecret0123456789abcdefghijkl';
-const settings = { FORMS_API_BASE_URL: 'https://forms.example', FORMS_API_TOKEN: TOKEN, FORMS_API_WORKSPACE_ID: '1', FORMS_API_FORM_ID: '42' };
+const settings = {
+  FORMS_API_BASE_URL: 'https://forms.example',
+  FORMS_API_TOKEN: TOKEN,
+  FORMS_API_WORKSPACE_ID: '1',
+  FORMS_API_FORM_ID: '42',
+};
 
 async function run(argv: string[], env: NodeJS.ProcessEnv) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli({ argv, env, out: (l) => out.push(l), err: (l) => err.push(l), signal: new AbortController().signal });
+  const code = await runCli({
+    argv,
+    env,
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    signal: new AbortController().signal,
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -32,27 +43,45 @@ describe('live settings without --target live', () => {
 
   it('one variable is enough', () => {
     const parsed = parseCommandLine([], { FORMS_API_TOKEN: TOKEN });
-    expect(parsed).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('--target live') } });
+    expect(parsed).toMatchObject({
+      ok: false,
+      error: { kind: 'usage', message: expect.stringContaining('--target live') },
+    });
   });
 
   it('--config without live is refused, even with targets named', () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-config-'));
     const file = join(dir, 'contract.config.json');
     writeFileSync(file, JSON.stringify({ baseUrl: 'https://forms.example', workspaceId: 1, formId: 2 }));
-    for (const argv of [['--config', file], ['--config', file, '--target', 'prism']]) {
+    for (const argv of [
+      ['--config', file],
+      ['--config', file, '--target', 'prism'],
+    ]) {
       const parsed = parseCommandLine(argv, {});
-      expect(parsed).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('--target live') } });
+      expect(parsed).toMatchObject({
+        ok: false,
+        error: { kind: 'usage', message: expect.stringContaining('--target live') },
+      });
       expect(!parsed.ok && parsed.error.message).toContain('--config');
     }
   });
 
   it('targets named on purpose are run as named, with a notice that the tenant is left out', () => {
-    expect(parseCommandLine(['--target', 'prism'], settings)).toMatchObject({ ok: true, value: { targets: ['prism'], notice: expect.stringContaining('it is not run') } });
-    expect(parseCommandLine([], { ...settings, FORMS_CONTRACT_TARGETS: 'sandbox' })).toMatchObject({ ok: true, value: { targets: ['sandbox'], notice: expect.stringContaining('FORMS_API_TOKEN') } });
+    expect(parseCommandLine(['--target', 'prism'], settings)).toMatchObject({
+      ok: true,
+      value: { targets: ['prism'], notice: expect.stringContaining('it is not run') },
+    });
+    expect(parseCommandLine([], { ...settings, FORMS_CONTRACT_TARGETS: 'sandbox' })).toMatchObject({
+      ok: true,
+      value: { targets: ['sandbox'], notice: expect.stringContaining('FORMS_API_TOKEN') },
+    });
   });
 
   it('with --target live the settings are used; without settings the default targets run', () => {
-    expect(parseCommandLine(['--target', 'live'], settings)).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'live'] } });
+    expect(parseCommandLine(['--target', 'live'], settings)).toMatchObject({
+      ok: true,
+      value: { targets: ['prism', 'sandbox', 'live'] },
+    });
     const plain = parseCommandLine([], {});
     expect(plain).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed'] } });
     expect(plain.ok && plain.value.notice).toBeUndefined();

@@ -35,7 +35,18 @@ afterEach(async () => {
 
 /** Starts the sandbox CLI and reads the JSON line it prints once listening (rate limit off unless `rateLimited`). */
 async function startSandboxCli(args: string[], options: { rateLimited?: boolean } = {}): Promise<StartedSandbox> {
-  const child = spawn(process.execPath, [sandboxCli, '--port', '0', '--allow-private-webhooks', ...(options.rateLimited ? [] : ['--no-rate-limit']), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [
+      sandboxCli,
+      '--port',
+      '0',
+      '--allow-private-webhooks',
+      ...(options.rateLimited ? [] : ['--no-rate-limit']),
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   running.push(child);
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return { child, ...(JSON.parse(line) as Omit<StartedSandbox, 'child'>) };
@@ -55,7 +66,11 @@ async function tenantEnvironment(sandbox: StartedSandbox): Promise<Record<string
   const free = sandbox.workspaces.find((w) => w.plan === 'free')!;
   const form = pro.forms[0]!;
   const captcha = sandbox.workspaces.flatMap((w) => w.forms).find((f) => f.captcha)!;
-  const page = (await (await fetch(`${sandbox.baseUrl}/open/forms/${form.id}/submissions?status=completed&per_page=1`, { headers: { authorization: `Bearer ${sandbox.tokens.all}` } })).json()) as { data: Array<{ id: number }> };
+  const page = (await (
+    await fetch(`${sandbox.baseUrl}/open/forms/${form.id}/submissions?status=completed&per_page=1`, {
+      headers: { authorization: `Bearer ${sandbox.tokens.all}` },
+    })
+  ).json()) as { data: Array<{ id: number }> };
   const port = await freePort();
   return {
     FORMS_CONTRACT_TARGETS: 'live',
@@ -81,14 +96,42 @@ async function runLive(env: Record<string, string>, args: string[] = []) {
   const stdout: string[] = [];
   const stderr: string[] = [];
   try {
-    const code = await runCli({ argv: ['--write', '--report-dir', dir, ...args], env, out: (l) => stdout.push(l), err: (l) => stderr.push(l), signal: new AbortController().signal });
+    const code = await runCli({
+      argv: ['--write', '--report-dir', dir, ...args],
+      env,
+      out: (l) => stdout.push(l),
+      err: (l) => stderr.push(l),
+      signal: new AbortController().signal,
+    });
     const report = JSON.parse(await readFile(join(dir, 'contract-report.json'), 'utf8')) as {
       totals: Record<string, number>;
       ledgerSeen: Array<{ id: string }>;
-      targets: Array<{ name: string; traffic?: { requests: number; requestsPerMinute?: number; waitedMs?: number; rateLimited?: number; gaveUp?: number; durationMs: number } }>;
-      results: Array<{ outcome: string; operationId: string; name: string; reason?: string; failures: Array<{ kind: string }> }>;
+      targets: Array<{
+        name: string;
+        traffic?: {
+          requests: number;
+          requestsPerMinute?: number;
+          waitedMs?: number;
+          rateLimited?: number;
+          gaveUp?: number;
+          durationMs: number;
+        };
+      }>;
+      results: Array<{
+        outcome: string;
+        operationId: string;
+        name: string;
+        reason?: string;
+        failures: Array<{ kind: string }>;
+      }>;
     };
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n'), report, drift: await readFile(join(dir, 'drift.md'), 'utf8') };
+    return {
+      code,
+      stdout: stdout.join('\n'),
+      stderr: stderr.join('\n'),
+      report,
+      drift: await readFile(join(dir, 'drift.md'), 'utf8'),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -99,14 +142,26 @@ describe('the live target against a sandbox behaving like the service', () => {
     const sandbox = await startSandboxCli(['--behaviour', 'observed']);
     const env = await tenantEnvironment(sandbox);
     const run = await runLive(env);
-    const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
+    const failed = run.report.results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
     expect(failed).toEqual([]);
     expect(run.code).toBe(0);
-    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(loadSpec().ledger.entries.map((e) => e.id).sort());
+    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(
+      loadSpec()
+        .ledger.entries.map((e) => e.id)
+        .sort(),
+    );
     const entries = loadSpec().ledger.entries.length;
     expect(run.drift).toContain(`${entries} of ${entries} ledger entries seen, 0 unexpected failure(s)`);
 
-    const strict = await runCli({ argv: ['--write', '--strict', '--no-proxy', '--report-dir', await mkdtemp(join(tmpdir(), 'contract-strict-'))], env, out: () => {}, err: () => {}, signal: new AbortController().signal });
+    const strict = await runCli({
+      argv: ['--write', '--strict', '--no-proxy', '--report-dir', await mkdtemp(join(tmpdir(), 'contract-strict-'))],
+      env,
+      out: () => {},
+      err: () => {},
+      signal: new AbortController().signal,
+    });
     expect(strict).toBe(1);
   }, 300_000);
 
@@ -127,16 +182,24 @@ describe('the live target against a sandbox behaving like the service', () => {
     const pro = sandbox.workspaces.find((w) => w.plan === 'pro')!;
     let refused = 0;
     for (let i = 0; i < 100 && refused === 0; i++) {
-      const response = await fetch(`${sandbox.baseUrl}/open/workspaces/${pro.id}/forms`, { headers: { authorization: `Bearer ${sandbox.tokens.all}` } });
+      const response = await fetch(`${sandbox.baseUrl}/open/workspaces/${pro.id}/forms`, {
+        headers: { authorization: `Bearer ${sandbox.tokens.all}` },
+      });
       await response.arrayBuffer();
       if (response.status === 429) refused++;
     }
     const run = await runLive(env, ['--no-proxy']);
-    const failed = run.report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
+    const failed = run.report.results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => `${r.operationId} › ${r.name}: ${r.reason}`);
     expect(failed).toEqual([]);
     expect(run.report.results.flatMap((r) => r.failures).filter((f) => f.kind === 'rate-limited')).toEqual([]);
     expect(run.code).toBe(0);
-    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(loadSpec().ledger.entries.map((e) => e.id).sort());
+    expect(run.report.ledgerSeen.map((e) => e.id).sort()).toEqual(
+      loadSpec()
+        .ledger.entries.map((e) => e.id)
+        .sort(),
+    );
     const traffic = run.report.targets.find((t) => t.name === 'live')!.traffic!;
     expect(traffic.requestsPerMinute).toBe(100);
     // The spent budget was met and waited out, not reported.

@@ -7,13 +7,28 @@ import { loadSpec } from '../src/spec.js';
 describe('prism target end to end', () => {
   it('exercises every operation and every documented status, and passes', async () => {
     const spec = loadSpec();
-    const { report } = await runContract({ spec, targets: ['prism'], write: false, strict: false, proxyPass: false, env: {}, signal: new AbortController().signal, log: () => {} });
+    const { report } = await runContract({
+      spec,
+      targets: ['prism'],
+      write: false,
+      strict: false,
+      proxyPass: false,
+      env: {},
+      signal: new AbortController().signal,
+      log: () => {},
+    });
     const failed = report.results.filter((r) => r.outcome === 'failed');
     expect(failed.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
     expect(report.exitCode).toBe(0);
     for (const { operationId, statuses } of Object.values(OPERATIONS)) {
       for (const status of statuses) {
-        expect(report.results.some((r) => r.operationId === operationId && r.name.startsWith(`documented ${status} `) && r.outcome === 'passed'), `${operationId} ${status}`).toBe(true);
+        expect(
+          report.results.some(
+            (r) =>
+              r.operationId === operationId && r.name.startsWith(`documented ${status} `) && r.outcome === 'passed',
+          ),
+          `${operationId} ${status}`,
+        ).toBe(true);
       }
     }
   });

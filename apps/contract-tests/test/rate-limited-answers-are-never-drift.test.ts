@@ -6,8 +6,17 @@ import { parseCommandLine } from '../src/cli-args.js';
 import { runAgainst, startHostileTenant, type CliRun, type HostileTenant } from './hostile-tenant.js';
 
 interface Report {
-  results: Array<{ outcome: string; name: string; reason?: string; driftIds: string[]; failures: Array<{ kind: string; message: string }> }>;
-  targets: Array<{ name: string; traffic?: { requests: number; rateLimited?: number; gaveUp?: number; requestsPerMinute?: number } }>;
+  results: Array<{
+    outcome: string;
+    name: string;
+    reason?: string;
+    driftIds: string[];
+    failures: Array<{ kind: string; message: string }>;
+  }>;
+  targets: Array<{
+    name: string;
+    traffic?: { requests: number; rateLimited?: number; gaveUp?: number; requestsPerMinute?: number };
+  }>;
 }
 
 describe('a tenant answering 429 to everything', () => {
@@ -19,7 +28,14 @@ describe('a tenant answering 429 to everything', () => {
   beforeAll(async () => {
     tenant = await startHostileTenant((_req, res) => {
       requests++;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' }).end('{"message":"Too Many Attempts."}');
+      res
+        .writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': '0',
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '0',
+        })
+        .end('{"message":"Too Many Attempts."}');
     });
     paced = await runAgainst(tenant, ['--operation', 'getForm', '--rate-limit', '6000']);
     unpaced = await runAgainst(tenant, ['--operation', 'getForm', '--rate-limit', 'off']);
@@ -29,7 +45,10 @@ describe('a tenant answering 429 to everything', () => {
     await tenant?.close();
   });
 
-  for (const [mode, run] of [['paced', () => paced], ['pacing off', () => unpaced]] as const) {
+  for (const [mode, run] of [
+    ['paced', () => paced],
+    ['pacing off', () => unpaced],
+  ] as const) {
     it(`${mode}: every failure is "rate limited", none a status, none known drift`, () => {
       const report = JSON.parse(run().json) as Report;
       const failures = report.results.flatMap((r) => r.failures);
@@ -49,7 +68,9 @@ describe('a tenant answering 429 to everything', () => {
     expect(traffic.rateLimited).toBe(traffic.requests * 6);
     expect(traffic.gaveUp).toBe(traffic.requests);
     expect(paced.stdout).toContain('still refused after 6 429(s) waited out, asking to wait 0 s');
-    expect(paced.stdout).toMatch(/live: \d+ requests sent, paced at 6000\/min, waited .*429 met.*still refused past the bound/);
+    expect(paced.stdout).toMatch(
+      /live: \d+ requests sent, paced at 6000\/min, waited .*429 met.*still refused past the bound/,
+    );
   });
 
   it('pacing off: the 429 is reported at once, naming --rate-limit', () => {
@@ -65,7 +86,10 @@ describe('--rate-limit', () => {
     expect(parseCommandLine(['--rate-limit', '0'], {})).toMatchObject({ ok: true, value: { rateLimit: false } });
     expect(parseCommandLine(['--rate-limit', 'off'], {})).toMatchObject({ ok: true, value: { rateLimit: false } });
     for (const bad of ['-5', 'fast', '', '1e3']) {
-      expect(parseCommandLine([`--rate-limit=${bad}`], {})).toMatchObject({ ok: false, error: { kind: 'usage', message: expect.stringContaining('--rate-limit must be') } });
+      expect(parseCommandLine([`--rate-limit=${bad}`], {})).toMatchObject({
+        ok: false,
+        error: { kind: 'usage', message: expect.stringContaining('--rate-limit must be') },
+      });
     }
   });
 });

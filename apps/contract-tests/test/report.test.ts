@@ -11,7 +11,12 @@ import type { CheckResult, Exchange } from '../src/model.js';
 
 const TOKEN = '12|s3cretTokenValue0123456789abcdef';
 const OTHER = '13|anotherSecretToken';
-const redact = createRedactor(new Map([[TOKEN, '$FORMS_API_TOKEN'], [OTHER, '$FORMS_API_TOKEN_WITHOUT_FORMS_READ']]));
+const redact = createRedactor(
+  new Map([
+    [TOKEN, '$FORMS_API_TOKEN'],
+    [OTHER, '$FORMS_API_TOKEN_WITHOUT_FORMS_READ'],
+  ]),
+);
 const exchange: Exchange = {
   method: 'PUT',
   url: 'https://forms.example/open/forms/1/submissions/2',
@@ -21,7 +26,17 @@ const exchange: Exchange = {
 };
 
 function result(outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
-  return { target: 'live', operationId: 'updateFormSubmission', name: `case <${outcome}> & "quotes"`, outcome, failures: [], driftIds: [], curl: [], durationMs: 5, ...extra };
+  return {
+    target: 'live',
+    operationId: 'updateFormSubmission',
+    name: `case <${outcome}> & "quotes"`,
+    outcome,
+    failures: [],
+    driftIds: [],
+    curl: [],
+    durationMs: 5,
+    ...extra,
+  };
 }
 
 describe('curl repro', () => {
@@ -29,7 +44,7 @@ describe('curl repro', () => {
     const curl = toCurl(exchange, redact);
     expect(curl).not.toContain(TOKEN);
     expect(curl).toContain('"Authorization: Bearer $FORMS_API_TOKEN"');
-    expect(curl).toContain("-X PUT");
+    expect(curl).toContain('-X PUT');
     expect(curl).toContain(`'{"note":"it'\\''s $FORMS_API_TOKEN"}'`);
   });
 
@@ -46,7 +61,9 @@ describe('curl repro', () => {
   });
 
   it('hides a bearer token it was not told about', () => {
-    expect(createRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe('Authorization: Bearer $FORMS_API_TOKEN');
+    expect(createRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe(
+      'Authorization: Bearer $FORMS_API_TOKEN',
+    );
   });
 });
 
@@ -55,35 +72,85 @@ describe('reports', () => {
   const results = [
     result('passed'),
     result('failed', { reason: `expected 200, received 500 ${TOKEN}`, curl: [toCurl(exchange, redact)] }),
-    result('known-drift', { reason: 'known drift: update-submission-response-shape', driftIds: ['update-submission-response-shape'] }),
+    result('known-drift', {
+      reason: 'known drift: update-submission-response-shape',
+      driftIds: ['update-submission-response-shape'],
+    }),
     result('skipped', { reason: 'no token (set FORMS_API_TOKEN_WITHOUT_FORMS_WRITE)' }),
     result('info', { reason: 'additive \u0001 control char' }),
   ];
-  const report = buildReport({ startedAt: new Date(), strict: false, targets: [{ name: 'live', kind: 'live' }], results, ledger: spec.ledger });
+  const report = buildReport({
+    startedAt: new Date(),
+    strict: false,
+    targets: [{ name: 'live', kind: 'live' }],
+    results,
+    ledger: spec.ledger,
+  });
 
   it('builds totals, the ledger seen/not seen and the exit code', () => {
     expect(report.totals).toEqual({ passed: 1, failed: 1, 'known-drift': 1, skipped: 1, info: 1 });
     expect(report.ledgerSeen.map((e) => e.id)).toEqual(['update-submission-response-shape']);
     expect(report.ledgerNotSeen.length).toBe(spec.ledger.entries.length - 1);
     expect(report.exitCode).toBe(1);
-    const driftOnly = buildReport({ startedAt: new Date(), strict: false, targets: [{ name: 'live', kind: 'live' }], results: [results[2]!], ledger: spec.ledger });
+    const driftOnly = buildReport({
+      startedAt: new Date(),
+      strict: false,
+      targets: [{ name: 'live', kind: 'live' }],
+      results: [results[2]!],
+      ledger: spec.ledger,
+    });
     expect(driftOnly.exitCode).toBe(0);
-    expect(buildReport({ startedAt: new Date(), strict: true, targets: [{ name: 'live', kind: 'live' }], results: [results[2]!], ledger: spec.ledger }).exitCode).toBe(1);
+    expect(
+      buildReport({
+        startedAt: new Date(),
+        strict: true,
+        targets: [{ name: 'live', kind: 'live' }],
+        results: [results[2]!],
+        ledger: spec.ledger,
+      }).exitCode,
+    ).toBe(1);
   });
 
-  it('holds each sandbox to its drift expectation; --strict fails on a tenant\'s drift, not on the observed sandbox\'s', () => {
+  it("holds each sandbox to its drift expectation; --strict fails on a tenant's drift, not on the observed sandbox's", () => {
     const every = spec.ledger.entries.map((e) => e.id);
     // One result per entry, on the operation its first match names (every operation ran).
     const observed = (ids: string[]): CheckResult[] =>
-      spec.ledger.entries.map((e) => result(ids.includes(e.id) ? 'known-drift' : 'passed', { target: 'sandbox (observed)', operationId: e.match[0]!.operationId, driftIds: ids.includes(e.id) ? [e.id] : [] }));
+      spec.ledger.entries.map((e) =>
+        result(ids.includes(e.id) ? 'known-drift' : 'passed', {
+          target: 'sandbox (observed)',
+          operationId: e.match[0]!.operationId,
+          driftIds: ids.includes(e.id) ? [e.id] : [],
+        }),
+      );
     const targets = [{ name: 'sandbox (observed)', kind: 'live' as const, expectsDrift: 'every-entry' as const }];
-    const all = buildReport({ startedAt: new Date(), strict: false, targets, results: observed(every), ledger: spec.ledger });
+    const all = buildReport({
+      startedAt: new Date(),
+      strict: false,
+      targets,
+      results: observed(every),
+      ledger: spec.ledger,
+    });
     expect([all.exitCode, all.expectationFailures]).toEqual([0, []]);
-    expect(buildReport({ startedAt: new Date(), strict: true, targets, results: observed(every), ledger: spec.ledger }).exitCode).toBe(0);
-    const missing = buildReport({ startedAt: new Date(), strict: false, targets, results: observed(every.slice(1)), ledger: spec.ledger });
+    expect(
+      buildReport({ startedAt: new Date(), strict: true, targets, results: observed(every), ledger: spec.ledger })
+        .exitCode,
+    ).toBe(0);
+    const missing = buildReport({
+      startedAt: new Date(),
+      strict: false,
+      targets,
+      results: observed(every.slice(1)),
+      ledger: spec.ledger,
+    });
     expect(missing.exitCode).toBe(1);
     expect(missing.expectationFailures.join('\n')).toContain(every[0]!);
-    const contract = buildReport({ startedAt: new Date(), strict: false, targets: [{ name: 'sandbox', kind: 'live', expectsDrift: 'none' }], results: [result('known-drift', { target: 'sandbox', driftIds: [every[0]!] })], ledger: spec.ledger });
+    const contract = buildReport({
+      startedAt: new Date(),
+      strict: false,
+      targets: [{ name: 'sandbox', kind: 'live', expectsDrift: 'none' }],
+      results: [result('known-drift', { target: 'sandbox', driftIds: [every[0]!] })],
+      ledger: spec.ledger,
+    });
     expect(contract.exitCode).toBe(1);
     expect(contract.expectationFailures[0]).toContain('follows the contract, yet showed known drift');
   });

@@ -5,14 +5,31 @@
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from '@forms-api/sandbox/faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/spec.js';
-import { PROXY_FAULTS, SANDBOX_FAULT_CASES, proxyFaultSource, sandboxFaultSource, type FaultSource } from '../src/selftest/faults.js';
+import {
+  PROXY_FAULTS,
+  SANDBOX_FAULT_CASES,
+  proxyFaultSource,
+  sandboxFaultSource,
+  type FaultSource,
+} from '../src/selftest/faults.js';
 import { renderSelfTest, runSelfTest } from '../src/selftest/run-self-test.js';
 
 describe('one fault catalogue', () => {
   it('gives the sandbox source every fault, and the proxy the very rewrites of the faults they share', () => {
     expect(SANDBOX_FAULT_CASES.map((f) => f.name)).toEqual([...SANDBOX_FAULTS]);
-    const shared = PROXY_FAULTS.filter((f) => f.name in FAULT_CATALOGUE && f.apply.response !== undefined && f.apply.response === FAULT_CATALOGUE[f.name as SandboxFault].response).map((f) => f.name);
-    expect(shared).toEqual(['rename-field', 'drop-required-field', 'wrong-type', 'wrong-content-type', 'undocumented-status']);
+    const shared = PROXY_FAULTS.filter(
+      (f) =>
+        f.name in FAULT_CATALOGUE &&
+        f.apply.response !== undefined &&
+        f.apply.response === FAULT_CATALOGUE[f.name as SandboxFault].response,
+    ).map((f) => f.name);
+    expect(shared).toEqual([
+      'rename-field',
+      'drop-required-field',
+      'wrong-type',
+      'wrong-content-type',
+      'undocumented-status',
+    ]);
   });
 });
 
@@ -49,8 +66,19 @@ describe('self-test: the suite catches injected faults', () => {
         expect(report.verdicts.filter((v) => !v.caught).map((v) => v.fault)).toEqual([]);
         expect(report.caught).toBe(report.total);
         // The deep faults: each found by the explorer within its default budget, by name.
-        const deep = ['server-error-on-unusual-query', 'deleted-integration-answers', 'reachable-through-another-form', 'foreign-form-readable', 'unsorted', 'ignore-filter'];
-        expect(report.verdicts.filter((v) => deep.includes(v.fault) && !v.byExplorer).map((v) => `${v.fault}: ${v.evidence.join(' | ') || 'not reported'}`)).toEqual([]);
+        const deep = [
+          'server-error-on-unusual-query',
+          'deleted-integration-answers',
+          'reachable-through-another-form',
+          'foreign-form-readable',
+          'unsorted',
+          'ignore-filter',
+        ];
+        expect(
+          report.verdicts
+            .filter((v) => deep.includes(v.fault) && !v.byExplorer)
+            .map((v) => `${v.fault}: ${v.evidence.join(' | ') || 'not reported'}`),
+        ).toEqual([]);
       } finally {
         await source.close();
       }

@@ -15,33 +15,57 @@ describe('suites and the operations table', () => {
 
   it('checks each documented status on the mock, and nothing else', () => {
     for (const { operationId, statuses } of operations) {
-      const names = allSuites.find((s) => s.operationId === operationId)!.checks.filter((c) => c.name.startsWith('documented ')).map((c) => c.name);
+      const names = allSuites
+        .find((s) => s.operationId === operationId)!
+        .checks.filter((c) => c.name.startsWith('documented '))
+        .map((c) => c.name);
       expect(names, operationId).toEqual(statuses.map((status) => `documented ${status} (Prefer: code=${status})`));
     }
   });
 
   it('checks 401 and 403 on live targets for every secured operation', () => {
     for (const { operationId, public: isPublic } of operations) {
-      const live = allSuites.find((s) => s.operationId === operationId)!.checks.filter((c) => c.on === 'live').map((c) => c.name);
-      expect(live.some((n) => n.endsWith(': 401')), `${operationId} 401`).toBe(!isPublic);
-      expect(live.some((n) => n.includes('403') && n.startsWith('token without')), `${operationId} 403`).toBe(!isPublic);
+      const live = allSuites
+        .find((s) => s.operationId === operationId)!
+        .checks.filter((c) => c.on === 'live')
+        .map((c) => c.name);
+      expect(
+        live.some((n) => n.endsWith(': 401')),
+        `${operationId} 401`,
+      ).toBe(!isPublic);
+      expect(
+        live.some((n) => n.includes('403') && n.startsWith('token without')),
+        `${operationId} 403`,
+      ).toBe(!isPublic);
     }
   });
 
   it('runs the happy path of an operation that changes data only with --write', () => {
     for (const { operationId, method, public: isPublic } of operations) {
       if (method === 'GET' || isPublic) continue;
-      const happy = allSuites.find((s) => s.operationId === operationId)!.checks.find((c) => c.name === 'happy path: 200 and a valid body');
+      const happy = allSuites
+        .find((s) => s.operationId === operationId)!
+        .checks.find((c) => c.name === 'happy path: 200 and a valid body');
       expect(happy?.writes, operationId).toBe(true);
     }
   });
 
   it('picks for each 403 a token carrying none of the accepted abilities, the most specific one', () => {
-    const chosen = Object.fromEntries(operations.filter((o) => !o.public).map((o) => [o.operationId, tokenLacking(o.abilities)]));
+    const chosen = Object.fromEntries(
+      operations.filter((o) => !o.public).map((o) => [o.operationId, tokenLacking(o.abilities)]),
+    );
     for (const [operationId, token] of Object.entries(chosen)) {
       const carried: readonly string[] = TOKEN_ROLES[token].carries;
-      expect(OPERATIONS[operationId as OperationId].abilities.some((a) => carried.includes(a)), operationId).toBe(false);
+      expect(
+        OPERATIONS[operationId as OperationId].abilities.some((a) => carried.includes(a)),
+        operationId,
+      ).toBe(false);
     }
-    expect(chosen).toMatchObject({ getForm: 'tokenWithoutAbilities', listFormSubmissions: 'tokenWithoutFormsRead', updateFormSubmission: 'tokenWithoutFormsWrite', listFormIntegrations: 'tokenWithoutManageIntegrations' });
+    expect(chosen).toMatchObject({
+      getForm: 'tokenWithoutAbilities',
+      listFormSubmissions: 'tokenWithoutFormsRead',
+      updateFormSubmission: 'tokenWithoutFormsWrite',
+      listFormIntegrations: 'tokenWithoutManageIntegrations',
+    });
   });
 });

@@ -28,7 +28,10 @@ export function sampleFiles(dir = SAMPLES_DIR): string[] {
 }
 
 /** The text a marked block must show, or a problem. */
-export function expectedText(block: CodeBlock, dir = SAMPLES_DIR): { ok: true; value: string } | { ok: false; error: string } {
+export function expectedText(
+  block: CodeBlock,
+  dir = SAMPLES_DIR,
+): { ok: true; value: string } | { ok: false; error: string } {
   const ref = block.sample!;
   const file = join(dir, ref.file);
   if (!existsSync(file)) return { ok: false, error: `its sample file samples/${ref.file} does not exist` };
@@ -47,20 +50,27 @@ export function checkSamples(documents: readonly Document[] = readDocuments(), d
       const where = `${doc.path}:${block.line}`;
       if (!block.sample) {
         if (CODE_LANGS.has(block.lang))
-          problems.push({ where, message: `a ${block.lang} block that no file holds, so CI never compiles or runs it: move it into apps/doc-check/samples/ and put <!-- sample: <file>[#region] --> on the line before the fence` });
+          problems.push({
+            where,
+            message: `a ${block.lang} block that no file holds, so CI never compiles or runs it: move it into apps/doc-check/samples/ and put <!-- sample: <file>[#region] --> on the line before the fence`,
+          });
         continue;
       }
       shown.add(block.sample.file);
       const expected = expectedText(block, dir);
       if (!expected.ok) problems.push({ where, message: expected.error });
       else if (expected.value !== block.code)
-        problems.push({ where, message: `the block differs from samples/${block.sample.file}${block.sample.region ? `#${block.sample.region}` : ''}: run \`pnpm samples:sync\` to copy the file into the document (edit the file, not the block)` });
+        problems.push({
+          where,
+          message: `the block differs from samples/${block.sample.file}${block.sample.region ? `#${block.sample.region}` : ''}: run \`pnpm samples:sync\` to copy the file into the document (edit the file, not the block)`,
+        });
     }
   }
   for (const file of sampleFiles(dir)) {
     // Operation samples are shown by the API reference (x-codeSamples), not by a document.
     if (file.startsWith('operations/') || file.startsWith('support/')) continue;
-    if (!shown.has(file)) problems.push({ where: `samples/${file}`, message: 'no document shows this sample: show it, or delete it' });
+    if (!shown.has(file))
+      problems.push({ where: `samples/${file}`, message: 'no document shows this sample: show it, or delete it' });
   }
   return problems;
 }

@@ -26,7 +26,8 @@ export function documentedCommands(documents: readonly Document[] = readDocument
       });
     }
     for (const block of codeBlocks(doc.text)) {
-      if (SHELL_LANGS.has(block.lang)) commands.push({ where: `${doc.path}:${block.line}`, document: doc.path, text: block.code });
+      if (SHELL_LANGS.has(block.lang))
+        commands.push({ where: `${doc.path}:${block.line}`, document: doc.path, text: block.code });
     }
   }
   return commands;

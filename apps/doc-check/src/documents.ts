@@ -24,7 +24,11 @@ function markdownIn(dir: string): string[] {
 }
 
 export function documentPaths(root = REPO_ROOT): string[] {
-  const paths = [join(root, 'README.md'), join(root, 'spec', 'README.md'), ...markdownIn(join(root, 'apps', 'docs', 'guides'))];
+  const paths = [
+    join(root, 'README.md'),
+    join(root, 'spec', 'README.md'),
+    ...markdownIn(join(root, 'apps', 'docs', 'guides')),
+  ];
   for (const group of WORKSPACE_DIRS) {
     const base = join(root, group);
     if (!existsSync(base)) continue;

@@ -55,7 +55,14 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     const start = offsets[i + 1]!;
     const end = offsets[j]!;
     const code = markdown.slice(start, end).replace(/\n$/, '');
-    blocks.push({ lang: (fence[2] ?? '').toLowerCase(), code, line: i + 1, start, end, ...(pending ? { sample: pending } : {}) });
+    blocks.push({
+      lang: (fence[2] ?? '').toLowerCase(),
+      code,
+      line: i + 1,
+      start,
+      end,
+      ...(pending ? { sample: pending } : {}),
+    });
     pending = undefined;
     i = j;
   }
@@ -88,7 +95,11 @@ function dedent(lines: string[]): string[] {
 }
 
 /** The document with each marked block's text replaced by `textOf(block)`. */
-export function rewriteBlocks(markdown: string, blocks: readonly CodeBlock[], textOf: (block: CodeBlock) => string | undefined): string {
+export function rewriteBlocks(
+  markdown: string,
+  blocks: readonly CodeBlock[],
+  textOf: (block: CodeBlock) => string | undefined,
+): string {
   let out = '';
   let at = 0;
   for (const block of blocks) {

@@ -13,7 +13,14 @@ describe('the documents', () => {
 
   it('include every README and guide of the repository', () => {
     const paths = readDocuments().map((d) => d.path);
-    for (const expected of ['README.md', 'packages/client/README.md', 'packages/webhook-verify/README.md', 'apps/sandbox/README.md', 'apps/docs/guides/01-quick-start.md', 'apps/docs/guides/05-never-lose-a-webhook.md'])
+    for (const expected of [
+      'README.md',
+      'packages/client/README.md',
+      'packages/webhook-verify/README.md',
+      'apps/sandbox/README.md',
+      'apps/docs/guides/01-quick-start.md',
+      'apps/docs/guides/05-never-lose-a-webhook.md',
+    ])
       expect(paths).toContain(expected);
   });
 });
@@ -22,7 +29,10 @@ describe('the check', () => {
   const doc = (text: string) => [{ path: 'README.md', text }];
 
   it('reports a code block that no file holds', () => {
-    const problems = checkSamples(doc('# x\n\n```ts\nconst a = 1;\n```\n'), new URL('./fixtures/samples/', import.meta.url).pathname);
+    const problems = checkSamples(
+      doc('# x\n\n```ts\nconst a = 1;\n```\n'),
+      new URL('./fixtures/samples/', import.meta.url).pathname,
+    );
     expect(problems.map((p) => p.where)).toContain('README.md:3');
     expect(problems[0]!.message).toMatch(/no file holds/);
   });
@@ -30,20 +40,31 @@ describe('the check', () => {
   it('reports a block that differs from its file, and a missing file or region', () => {
     const dir = new URL('./fixtures/samples/', import.meta.url).pathname;
     const problems = checkSamples(
-      doc('<!-- sample: demo.ts#greet -->\n```ts\nconsole.log("hello");\n```\n<!-- sample: gone.ts -->\n```ts\n```\n<!-- sample: demo.ts#nope -->\n```ts\n```\n'),
+      doc(
+        '<!-- sample: demo.ts#greet -->\n```ts\nconsole.log("hello");\n```\n<!-- sample: gone.ts -->\n```ts\n```\n<!-- sample: demo.ts#nope -->\n```ts\n```\n',
+      ),
       dir,
     );
-    expect(problems.map((p) => p.message).join('\n')).toMatch(/differs from samples\/demo.ts#greet[\s\S]*gone.ts does not exist[\s\S]*no "#region nope"/);
+    expect(problems.map((p) => p.message).join('\n')).toMatch(
+      /differs from samples\/demo.ts#greet[\s\S]*gone.ts does not exist[\s\S]*no "#region nope"/,
+    );
   });
 
   it('leaves shell, JSON and unmarked prose blocks alone', () => {
-    expect(checkSamples(doc('```sh\npnpm test\n```\n```json\n{}\n```\n'), new URL('./fixtures/samples/', import.meta.url).pathname).filter((p) => p.where.startsWith('README'))).toEqual([]);
+    expect(
+      checkSamples(
+        doc('```sh\npnpm test\n```\n```json\n{}\n```\n'),
+        new URL('./fixtures/samples/', import.meta.url).pathname,
+      ).filter((p) => p.where.startsWith('README')),
+    ).toEqual([]);
   });
 });
 
 describe('markdown blocks and regions', () => {
   it('finds fences, their language and the marker right before them', () => {
-    const blocks = codeBlocks('text\n<!-- sample: a/b.ts#r1 -->\n\n```ts\nx\n```\n<!-- sample: c.ts -->\nprose\n```sh\ny\n```\n');
+    const blocks = codeBlocks(
+      'text\n<!-- sample: a/b.ts#r1 -->\n\n```ts\nx\n```\n<!-- sample: c.ts -->\nprose\n```sh\ny\n```\n',
+    );
     expect(blocks.map((b) => [b.lang, b.code, b.sample])).toEqual([
       ['ts', 'x', { file: 'a/b.ts', region: 'r1' }],
       ['sh', 'y', undefined],
@@ -58,6 +79,8 @@ describe('markdown blocks and regions', () => {
 
   it('rewrites marked blocks in place and nothing else', () => {
     const text = '# t\n<!-- sample: s.ts -->\n```ts\nold\n```\n```ts\nkeep\n```\n';
-    expect(rewriteBlocks(text, codeBlocks(text), (b) => (b.sample ? 'new\nlines' : undefined))).toBe('# t\n<!-- sample: s.ts -->\n```ts\nnew\nlines\n```\n```ts\nkeep\n```\n');
+    expect(rewriteBlocks(text, codeBlocks(text), (b) => (b.sample ? 'new\nlines' : undefined))).toBe(
+      '# t\n<!-- sample: s.ts -->\n```ts\nnew\nlines\n```\n```ts\nkeep\n```\n',
+    );
   });
 });

@@ -25,9 +25,23 @@ type Place = 'root' | 'doc-check' | 'scratch' | { project: readonly string[] };
 
 type Run =
   /** It finishes: exit 0 within the bound. */
-  | { kind: 'finishes'; place: Place; timeoutMs?: number; env?: (c: Context) => Record<string, string>; before?: (c: Context) => Promise<() => Promise<void>> }
+  | {
+      kind: 'finishes';
+      place: Place;
+      timeoutMs?: number;
+      env?: (c: Context) => Record<string, string>;
+      before?: (c: Context) => Promise<() => Promise<void>>;
+    }
   /** It keeps running (a server, a prompt, a long job): it must print `ready` within the bound. */
-  | { kind: 'starts'; place: Place; ready: RegExp; timeoutMs?: number; env?: (c: Context) => Record<string, string>; whileReady?: (output: string) => Promise<void>; append?: (c: Context) => string }
+  | {
+      kind: 'starts';
+      place: Place;
+      ready: RegExp;
+      timeoutMs?: number;
+      env?: (c: Context) => Record<string, string>;
+      whileReady?: (output: string) => Promise<void>;
+      append?: (c: Context) => string;
+    }
   /** Each line is its own command (a list of alternatives), run with `run`. */
   | { kind: 'lines'; lines: Record<string, Run> }
   /** Run by `.ci/run` itself, exactly as printed (`runs` is what .ci/run must hold). */
@@ -92,60 +106,171 @@ const RUNS: Record<string, Record<string, Run>> = {
   },
   'apps/docs/guides/03-contract-suite.md': {
     'pnpm contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
-    'pnpm contract --target live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
+    'pnpm contract --target live': {
+      kind: 'starts',
+      place: 'root',
+      ready: CONTRACT_STARTED,
+      timeoutMs: 180_000,
+      env: live,
+    },
   },
   'apps/docs/guides/04-sandbox.md': {
     'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
-    'pnpm --silent sandbox --port 0 --behaviour observed': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+    'pnpm --silent sandbox --port 0 --behaviour observed': {
+      kind: 'starts',
+      place: 'root',
+      ready: SANDBOX_JSON,
+      timeoutMs: 120_000,
+    },
   },
   'apps/docs/guides/06-contract-tests-in-ci.md': {
-    'npx --yes @forms-api/contract-tests --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000 },
-    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
-    'npx --yes @forms-api/contract-tests --target live --rate-limit 50 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
-    'npx --yes @forms-api/contract-tests --target live --seed 18 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
-    'npx --yes @forms-api/contract-tests --target live --seed 18 --explore-budget 60 --explore-time 60 --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+    'npx --yes @forms-api/contract-tests --report-dir contract-reports': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 300_000,
+    },
+    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 300_000,
+      env: tenant,
+    },
+    'npx --yes @forms-api/contract-tests --target live --rate-limit 50 --report-dir contract-reports': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 300_000,
+      env: tenant,
+    },
+    'npx --yes @forms-api/contract-tests --target live --seed 18 --report-dir contract-reports': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 300_000,
+      env: tenant,
+    },
+    'npx --yes @forms-api/contract-tests --target live --seed 18 --explore-budget 60 --explore-time 60 --report-dir contract-reports':
+      { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
   },
   'apps/sandbox/README.md': {
     // npx fetches the package from the local registry into a project of the reader's.
-    'npx --yes @forms-api/sandbox --port 0': { kind: 'starts', place: { project: [] }, ready: SANDBOX_JSON, timeoutMs: 180_000 },
+    'npx --yes @forms-api/sandbox --port 0': {
+      kind: 'starts',
+      place: { project: [] },
+      ready: SANDBOX_JSON,
+      timeoutMs: 180_000,
+    },
     'npm install --save-dev @forms-api/sandbox': { kind: 'consumer-install', packageName: '@forms-api/sandbox' },
     'pnpm --silent sandbox --port 0 --allow-private-webhooks\n# stdout, one line: {"baseUrl":"http://127.0.0.1:40123","adminToken":"sandbox_admin_…","tokens":{"all":"101|…",…},"workspaces":[…]}\n# stderr: request and dispatch logs (never tokens)':
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/contract-tests/README.md': {
-    'pnpm --filter @forms-api/contract-tests contract --target sandbox --seed 18 --explore-budget 60': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
-    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
-    'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app\'s script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract':
+    'pnpm --filter @forms-api/contract-tests contract --target sandbox --seed 18 --explore-budget 60': {
+      kind: 'finishes',
+      place: 'root',
+      timeoutMs: 180_000,
+    },
+    'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 300_000,
+      env: tenant,
+    },
+    "pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app's script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract":
       {
         kind: 'lines',
         lines: {
-          'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
-          'pnpm contract --target live         # from the root: prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000, env: live },
-          "pnpm install && pnpm build          # or, once, then run the app's script directly:": { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
-          'pnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
-          'pnpm --filter @forms-api/contract-tests contract --target prism    # only the mock': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000 },
-          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
-          'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 120_000, env: live },
+          'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 180_000,
+          },
+          'pnpm contract --target live         # from the root: prism + sandbox + live': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 180_000,
+            env: live,
+          },
+          "pnpm install && pnpm build          # or, once, then run the app's script directly:": {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 240_000,
+          },
+          'pnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 120_000,
+          },
+          'pnpm --filter @forms-api/contract-tests contract --target prism    # only the mock': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 120_000,
+          },
+          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 120_000,
+            env: live,
+          },
+          'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': {
+            kind: 'starts',
+            place: 'root',
+            ready: CONTRACT_STARTED,
+            timeoutMs: 120_000,
+            env: live,
+          },
         },
       },
   },
   'packages/client/README.md': {
     'pnpm add @forms-api/client': { kind: 'consumer-install', packageName: '@forms-api/client' },
-    'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node\'s types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent': {
-      kind: 'lines',
-      lines: {
-        'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
-        'pnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node\'s types)': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
-        // The client's `test` script is a task of this very run (`pnpm test` runs every package's).
-        'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': { kind: 'ci', runs: 'npx --yes pnpm@10.34.8 test' },
-        'pnpm --filter @forms-api/client test:types     # the type-level tests alone': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
-        'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': { kind: 'finishes', place: 'root', timeoutMs: 420_000 },
-        'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'finishes', place: 'root' },
-        // Up once Node 24's figures are printed; the other runtimes would only repeat it.
-        'pnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20': { kind: 'starts', place: 'root', ready: /client\.forms\.get vs openapi-fetch alone: [\d.]+×/, timeoutMs: 240_000 },
-        'pnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent': { kind: 'finishes', place: 'root', timeoutMs: 300_000 },
+    "pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent":
+      {
+        kind: 'lines',
+        lines: {
+          'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 120_000,
+          },
+          "pnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)": {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 120_000,
+          },
+          // The client's `test` script is a task of this very run (`pnpm test` runs every package's).
+          'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': {
+            kind: 'ci',
+            runs: 'npx --yes pnpm@10.34.8 test',
+          },
+          'pnpm --filter @forms-api/client test:types     # the type-level tests alone': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 120_000,
+          },
+          'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 420_000,
+          },
+          'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'finishes', place: 'root' },
+          // Up once Node 24's figures are printed; the other runtimes would only repeat it.
+          'pnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20': {
+            kind: 'starts',
+            place: 'root',
+            ready: /client\.forms\.get vs openapi-fetch alone: [\d.]+×/,
+            timeoutMs: 240_000,
+          },
+          'pnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 300_000,
+          },
+        },
       },
-    },
   },
   'packages/webhook-verify/README.md': {
     'npm install @forms-api/webhook-verify': { kind: 'consumer-install', packageName: '@forms-api/webhook-verify' },
@@ -162,14 +287,33 @@ function runFor(document: string, text: string): Run | undefined {
   // The inbox's operations block (README and guide): a reader's project with the package installed,
   // REDIS_URL set, one failed delivery in the dead-letter set (so show and retry have a job), and a
   // healthy worker running, as in production (so the retried job is processed and drain ends).
-  if (/^npx forms-webhook-inbox stats/.test(text) && ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document))
-    return { kind: 'finishes', place: 'doc-check', timeoutMs: 120_000, env: (c) => ({ REDIS_URL: c.redis.url, FORMS_WEBHOOK_SECRET: SECRET }), before: failedDeliveryAndAWorker };
+  if (
+    /^npx forms-webhook-inbox stats/.test(text) &&
+    ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document)
+  )
+    return {
+      kind: 'finishes',
+      place: 'doc-check',
+      timeoutMs: 120_000,
+      env: (c) => ({ REDIS_URL: c.redis.url, FORMS_WEBHOOK_SECRET: SECRET }),
+      before: failedDeliveryAndAWorker,
+    };
   if (document === 'apps/docs/guides/05-never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
     // The test may not take Redis's default port: the same flags, on a free port.
-    return { kind: 'starts', place: 'scratch', ready: /Ready to accept connections/, append: () => ` --port ${portForRedis} --dir .` };
+    return {
+      kind: 'starts',
+      place: 'scratch',
+      ready: /Ready to accept connections/,
+      append: () => ` --port ${portForRedis} --dir .`,
+    };
   if (document === 'packages/webhook-verify/README.md' && text.startsWith('SIGNATURE=$(forms-webhook sign'))
     // A reader's project with the CLI installed.
-    return { kind: 'finishes', place: { project: ['@forms-api/webhook-verify'] }, timeoutMs: 180_000, env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }) };
+    return {
+      kind: 'finishes',
+      place: { project: ['@forms-api/webhook-verify'] },
+      timeoutMs: 180_000,
+      env: (c) => ({ FORMS_WEBHOOK_SECRET: SECRET, RECEIVER_URL: c.receiverUrl }),
+    };
   return undefined;
 }
 
@@ -180,27 +324,57 @@ const received: string[] = [];
 
 beforeAll(async () => {
   const checkout = readerShell();
-  const installLine = documentedCommands().find((c) => c.document === 'README.md' && runFor(c.document, c.text)?.kind === 'installs-pnpm');
+  const installLine = documentedCommands().find(
+    (c) => c.document === 'README.md' && runFor(c.document, c.text)?.kind === 'installs-pnpm',
+  );
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
-  const [sandbox, redis] = await Promise.all([startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }), startRedisServer()]);
+  const [sandbox, redis] = await Promise.all([
+    startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
+    startRedisServer(),
+  ]);
   receiver = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c)).on('end', () => (received.push(`${req.headers['x-webhook-signature']} ${req.headers['x-api-key']}`), res.writeHead(204).end()));
+    req
+      .on('data', (c) => (body += c))
+      .on(
+        'end',
+        () => (
+          received.push(`${req.headers['x-webhook-signature']} ${req.headers['x-api-key']}`),
+          res.writeHead(204).end()
+        ),
+      );
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const scratch = join(checkout.scratch, 'reader-project');
   mkdirSync(scratch, { recursive: true });
-  writeFileSync(join(scratch, 'payload.json'), '{"form_id":11,"form_title":"Contact us","submission_id":1,"submission":{"Name":"Jane Doé"}}');
+  writeFileSync(
+    join(scratch, 'payload.json'),
+    '{"form_id":11,"form_title":"Contact us","submission_id":1,"submission":{"Name":"Jane Doé"}}',
+  );
   portForRedis = await freePort();
   const formId = sandbox.workspaces[0]!.forms[0]!.id;
-  const submissions = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?per_page=1`, { headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' } });
+  const submissions = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?per_page=1`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
+  });
   const submissionId = ((await submissions.json()) as { data: Array<{ id: number }> }).data[0]!.id;
-  context = { checkout, sandbox, submissionId, redis, receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`, scratch };
+  context = {
+    checkout,
+    sandbox,
+    submissionId,
+    redis,
+    receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
+    scratch,
+  };
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([context?.sandbox.close(), context?.redis.close(), registry?.close(), new Promise((r) => receiver?.close(r))]);
+  await Promise.allSettled([
+    context?.sandbox.close(),
+    context?.redis.close(),
+    registry?.close(),
+    new Promise((r) => receiver?.close(r)),
+  ]);
   context?.checkout.remove();
 });
 
@@ -215,14 +389,30 @@ async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>
   const { inboxHandler } = await import('@forms-api/webhook-inbox/fetch');
   const { sign } = await import('@forms-api/webhook-verify');
   // The default queue: the printed commands name none.
-  const inbox = createInbox({ connection: c.redis.url, secret: SECRET, retry: { attempts: 1 }, onRedisError: () => {} });
+  const inbox = createInbox({
+    connection: c.redis.url,
+    secret: SECRET,
+    retry: { attempts: 1 },
+    onRedisError: () => {},
+  });
   let failed!: () => void;
   const failedOnce = new Promise<void>((resolve) => (failed = resolve));
-  const failing = createInboxWorker({ connection: c.redis.url, onRedisError: () => {}, onFailure: ({ final }) => final && failed(), handler: () => Promise.reject(new Error('the CRM is down')) });
+  const failing = createInboxWorker({
+    connection: c.redis.url,
+    onRedisError: () => {},
+    onFailure: ({ final }) => final && failed(),
+    handler: () => Promise.reject(new Error('the CRM is down')),
+  });
   try {
     // A new submission each time: a copy of an earlier delivery would be recognised and not queued.
     const body = JSON.stringify({ form_id: 11, form_title: 'Contact us', submission_id: ++seeded, submission: {} });
-    const answer = await inboxHandler(inbox)(new Request('http://127.0.0.1/webhooks/forms', { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': await sign(SECRET, body) }, body }));
+    const answer = await inboxHandler(inbox)(
+      new Request('http://127.0.0.1/webhooks/forms', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': await sign(SECRET, body) },
+        body,
+      }),
+    );
     expect(answer.status).toBe(202);
     await failedOnce;
   } finally {
@@ -240,23 +430,37 @@ async function readerProject(c: Context): Promise<string> {
   registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs() });
   const dir = join(c.checkout.scratch, `reader-app-${++projects}`);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `reader-app-${projects}`, private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `reader-app-${projects}`, private: true, type: 'module' }, null, 2),
+  );
   writeFileSync(join(dir, '.npmrc'), registry.npmrc);
   return dir;
 }
 
 /** Every workspace package that is not private: what a release publishes. */
 function publishedPackageDirs(): string[] {
-  return ['spec', ...readdirSync(join(REPO_ROOT, 'packages')).map((d) => `packages/${d}`), ...readdirSync(join(REPO_ROOT, 'apps')).map((d) => `apps/${d}`)]
+  return [
+    'spec',
+    ...readdirSync(join(REPO_ROOT, 'packages')).map((d) => `packages/${d}`),
+    ...readdirSync(join(REPO_ROOT, 'apps')).map((d) => `apps/${d}`),
+  ]
     .map((d) => join(REPO_ROOT, d))
-    .filter((d) => existsSync(join(d, 'package.json')) && !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private);
+    .filter(
+      (d) =>
+        existsSync(join(d, 'package.json')) &&
+        !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private,
+    );
 }
 
 /**
  * What a reader's shell has: a fresh npm cache of this run, so npx and npm install resolve the
  * packages of this checkout, never ones an earlier run left in ~/.npm (npx reuses what it cached).
  */
-const readerEnv = (c: Context): Record<string, string> => ({ ...c.checkout.env, npm_config_cache: join(c.checkout.scratch, 'reader-npm-cache') });
+const readerEnv = (c: Context): Record<string, string> => ({
+  ...c.checkout.env,
+  npm_config_cache: join(c.checkout.scratch, 'reader-npm-cache'),
+});
 
 async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Record<string, string> }> {
   if (place === 'root') return { cwd: c.checkout.dir, env: c.checkout.env };
@@ -280,13 +484,17 @@ async function execute(text: string, run: Run): Promise<void> {
     }
     case 'installs-pnpm':
       // Run in beforeAll; here, the pnpm it installed is the pinned one.
-      expect((await runShell('pnpm --version', { cwd: c.scratch, env: c.checkout.env, timeoutMs: 30_000 })).output.trim()).toBe(/pnpm@([\d.]+)/.exec(text)![1]);
+      expect(
+        (await runShell('pnpm --version', { cwd: c.scratch, env: c.checkout.env, timeoutMs: 30_000 })).output.trim(),
+      ).toBe(/pnpm@([\d.]+)/.exec(text)![1]);
       return;
     case 'consumer-install': {
       const project = await readerProject(c);
       const result = await runShell(text, { cwd: project, env: readerEnv(c), timeoutMs: 180_000 });
       expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
-      const installed = JSON.parse(readFileSync(join(project, 'node_modules', run.packageName, 'package.json'), 'utf8')) as { name: string };
+      const installed = JSON.parse(
+        readFileSync(join(project, 'node_modules', run.packageName, 'package.json'), 'utf8'),
+      ) as { name: string };
       expect(installed.name).toBe(run.packageName);
       return;
     }
@@ -297,7 +505,11 @@ async function execute(text: string, run: Run): Promise<void> {
       const after = await run.before?.(c);
       try {
         const { cwd, env } = await placeOf(run.place, c);
-        const result = await runShell(text, { cwd, env: { ...env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
+        const result = await runShell(text, {
+          cwd,
+          env: { ...env, ...run.env?.(c) },
+          timeoutMs: run.timeoutMs ?? 60_000,
+        });
         expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
       } finally {
         await after?.();
@@ -313,7 +525,10 @@ async function execute(text: string, run: Run): Promise<void> {
         readyWhen: run.ready,
         ...(run.whileReady ? { whileReady: run.whileReady } : {}),
       });
-      expect(result.ready, `\`${text}\` stopped (exit ${result.code}) before printing ${run.ready}:\n${result.output}`).toBe(true);
+      expect(
+        result.ready,
+        `\`${text}\` stopped (exit ${result.code}) before printing ${run.ready}:\n${result.output}`,
+      ).toBe(true);
       return;
     }
   }
@@ -350,29 +565,45 @@ describe('the CI recipe of the contract suite', () => {
   it(`${SAMPLE} runs as printed`, async () => {
     const c = context;
     const job = workflowJob(readFileSync(join(SAMPLES_DIR, SAMPLE), 'utf8'));
-    const settings: Record<string, string> = { ...tenant(c), FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write };
+    const settings: Record<string, string> = {
+      ...tenant(c),
+      FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write,
+    };
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(job.env)) {
       const reference = /^\$\{\{ (?:vars|secrets)\.(\w+) \}\}$/.exec(value);
-      expect(reference && settings[reference[1]!], `the job's ${name} (${value}) is not a variable or secret this test provides`).toBeTruthy();
+      expect(
+        reference && settings[reference[1]!],
+        `the job's ${name} (${value}) is not a variable or secret this test provides`,
+      ).toBeTruthy();
       env[name] = settings[reference![1]!]!;
     }
     const { cwd, env: shellEnv } = await placeOf({ project: [] }, c);
     const summary = join(cwd, 'step-summary.md');
     const runs = job.steps.filter((step) => step.run !== undefined);
-    expect(runs.map((step) => step.run)).toEqual(expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]));
+    expect(runs.map((step) => step.run)).toEqual(
+      expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]),
+    );
     for (const step of job.steps) {
       if (step.run !== undefined) {
-        const result = await runShell(step.run, { cwd, env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary }, timeoutMs: 300_000 });
+        const result = await runShell(step.run, {
+          cwd,
+          env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary },
+          timeoutMs: 300_000,
+        });
         expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
       } else if (step.uses?.startsWith('actions/upload-artifact@')) {
         const uploaded = readdirSync(join(cwd, step.with.path!));
         expect(uploaded).toEqual(expect.arrayContaining(['contract-report.json', 'contract-report.xml']));
       } else {
         // The runner's own set-up (this run uses the machine's Node, which the package supports).
-        expect(step.uses, `a step this test does not know how to run: ${JSON.stringify(step)}`).toMatch(/^actions\/setup-node@/);
+        expect(step.uses, `a step this test does not know how to run: ${JSON.stringify(step)}`).toMatch(
+          /^actions\/setup-node@/,
+        );
       }
     }
-    expect(readFileSync(summary, 'utf8')).toMatch(/^### Contract suite: \d+ passed, 0 failed, 0 known drift\n[\s\S]*Known drift seen:[\s\S]*Not seen \(fixed upstream, or not exercised\):\n- `/);
+    expect(readFileSync(summary, 'utf8')).toMatch(
+      /^### Contract suite: \d+ passed, 0 failed, 0 known drift\n[\s\S]*Known drift seen:[\s\S]*Not seen \(fixed upstream, or not exercised\):\n- `/,
+    );
   }, 900_000);
 });

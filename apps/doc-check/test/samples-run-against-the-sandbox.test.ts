@@ -74,7 +74,8 @@ for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.sh`] = { kind: 'operation', operationId };
 }
 // A further client sample of an operation (`operations/<operationId>.<variant>.ts`, shown in its description on the site): a script.
-for (const file of sampleFiles().filter((f) => /^operations\/\w+\.[a-z]+(?:-[a-z]+)*\.ts$/.test(f))) RUNS[file] = { kind: 'script' };
+for (const file of sampleFiles().filter((f) => /^operations\/\w+\.[a-z]+(?:-[a-z]+)*\.ts$/.test(f)))
+  RUNS[file] = { kind: 'script' };
 
 let sandbox: SandboxHandle;
 let redis: RedisServer;
@@ -83,7 +84,10 @@ let env: Record<string, string>;
 const scratch = mkdtempSync(join(tmpdir(), 'doc-samples-'));
 
 beforeAll(async () => {
-  [sandbox, redis] = await Promise.all([startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }), startRedisServer()]);
+  [sandbox, redis] = await Promise.all([
+    startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
+    startRedisServer(),
+  ]);
   receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   env = {
@@ -103,7 +107,12 @@ afterAll(async () => {
 
 /** Ids a sample of the API reference needs: a submission, its fields, a signed file URL. */
 async function tenantFacts(): Promise<Record<string, string>> {
-  const get = async (path: string) => (await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' } })).json() as Promise<any>;
+  const get = async (path: string) =>
+    (
+      await fetch(`${sandbox.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
+      })
+    ).json() as Promise<any>;
   const form = await get('/open/forms/11');
   const field = (name: string): string => form.properties.find((f: { name: string }) => f.name === name).id;
   const page = await get('/open/forms/11/submissions?per_page=100&status=completed');
@@ -112,15 +121,28 @@ async function tenantFacts(): Promise<Record<string, string>> {
     .flatMap((v: unknown) => (Array.isArray(v) ? v : []))
     .find((v: { file_url?: string }) => typeof v?.file_url === 'string')?.file_url;
   if (!fileUrl) throw new Error('the sandbox seed has no file answer on form 11');
-  return { FORMS_SUBMISSION_ID: String(page.data[0].id), NAME_FIELD_ID: field('Name'), EMAIL_FIELD_ID: field('Email'), FORMS_FILE_URL: fileUrl };
+  return {
+    FORMS_SUBMISSION_ID: String(page.data[0].id),
+    NAME_FIELD_ID: field('Name'),
+    EMAIL_FIELD_ID: field('Email'),
+    FORMS_FILE_URL: fileUrl,
+  };
 }
 
 /** A fresh webhook integration for a sample that updates, reads or deletes one. */
 async function freshIntegration(): Promise<string> {
   const response = await fetch(`${sandbox.baseUrl}/open/forms/11/integrations`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ integration_id: 'webhook', status: 'active', data: { webhook_url: env.RECEIVER_URL, webhook_secret: SECRET } }),
+    headers: {
+      authorization: `Bearer ${sandbox.tokens.all}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: env.RECEIVER_URL, webhook_secret: SECRET },
+    }),
   });
   const body = (await response.json()) as { form_integration?: { id?: number } };
   if (!body.form_integration?.id) throw new Error(`could not create an integration: ${response.status}`);
@@ -140,7 +162,13 @@ async function deliverAs(port: number, path: string, refusal: Refusal): Promise<
   if (refusal.contentType) sent.set('content-type', refusal.contentType);
   if (!refusal.signed) sent.delete('x-webhook-signature');
   // A body without a declared type: fetch would label a string text/plain, so send bytes.
-  return (await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: sent, body: new TextEncoder().encode(body) })).status;
+  return (
+    await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: sent,
+      body: new TextEncoder().encode(body),
+    })
+  ).status;
 }
 
 function expectClean(file: string, result: { code: number | null; stdout: string; stderr: string }) {
@@ -159,7 +187,9 @@ describe('the samples', () => {
         case 'script':
           return expectClean(file, await runToEnd(file, env, { cwd: scratch }));
         case 'operation': {
-          const needsIntegration = ['updateFormIntegration', 'deleteFormIntegration', 'listIntegrationEvents'].includes(run.operationId);
+          const needsIntegration = ['updateFormIntegration', 'deleteFormIntegration', 'listIntegrationEvents'].includes(
+            run.operationId,
+          );
           const runEnv = needsIntegration ? { ...env, FORMS_INTEGRATION_ID: await freshIntegration() } : env;
           const result = await runToEnd(file, runEnv, { cwd: scratch });
           expectClean(file, result);
@@ -176,7 +206,10 @@ describe('the samples', () => {
             await listening(port);
             expect(await deliver(port, run.path)).toBe(run.status);
             for (const refusal of run.refuses ?? []) {
-              expect({ request: refusal.what, status: await deliverAs(port, run.path, refusal) }).toEqual({ request: refusal.what, status: refusal.status });
+              expect({ request: refusal.what, status: await deliverAs(port, run.path, refusal) }).toEqual({
+                request: refusal.what,
+                status: refusal.status,
+              });
             }
           } finally {
             await server.stop();

@@ -6,8 +6,17 @@ export const SITE_DESCRIPTION =
 
 /** Greens from light (1) to dark (11), in the slots of Redoc's `--color-brand-N` scale. */
 export const BRAND_PALETTE = [
-  '#e8f5ef', '#c9e8d9', '#9fd5bb', '#6fbf99', '#3fa877', '#14915c',
-  '#0f7a4d', '#0b6e4f', '#095a40', '#074632', '#053324',
+  '#e8f5ef',
+  '#c9e8d9',
+  '#9fd5bb',
+  '#6fbf99',
+  '#3fa877',
+  '#14915c',
+  '#0f7a4d',
+  '#0b6e4f',
+  '#095a40',
+  '#074632',
+  '#053324',
 ] as const;
 
 export const BRAND_COLOR = BRAND_PALETTE[7];

@@ -34,7 +34,10 @@ function readBundle(): Result<Record<string, unknown>> {
     path = require.resolve('@forms-api/spec/openapi.json');
     return ok(JSON.parse(readFileSync(path, 'utf8')));
   } catch (err) {
-    return fail('spec_missing', `cannot read the bundled spec (@forms-api/spec/openapi.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`);
+    return fail(
+      'spec_missing',
+      `cannot read the bundled spec (@forms-api/spec/openapi.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+    );
   }
 }
 
@@ -42,7 +45,10 @@ function readLedger(): Result<DriftLedger> {
   try {
     return ok(JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')));
   } catch (err) {
-    return fail('spec_missing', `cannot read the drift ledger (@forms-api/spec/drift.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`);
+    return fail(
+      'spec_missing',
+      `cannot read the drift ledger (@forms-api/spec/drift.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+    );
   }
 }
 
@@ -61,7 +67,20 @@ function runBuildDocs(specFile: string, templateFile: string, output: string): R
   const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
   const run = spawnSync(
     process.execPath,
-    [cli, 'build-docs', specFile, '--inlineBundle', '--template', templateFile, '--title', SITE_TITLE, '--config', join(appDir, 'redocly.yaml'), '--output', output],
+    [
+      cli,
+      'build-docs',
+      specFile,
+      '--inlineBundle',
+      '--template',
+      templateFile,
+      '--title',
+      SITE_TITLE,
+      '--config',
+      join(appDir, 'redocly.yaml'),
+      '--output',
+      output,
+    ],
     {
       cwd: appDir,
       encoding: 'utf8',
@@ -69,7 +88,10 @@ function runBuildDocs(specFile: string, templateFile: string, output: string): R
     },
   );
   if (run.status !== 0) {
-    return fail('redocly_failed', `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`);
+    return fail(
+      'redocly_failed',
+      `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`,
+    );
   }
   return ok(undefined);
 }
@@ -117,7 +139,10 @@ export function buildSite(): Result<BuildOutput> {
     );
   }
   if (!telemetryDisabled(html)) {
-    return fail('telemetry_enabled', 'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)');
+    return fail(
+      'telemetry_enabled',
+      'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)',
+    );
   }
   return ok({ indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) });
 }
@@ -129,5 +154,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(1);
   }
   const { guides, bytes } = result.value;
-  console.log(`docs: wrote apps/docs/dist/index.html (${Math.round(bytes / 1024)} KiB, ${guides} guides) and dist/openapi.json`);
+  console.log(
+    `docs: wrote apps/docs/dist/index.html (${Math.round(bytes / 1024)} KiB, ${guides} guides) and dist/openapi.json`,
+  );
 }

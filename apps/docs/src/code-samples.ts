@@ -20,17 +20,28 @@ const SAMPLE_KINDS = [
 ] as const;
 
 export function operationSamplesDir(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('@forms-api/doc-check/package.json')), 'samples', 'operations');
+  return join(
+    dirname(createRequire(import.meta.url).resolve('@forms-api/doc-check/package.json')),
+    'samples',
+    'operations',
+  );
 }
 
 /** The samples of every operation id, or the first one missing. */
-export function readCodeSamples(operationIds: readonly string[], dir = operationSamplesDir()): Result<Map<string, CodeSample[]>> {
+export function readCodeSamples(
+  operationIds: readonly string[],
+  dir = operationSamplesDir(),
+): Result<Map<string, CodeSample[]>> {
   const samples = new Map<string, CodeSample[]>();
   for (const operationId of operationIds) {
     const list: CodeSample[] = [];
     for (const kind of SAMPLE_KINDS) {
       const file = join(dir, `${operationId}.${kind.ext}`);
-      if (!existsSync(file)) return fail('sample_missing', `operation ${operationId} has no ${kind.label} sample: add apps/doc-check/samples/operations/${operationId}.${kind.ext}`);
+      if (!existsSync(file))
+        return fail(
+          'sample_missing',
+          `operation ${operationId} has no ${kind.label} sample: add apps/doc-check/samples/operations/${operationId}.${kind.ext}`,
+        );
       list.push({ lang: kind.lang, label: kind.label, source: readFileSync(file, 'utf8').trimEnd() });
     }
     samples.set(operationId, list);
@@ -48,15 +59,25 @@ export interface OperationVariant {
 const VARIANT_FILE = /^(\w+)\.([a-z]+(?:-[a-z]+)*)\.ts$/;
 
 /** The variant samples (`operations/<operationId>.<variant>.ts`); one of an unknown operation is an error. */
-export function readOperationVariants(operationIds: readonly string[], dir = operationSamplesDir()): Result<Map<string, OperationVariant[]>> {
+export function readOperationVariants(
+  operationIds: readonly string[],
+  dir = operationSamplesDir(),
+): Result<Map<string, OperationVariant[]>> {
   const variants = new Map<string, OperationVariant[]>();
   for (const file of readdirSync(dir).sort()) {
     const name = VARIANT_FILE.exec(file);
     if (!name) continue;
     const [, operationId, variant] = name as unknown as [string, string, string];
-    if (!operationIds.includes(operationId)) return fail('sample_missing', `apps/doc-check/samples/operations/${file} names no operation of the spec (${operationId}): rename or delete it`);
+    if (!operationIds.includes(operationId))
+      return fail(
+        'sample_missing',
+        `apps/doc-check/samples/operations/${file} names no operation of the spec (${operationId}): rename or delete it`,
+      );
     const title = variant.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
-    variants.set(operationId, [...(variants.get(operationId) ?? []), { title, source: readFileSync(join(dir, file), 'utf8').trimEnd() }]);
+    variants.set(operationId, [
+      ...(variants.get(operationId) ?? []),
+      { title, source: readFileSync(join(dir, file), 'utf8').trimEnd() },
+    ]);
   }
   return ok(variants);
 }

@@ -24,6 +24,8 @@ const PURPOSES: Record<string, string> = {
 };
 
 export function startHere(guides: readonly Guide[]): string {
-  const items = guides.map((g) => `- [${g.title}](${sectionRoute(g.title)})${PURPOSES[g.slug] ? `: ${PURPOSES[g.slug]}.` : ''}`);
+  const items = guides.map(
+    (g) => `- [${g.title}](${sectionRoute(g.title)})${PURPOSES[g.slug] ? `: ${PURPOSES[g.slug]}.` : ''}`,
+  );
   return ['**Start here.**', '', ...items, ''].join('\n');
 }

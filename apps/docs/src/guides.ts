@@ -24,7 +24,10 @@ export function parseGuide(fileName: string, markdown: string): Result<Guide> {
   if (!titleLine.startsWith('# ')) {
     return fail('guide_invalid', `${fileName}: a guide starts with its title as a "# " heading`);
   }
-  const body = lines.slice(titleIndex + 1).join('\n').trim();
+  const body = lines
+    .slice(titleIndex + 1)
+    .join('\n')
+    .trim();
   if (body === '') return fail('guide_invalid', `${fileName}: the guide has a title but no text`);
   return ok({ slug: name[2]!, title: titleLine.slice(2).trim(), body });
 }

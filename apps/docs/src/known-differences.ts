@@ -42,7 +42,12 @@ export interface DriftEntry {
   contractQuotes: string[];
   observed: string;
   severity: string;
-  evidence: { sources?: SourceCitation[]; framework?: FrameworkCitation[]; history?: HistoryCitation[]; integratorAdvice?: string };
+  evidence: {
+    sources?: SourceCitation[];
+    framework?: FrameworkCitation[];
+    history?: HistoryCitation[];
+    integratorAdvice?: string;
+  };
   pendingMatch?: string;
 }
 
@@ -70,19 +75,31 @@ export function readSuiteRun(file: string, shownPath: string): Result<SuiteRunSo
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    return fail('report_invalid', `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`);
+    return fail(
+      'report_invalid',
+      `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`,
+    );
   }
   const problem = suiteRunProblem(json);
-  if (problem) return fail('report_invalid', `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`);
+  if (problem)
+    return fail(
+      'report_invalid',
+      `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
+    );
   return ok({ kind: 'report', path: shownPath, run: json as SuiteRun });
 }
 
 function suiteRunProblem(json: unknown): string | undefined {
   const report = json as Partial<SuiteRun> | null;
   if (typeof report !== 'object' || report === null) return 'it is not an object';
-  if (typeof report.startedAt !== 'string' || Number.isNaN(Date.parse(report.startedAt))) return '`startedAt` is not a date';
-  if (!Array.isArray(report.targets) || report.targets.some((t) => typeof t?.name !== 'string')) return '`targets` is not a list of named targets';
-  if (!Array.isArray(report.ledgerSeen) || report.ledgerSeen.some((e) => typeof e?.id !== 'string' || !Array.isArray(e.targets) || typeof e.count !== 'number'))
+  if (typeof report.startedAt !== 'string' || Number.isNaN(Date.parse(report.startedAt)))
+    return '`startedAt` is not a date';
+  if (!Array.isArray(report.targets) || report.targets.some((t) => typeof t?.name !== 'string'))
+    return '`targets` is not a list of named targets';
+  if (
+    !Array.isArray(report.ledgerSeen) ||
+    report.ledgerSeen.some((e) => typeof e?.id !== 'string' || !Array.isArray(e.targets) || typeof e.count !== 'number')
+  )
     return '`ledgerSeen` is not a list of {id, count, targets}';
   return undefined;
 }
@@ -104,14 +121,19 @@ const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 function lastSeen(entry: DriftEntry, source: SuiteRunSource): string {
   if (source.kind === 'not-run') return 'not run (no contract suite report when this page was built).';
   const seen = source.run.ledgerSeen.find((e) => e.id === entry.id);
-  if (!seen) return `not seen in the last run (${runDate(source.run)}): fixed upstream, or not exercised by the targets of that run.`;
+  if (!seen)
+    return `not seen in the last run (${runDate(source.run)}): fixed upstream, or not exercised by the targets of that run.`;
   return `seen ${seen.count}× on ${seen.targets.map(code).join(', ')} in the last run (${runDate(source.run)}).`;
 }
 
 const runDate = (run: SuiteRun): string => `${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
 
 function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], source: SuiteRunSource): string[] {
-  const where = entry.operationId ? `operation ${code(entry.operationId)}` : entry.webhook ? `webhook ${code(entry.webhook)}` : 'the API';
+  const where = entry.operationId
+    ? `operation ${code(entry.operationId)}`
+    : entry.webhook
+      ? `webhook ${code(entry.webhook)}`
+      : 'the API';
   const out = [`## ${entry.title}`, '', `Entry ${code(entry.id)}, ${entry.severity}, on ${where}.`, ''];
   out.push(`**The contract says:** ${oneLine(entry.contract)}`, '');
   for (const quote of entry.contractQuotes) out.push(`> ${oneLine(quote)}`, '');
@@ -119,18 +141,29 @@ function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], sour
   const sources = entry.evidence.sources ?? [];
   if (sources.length > 0) {
     const atUpstream = sources.every((s) => s.repo === upstream.repo && s.commit === upstream.commit);
-    out.push(`**Where its code shows it**${atUpstream ? ` (${upstream.repo} at ${code(shortCommit(upstream.commit))})` : ''}:`, '');
+    out.push(
+      `**Where its code shows it**${atUpstream ? ` (${upstream.repo} at ${code(shortCommit(upstream.commit))})` : ''}:`,
+      '',
+    );
     for (const s of sources) {
-      const at = s.repo === upstream.repo && s.commit === upstream.commit ? '' : ` (${s.repo} at ${code(shortCommit(s.commit))})`;
+      const at =
+        s.repo === upstream.repo && s.commit === upstream.commit
+          ? ''
+          : ` (${s.repo} at ${code(shortCommit(s.commit))})`;
       out.push(`- ${sourceLink(s)}${at}: ${oneLine(s.note)}`);
     }
     for (const f of entry.evidence.framework ?? []) {
-      out.push(`- ${f.package} ${f.version}, ${code(f.path)}${f.symbol ? ` (${code(f.symbol)})` : ''}: ${oneLine(f.note)}`);
+      out.push(
+        `- ${f.package} ${f.version}, ${code(f.path)}${f.symbol ? ` (${code(f.symbol)})` : ''}: ${oneLine(f.note)}`,
+      );
     }
     out.push('');
   }
   for (const h of entry.evidence.history ?? []) {
-    out.push(`**Since:** [${code(shortCommit(h.commit))}](https://github.com/${h.repo}/commit/${h.commit}) (${h.date}, "${oneLine(h.subject)}"): ${oneLine(h.note)}`, '');
+    out.push(
+      `**Since:** [${code(shortCommit(h.commit))}](https://github.com/${h.repo}/commit/${h.commit}) (${h.date}, "${oneLine(h.subject)}"): ${oneLine(h.note)}`,
+      '',
+    );
   }
   if (entry.evidence.integratorAdvice) out.push(`**What to do:** ${oneLine(entry.evidence.integratorAdvice)}`, '');
   if (entry.pendingMatch) out.push(`**Not yet recognised by the contract suite:** ${oneLine(entry.pendingMatch)}`, '');
@@ -160,7 +193,8 @@ function runParagraph(source: SuiteRunSource): string {
 
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
 export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): Result<Guide> {
-  if (!Array.isArray(ledger.entries) || ledger.entries.length === 0) return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
+  if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
+    return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
   const seen = new Map(source.kind === 'report' ? source.run.ledgerSeen.map((e) => [e.id, e]) : []);
   const seenCell = (id: string): string => {
     if (source.kind === 'not-run') return 'not run';
@@ -179,7 +213,10 @@ export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSourc
     '',
     '| entry | severity | on | last seen on |',
     '|---|---|---|---|',
-    ...ledger.entries.map((e) => `| ${code(e.id)}: ${e.title.replace(/\|/g, '\\|')} | ${e.severity} | ${code(e.operationId ?? e.webhook ?? '')} | ${seenCell(e.id)} |`),
+    ...ledger.entries.map(
+      (e) =>
+        `| ${code(e.id)}: ${e.title.replace(/\|/g, '\\|')} | ${e.severity} | ${code(e.operationId ?? e.webhook ?? '')} | ${seenCell(e.id)} |`,
+    ),
     '',
     ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
   ];

@@ -36,12 +36,22 @@ export interface ExternalReference {
 }
 
 /** Hosts whose mere mention in the page means a fetch at run time (fonts, CDNs). */
-const FETCHING_HOSTS = ['fonts.googleapis.com', 'fonts.gstatic.com', 'cdn.redoc.ly', 'cdn.redocly.com', 'unpkg.com', 'cdn.jsdelivr.net'];
+const FETCHING_HOSTS = [
+  'fonts.googleapis.com',
+  'fonts.gstatic.com',
+  'cdn.redoc.ly',
+  'cdn.redocly.com',
+  'unpkg.com',
+  'cdn.jsdelivr.net',
+];
 
 const RESOURCE_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
   { what: 'script src', pattern: /<script\b[^>]*\bsrc\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi },
   { what: 'link href (stylesheet, preload, icon)', pattern: /<link\b[^>]*\bhref\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi },
-  { what: 'img/iframe/source src', pattern: /<(?:img|iframe|source|video|audio|embed)\b[^>]*\bsrc\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi },
+  {
+    what: 'img/iframe/source src',
+    pattern: /<(?:img|iframe|source|video|audio|embed)\b[^>]*\bsrc\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi,
+  },
   { what: 'CSS url()', pattern: /url\(\s*["']?(?:https?:)?\/\/[^"')\s]+/gi },
   { what: 'CSS @import', pattern: /@import\s+(?:url\()?\s*["'](?:https?:)?\/\/[^"']+/gi },
   { what: 'ES module import', pattern: /\bimport\s*(?:[^'"]*\bfrom\s*)?["']https?:\/\/[^"']+/g },

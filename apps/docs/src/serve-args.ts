@@ -15,7 +15,11 @@ export interface ServeOptions {
 export function parseServeArgs(argv: string[]): Result<ServeOptions> {
   let values: { port?: string; dir?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, dir: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { port: { type: 'string' }, dir: { type: 'string' } },
+      strict: true,
+    }));
   } catch (err) {
     return fail('bad_argument', `${(err as Error).message}. Usage: docs:serve [--port N] [--dir PATH]`);
   }

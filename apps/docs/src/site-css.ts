@@ -23,9 +23,14 @@ pre.site-code > code { background: none; padding: 0; font-size: inherit; white-s
 
 /** Prefixes every selector of a stylesheet (a plain one: rules, no at-rules) with `scope`. */
 export function scopeCss(css: string, scope: string): string {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/([^{}]+)\{/g, (_, selectors: string) => `${selectors.split(',').map((s) => `${scope} ${s.trim()}`).join(', ')} {`);
+  return css.replace(/\/\*[\s\S]*?\*\//g, '').replace(
+    /([^{}]+)\{/g,
+    (_, selectors: string) =>
+      `${selectors
+        .split(',')
+        .map((s) => `${scope} ${s.trim()}`)
+        .join(', ')} {`,
+  );
 }
 
 /** highlight.js's GitHub themes: light by default, dark when Redoc's colour mode is dark (`html.dark`). */

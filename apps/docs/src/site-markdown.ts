@@ -19,8 +19,18 @@ hljs.registerLanguage('yaml', yaml);
 
 /** Fence languages of the guides and the spec, and the grammar of each. */
 const GRAMMARS: Record<string, string> = {
-  ts: 'typescript', typescript: 'typescript', js: 'typescript', javascript: 'typescript', mjs: 'typescript', cjs: 'typescript',
-  sh: 'bash', bash: 'bash', shell: 'bash', json: 'json', yaml: 'yaml', yml: 'yaml',
+  ts: 'typescript',
+  typescript: 'typescript',
+  js: 'typescript',
+  javascript: 'typescript',
+  mjs: 'typescript',
+  cjs: 'typescript',
+  sh: 'bash',
+  bash: 'bash',
+  shell: 'bash',
+  json: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
 };
 
 interface Edit {
@@ -29,7 +39,8 @@ interface Edit {
   text: string;
 }
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * Redoc reads HTML in Markdown into nodes and drops every text node that is only whitespace,
@@ -70,7 +81,9 @@ export function keepWhitespace(html: string): string {
 /** A code block as HTML: highlighted when its language is known, escaped text otherwise. */
 export function highlightedBlock(code: string, lang: string | null | undefined): string {
   const grammar = lang ? GRAMMARS[lang.toLowerCase()] : undefined;
-  const inner = keepWhitespace(grammar ? hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value : escapeHtml(code));
+  const inner = keepWhitespace(
+    grammar ? hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value : escapeHtml(code),
+  );
   const language = escapeHtml(lang ?? 'text');
   // A <pre> HTML block runs to its </pre> in CommonMark, blank lines included; the code cannot
   // hold a literal </pre>, as it is escaped.
@@ -113,7 +126,16 @@ export function prepareMarkdown(markdown: string): string {
 }
 
 /** Keys whose string values are data, never Markdown (examples, defaults, enums, code samples). */
-const DATA_KEYS = new Set(['example', 'examples', 'value', 'default', 'enum', 'const', 'x-codeSamples', 'externalValue']);
+const DATA_KEYS = new Set([
+  'example',
+  'examples',
+  'value',
+  'default',
+  'enum',
+  'const',
+  'x-codeSamples',
+  'externalValue',
+]);
 
 /** Every `description` of an OpenAPI document, prepared for Redoc (in place). */
 export function prepareDescriptions(node: unknown): void {
@@ -128,8 +150,14 @@ export function prepareDescriptions(node: unknown): void {
     else if (key === 'examples' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       // Example Objects: their description is Markdown, their value is data.
       for (const example of Object.values(value as Record<string, unknown>)) {
-        if (typeof example === 'object' && example !== null && typeof (example as { description?: unknown }).description === 'string') {
-          (example as { description: string }).description = prepareMarkdown((example as { description: string }).description);
+        if (
+          typeof example === 'object' &&
+          example !== null &&
+          typeof (example as { description?: unknown }).description === 'string'
+        ) {
+          (example as { description: string }).description = prepareMarkdown(
+            (example as { description: string }).description,
+          );
         }
       }
     } else if (!DATA_KEYS.has(key)) prepareDescriptions(value);

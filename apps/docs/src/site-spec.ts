@@ -17,7 +17,9 @@ export const REFERENCE_GROUP = 'API reference';
 
 /** Every operationId of the document's paths, in order. */
 export function operationIdsOf(spec: Json): string[] {
-  return Object.values<Json>(spec.paths ?? {}).flatMap((item) => METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId as string] : [])));
+  return Object.values<Json>(spec.paths ?? {}).flatMap((item) =>
+    METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId as string] : [])),
+  );
 }
 
 /** Every tag the document uses, declared ones first, in order. */
@@ -37,7 +39,11 @@ export interface SiteSamples {
   variants?: ReadonlyMap<string, OperationVariant[]>;
 }
 
-export function siteSpec(bundle: Json, guides: Guide[], { samples = new Map(), variants = new Map() }: SiteSamples = {}): Result<Json> {
+export function siteSpec(
+  bundle: Json,
+  guides: Guide[],
+  { samples = new Map(), variants = new Map() }: SiteSamples = {},
+): Result<Json> {
   const spec: Json = structuredClone(bundle);
   // Each operation shows its client sample and curl line (Redoc's x-codeSamples, beside it) and its
   // further client samples (every page with iterate(), …) at the end of its description.
@@ -48,7 +54,8 @@ export function siteSpec(bundle: Json, guides: Guide[], { samples = new Map(), v
       const list = samples.get(operation.operationId);
       if (list) operation['x-codeSamples'] = list;
       for (const variant of variants.get(operation.operationId) ?? []) {
-        operation.description = `${operation.description ?? ''}\n\n**${variant.title} with \`@forms-api/client\`:**\n\n\`\`\`ts\n${variant.source}\n\`\`\`\n`.trimStart();
+        operation.description =
+          `${operation.description ?? ''}\n\n**${variant.title} with \`@forms-api/client\`:**\n\n\`\`\`ts\n${variant.source}\n\`\`\`\n`.trimStart();
       }
     }
   }
@@ -66,10 +73,7 @@ export function siteSpec(bundle: Json, guides: Guide[], { samples = new Map(), v
     description: guides.length > 0 ? `${startHere(guides)}\n${spec.info?.description ?? ''}` : spec.info?.description,
     'x-logo': { url: LOGO_DATA_URI, altText: 'forms-api-kit', href: './' },
   };
-  spec.tags = [
-    ...guides.map((g) => ({ name: g.title, description: g.body })),
-    ...(spec.tags ?? []),
-  ];
+  spec.tags = [...guides.map((g) => ({ name: g.title, description: g.body })), ...(spec.tags ?? [])];
   // Every description is Markdown Redoc renders and indexes for search: prepared once, here.
   prepareDescriptions(spec);
   spec['x-tagGroups'] = [

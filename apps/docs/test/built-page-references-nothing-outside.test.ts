@@ -22,7 +22,8 @@ describe('findExternalReferences', () => {
   });
 
   it('leaves links in text and inline data alone', () => {
-    const html = '<a href="https://github.com/forms-api-kit/forms-api-kit">repo</a><img src="data:image/svg+xml;base64,AAAA"><svg xmlns="http://www.w3.org/2000/svg"></svg>';
+    const html =
+      '<a href="https://github.com/forms-api-kit/forms-api-kit">repo</a><img src="data:image/svg+xml;base64,AAAA"><svg xmlns="http://www.w3.org/2000/svg"></svg>';
     expect(findExternalReferences(html)).toEqual([]);
   });
 

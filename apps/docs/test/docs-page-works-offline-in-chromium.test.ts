@@ -63,7 +63,9 @@ async function navigationLabels(): Promise<Set<string>> {
   const opened = new Set<string>();
   const labels = page.getByTestId('menu-item-label');
   for (let step = 0; step < 60; step++) {
-    for (const text of await labels.locator('[data-text]').evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''))) {
+    for (const text of await labels
+      .locator('[data-text]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''))) {
       seen.add(text);
     }
     const groups = await labels
@@ -73,7 +75,10 @@ async function navigationLabels(): Promise<Set<string>> {
     const next = groups.find((text) => !opened.has(text));
     if (next === undefined) break;
     opened.add(next);
-    await labels.filter({ has: page.locator(`[data-text="${next.replaceAll('"', '\\"')}"]`) }).first().click();
+    await labels
+      .filter({ has: page.locator(`[data-text="${next.replaceAll('"', '\\"')}"]`) })
+      .first()
+      .click();
     await page.waitForTimeout(100);
   }
   return seen;
@@ -85,7 +90,16 @@ describe('the docs site in Chromium', () => {
     const seen = await navigationLabels();
     const missing = [...operationSummaries, ...webhookNames].filter((label) => !seen.has(label));
     expect(missing, `navigation lacks: ${missing.join(', ')}; it has: ${[...seen].join(' | ')}`).toEqual([]);
-    for (const label of ['Guides', 'API reference', 'Quick start with the client', 'Verifying webhooks', 'Running the contract suite against a tenant', 'Using the sandbox', 'Never lose a webhook', 'Known differences from the contract']) {
+    for (const label of [
+      'Guides',
+      'API reference',
+      'Quick start with the client',
+      'Verifying webhooks',
+      'Running the contract suite against a tenant',
+      'Using the sandbox',
+      'Never lose a webhook',
+      'Known differences from the contract',
+    ]) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
     expect(operationSummaries).toHaveLength(11);
@@ -99,7 +113,9 @@ describe('the docs site in Chromium', () => {
     // A fresh load of the webhook's own (hash) route, as a reader following a shared link would.
     await page.goto('about:blank');
     await page.goto(new URL(href!, server.url).href, { waitUntil: 'load' });
-    await expect.poll(() => page.getByText('X-Webhook-Signature', { exact: true }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('X-Webhook-Signature', { exact: true }).count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
   });
 
   it('shows each operation with its client sample and curl line', async () => {
@@ -108,20 +124,30 @@ describe('the docs site in Chromium', () => {
     // Open the operation through search, as a reader would.
     await page.getByTestId('search-trigger').click();
     await page.keyboard.type('List the submissions');
-    await page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]').filter({ hasText: 'List the submissions of a form' }).first().click();
+    await page
+      .getByTestId('search-dialog')
+      .locator('[data-component-name="Search/SearchItem"]')
+      .filter({ hasText: 'List the submissions of a form' })
+      .first()
+      .click();
     const code = (text: string) => page.locator('pre').filter({ hasText: text });
     await expect.poll(() => code('forms.submissions.list(11').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // The language switcher's other choice: the curl line.
     // (The switcher in the right panel: the description names @forms-api/client too.)
     await page.getByTestId('right-panel').getByText('@forms-api/client', { exact: true }).first().click();
     await page.getByText('curl', { exact: true }).first().click();
-    await expect.poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
   });
 
   it('finds the list operation when searching for "submissions"', async () => {
     await page.getByTestId('search-trigger').click();
     await page.keyboard.type('submissions');
-    const hit = page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]').filter({ hasText: 'List the submissions of a form' });
+    const hit = page
+      .getByTestId('search-dialog')
+      .locator('[data-component-name="Search/SearchItem"]')
+      .filter({ hasText: 'List the submissions of a form' });
     await hit.first().waitFor({ timeout: 15_000 });
     expect(await hit.count()).toBeGreaterThan(0);
     await page.keyboard.press('Escape');

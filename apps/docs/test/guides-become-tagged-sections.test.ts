@@ -17,7 +17,10 @@ const bundle = {
 describe('guides', () => {
   it('takes slug from the file name and title from the first heading', () => {
     const guide = parseGuide('02-verifying-webhooks.md', '# Verifying webhooks\n\nBody *text*.\n');
-    expect(guide).toEqual({ ok: true, value: { slug: 'verifying-webhooks', title: 'Verifying webhooks', body: 'Body *text*.' } });
+    expect(guide).toEqual({
+      ok: true,
+      value: { slug: 'verifying-webhooks', title: 'Verifying webhooks', body: 'Body *text*.' },
+    });
   });
 
   it('rejects a badly named file or a guide without a title, as values', () => {
@@ -30,7 +33,14 @@ describe('guides', () => {
   it('reads the six shipped guides in order', () => {
     const guides = readGuides(join(appDir, 'guides'));
     if (!guides.ok) throw new Error(guides.error.message);
-    expect(guides.value.map((g) => g.slug)).toEqual(['quick-start', 'verifying-webhooks', 'contract-suite', 'sandbox', 'never-lose-a-webhook', 'contract-tests-in-ci']);
+    expect(guides.value.map((g) => g.slug)).toEqual([
+      'quick-start',
+      'verifying-webhooks',
+      'contract-suite',
+      'sandbox',
+      'never-lose-a-webhook',
+      'contract-tests-in-ci',
+    ]);
   });
 });
 
@@ -61,7 +71,7 @@ describe('siteSpec', () => {
 });
 
 describe('code samples', () => {
-  it('puts each operation\'s client sample and curl line on it as x-codeSamples', async () => {
+  it("puts each operation's client sample and curl line on it as x-codeSamples", async () => {
     const { readCodeSamples } = await import('../src/code-samples.ts');
     const { operationIdsOf } = await import('../src/site-spec.ts');
     const { createRequire } = await import('node:module');
@@ -71,7 +81,10 @@ describe('code samples', () => {
     const spec = siteSpec(real, [], { samples: samples.value });
     if (!spec.ok) throw new Error(spec.error.message);
     const list = spec.value.paths['/open/forms/{id}/submissions'].get['x-codeSamples'];
-    expect(list.map((s: { lang: string; label: string }) => `${s.lang}/${s.label}`)).toEqual(['TypeScript/@forms-api/client', 'curl/curl']);
+    expect(list.map((s: { lang: string; label: string }) => `${s.lang}/${s.label}`)).toEqual([
+      'TypeScript/@forms-api/client',
+      'curl/curl',
+    ]);
     expect(list[0].source).toContain('forms.submissions.list(');
     expect(list[1].source).toMatch(/^curl /);
     expect(operationIdsOf(real).length).toBe(samples.value.size);
@@ -89,7 +102,9 @@ describe('code samples', () => {
     if (!spec.ok) throw new Error(spec.error.message);
     const description: string = spec.value.paths['/open/forms/{id}/submissions'].get.description;
     // The block is highlighted HTML on the site: its text is the sample's.
-    expect(description).toMatch(/\*\*Every page with `@forms-api\/client`:\*\*\n\n<pre class="hljs site-code" data-language="ts">/);
+    expect(description).toMatch(
+      /\*\*Every page with `@forms-api\/client`:\*\*\n\n<pre class="hljs site-code" data-language="ts">/,
+    );
     const text = description.replace(/<[^>]+>/g, '');
     expect(text).toContain('forms.submissions.iterate(11,');
     expect(text).toContain('paginates');
@@ -108,6 +123,8 @@ describe('code samples', () => {
   it('refuses to build when an operation has no sample', async () => {
     const { readCodeSamples } = await import('../src/code-samples.ts');
     const missing = readCodeSamples(['listFormSubmissions', 'noSuchOperation']);
-    expect(missing.ok ? '' : missing.error.message).toMatch(/noSuchOperation has no @forms-api\/client sample: add apps\/doc-check\/samples\/operations\/noSuchOperation.ts/);
+    expect(missing.ok ? '' : missing.error.message).toMatch(
+      /noSuchOperation has no @forms-api\/client sample: add apps\/doc-check\/samples\/operations\/noSuchOperation.ts/,
+    );
   });
 });

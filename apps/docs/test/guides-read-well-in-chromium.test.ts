@@ -12,22 +12,29 @@ import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
 import { startStaticServer, type StaticServer } from '../src/static-server.ts';
 import { launchChromium, type Browser } from './chromium.ts';
 
-const guideFiles = readdirSync(join(appDir, 'guides')).filter((f) => f.endsWith('.md')).sort();
+const guideFiles = readdirSync(join(appDir, 'guides'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 const guideMarkdown = guideFiles.map((f) => readFileSync(join(appDir, 'guides', f), 'utf8'));
 const guideTitles = [...guideMarkdown.map((md) => /^# (.+)$/m.exec(md)![1]!.trim()), KNOWN_DIFFERENCES_TITLE];
 /** Every fenced block of the guides, as its text: what a highlighted block must still read. */
-const sourceBlocks = new Set(guideMarkdown.flatMap((md) => [...md.matchAll(/^```\w*\n([\s\S]*?)\n```$/gm)].map((m) => m[1]!)));
+const sourceBlocks = new Set(
+  guideMarkdown.flatMap((md) => [...md.matchAll(/^```\w*\n([\s\S]*?)\n```$/gm)].map((m) => m[1]!)),
+);
 
 let server: StaticServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(join(distDir, 'index.html'))) throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
+  if (!existsSync(join(distDir, 'index.html')))
+    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
   server = await startStaticServer(distDir);
   browser = await launchChromium();
   page = await browser.context.newPage();
-  await page.route('**/*', (route) => (route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient')));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient'),
+  );
 });
 
 afterAll(async () => {
@@ -67,7 +74,9 @@ async function guideMenuLinks(): Promise<string[]> {
     const route = sectionRoute(title);
     await page.getByTestId('menu-item-label').filter({ hasText: title }).first().click();
     await page.waitForFunction((r) => location.hash === r, route);
-    const hrefs = await page.evaluate(() => [...document.querySelectorAll('a[href^="#/"]')].map((a) => a.getAttribute('href')!));
+    const hrefs = await page.evaluate(() =>
+      [...document.querySelectorAll('a[href^="#/"]')].map((a) => a.getAttribute('href')!),
+    );
     for (const href of hrefs) if (href === route || href.startsWith(`${route}/`)) links.add(href);
   }
   return [...links];
@@ -125,7 +134,8 @@ describe('the guides in Chromium at 1400 px', () => {
         expect(block.width, `${where}: the block should use the width, not half of it`).toBeGreaterThan(900);
         expect(sourceBlocks.has(block.text), `${where}: the highlighted block does not read as its source`).toBe(true);
         // (A shell line of plain words, `pnpm contract`, has nothing to colour.)
-        if (['ts', 'yaml'].includes(block.language ?? '')) expect(block.highlighted, `${where}: not highlighted`).toBeGreaterThan(0);
+        if (['ts', 'yaml'].includes(block.language ?? ''))
+          expect(block.highlighted, `${where}: not highlighted`).toBeGreaterThan(0);
       }
     }
     expect(blocks).toBeGreaterThan(15);

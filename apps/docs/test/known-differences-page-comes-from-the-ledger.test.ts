@@ -6,7 +6,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knownDifferencesGuide, readSuiteRun, type DriftLedger, type SuiteRunSource } from '../src/known-differences.ts';
+import {
+  knownDifferencesGuide,
+  readSuiteRun,
+  type DriftLedger,
+  type SuiteRunSource,
+} from '../src/known-differences.ts';
 
 const ledger: DriftLedger = createRequire(import.meta.url)('@forms-api/spec/drift.json');
 const notRun: SuiteRunSource = { kind: 'not-run', path: 'apps/contract-tests/reports/contract-report.json' };
@@ -46,7 +51,9 @@ describe('the Known differences page', () => {
 
   it('links the source lines at the commit the ledger read (aee613da)', () => {
     expect(ledger.upstream.commit.startsWith('aee613da')).toBe(true);
-    expect(page(notRun)).toContain('https://github.com/OpnForm/OpnForm/blob/aee613da0f93b3805ed93c53b42c20bf879d7365/api/app/Http/Resources/FormListResource.php#L21-L39');
+    expect(page(notRun)).toContain(
+      'https://github.com/OpnForm/OpnForm/blob/aee613da0f93b3805ed93c53b42c20bf879d7365/api/app/Http/Resources/FormListResource.php#L21-L39',
+    );
   });
 
   it('says where "last seen" comes from, and that there was no run', () => {
@@ -64,7 +71,10 @@ describe('the Known differences page', () => {
       JSON.stringify({
         startedAt: '2026-11-24T10:20:30.000Z',
         strict: false,
-        targets: [{ name: 'prism', kind: 'mock' }, { name: 'live', kind: 'live' }],
+        targets: [
+          { name: 'prism', kind: 'mock' },
+          { name: 'live', kind: 'live' },
+        ],
         ledgerSeen: [{ id: first!.id, title: first!.title, count: 3, targets: ['live'] }],
         ledgerNotSeen: [],
       }),
@@ -72,18 +82,29 @@ describe('the Known differences page', () => {
     const source = readSuiteRun(file, 'reports/contract-report.json');
     if (!source.ok) throw new Error(source.error.message);
     const body = page(source.value);
-    expect(section(body, first!.title)).toContain('**Last seen by the contract suite:** seen 3× on `live` in the last run (2026-11-24 10:20 UTC).');
+    expect(section(body, first!.title)).toContain(
+      '**Last seen by the contract suite:** seen 3× on `live` in the last run (2026-11-24 10:20 UTC).',
+    );
     expect(section(body, second!.title)).toContain('not seen in the last run (2026-11-24 10:20 UTC)');
-    expect(body).toContain('of the run of 2026-11-24 10:20 UTC, against `prism`, `live`. That run reached a live tenant');
-    expect(body).toContain(`| \`${first!.id}\`: ${first!.title} | ${first!.severity} | \`${first!.operationId}\` | \`live\` |`);
+    expect(body).toContain(
+      'of the run of 2026-11-24 10:20 UTC, against `prism`, `live`. That run reached a live tenant',
+    );
+    expect(body).toContain(
+      `| \`${first!.id}\`: ${first!.title} | ${first!.severity} | \`${first!.operationId}\` | \`live\` |`,
+    );
   });
 
   it('treats a missing report as not run, and refuses one it cannot read instead of guessing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-report-'));
-    expect(readSuiteRun(join(dir, 'absent.json'), 'absent.json')).toEqual({ ok: true, value: { kind: 'not-run', path: 'absent.json' } });
+    expect(readSuiteRun(join(dir, 'absent.json'), 'absent.json')).toEqual({
+      ok: true,
+      value: { kind: 'not-run', path: 'absent.json' },
+    });
     writeFileSync(join(dir, 'broken.json'), '{"startedAt":');
     const broken = readSuiteRun(join(dir, 'broken.json'), 'broken.json');
-    expect(broken.ok ? '' : `${broken.error.kind}: ${broken.error.message}`).toMatch(/^report_invalid: broken.json is not JSON/);
+    expect(broken.ok ? '' : `${broken.error.kind}: ${broken.error.message}`).toMatch(
+      /^report_invalid: broken.json is not JSON/,
+    );
     writeFileSync(join(dir, 'other.json'), '{"startedAt":"2026-11-24T00:00:00Z","targets":[]}');
     const other = readSuiteRun(join(dir, 'other.json'), 'other.json');
     expect(other.ok ? '' : other.error.message).toMatch(/`ledgerSeen` is not a list/);

@@ -16,7 +16,12 @@ const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(appDir, '..', '..');
 const bin = (name) => join(appDir, 'node_modules', '.bin', name);
 const run = (cmd, args, cwd, quiet = false) =>
-  execFileSync(cmd, args, { cwd, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync(cmd, args, {
+    cwd,
+    stdio: quiet ? 'pipe' : 'inherit',
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 /** Publishable packages: every workspace package that is not private, keyed by consumer name. */
 function publishablePackages() {
@@ -26,7 +31,12 @@ function publishablePackages() {
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
     .filter(({ manifest }) => !manifest.private)
-    .map(({ dir, manifest }) => ({ dir, manifest, name: manifest.name, short: manifest.name.replace('@forms-api/', '') }));
+    .map(({ dir, manifest }) => ({
+      dir,
+      manifest,
+      name: manifest.name,
+      short: manifest.name.replace('@forms-api/', ''),
+    }));
 }
 
 // pnpm sets npm_execpath for its scripts; outside pnpm, fall back to the pinned release via npx.
@@ -43,7 +53,9 @@ const step = (label, fn) => {
     console.log(`ok: ${label}`);
   } catch (error) {
     failures.push(label);
-    console.error(`FAILED: ${label}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`);
+    console.error(
+      `FAILED: ${label}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`,
+    );
   }
 };
 
@@ -78,16 +90,25 @@ try {
       run('tar', ['-xzf', tarballs[pkg.name], '-C', unpacked], workDir);
       run(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], workDir);
     });
-    if (pkg.manifest.bin) step(`${pkg.name}: its bins start with a node shebang`, () => checkShebangs(pkg, join(workDir, `unpacked-${pkg.short}`, 'package')));
+    if (pkg.manifest.bin)
+      step(`${pkg.name}: its bins start with a node shebang`, () =>
+        checkShebangs(pkg, join(workDir, `unpacked-${pkg.short}`, 'package')),
+      );
     // A package that is only a command (a bin, no entry point to import) has no types to check.
-    if (!hasEntryPoints(pkg)) console.log(`\n== ${pkg.name}: attw skipped, the package is only a command (no exports to type)`);
-    else step(`${pkg.name}: attw --pack`, () => run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir));
+    if (!hasEntryPoints(pkg))
+      console.log(`\n== ${pkg.name}: attw skipped, the package is only a command (no exports to type)`);
+    else
+      step(`${pkg.name}: attw --pack`, () =>
+        run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir),
+      );
   }
 
   await stepAsync('release into a local registry: changeset version, changeset publish', async () => {
     const started = Date.now();
     release = await releaseToLocalRegistry();
-    console.log(release.packages.map((p) => `${p.name}@${p.version}${p.was !== p.version ? ` (was ${p.was})` : ''}`).join('\n'));
+    console.log(
+      release.packages.map((p) => `${p.name}@${p.version}${p.was !== p.version ? ` (was ${p.was})` : ''}`).join('\n'),
+    );
     console.log(`released in ${Math.round((Date.now() - started) / 1000)} s`);
   });
   const rootLicense = readFileSync(join(repoDir, 'LICENSE'), 'utf8');
@@ -95,16 +116,25 @@ try {
     step(`${pkg.name}@${pkg.version} from the registry: LICENSE, CHANGELOG, README links`, () => {
       const unpacked = join(workDir, `released-${pkg.name.replace('@forms-api/', '')}`);
       run('mkdir', ['-p', unpacked], workDir);
-      const out = run('npm', ['pack', `${pkg.name}@${pkg.version}`, '--registry', release.url, '--pack-destination', unpacked, '--json'], workDir, true);
+      const out = run(
+        'npm',
+        ['pack', `${pkg.name}@${pkg.version}`, '--registry', release.url, '--pack-destination', unpacked, '--json'],
+        workDir,
+        true,
+      );
       run('tar', ['-xzf', join(unpacked, JSON.parse(out)[0].filename), '-C', unpacked], workDir);
       const root = join(unpacked, 'package');
       const problems = [];
-      if (!existsSync(join(root, 'LICENSE'))) problems.push('no LICENSE in the tarball (add "LICENSE" to "files" and the file to the package)');
-      else if (readFileSync(join(root, 'LICENSE'), 'utf8') !== rootLicense) problems.push("its LICENSE differs from the repository's");
+      if (!existsSync(join(root, 'LICENSE')))
+        problems.push('no LICENSE in the tarball (add "LICENSE" to "files" and the file to the package)');
+      else if (readFileSync(join(root, 'LICENSE'), 'utf8') !== rootLicense)
+        problems.push("its LICENSE differs from the repository's");
       const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-      if (manifest.license !== 'MIT') problems.push(`"license" is ${JSON.stringify(manifest.license)}, not "MIT" as the LICENSE file`);
+      if (manifest.license !== 'MIT')
+        problems.push(`"license" is ${JSON.stringify(manifest.license)}, not "MIT" as the LICENSE file`);
       // A package versioned by this release has a changelog entry, and the tarball must carry it.
-      if (pkg.was !== pkg.version && !existsSync(join(root, 'CHANGELOG.md'))) problems.push('versioned, yet no CHANGELOG.md in the tarball (add "CHANGELOG.md" to "files")');
+      if (pkg.was !== pkg.version && !existsSync(join(root, 'CHANGELOG.md')))
+        problems.push('versioned, yet no CHANGELOG.md in the tarball (add "CHANGELOG.md" to "files")');
       problems.push(...readmeLinkProblems(readFileSync(join(root, 'README.md'), 'utf8')));
       if (problems.length > 0) throw new Error(problems.join('\n'));
     });
@@ -127,17 +157,32 @@ try {
       // The project depends on the packages it uses, by the version just released; the @forms-api
       // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
       const deps = Object.fromEntries(
-        release.packages.filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`))).map((p) => [p.name, p.version]),
+        release.packages
+          .filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`)))
+          .map((p) => [p.name, p.version]),
       );
       const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
       writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
       writeFileSync(join(project, '.npmrc'), release.npmrc);
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-online', '--omit-lockfile-registry-resolved=false'], project, true);
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          '--prefer-online',
+          '--omit-lockfile-registry-resolved=false',
+        ],
+        project,
+        true,
+      );
       // Installed from the registry, by version: no tarball path, no workspace link.
       const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
       for (const [path, entry] of Object.entries(lock.packages ?? {})) {
         if (!path.includes('node_modules/@forms-api/')) continue;
-        if (!String(entry.resolved ?? '').startsWith(release.url)) throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
+        if (!String(entry.resolved ?? '').startsWith(release.url))
+          throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
       }
       if (kind.startsWith('ts-')) {
         run(bin('tsc'), ['-p', 'tsconfig.json'], project);
@@ -156,9 +201,11 @@ function checkShebangs(pkg, unpacked) {
   const bins = typeof pkg.manifest.bin === 'string' ? { [pkg.short]: pkg.manifest.bin } : pkg.manifest.bin;
   for (const [name, file] of Object.entries(bins)) {
     const path = join(unpacked, file);
-    if (!existsSync(path)) throw new Error(`bin ${name}: ${file} is not in the tarball (is it built, and listed in "files"?)`);
+    if (!existsSync(path))
+      throw new Error(`bin ${name}: ${file} is not in the tarball (is it built, and listed in "files"?)`);
     const first = readFileSync(path, 'utf8').split('\n', 1)[0];
-    if (first !== '#!/usr/bin/env node') throw new Error(`bin ${name}: ${file} starts with ${JSON.stringify(first)}, not #!/usr/bin/env node`);
+    if (first !== '#!/usr/bin/env node')
+      throw new Error(`bin ${name}: ${file} starts with ${JSON.stringify(first)}, not #!/usr/bin/env node`);
   }
 }
 
@@ -175,12 +222,16 @@ function hasEntryPoints(pkg) {
 // the package maps them in `typesVersions`: a package that does is checked under node10 too; the
 // others are held to node16+.
 function attwOptions(pkg) {
-  if (pkg.short === 'spec') return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml', './openapi.observed.yaml'];
+  if (pkg.short === 'spec')
+    return ['--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml', './openapi.observed.yaml'];
   const { manifest } = pkg;
-  if (manifest.type === 'module' && !JSON.stringify(manifest.exports ?? {}).includes('"require"')) return ['--profile', 'esm-only'];
+  if (manifest.type === 'module' && !JSON.stringify(manifest.exports ?? {}).includes('"require"'))
+    return ['--profile', 'esm-only'];
   const subpaths = Object.keys(manifest.exports ?? {}).filter((k) => k !== '.' && k !== './package.json');
   return subpaths.length > 0 && !manifest.typesVersions ? ['--profile', 'node16'] : [];
 }
 
-console.log(`\n${packages.length} packages checked; ${failures.length === 0 ? 'all checks passed' : `${failures.length} failed:\n- ${failures.join('\n- ')}`}`);
+console.log(
+  `\n${packages.length} packages checked; ${failures.length === 0 ? 'all checks passed' : `${failures.length} failed:\n- ${failures.join('\n- ')}`}`,
+);
 process.exitCode = failures.length === 0 ? 0 : 1;

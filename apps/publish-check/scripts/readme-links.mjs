@@ -11,5 +11,8 @@ export function readmeLinkProblems(markdown) {
   const targets = [...text.matchAll(INLINE), ...text.matchAll(REFERENCE)].map((m) => m[1]);
   return targets
     .filter((target) => !/^(https?:\/\/|mailto:|#)/i.test(target))
-    .map((target) => `README links to "${target}", which does not resolve on a registry's page: link to the repository instead (https://github.com/<repository>/tree/main/<path>)`);
+    .map(
+      (target) =>
+        `README links to "${target}", which does not resolve on a registry's page: link to the repository instead (https://github.com/<repository>/tree/main/<path>)`,
+    );
 }

@@ -21,8 +21,13 @@ export async function releaseToLocalRegistry() {
       env: { ...process.env, npm_config_update_notifier: 'false' },
     });
     for (const pkg of release.packages) {
-      const published = execFileSync('npm', ['view', `${pkg.name}@${pkg.version}`, 'version', '--registry', registry.url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-      if (published !== pkg.version) throw new Error(`changeset publish did not publish ${pkg.name}@${pkg.version}:\n${output}`);
+      const published = execFileSync(
+        'npm',
+        ['view', `${pkg.name}@${pkg.version}`, 'version', '--registry', registry.url],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+      ).trim();
+      if (published !== pkg.version)
+        throw new Error(`changeset publish did not publish ${pkg.name}@${pkg.version}:\n${output}`);
     }
     return {
       url: registry.url,
@@ -37,6 +42,8 @@ export async function releaseToLocalRegistry() {
   } catch (error) {
     release.remove();
     await registry?.close();
-    throw new Error(`the release into the local registry failed: ${error.message}${error.stderr ? `\n${error.stderr}` : ''}${error.stdout ? `\n${error.stdout}` : ''}${registry ? `\n${registry.log()}` : ''}`);
+    throw new Error(
+      `the release into the local registry failed: ${error.message}${error.stderr ? `\n${error.stderr}` : ''}${error.stdout ? `\n${error.stdout}` : ''}${registry ? `\n${registry.log()}` : ''}`,
+    );
   }
 }

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 export const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(appDir, '..', '..');
-const exec = (cmd, args, cwd, env = process.env) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+const exec = (cmd, args, cwd, env = process.env) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
 /** Runs pnpm: the one running this script (pnpm sets npm_execpath), or the pinned release via npx. */
 export function pnpm(args, cwd, env = process.env) {
@@ -34,7 +35,9 @@ export function publishedPackages(root = repoDir) {
 export function versionedCopy() {
   const copyDir = mkdtempSync(join(tmpdir(), 'forms-release-'));
   try {
-    const files = exec('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], repoDir).split('\0').filter(Boolean);
+    const files = exec('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], repoDir)
+      .split('\0')
+      .filter(Boolean);
     for (const file of files) {
       if (!existsSync(join(repoDir, file))) continue;
       mkdirSync(dirname(join(copyDir, file)), { recursive: true });
@@ -42,7 +45,8 @@ export function versionedCopy() {
     }
     const before = publishedPackages(repoDir);
     for (const { dir, manifest } of before) {
-      if (!existsSync(join(repoDir, dir, 'dist'))) throw new Error(`${dir}/dist is missing (${manifest.name}): run \`pnpm build\` first`);
+      if (!existsSync(join(repoDir, dir, 'dist')))
+        throw new Error(`${dir}/dist is missing (${manifest.name}): run \`pnpm build\` first`);
       cpSync(join(repoDir, dir, 'dist'), join(copyDir, dir, 'dist'), { recursive: true });
     }
     // pnpm publish rewrites workspace: ranges from the installed links, so the copy is installed
@@ -61,4 +65,3 @@ export function versionedCopy() {
     throw error;
   }
 }
-

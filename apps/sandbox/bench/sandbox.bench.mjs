@@ -12,12 +12,22 @@ const CONNECTIONS = 10;
 /** The target: a search costs at most this many plain lists. */
 const SEARCH_LIMIT_RATIO = 2;
 
-const sandbox = await startSandbox({ seed: defaultSeed({ submissionsPerForm: 10_000 }), rateLimit: false, allowPrivateWebhooks: true });
+const sandbox = await startSandbox({
+  seed: defaultSeed({ submissionsPerForm: 10_000 }),
+  rateLimit: false,
+  allowPrivateWebhooks: true,
+});
 const headers = { authorization: `Bearer ${sandbox.tokens.all}` };
 
 async function load(path) {
-  const result = await autocannon({ url: `${sandbox.baseUrl}${path}`, headers, connections: CONNECTIONS, duration: DURATION_S });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `${sandbox.baseUrl}${path}`,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { reqPerS: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
@@ -65,21 +75,41 @@ const nameField = form.properties.find((p) => p.name === 'Full name').id;
 await fetch(`${sandbox.baseUrl}/open/forms/12/integrations`, {
   method: 'POST',
   headers: { ...headers, 'content-type': 'application/json' },
-  body: JSON.stringify({ integration_id: 'webhook', status: 'active', data: { webhook_url: `http://127.0.0.1:${receiver.address().port}/hook`, webhook_secret: 'whsec_bench_secret_123' } }),
+  body: JSON.stringify({
+    integration_id: 'webhook',
+    status: 'active',
+    data: { webhook_url: `http://127.0.0.1:${receiver.address().port}/hook`, webhook_secret: 'whsec_bench_secret_123' },
+  }),
 });
 const latencies = [];
 for (let i = 0; i < 300; i++) {
   const started = performance.now();
   const arrived = new Promise((r) => (received = r));
-  await fetch(`${sandbox.baseUrl}/forms/12/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [nameField]: `Bench ${i}` }) });
+  await fetch(`${sandbox.baseUrl}/forms/12/answer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ [nameField]: `Bench ${i}` }),
+  });
   await arrived;
   latencies.push(performance.now() - started);
 }
 latencies.sort((a, b) => a - b);
-const pct = (p) => Number(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2));
-rows.push({ scenario: 'answer -> signed webhook at the receiver (300 sequential)', matches: '', 'req/s': Math.round(1000 / (latencies.reduce((a, b) => a + b, 0) / latencies.length)), 'p50 ms': pct(50), 'p99 ms': pct(99), 'plain / this': '', limit: '', verdict: '' });
+const pct = (p) =>
+  Number(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2));
+rows.push({
+  scenario: 'answer -> signed webhook at the receiver (300 sequential)',
+  matches: '',
+  'req/s': Math.round(1000 / (latencies.reduce((a, b) => a + b, 0) / latencies.length)),
+  'p50 ms': pct(50),
+  'p99 ms': pct(99),
+  'plain / this': '',
+  limit: '',
+  verdict: '',
+});
 
-console.log(`sandbox benchmark: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${DURATION_S} s per load scenario, ${CONNECTIONS} connections, form of 10,000 submissions`);
+console.log(
+  `sandbox benchmark: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${DURATION_S} s per load scenario, ${CONNECTIONS} connections, form of 10,000 submissions`,
+);
 console.table(rows);
 receiver.close();
 await sandbox.close();

@@ -9,7 +9,13 @@ import { addSchemaErrors } from './schema-errors.js';
 import type { SubmissionState } from './store/store.js';
 
 /** Keys of an answer body that are not answers. */
-export const META_KEYS = new Set(['completion_time', 'is_partial', 'submission_hash', 'submission_id', 'tracking_parameters']);
+export const META_KEYS = new Set([
+  'completion_time',
+  'is_partial',
+  'submission_hash',
+  'submission_id',
+  'tracking_parameters',
+]);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -30,38 +36,64 @@ export function checkAnswer(field: Field, value: unknown): Result<unknown, strin
   const label = `The ${field.name}`;
   const when = (valid: boolean, message: string) => (valid ? ok(value) : err(message));
   switch (field.type) {
-    case 'text': case 'rich_text': case 'hidden': case 'phone_number':
+    case 'text':
+    case 'rich_text':
+    case 'hidden':
+    case 'phone_number':
       return when(typeof value === 'string', `${label} must be a valid text.`);
     case 'email':
       return when(typeof value === 'string' && EMAIL.test(value), `${label} must be a valid email address.`);
     case 'url':
       return when(typeof value === 'string' && URL.canParse(value), `${label} format is invalid.`);
-    case 'number': case 'rating': case 'scale': case 'slider':
+    case 'number':
+    case 'rating':
+    case 'scale':
+    case 'slider':
       return when(typeof value === 'number' && Number.isFinite(value), `${label} must be a number.`);
     case 'checkbox':
       return when(typeof value === 'boolean', `${label} field must be true or false.`);
     case 'date':
-      return when(typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value)), `${label} is not a valid date.`);
+      return when(
+        typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value)),
+        `${label} is not a valid date.`,
+      );
     case 'select': {
       const names = field.select?.options.map((o) => o.name) ?? [];
       return when(typeof value === 'string' && names.includes(value), `The selected ${field.name} is invalid.`);
     }
     case 'multi_select': {
       const names = field.multi_select?.options.map((o) => o.name) ?? [];
-      return when(Array.isArray(value) && value.every((v) => typeof v === 'string' && names.includes(v)), `The selected ${field.name} is invalid.`);
+      return when(
+        Array.isArray(value) && value.every((v) => typeof v === 'string' && names.includes(v)),
+        `The selected ${field.name} is invalid.`,
+      );
     }
     case 'matrix': {
       // One column per row: {row: column}.
       const rows = field.rows ?? [];
       const columns = field.columns ?? [];
-      const valid = typeof value === 'object' && !Array.isArray(value) && Object.entries(value).every(([row, column]) => rows.includes(row) && typeof column === 'string' && columns.includes(column));
+      const valid =
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.entries(value).every(
+          ([row, column]) => rows.includes(row) && typeof column === 'string' && columns.includes(column),
+        );
       return when(valid, `${label} must hold one of its columns for each of its rows.`);
     }
-    case 'files': case 'signature': {
+    case 'files':
+    case 'signature': {
       // Stored file names, or the file entries a list returned (kept by their name).
       const items = Array.isArray(value) ? value : [value];
-      const names = items.map((item) => (typeof item === 'string' ? item : item && typeof item === 'object' && typeof (item as { file_name?: unknown }).file_name === 'string' ? (item as { file_name: string }).file_name : undefined));
-      return names.every((n): n is string => typeof n === 'string' && n.length > 0) ? ok(names) : err(`${label} must be a list of files.`);
+      const names = items.map((item) =>
+        typeof item === 'string'
+          ? item
+          : item && typeof item === 'object' && typeof (item as { file_name?: unknown }).file_name === 'string'
+            ? (item as { file_name: string }).file_name
+            : undefined,
+      );
+      return names.every((n): n is string => typeof n === 'string' && n.length > 0)
+        ? ok(names)
+        : err(`${label} must be a list of files.`);
     }
     default:
       return err(`${label} takes no answer.`);
@@ -76,7 +108,12 @@ export interface AnswerCheck {
 }
 
 /** Answers keyed by field id, checked: each answer sent (null for one to clear), or every error found. */
-export function checkAnswers(form: Form, body: Record<string, unknown>, check: AnswerCheck, errors = new FieldErrors()): CheckedAnswers {
+export function checkAnswers(
+  form: Form,
+  body: Record<string, unknown>,
+  check: AnswerCheck,
+  errors = new FieldErrors(),
+): CheckedAnswers {
   const fields = new Map(form.properties.map((f) => [f.id, f]));
   const answers = new Map<string, unknown>();
   for (const [key, value] of Object.entries(body)) {
@@ -92,14 +129,21 @@ export function checkAnswers(form: Form, body: Record<string, unknown>, check: A
   }
   if (check.requireAll) {
     for (const field of form.properties) {
-      if (field.required && (answers.get(field.id) ?? null) === null && !errors.has(field.id)) errors.add(field.id, `The ${field.name} field is required.`);
+      if (field.required && (answers.get(field.id) ?? null) === null && !errors.has(field.id))
+        errors.add(field.id, `The ${field.name} field is required.`);
     }
   }
   return errors.size > 0 ? err(errors) : ok(answers);
 }
 
 /** The spec's schema check of the body, then the answers against the form. */
-function checkedAgainstSpec(validator: RuleContext['validator'], operationId: 'createFormAnswer' | 'updateFormSubmission', form: Form, body: Record<string, unknown>, check: AnswerCheck): CheckedAnswers {
+function checkedAgainstSpec(
+  validator: RuleContext['validator'],
+  operationId: 'createFormAnswer' | 'updateFormSubmission',
+  form: Form,
+  body: Record<string, unknown>,
+  check: AnswerCheck,
+): CheckedAnswers {
   const errors = new FieldErrors();
   addSchemaErrors(validator, operationId, body, errors);
   return checkAnswers(form, body, check, errors);
@@ -107,9 +151,11 @@ function checkedAgainstSpec(validator: RuleContext['validator'], operationId: 'c
 
 export const CONTRACT_ANSWERS: AnswerRules = {
   // The spec: unknown keys of a new answer are ignored by the service.
-  create: (ctx, form, body, partial) => checkedAgainstSpec(ctx.validator, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
+  create: (ctx, form, body, partial) =>
+    checkedAgainstSpec(ctx.validator, 'createFormAnswer', form, body, { requireAll: !partial, unknownKeys: 'drop' }),
   // The contract: the body holds field ids of the form and only the fields to change.
-  update: (ctx, form, body) => checkedAgainstSpec(ctx.validator, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
+  update: (ctx, form, body) =>
+    checkedAgainstSpec(ctx.validator, 'updateFormSubmission', form, body, { requireAll: false, unknownKeys: 'refuse' }),
   // Only the fields sent change (null clears one); completion_time when sent; the status stays.
   updated(current, answers, body) {
     const next = { ...current.answers };

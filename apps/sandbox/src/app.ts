@@ -28,7 +28,9 @@ export interface AppOptions {
  */
 export const loggedPath = (url: string): string => {
   const raw = /^[a-z][a-z\d+.-]*:\/\/[^/]*(\/[^?#]*)?/i.exec(url)?.[1] ?? '/';
-  return raw.replace(/[^\x21-\x7e]/g, (ch) => [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''));
+  return raw.replace(/[^\x21-\x7e]/g, (ch) =>
+    [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
+  );
 };
 
 export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
@@ -38,21 +40,29 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    options.log(`${c.req.method} ${loggedPath(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`);
+    options.log(
+      `${c.req.method} ${loggedPath(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`,
+    );
   });
 
   app.use(
     '*',
     bodyLimit({
       maxSize: REQUEST_BODY_LIMIT_BYTES,
-      onError: () => json(413, { message: `The request body is larger than the sandbox accepts (${REQUEST_BODY_LIMIT_BYTES} bytes); send a smaller body.` }),
+      onError: () =>
+        json(413, {
+          message: `The request body is larger than the sandbox accepts (${REQUEST_BODY_LIMIT_BYTES} bytes); send a smaller body.`,
+        }),
     }),
   );
 
   // Rate limit per token user (a valid token) or per client address; a missing or unknown token is
   // answered 401 before the limiter, as on the service.
   app.use('/open/*', async (c, next) => {
-    if (/\/submissions\/file\//.test(c.req.path)) return ctx.rules.fileRouteRateLimited ? limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next) : next();
+    if (/\/submissions\/file\//.test(c.req.path))
+      return ctx.rules.fileRouteRateLimited
+        ? limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next)
+        : next();
     const secret = bearerToken(c);
     const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();
@@ -77,7 +87,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error) => {
     if (error instanceof HttpError) return json(error.status, error.body, error.headers);
-    options.log(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    options.log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return json(500, { message: 'Server Error' });
   });
   return app;

@@ -3,7 +3,14 @@
 // listening (behaviour, baseUrl, adminToken, tokens, workspaces), then request and dispatch logs
 // on stderr.
 import { parseArgs } from 'node:util';
-import { SANDBOX_BEHAVIOURS, SANDBOX_FAULTS, SandboxConfigError, startSandbox, type SandboxBehaviour, type SandboxFault } from './index.js';
+import {
+  SANDBOX_BEHAVIOURS,
+  SANDBOX_FAULTS,
+  SandboxConfigError,
+  startSandbox,
+  type SandboxBehaviour,
+  type SandboxFault,
+} from './index.js';
 
 const USAGE = `Usage: forms-sandbox [--behaviour contract|observed] [--port N] [--host H]
                      [--public-url URL] [--seed FILE]
@@ -52,7 +59,9 @@ const number = (name: string, raw: string | undefined): number | undefined => {
   if (!/^\d+$/.test(raw)) fail(`--${name} must be a whole number (got ${raw}).`);
   return Number(raw);
 };
-const rateLimit = values['no-rate-limit'] ? false : { limit: number('rate-limit', values['rate-limit']) ?? 100, windowMs: 60_000 };
+const rateLimit = values['no-rate-limit']
+  ? false
+  : { limit: number('rate-limit', values['rate-limit']) ?? 100, windowMs: 60_000 };
 
 try {
   const sandbox = await startSandbox({
@@ -62,18 +71,30 @@ try {
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     ...(values.seed ? { seed: values.seed } : {}),
     allowPrivateWebhooks: values['allow-private-webhooks']!,
-    ...(values['webhook-timeout-ms'] ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! } : {}),
+    ...(values['webhook-timeout-ms']
+      ? { webhookTimeoutMs: number('webhook-timeout-ms', values['webhook-timeout-ms'])! }
+      : {}),
     rateLimit,
     trustedProxies: number('trusted-proxies', values['trusted-proxies']) ?? 0,
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
-  const workspaces = sandbox.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: w.forms.map((f) => ({ id: f.id, slug: f.slug, captcha: f.captcha })) }));
-  process.stdout.write(`${JSON.stringify({ behaviour: sandbox.behaviour, baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`);
+  const workspaces = sandbox.workspaces.map((w) => ({
+    id: w.id,
+    name: w.name,
+    plan: w.plan,
+    forms: w.forms.map((f) => ({ id: f.id, slug: f.slug, captcha: f.captcha })),
+  }));
+  process.stdout.write(
+    `${JSON.stringify({ behaviour: sandbox.behaviour, baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken, tokens: sandbox.tokens, workspaces })}\n`,
+  );
   const stop = (signal: string) => {
     process.stderr.write(`[sandbox] ${signal}: shutting down\n`);
-    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

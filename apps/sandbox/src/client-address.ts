@@ -12,7 +12,10 @@ import ipaddr from 'ipaddr.js';
 export function clientAddress(c: Context, trustedProxies: number): string {
   const peer = peerAddress(c);
   if (trustedProxies === 0) return peer;
-  const entries = (c.req.header('x-forwarded-for') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   // Each trusted proxy appended the address it saw; the one furthest out is the client.
   const claimed = entries[Math.max(0, entries.length - trustedProxies)];
   return claimed !== undefined && ipaddr.isValid(claimed) ? ipaddr.process(claimed).toString() : peer;

@@ -20,7 +20,9 @@ import type { SandboxStore } from './store/store.js';
 /** Everything a route uses; the rules see only its RuleContext part (rule-context.ts). */
 export interface SandboxContext extends RuleContext {
   /** The bundled spec (components are looked up in it). */
-  bundle: { components: { parameters: Record<string, Record<string, any>>; schemas: Record<string, Record<string, any>> } };
+  bundle: {
+    components: { parameters: Record<string, Record<string, any>>; schemas: Record<string, Record<string, any>> };
+  };
   store: SandboxStore;
   validator: SpecValidator;
   rules: SandboxRules;
@@ -40,7 +42,8 @@ export interface Caller {
   user: User;
 }
 
-export const bearerToken = (c: Context): string | undefined => /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+export const bearerToken = (c: Context): string | undefined =>
+  /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
 
 export function caller(ctx: SandboxContext, c: Context): Caller {
   const secret = bearerToken(c);
@@ -58,7 +61,13 @@ export function roleIn(user: User, workspaceId: number) {
  * 403 unless the caller's user belongs to the workspace and the token holds one of the operation's
  * abilities (the rules'; the spec's table by default). `editor`: read-only members are refused too.
  */
-export function authorise(ctx: SandboxContext, who: Caller, workspaceId: number, operationId: OperationId, options: { editor?: boolean } = {}): void {
+export function authorise(
+  ctx: SandboxContext,
+  who: Caller,
+  workspaceId: number,
+  operationId: OperationId,
+  options: { editor?: boolean } = {},
+): void {
   const role = roleIn(who.user, workspaceId);
   if (!role || (options.editor && role === 'readonly')) throw forbidden();
   const abilities: readonly string[] = ctx.rules.abilities(operationId);
@@ -69,11 +78,17 @@ export function authorise(ctx: SandboxContext, who: Caller, workspaceId: number,
  * Runs an operation's named checks (each throws its HttpError) in the order the rules give for it,
  * or else in the order they are listed. A check may await (reading the body).
  */
-export async function runChecks(ctx: SandboxContext, operationId: OperationId, checks: Record<string, () => void | Promise<void>>): Promise<void> {
+export async function runChecks(
+  ctx: SandboxContext,
+  operationId: OperationId,
+  checks: Record<string, () => void | Promise<void>>,
+): Promise<void> {
   const order = ctx.rules.checkOrder[operationId] ?? Object.keys(checks);
   const listed = Object.keys(checks);
   if (order.length !== listed.length || !listed.every((name) => order.includes(name))) {
-    throw new Error(`The check order of ${operationId} (${order.join(', ')}) must name each of its checks once: ${listed.join(', ')}.`);
+    throw new Error(
+      `The check order of ${operationId} (${order.join(', ')}) must name each of its checks once: ${listed.join(', ')}.`,
+    );
   }
   for (const name of order) await checks[name]!();
 }
@@ -82,7 +97,11 @@ export async function runChecks(ctx: SandboxContext, operationId: OperationId, c
  * The record id or slug a path segment names as the rules read it; else the 404 of `model` (with
  * `shownId`, as the service shows a cast id) or the service's 500.
  */
-export function pathId<T extends PathId>(named: T, model: string, shownId?: number): Exclude<T, 'not-found' | 'server-error'> {
+export function pathId<T extends PathId>(
+  named: T,
+  model: string,
+  shownId?: number,
+): Exclude<T, 'not-found' | 'server-error'> {
   if (named === 'server-error') throw new HttpError(500, { message: 'Server Error' });
   if (named === 'not-found') throw notFound(model, shownId);
   return named as Exclude<T, 'not-found' | 'server-error'>;
@@ -103,7 +122,8 @@ export function nestingDepth(value: unknown): number {
     const [node, depth] = pending.pop()!;
     if (node === null || typeof node !== 'object') continue;
     deepest = Math.max(deepest, depth);
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
   }
   return deepest;
 }
@@ -121,7 +141,11 @@ export async function jsonBody(c: Context, notAnObject: 'refuse' | 'empty' = 're
     throw validationFailed('body', 'The request body must be a JSON object.');
   }
   const depth = nestingDepth(body);
-  if (depth > REQUEST_BODY_MAX_DEPTH) throw validationFailed('body', `The request body nests arrays and objects ${depth} levels deep; at most ${REQUEST_BODY_MAX_DEPTH} are read (as by the service): flatten it.`);
+  if (depth > REQUEST_BODY_MAX_DEPTH)
+    throw validationFailed(
+      'body',
+      `The request body nests arrays and objects ${depth} levels deep; at most ${REQUEST_BODY_MAX_DEPTH} are read (as by the service): flatten it.`,
+    );
   return body as Record<string, any>;
 }
 
@@ -133,7 +157,10 @@ export async function validateBody(
   ctx: SandboxContext,
   body: Record<string, any>,
   operationId: OperationId,
-  options: { accept?: (error: SchemaError, body: Record<string, any>) => boolean; more?: (body: Record<string, any>, errors: FieldErrors) => void | Promise<void> } = {},
+  options: {
+    accept?: (error: SchemaError, body: Record<string, any>) => boolean;
+    more?: (body: Record<string, any>, errors: FieldErrors) => void | Promise<void>;
+  } = {},
 ): Promise<Record<string, any>> {
   const errors = new FieldErrors();
   addSchemaErrors(ctx.validator, operationId, body, errors, options.accept);

@@ -12,7 +12,8 @@ export type FileUrlProblem = 'bad-signature' | 'expired';
 /** Signs and checks file URLs under one base URL (the sandbox's configured one, never a request's Host). */
 export function createFileSigner(now: () => number) {
   const key = randomBytes(32);
-  const mac = (formId: number, encodedName: string, expires: number) => createHmac('sha256', key).update(`${formId}/${encodedName}:${expires}`).digest('hex');
+  const mac = (formId: number, encodedName: string, expires: number) =>
+    createHmac('sha256', key).update(`${formId}/${encodedName}:${expires}`).digest('hex');
   return {
     url(baseUrl: string, formId: number, fileName: string, lifetimeS = FILE_URL_LIFETIME_S): string {
       const encoded = Buffer.from(fileName, 'utf8').toString('base64url');
@@ -20,8 +21,14 @@ export function createFileSigner(now: () => number) {
       return `${baseUrl}/open/forms/${formId}/submissions/file/${encoded}?expires=${expires}&signature=${mac(formId, encoded, expires)}`;
     },
     /** The file name when the signature is right and not expired. */
-    check(formId: number, encodedName: string, expires: string | undefined, signature: string | undefined): Result<string, FileUrlProblem> {
-      if (!expires || !/^\d+$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature)) return err('bad-signature');
+    check(
+      formId: number,
+      encodedName: string,
+      expires: string | undefined,
+      signature: string | undefined,
+    ): Result<string, FileUrlProblem> {
+      if (!expires || !/^\d+$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature))
+        return err('bad-signature');
       const expected = Buffer.from(mac(formId, encodedName, Number(expires)), 'hex');
       if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return err('bad-signature');
       if (Number(expires) * 1000 < now()) return err('expired');
@@ -32,7 +39,8 @@ export function createFileSigner(now: () => number) {
 export type FileSigner = ReturnType<typeof createFileSigner>;
 
 /** A file or signature answer's stored names: the list without its empty entries. */
-export const storedFileNames = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((n): n is string => typeof n === 'string' && n !== '');
+export const storedFileNames = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((n): n is string => typeof n === 'string' && n !== '');
 
 /** A file a submission holds, found by a signed URL's name. */
 export interface StoredFile {
@@ -47,7 +55,8 @@ export const fileContent = (file: StoredFile) => `Sandbox file ${file.name} of f
  * `attachment; filename="<name>"`, as the service writes it; for a name that cannot sit in quotes
  * as it is, RFC 6266's ASCII fallback plus filename* in UTF-8, so any stored name makes a valid header.
  */
-export const attachmentDisposition = (name: string) => (/^[\x20-\x7e]*$/.test(name) && !/["\\]/.test(name) ? `attachment; filename="${name}"` : contentDisposition(name));
+export const attachmentDisposition = (name: string) =>
+  /^[\x20-\x7e]*$/.test(name) && !/["\\]/.test(name) ? `attachment; filename="${name}"` : contentDisposition(name);
 
 /** The file itself, as an attachment of type application/octet-stream (the service's own disk). */
 export function fileAttachment(_ctx: unknown, file: StoredFile): Response {

@@ -13,7 +13,12 @@ export class HttpError extends Error {
 export const unauthenticated = () => new HttpError(401, { message: 'Unauthenticated.' });
 export const forbidden = () => new HttpError(403, { message: 'This action is unauthorized.' });
 export const notFound = (model: string, id?: string | number) =>
-  new HttpError(404, { message: id === undefined ? `No query results for model [App\\Models\\${model}].` : `No query results for model [App\\Models\\${model}] ${id}` });
+  new HttpError(404, {
+    message:
+      id === undefined
+        ? `No query results for model [App\\Models\\${model}].`
+        : `No query results for model [App\\Models\\${model}] ${id}`,
+  });
 
 /**
  * Validation messages by input key. A Map, not an object: keys come from the request, and a key
@@ -40,7 +45,10 @@ export class FieldErrors {
   toHttpError(): HttpError {
     const messages = [...this.#byKey.values()].flat();
     const more = messages.length - 1;
-    const message = more > 0 ? `${messages[0]} (and ${more} more error${more === 1 ? '' : 's'})` : messages[0] ?? 'The given data was invalid.';
+    const message =
+      more > 0
+        ? `${messages[0]} (and ${more} more error${more === 1 ? '' : 's'})`
+        : (messages[0] ?? 'The given data was invalid.');
     // Object.fromEntries defines own properties, so `__proto__` stays a key of the body.
     return new HttpError(422, { message, errors: Object.fromEntries(this.#byKey) });
   }

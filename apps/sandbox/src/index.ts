@@ -84,12 +84,23 @@ export interface SandboxHandle {
   /** The credential of the sandbox's own administration (`POST /__sandbox/reset`), not a tenant token. */
   adminToken: string;
   tokens: SandboxTokens;
-  workspaces: Array<{ id: number; name: string; plan: 'pro' | 'free'; forms: Array<{ id: number; slug: string; title: string; /** Protected by a captcha (answers and, in `observed`, updates need its token). */ captcha: boolean }> }>;
+  workspaces: Array<{
+    id: number;
+    name: string;
+    plan: 'pro' | 'free';
+    forms: Array<{
+      id: number;
+      slug: string;
+      title: string;
+      /** Protected by a captcha (answers and, in `observed`, updates need its token). */ captcha: boolean;
+    }>;
+  }>;
   reset(): void;
   close(): Promise<void>;
 }
 
-export type SandboxConfigErrorKind = 'unknown-fault' | 'unknown-behaviour' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
+export type SandboxConfigErrorKind =
+  'unknown-fault' | 'unknown-behaviour' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
 
 /** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
 export class SandboxConfigError extends Error {
@@ -110,26 +121,56 @@ export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFix
     try {
       fixture = JSON.parse(readFileSync(seed, 'utf8'));
     } catch (error) {
-      return err(new SandboxConfigError('unreadable-seed', `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`, { path: seed }));
+      return err(
+        new SandboxConfigError(
+          'unreadable-seed',
+          `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`,
+          { path: seed },
+        ),
+      );
     }
   }
   const f = fixture as Partial<SeedFixture>;
-  const missing = (['workspaces', 'users', 'tokens', 'forms', 'submissions'] as const).filter((k) => !Array.isArray(f?.[k]));
-  if (missing.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`, { missing }));
+  const missing = (['workspaces', 'users', 'tokens', 'forms', 'submissions'] as const).filter(
+    (k) => !Array.isArray(f?.[k]),
+  );
+  if (missing.length > 0)
+    return err(
+      new SandboxConfigError(
+        'invalid-seed',
+        `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`,
+        { missing },
+      ),
+    );
   const names = new Set(f.tokens!.map((t) => t.name));
   const absent = TOKEN_NAMES.filter((n) => !names.has(n));
-  if (absent.length > 0) return err(new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, { absent }));
+  if (absent.length > 0)
+    return err(
+      new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, {
+        absent,
+      }),
+    );
   return ok(f as SeedFixture);
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
   const unknown = names.filter((f) => !(SANDBOX_FAULTS as readonly string[]).includes(f));
-  if (unknown.length > 0) throw new SandboxConfigError('unknown-fault', `Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`, { unknown });
+  if (unknown.length > 0)
+    throw new SandboxConfigError(
+      'unknown-fault',
+      `Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`,
+      { unknown },
+    );
   return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
 }
 
 function profileBehaviours(name: string): readonly Behaviour[] {
-  if (!(SANDBOX_BEHAVIOURS as readonly string[]).includes(name)) throw new SandboxConfigError('unknown-behaviour', `Unknown sandbox behaviour ${name}. Known: ${SANDBOX_BEHAVIOURS.join(', ')}.`, { behaviour: name });
+  if (!(SANDBOX_BEHAVIOURS as readonly string[]).includes(name))
+    throw new SandboxConfigError(
+      'unknown-behaviour',
+      `Unknown sandbox behaviour ${name}. Known: ${SANDBOX_BEHAVIOURS.join(', ')}.`,
+      { behaviour: name },
+    );
   return BEHAVIOUR_PROFILES[name as SandboxBehaviour];
 }
 
@@ -137,7 +178,11 @@ function profileBehaviours(name: string): readonly Behaviour[] {
 function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
   if (publicUrl === undefined) return undefined;
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
-    throw new SandboxConfigError('invalid-option', `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`, { publicUrl });
+    throw new SandboxConfigError(
+      'invalid-option',
+      `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`,
+      { publicUrl },
+    );
   }
   return publicUrl.replace(/\/+$/, '');
 }
@@ -147,9 +192,17 @@ const ADMIN_TOKEN_MIN_LENGTH = 16;
 /** The adminToken option, or a random one; an empty, short or unsendable token is refused (it would open the reset to anyone who guesses it). */
 function checkedAdminToken(adminToken: string | undefined): string {
   if (adminToken === undefined) return `sandbox_admin_${randomBytes(24).toString('base64url')}`;
-  if (typeof adminToken !== 'string' || adminToken.length < ADMIN_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken)) {
+  if (
+    typeof adminToken !== 'string' ||
+    adminToken.length < ADMIN_TOKEN_MIN_LENGTH ||
+    !/^[\x21-\x7e]+$/.test(adminToken)
+  ) {
     // The token itself is never echoed: only its length.
-    throw new SandboxConfigError('invalid-option', `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`, { length: typeof adminToken === 'string' ? adminToken.length : null });
+    throw new SandboxConfigError(
+      'invalid-option',
+      `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`,
+      { length: typeof adminToken === 'string' ? adminToken.length : null },
+    );
   }
   return adminToken;
 }
@@ -160,7 +213,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const behaviours = [...faultBehaviours(options.faults ?? []), ...profileBehaviours(behaviourName)];
   const rules = rulesWith(behaviours.map((b) => b.rules));
   const trustedProxies = options.trustedProxies ?? 0;
-  if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new SandboxConfigError('invalid-option', `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`, { trustedProxies });
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0)
+    throw new SandboxConfigError(
+      'invalid-option',
+      `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`,
+      { trustedProxies },
+    );
   // Every option is judged before the port is opened: a refused option leaves nothing listening.
   const publicUrl = checkedPublicUrl(options.publicUrl);
   const adminToken = checkedAdminToken(options.adminToken);
@@ -172,7 +230,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
-  const transport = behaviourAroundTransport(createTransport({ ...webhookUrls, timeoutMs, answerBytes: rules.webhooks.answerBytes }), behaviours);
+  const transport = behaviourAroundTransport(
+    createTransport({ ...webhookUrls, timeoutMs, answerBytes: rules.webhooks.answerBytes }),
+    behaviours,
+  );
   const files = createFileSigner(now);
   const ctx: SandboxContext = {
     bundle,
@@ -181,17 +242,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rules,
     files,
     storage: createStorage(now),
-    dispatcher: createDispatcher({ store, transport, rules: rules.webhooks, fileUrl: (formId, name) => files.url(ctx.baseUrl, formId, name, WEBHOOK_FILE_URL_LIFETIME_S), now, log }),
+    dispatcher: createDispatcher({
+      store,
+      transport,
+      rules: rules.webhooks,
+      fileUrl: (formId, name) => files.url(ctx.baseUrl, formId, name, WEBHOOK_FILE_URL_LIFETIME_S),
+      now,
+      log,
+    }),
     webhookUrls,
     clientAddress: (c) => clientAddress(c, trustedProxies),
     // Known once the server listens (below), before the first request is served.
     baseUrl: '',
     now,
   };
-  const app = createApp(ctx, { rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 }, trustedProxies, adminToken, log });
+  const app = createApp(ctx, {
+    rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 },
+    trustedProxies,
+    adminToken,
+    log,
+  });
   const membersOf = (form: string): Set<number> => {
     const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
-    return new Set(seed.value.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
+    return new Set(
+      seed.value.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id),
+    );
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
@@ -200,7 +275,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),
     tokenReaching: (form, abilities) => {
       const members = membersOf(form);
-      return [...store.tokens.values()].find((t) => members.has(t.userId) && abilities.every((a) => t.abilities.includes(a)))?.token;
+      return [...store.tokens.values()].find(
+        (t) => members.has(t.userId) && abilities.every((a) => t.abilities.includes(a)),
+      )?.token;
     },
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
@@ -219,13 +296,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     listenUrl,
     adminToken,
     tokens,
-    workspaces: seed.value.workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, forms: seed.value.forms.filter((f) => f.workspaceId === w.id).map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })) })),
+    workspaces: seed.value.workspaces.map((w) => ({
+      id: w.id,
+      name: w.name,
+      plan: w.plan,
+      forms: seed.value.forms
+        .filter((f) => f.workspaceId === w.id)
+        .map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })),
+    })),
     reset: () => store.reset(),
     close: () =>
-      ctx.dispatcher.drain().then(() => new Promise<void>((resolve, reject) => {
-        transport.close();
-        server.close((error) => (error ? reject(error) : resolve()));
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      })),
+      ctx.dispatcher.drain().then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            transport.close();
+            server.close((error) => (error ? reject(error) : resolve()));
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      ),
   };
 }

@@ -13,7 +13,8 @@ export const TOKEN_NAMES = ['all', 'read', 'write', 'integrations', 'none', 'out
 export const OPTIONAL_TOKEN_NAMES = ['withoutRead', 'withoutWrite', 'withoutIntegrations'] as const;
 export type TokenName = (typeof TOKEN_NAMES)[number] | (typeof OPTIONAL_TOKEN_NAMES)[number];
 /** The tokens of a started sandbox, by name. */
-export type SandboxTokens = Record<(typeof TOKEN_NAMES)[number], string> & Partial<Record<(typeof OPTIONAL_TOKEN_NAMES)[number], string>>;
+export type SandboxTokens = Record<(typeof TOKEN_NAMES)[number], string> &
+  Partial<Record<(typeof OPTIONAL_TOKEN_NAMES)[number], string>>;
 
 export interface Workspace {
   id: number;

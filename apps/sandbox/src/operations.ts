@@ -7,7 +7,11 @@ import { OPERATIONS, type OperationId } from '@forms-api/types';
 export type { OperationId };
 
 /** Serves one operation at the method and path the spec gives it (`{name}` becomes Hono's `:name`). */
-export function serve(app: Hono, operationId: OperationId, handler: (c: Context) => Response | Promise<Response>): void {
+export function serve(
+  app: Hono,
+  operationId: OperationId,
+  handler: (c: Context) => Response | Promise<Response>,
+): void {
   const { method, path } = OPERATIONS[operationId];
   app.on(method, path.replace(/\{([^}]+)\}/g, ':$1'), handler);
 }
@@ -23,7 +27,12 @@ interface Row {
 const ROWS: Row[] = Object.values(OPERATIONS)
   .map((op) => {
     const segments = op.path.split('/');
-    return { operationId: op.operationId, method: op.method, segments, templated: segments.filter((s) => s.startsWith('{')).length };
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      segments,
+      templated: segments.filter((s) => s.startsWith('{')).length,
+    };
   })
   .sort((a, b) => a.templated - b.templated);
 
@@ -31,5 +40,10 @@ const ROWS: Row[] = Object.values(OPERATIONS)
 export function operationOf(method: string, path: string): OperationId | undefined {
   const segments = path.split('?', 1)[0]!.split('/');
   const upper = method.toUpperCase();
-  return ROWS.find((row) => row.method === upper && row.segments.length === segments.length && row.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])))?.operationId;
+  return ROWS.find(
+    (row) =>
+      row.method === upper &&
+      row.segments.length === segments.length &&
+      row.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])),
+  )?.operationId;
 }

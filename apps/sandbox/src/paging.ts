@@ -71,7 +71,11 @@ export function shownPages(page: number, lastPage: number): Array<number | null>
 }
 
 /** The `{data, links, meta}` envelope of a Laravel paginated resource collection; `link(n)` is page n's URL. */
-export function paginatedEnvelope(page: LengthAwarePage<unknown>, path: string, link: (n: number) => string): Record<string, unknown> {
+export function paginatedEnvelope(
+  page: LengthAwarePage<unknown>,
+  path: string,
+  link: (n: number) => string,
+): Record<string, unknown> {
   const { currentPage, lastPage } = page;
   const prev = currentPage > 1 ? link(currentPage - 1) : null;
   const next = currentPage < lastPage ? link(currentPage + 1) : null;
@@ -84,7 +88,11 @@ export function paginatedEnvelope(page: LengthAwarePage<unknown>, path: string, 
       last_page: lastPage,
       links: [
         { url: prev, label: '&laquo; Previous', active: false },
-        ...shownPages(currentPage, lastPage).map((p) => (p === null ? { url: null, label: '...', active: false } : { url: link(p), label: String(p), active: p === currentPage })),
+        ...shownPages(currentPage, lastPage).map((p) =>
+          p === null
+            ? { url: null, label: '...', active: false }
+            : { url: link(p), label: String(p), active: p === currentPage },
+        ),
         { url: next, label: 'Next &raquo;', active: false },
       ],
       path,
@@ -116,7 +124,8 @@ export interface ListRequest {
 export function listRequest(c: Context, path: string): ListRequest {
   // A Map keeps a name where it first appeared and takes its last value, as PHP's query parsing does.
   const query = new Map<string, string | null>();
-  for (const [name, value] of new URL(c.req.url).searchParams) query.set(name, value.trim() === '' ? null : value.trim());
+  for (const [name, value] of new URL(c.req.url).searchParams)
+    query.set(name, value.trim() === '' ? null : value.trim());
   return { path, query: [...query].filter((pair): pair is [string, string] => pair[1] !== null) };
 }
 
@@ -141,7 +150,10 @@ export const CONTRACT_LISTING: ListingRules = {
     return n >= 1 ? Math.min(n, 100) : 15;
   },
   // The contract's envelope: data and meta with current_page, per_page and total.
-  workspaceFormsBody: (page) => ({ data: page.items, meta: { current_page: page.currentPage, per_page: page.perPage, total: page.total } }),
+  workspaceFormsBody: (page) => ({
+    data: page.items,
+    meta: { current_page: page.currentPage, per_page: page.perPage, total: page.total },
+  }),
   submissionsBody(page, request) {
     const filters = request.query.filter(([name]) => SUBMISSION_FILTERS.has(name));
     return paginatedEnvelope(page, request.path, (n) => pageUrl(request.path, filters, n));

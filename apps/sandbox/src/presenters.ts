@@ -24,7 +24,15 @@ export const sqlTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).r
 
 export function humanAgo(fromIso: string, now: number): string {
   const seconds = Math.max(1, Math.round((now - Date.parse(fromIso)) / 1000));
-  const units: Array<[string, number]> = [['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
+  const units: Array<[string, number]> = [
+    ['year', 31536000],
+    ['month', 2592000],
+    ['week', 604800],
+    ['day', 86400],
+    ['hour', 3600],
+    ['minute', 60],
+    ['second', 1],
+  ];
   const [unit, size] = units.find(([, s]) => seconds >= s)!;
   const n = Math.floor(seconds / size);
   return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
@@ -84,26 +92,48 @@ export function presentAnswers(ctx: RuleContext, form: Form, answers: Record<str
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const out: Body = {};
   for (const [id, value] of Object.entries(answers)) {
-    out[id] = fileTypes.has(types.get(id) ?? '') && value !== null ? storedFileNames(value).map((name) => ({ file_url: ctx.files.url(ctx.baseUrl, form.id, name), file_name: name })) : value;
+    out[id] =
+      fileTypes.has(types.get(id) ?? '') && value !== null
+        ? storedFileNames(value).map((name) => ({
+            file_url: ctx.files.url(ctx.baseUrl, form.id, name),
+            file_name: name,
+          }))
+        : value;
   }
   return out;
 }
 
 /** What a dispatch outcome is, in the contract's words: success, failed or timeout, the receiver's status and the error. */
-export function contractEventFields(e: WebhookEventRecord): { status: 'success' | 'failed' | 'timeout'; response_code: number | null; error_message: string | null } {
+export function contractEventFields(e: WebhookEventRecord): {
+  status: 'success' | 'failed' | 'timeout';
+  response_code: number | null;
+  error_message: string | null;
+} {
   const { outcome } = e;
   switch (outcome.kind) {
     // Like the service: 2xx and 3xx count as delivered; 4xx and 5xx as failed.
     case 'answered':
       return outcome.status < 400
         ? { status: 'success', response_code: outcome.status, error_message: null }
-        : { status: 'failed', response_code: outcome.status, error_message: `HTTP request returned status code ${outcome.status}${outcome.excerpt ? `: ${outcome.excerpt.slice(0, 120)}` : ''}` };
+        : {
+            status: 'failed',
+            response_code: outcome.status,
+            error_message: `HTTP request returned status code ${outcome.status}${outcome.excerpt ? `: ${outcome.excerpt.slice(0, 120)}` : ''}`,
+          };
     case 'refused':
       return { status: 'failed', response_code: null, error_message: outcome.reason };
     case 'timeout':
-      return { status: 'timeout', response_code: null, error_message: `The receiver did not answer within ${outcome.afterMs} ms.` };
+      return {
+        status: 'timeout',
+        response_code: null,
+        error_message: `The receiver did not answer within ${outcome.afterMs} ms.`,
+      };
     case 'unreachable':
-      return { status: 'failed', response_code: null, error_message: `The receiver could not be reached: ${outcome.message}` };
+      return {
+        status: 'failed',
+        response_code: null,
+        error_message: `The receiver could not be reached: ${outcome.message}`,
+      };
     case 'skipped':
       return { status: 'success', response_code: null, error_message: null };
   }
@@ -111,7 +141,10 @@ export function contractEventFields(e: WebhookEventRecord): { status: 'success' 
 
 export const CONTRACT_PRESENTERS: Presenters = {
   // The contract's table: `tags` an array of strings and the boolean `is_pro`.
-  formSummary: (ctx, form) => ({ ...summaryFields(ctx, form, { is_pro: ctx.store.workspaces.get(form.workspaceId)!.plan === 'pro' }), tags: form.tags ?? [] }),
+  formSummary: (ctx, form) => ({
+    ...summaryFields(ctx, form, { is_pro: ctx.store.workspaces.get(form.workspaceId)!.plan === 'pro' }),
+    tags: form.tags ?? [],
+  }),
   submission: (ctx, form, s) => ({
     data: { ...presentAnswers(ctx, form, s.answers), status: s.status, created_at: sqlTime(s.createdAt), id: s.id },
     completion_time: s.completionTime,
@@ -120,7 +153,12 @@ export const CONTRACT_PRESENTERS: Presenters = {
   }),
   updatedSubmission: (ctx, form, s) => ({
     message: 'Record successfully updated.',
-    data: { submission_id: s.id, form_id: s.formId, submitted_at: isoWithOffset(ctx.now()), data: presentAnswers(ctx, form, s.answers) },
+    data: {
+      submission_id: s.id,
+      form_id: s.formId,
+      submitted_at: isoWithOffset(ctx.now()),
+      data: presentAnswers(ctx, form, s.answers),
+    },
   }),
   integration: (i) => ({
     id: i.id,
@@ -128,7 +166,11 @@ export const CONTRACT_PRESENTERS: Presenters = {
     status: i.status,
     integration_id: 'webhook',
     logic: i.logic ?? [],
-    data: { webhook_url: i.data.webhook_url, ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}), webhook_headers: i.data.webhook_headers ?? {} },
+    data: {
+      webhook_url: i.data.webhook_url,
+      ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}),
+      webhook_headers: i.data.webhook_headers ?? {},
+    },
     oauth_id: null,
     created_at: laravelTimestamp(i.createdAt),
     updated_at: laravelTimestamp(i.updatedAt),

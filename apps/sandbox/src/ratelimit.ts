@@ -39,11 +39,18 @@ export function createRateLimiter(options: RateLimitOptions | false, now: () => 
     window.count++;
     const remaining = Math.max(0, options.limit - window.count);
     const resetAt = window.start + options.windowMs;
-    const headers: Record<string, string> = { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': String(remaining) };
+    const headers: Record<string, string> = {
+      'X-RateLimit-Limit': String(options.limit),
+      'X-RateLimit-Remaining': String(remaining),
+    };
     if (window.count > options.limit) {
       return {
         allowed: false,
-        headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil((resetAt - t) / 1000))), 'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)) },
+        headers: {
+          ...headers,
+          'Retry-After': String(Math.max(1, Math.ceil((resetAt - t) / 1000))),
+          'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+        },
       };
     }
     return { allowed: true, headers };

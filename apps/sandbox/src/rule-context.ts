@@ -15,5 +15,9 @@ export interface RuleContext {
   validator: Pick<SpecValidator, 'validateRequestBody'>;
   files: Pick<FileSigner, 'url'>;
   storage: Pick<Storage, 'presign'>;
-  store: { completedCount(formId: number): number; holdsFile(formId: number, name: string): boolean; readonly workspaces: ReadonlyMap<number, Workspace> };
+  store: {
+    completedCount(formId: number): number;
+    holdsFile(formId: number, name: string): boolean;
+    readonly workspaces: ReadonlyMap<number, Workspace>;
+  };
 }

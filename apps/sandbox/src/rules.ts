@@ -49,9 +49,21 @@ export interface PublicAnswerRules {
   /** A partial answer with no field answered is refused (422 `{type: "error", message}`). */
   refusesEmptyPartial: boolean;
   /** The submission this answer continues (a partial completed, a submission edited), or undefined for a new one; throws 404 for an unknown identifier. */
-  resumes(store: { submissionsOf(formId: number): readonly Submission[] }, form: Form, plan: Plan, body: Record<string, unknown>): Submission | undefined;
+  resumes(
+    store: { submissionsOf(formId: number): readonly Submission[] },
+    form: Form,
+    plan: Plan,
+    body: Record<string, unknown>,
+  ): Submission | undefined;
   /** What is kept beside the answers of a saved submission. */
-  meta(form: Form, plan: Plan, body: Record<string, unknown>, clientAddress: string, isNew: boolean, current?: Submission['meta']): Submission['meta'];
+  meta(
+    form: Form,
+    plan: Plan,
+    body: Record<string, unknown>,
+    clientAddress: string,
+    isNew: boolean,
+    current?: Submission['meta'],
+  ): Submission['meta'];
   /** Whether the answer says `is_first_submission: true` for the form's first completed submission. */
   reportsFirstSubmission: boolean;
 }
@@ -112,14 +124,33 @@ export const CONTRACT_RULES: SandboxRules = {
   present: CONTRACT_PRESENTERS,
   integrations: { knownKinds: ['webhook'], blockedHeaders: (specNames) => specNames },
   // The contract: submission.created is sent when a submission is created, completed or partial.
-  webhooks: { firedBy: ['created', 'partial'], emptyAnswersAs: 'object', recorded: (outcome) => outcome.kind !== 'skipped', userAgent: 'forms-api-kit-sandbox', answerBytes: RECEIVER_EXCERPT_BYTES, queued: false, eventRetentionMs: null, payloadExtras: false },
+  webhooks: {
+    firedBy: ['created', 'partial'],
+    emptyAnswersAs: 'object',
+    recorded: (outcome) => outcome.kind !== 'skipped',
+    userAgent: 'forms-api-kit-sandbox',
+    answerBytes: RECEIVER_EXCERPT_BYTES,
+    queued: false,
+    eventRetentionMs: null,
+    payloadExtras: false,
+  },
   // The contract: `is_partial: true` saves a partial; every answer is a new submission.
-  publicAnswers: { partial: (_form, _plan, body) => body.is_partial === true, refusesEmptyPartial: false, resumes: () => undefined, meta: () => undefined, reportsFirstSubmission: false },
+  publicAnswers: {
+    partial: (_form, _plan, body) => body.is_partial === true,
+    refusesEmptyPartial: false,
+    resumes: () => undefined,
+    meta: () => undefined,
+    reportsFirstSubmission: false,
+  },
   download: fileAttachment,
   // The spec: an id is its digits; a slug only where the contract takes one.
   fileRouteRateLimited: false,
   notAnObjectBody: 'refuse',
-  ids: { form: (raw, slugs) => (DIGITS.test(raw) ? { id: Number(raw) } : slugs ? { slug: raw } : 'not-found'), integer: digitsOnly, submission: digitsOnly },
+  ids: {
+    form: (raw, slugs) => (DIGITS.test(raw) ? { id: Number(raw) } : slugs ? { slug: raw } : 'not-found'),
+    integer: digitsOnly,
+    submission: digitsOnly,
+  },
 };
 
 /** The contract's rules with each of `overrides` applied in turn (later ones win, seam by seam). */

@@ -7,14 +7,23 @@ import type { RuleContext, SchemaError } from './rule-context.js';
  * Adds to `errors` what the operation's request schema refuses in `body`, one message per input
  * key; `accept` drops a schema error the sandbox's configuration allows.
  */
-export function addSchemaErrors(validator: RuleContext['validator'], operationId: OperationId, body: Record<string, any>, errors: FieldErrors, accept?: (error: SchemaError, body: Record<string, any>) => boolean): void {
+export function addSchemaErrors(
+  validator: RuleContext['validator'],
+  operationId: OperationId,
+  body: Record<string, any>,
+  errors: FieldErrors,
+  accept?: (error: SchemaError, body: Record<string, any>) => boolean,
+): void {
   const result = validator.validateRequestBody(operationId, body);
   const refused = result.valid ? [] : result.errors.filter((e) => !accept?.(e, body));
   const before = errors.size;
   for (const e of refused) {
     // The branches of a composite schema are reported by their own errors.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const path = [...e.instancePath.split('/').filter(Boolean), ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : [])];
+    const path = [
+      ...e.instancePath.split('/').filter(Boolean),
+      ...(e.params && 'missingProperty' in e.params ? [String(e.params.missingProperty)] : []),
+    ];
     const key = path.join('.') || 'body';
     errors.add(key, `The ${key.replace(/^data\./, '').replaceAll('_', ' ')} field ${e.message}.`);
   }

@@ -15,7 +15,8 @@ function cli(...args: string[]): ChildProcess {
   return child;
 }
 afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
@@ -28,18 +29,35 @@ it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
   });
   const info = JSON.parse(line);
   expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(Object.keys(info.tokens).sort()).toEqual(['all', 'integrations', 'none', 'outsider', 'read', 'readonly', 'withoutIntegrations', 'withoutRead', 'withoutWrite', 'write']);
+  expect(Object.keys(info.tokens).sort()).toEqual([
+    'all',
+    'integrations',
+    'none',
+    'outsider',
+    'read',
+    'readonly',
+    'withoutIntegrations',
+    'withoutRead',
+    'withoutWrite',
+    'write',
+  ]);
   expect(info.adminToken).toMatch(/^sandbox_admin_[\w-]{32}$/);
   expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free']);
-  const response = await fetch(`${info.baseUrl}/open/workspaces/1/forms`, { headers: { authorization: `Bearer ${info.tokens.all}` } });
+  const response = await fetch(`${info.baseUrl}/open/workspaces/1/forms`, {
+    headers: { authorization: `Bearer ${info.tokens.all}` },
+  });
   expect(response.status).toBe(200);
-  const reset = await fetch(`${info.baseUrl}/__sandbox/reset`, { method: 'POST', headers: { authorization: `Bearer ${info.adminToken}` } });
+  const reset = await fetch(`${info.baseUrl}/__sandbox/reset`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.adminToken}` },
+  });
   expect(reset.status).toBe(200);
   const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   expect(await exit).toBe(0);
   expect(stderr).toMatch(/GET \/open\/workspaces\/1\/forms -> 200/);
-  for (const token of [...(Object.values(info.tokens) as string[]), info.adminToken]) expect(stderr).not.toContain(token);
+  for (const token of [...(Object.values(info.tokens) as string[]), info.adminToken])
+    expect(stderr).not.toContain(token);
 });
 
 it('refuses a malformed flag with its usage and exit code 2', async () => {

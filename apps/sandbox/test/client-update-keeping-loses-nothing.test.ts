@@ -14,13 +14,21 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(Object.values(sandboxes).map((s) => s!.close())));
 
-const client = (s: SandboxHandle) => createFormsClient({ baseUrl: s.baseUrl, token: s.tokens.all, retry: { retries: 0 } });
+const client = (s: SandboxHandle) =>
+  createFormsClient({ baseUrl: s.baseUrl, token: s.tokens.all, retry: { retries: 0 } });
 /** A listed submission's answers as comparable values: file entries by name (their signed URLs change with time). */
 const comparable = (data: Record<string, unknown>) =>
   Object.fromEntries(
     Object.entries(data)
       .filter(([key]) => /^[0-9a-f-]{36}$/.test(key))
-      .map(([key, value]) => [key, value && typeof value === 'object' ? Object.values(value).map((v) => (v && typeof v === 'object' && 'file_name' in v ? (v as { file_name: string }).file_name : v)) : value]),
+      .map(([key, value]) => [
+        key,
+        value && typeof value === 'object'
+          ? Object.values(value).map((v) =>
+              v && typeof v === 'object' && 'file_name' in v ? (v as { file_name: string }).file_name : v,
+            )
+          : value,
+      ]),
   );
 
 describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
@@ -43,14 +51,21 @@ describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
     // Again, with what it read back: nothing is lost the second time either; a given completion time is sent.
     await forms.submissions.updateKeeping(16, before!.id, { [field('Name')]: 'Renamed' }, { completionTime: 7 });
     const [again] = (await forms.submissions.list(16, { perPage: 1, status: 'completed' })).data;
-    expect(comparable(again!.data)).toEqual({ ...comparable(before!.data), [field('Amount')]: 999, [field('Name')]: 'Renamed' });
+    expect(comparable(again!.data)).toEqual({
+      ...comparable(before!.data),
+      [field('Amount')]: 999,
+      [field('Name')]: 'Renamed',
+    });
     expect(again!.completion_time).toBe(7);
   });
 
   it('refuses a change keyed by something that is not a field id, before sending anything', async () => {
     const forms = client(sandboxes[behaviour]!);
     const [one] = (await forms.submissions.list(16, { perPage: 1 })).data;
-    await expect(forms.submissions.updateKeeping(16, one!.id, { Amount: 1 })).rejects.toMatchObject({ kind: 'invalid_options', option: 'changes' });
+    await expect(forms.submissions.updateKeeping(16, one!.id, { Amount: 1 })).rejects.toMatchObject({
+      kind: 'invalid_options',
+      option: 'changes',
+    });
   });
 
   it('says not_found for a submission the form does not have', async () => {
@@ -66,7 +81,9 @@ describe('the plain update beside it (observed, as the service)', () => {
     const field = (name: string) => form.properties.find((p) => p.name === name)!.id;
     const [, second] = (await forms.submissions.list(16, { perPage: 2, status: 'completed' })).data;
     await forms.submissions.update(16, second!.id, { [field('Name')]: 'Only', [field('Amount')]: 1 });
-    const after = (await forms.submissions.list(16, { perPage: 2, status: 'completed' })).data.find((x) => x.id === second!.id)!;
+    const after = (await forms.submissions.list(16, { perPage: 2, status: 'completed' })).data.find(
+      (x) => x.id === second!.id,
+    )!;
     expect(Object.keys(comparable(after.data)).sort()).toEqual([field('Name'), field('Amount')].sort());
     expect(after.completion_time).toBeNull();
   });

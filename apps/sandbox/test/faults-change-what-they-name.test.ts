@@ -25,49 +25,113 @@ async function webhookRoundTrip(sb: Sandbox) {
   const rx = await receiver(200);
   try {
     const secret = 'whsec_fault_probe_secret';
-    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: secret } } });
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: sb.tokens.all,
+      body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: secret } },
+    });
     const ids = await fieldIds(sb, 11);
-    await call(sb.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' } });
+    await call(sb.baseUrl, 'POST', '/forms/11/answer', {
+      body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' },
+    });
     const delivery = rx.deliveries[0]!;
-    const events = (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, { token: sb.tokens.all })).body;
-    return { verified: await verify(secret, delivery.raw, delivery.headers['x-webhook-signature'] as string), events: events.length };
+    const events = (
+      await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, {
+        token: sb.tokens.all,
+      })
+    ).body;
+    return {
+      verified: await verify(secret, delivery.raw, delivery.headers['x-webhook-signature'] as string),
+      events: events.length,
+    };
   } finally {
     await rx.close();
   }
 }
 
 const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
-  'rename-field': async (sb) => Object.keys((await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.all })).body.data[0]).includes('share_url'),
-  'drop-required-field': async (sb) => 'completion_time' in (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0],
-  'ignore-ability': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions', { token: sb.tokens.write })).status,
-  'wrong-type': async (sb) => typeof (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0].form_id,
-  unsorted: async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=2', { token: sb.tokens.all })).body.data[0].id,
-  'ignore-filter': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?status=partial&per_page=1', { token: sb.tokens.all })).body.meta.total,
-  'overlapping-pages': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?page=2&per_page=10', { token: sb.tokens.all })).body.data[0].id,
+  'rename-field': async (sb) =>
+    Object.keys(
+      (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.all })).body.data[0],
+    ).includes('share_url'),
+  'drop-required-field': async (sb) =>
+    'completion_time' in
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0],
+  'ignore-ability': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions', { token: sb.tokens.write })).status,
+  'wrong-type': async (sb) =>
+    typeof (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body
+      .data[0].form_id,
+  unsorted: async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=2', { token: sb.tokens.all })).body.data[0].id,
+  'ignore-filter': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?status=partial&per_page=1', { token: sb.tokens.all }))
+      .body.meta.total,
+  'overlapping-pages': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?page=2&per_page=10', { token: sb.tokens.all })).body
+      .data[0].id,
   'bad-signature': async (sb) => (await webhookRoundTrip(sb)).verified,
-  'wrong-content-type': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all })).headers.get('content-type'),
+  'wrong-content-type': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all })).headers.get('content-type'),
   'undocumented-status': async (sb) => {
-    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://hooks.example.com/x' } } });
-    return (await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${created.body.form_integration.id}`, { token: sb.tokens.all })).status;
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: sb.tokens.all,
+      body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://hooks.example.com/x' } },
+    });
+    return (
+      await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${created.body.form_integration.id}`, {
+        token: sb.tokens.all,
+      })
+    ).status;
   },
   'missing-event': async (sb) => (await webhookRoundTrip(sb)).events,
-  'server-error-on-unusual-query': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=0', { token: sb.tokens.all })).status,
+  'server-error-on-unusual-query': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=0', { token: sb.tokens.all })).status,
   'deleted-integration-answers': async (sb) => {
-    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://example.com/hook' } } });
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: sb.tokens.all,
+      body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://example.com/hook' } },
+    });
     const id = created.body.form_integration.id;
     const deleted = await call(sb.baseUrl, 'DELETE', `/open/forms/11/integrations/${id}`, { token: sb.tokens.all });
-    return [deleted.status, (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${id}/events`, { token: sb.tokens.all })).status];
+    return [
+      deleted.status,
+      (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${id}/events`, { token: sb.tokens.all })).status,
+    ];
   },
   'reachable-through-another-form': async (sb) => {
-    const submission = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0];
-    return (await call(sb.baseUrl, 'PUT', `/open/forms/12/submissions/${submission.id}`, { token: sb.tokens.all, body: { completion_time: 5 } })).status;
+    const submission = (
+      await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })
+    ).body.data[0];
+    return (
+      await call(sb.baseUrl, 'PUT', `/open/forms/12/submissions/${submission.id}`, {
+        token: sb.tokens.all,
+        body: { completion_time: 5 },
+      })
+    ).status;
   },
-  'foreign-form-readable': async (sb) => (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
+  'foreign-form-readable': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
 };
 
 describe('fault switches', () => {
   it('cover every fault the contract self-test expects, one catalogue entry each', () => {
-    expect([...SANDBOX_FAULTS].sort()).toEqual(['bad-signature', 'deleted-integration-answers', 'drop-required-field', 'foreign-form-readable', 'ignore-ability', 'ignore-filter', 'missing-event', 'overlapping-pages', 'reachable-through-another-form', 'rename-field', 'server-error-on-unusual-query', 'undocumented-status', 'unsorted', 'wrong-content-type', 'wrong-type']);
+    expect([...SANDBOX_FAULTS].sort()).toEqual([
+      'bad-signature',
+      'deleted-integration-answers',
+      'drop-required-field',
+      'foreign-form-readable',
+      'ignore-ability',
+      'ignore-filter',
+      'missing-event',
+      'overlapping-pages',
+      'reachable-through-another-form',
+      'rename-field',
+      'server-error-on-unusual-query',
+      'undocumented-status',
+      'unsorted',
+      'wrong-content-type',
+      'wrong-type',
+    ]);
     for (const name of SANDBOX_FAULTS) expect(FAULT_CATALOGUE[name].name).toBe(name);
   });
 
@@ -78,7 +142,10 @@ describe('fault switches', () => {
   });
 
   it('refuses an unknown fault name', async () => {
-    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toMatchObject({ kind: 'unknown-fault', message: expect.stringMatching(/Unknown sandbox fault/) });
+    await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toMatchObject({
+      kind: 'unknown-fault',
+      message: expect.stringMatching(/Unknown sandbox fault/),
+    });
   });
 
   it('are named nowhere in the ordinary code', () => {
@@ -86,7 +153,9 @@ describe('fault switches', () => {
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     // The behaviour layer, and the entry points that resolve fault names into it.
     const layer = (file: string) => file.startsWith('behaviour/') || file === 'index.ts' || file === 'cli.ts';
-    const mentions = files.filter((f) => !layer(relative(src, join(src, f)).replaceAll('\\', '/'))).filter((f) => /\bfaults?\b/i.test(readFileSync(join(src, f), 'utf8')));
+    const mentions = files
+      .filter((f) => !layer(relative(src, join(src, f)).replaceAll('\\', '/')))
+      .filter((f) => /\bfaults?\b/i.test(readFileSync(join(src, f), 'utf8')));
     expect(mentions).toEqual([]);
   });
 });

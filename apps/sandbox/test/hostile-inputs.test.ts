@@ -40,14 +40,21 @@ function streamHugeBody(url: string, total: number, chunked: boolean): Promise<{
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) } }, (res) => {
-      answered = true;
-      res.resume();
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, sent });
-      });
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
+      },
+      (res) => {
+        answered = true;
+        res.resume();
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, sent });
+        });
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     const pump = () => {
       while (!answered && sent < total) {
@@ -61,19 +68,60 @@ function streamHugeBody(url: string, total: number, chunked: boolean): Promise<{
 }
 
 describe('10. the SSRF guard classifies every address form', () => {
-  const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '151.101.1.69', '[2606:4700:4700::1111]', '[2001:4860:4860::8888]', '[2a00:1450:4001:80b::200e]'];
+  const PUBLIC = [
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '151.101.1.69',
+    '[2606:4700:4700::1111]',
+    '[2001:4860:4860::8888]',
+    '[2a00:1450:4001:80b::200e]',
+  ];
   const REFUSED: Array<[string, string]> = [
-    ['loopback', '127.0.0.1'], ['loopback', '127.255.255.254'], ['private', '10.0.0.1'], ['private', '172.16.0.1'], ['private', '172.31.255.255'],
-    ['private', '192.168.1.1'], ['link-local (cloud metadata)', '169.254.169.254'], ['carrier-grade NAT', '100.64.0.1'], ['unspecified', '0.0.0.0'],
-    ['this network', '0.1.2.3'], ['broadcast', '255.255.255.255'], ['multicast', '224.0.0.251'], ['reserved', '240.0.0.1'], ['IETF protocol', '192.0.0.8'],
-    ['documentation', '192.0.2.10'], ['documentation', '198.51.100.7'], ['documentation', '203.0.113.9'], ['benchmarking', '198.18.0.1'],
-    ['loopback, decimal spelling', '2130706433'], ['loopback, hex spelling', '0x7f.0.0.1'], ['loopback, short spelling', '127.1'], ['loopback, octal spelling', '0177.0.0.1'],
-    ['IPv6 loopback', '[::1]'], ['IPv6 unspecified', '[::]'], ['IPv4-compatible loopback', '[::127.0.0.1]'], ['IPv4-mapped loopback', '[::ffff:127.0.0.1]'],
-    ['IPv4-mapped private', '[::ffff:10.0.0.1]'], ['IPv4-mapped public', '[::ffff:8.8.8.8]'], ['IPv4-translated loopback', '[::ffff:0:127.0.0.1]'],
-    ['NAT64 loopback', '[64:ff9b::127.0.0.1]'], ['NAT64 public', '[64:ff9b::8.8.8.8]'], ['local-use NAT64', '[64:ff9b:1::a00:1]'], ['6to4 loopback', '[2002:7f00:1::]'],
-    ['6to4 private', '[2002:c0a8:101::1]'], ['Teredo', '[2001::1]'], ['deprecated site-local', '[fec0::1]'], ['discard-only', '[100::1]'], ['unique local', '[fc00::1]'],
-    ['unique local (cloud metadata)', '[fd00:ec2::254]'], ['link-local', '[fe80::1]'], ['multicast', '[ff02::1]'], ['documentation', '[2001:db8::1]'],
-    ['documentation', '[3fff::1]'], ['segment routing', '[5f00::1]'],
+    ['loopback', '127.0.0.1'],
+    ['loopback', '127.255.255.254'],
+    ['private', '10.0.0.1'],
+    ['private', '172.16.0.1'],
+    ['private', '172.31.255.255'],
+    ['private', '192.168.1.1'],
+    ['link-local (cloud metadata)', '169.254.169.254'],
+    ['carrier-grade NAT', '100.64.0.1'],
+    ['unspecified', '0.0.0.0'],
+    ['this network', '0.1.2.3'],
+    ['broadcast', '255.255.255.255'],
+    ['multicast', '224.0.0.251'],
+    ['reserved', '240.0.0.1'],
+    ['IETF protocol', '192.0.0.8'],
+    ['documentation', '192.0.2.10'],
+    ['documentation', '198.51.100.7'],
+    ['documentation', '203.0.113.9'],
+    ['benchmarking', '198.18.0.1'],
+    ['loopback, decimal spelling', '2130706433'],
+    ['loopback, hex spelling', '0x7f.0.0.1'],
+    ['loopback, short spelling', '127.1'],
+    ['loopback, octal spelling', '0177.0.0.1'],
+    ['IPv6 loopback', '[::1]'],
+    ['IPv6 unspecified', '[::]'],
+    ['IPv4-compatible loopback', '[::127.0.0.1]'],
+    ['IPv4-mapped loopback', '[::ffff:127.0.0.1]'],
+    ['IPv4-mapped private', '[::ffff:10.0.0.1]'],
+    ['IPv4-mapped public', '[::ffff:8.8.8.8]'],
+    ['IPv4-translated loopback', '[::ffff:0:127.0.0.1]'],
+    ['NAT64 loopback', '[64:ff9b::127.0.0.1]'],
+    ['NAT64 public', '[64:ff9b::8.8.8.8]'],
+    ['local-use NAT64', '[64:ff9b:1::a00:1]'],
+    ['6to4 loopback', '[2002:7f00:1::]'],
+    ['6to4 private', '[2002:c0a8:101::1]'],
+    ['Teredo', '[2001::1]'],
+    ['deprecated site-local', '[fec0::1]'],
+    ['discard-only', '[100::1]'],
+    ['unique local', '[fc00::1]'],
+    ['unique local (cloud metadata)', '[fd00:ec2::254]'],
+    ['link-local', '[fe80::1]'],
+    ['multicast', '[ff02::1]'],
+    ['documentation', '[2001:db8::1]'],
+    ['documentation', '[3fff::1]'],
+    ['segment routing', '[5f00::1]'],
   ];
   const policy = { allowPrivate: false };
 
@@ -83,7 +131,10 @@ describe('10. the SSRF guard classifies every address form', () => {
   });
 
   it.each(REFUSED)('refuses %s: %s', async (_kind, host) => {
-    expect(await checkWebhookUrl(`https://${host}/hook`, policy)).toEqual({ ok: false, error: 'The webhook URL must resolve only to public IP addresses.' });
+    expect(await checkWebhookUrl(`https://${host}/hook`, policy)).toEqual({
+      ok: false,
+      error: 'The webhook URL must resolve only to public IP addresses.',
+    });
   });
 
   it('refuses every embedding of a private IPv4 address in IPv6, and allows public IPv4 (property)', () => {
@@ -99,7 +150,15 @@ describe('10. the SSRF guard classifies every address form', () => {
     fc.assert(
       fc.property(privateV4, ([a, b, c, d]) => {
         const dotted = `${a}.${b}.${c}.${d}`;
-        const forms = [dotted, `::ffff:${dotted}`, `::${dotted}`, `::ffff:0:${dotted}`, `64:ff9b::${dotted}`, `64:ff9b:1::${hex(a, b)}:${hex(c, d)}`, `2002:${hex(a, b)}:${hex(c, d)}::1`];
+        const forms = [
+          dotted,
+          `::ffff:${dotted}`,
+          `::${dotted}`,
+          `::ffff:0:${dotted}`,
+          `64:ff9b::${dotted}`,
+          `64:ff9b:1::${hex(a, b)}:${hex(c, d)}`,
+          `2002:${hex(a, b)}:${hex(c, d)}::1`,
+        ];
         return forms.every((form) => !isPublicAddress(form));
       }),
     );
@@ -108,17 +167,29 @@ describe('10. the SSRF guard classifies every address form', () => {
   });
 
   it('refuses a host name when any of its addresses is private, and pins a public one', async () => {
-    const resolvesTo = (...addresses: string[]) => ({ allowPrivate: false, resolve: async () => addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 })) });
-    expect((await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('93.184.216.34', '10.0.0.1'))).ok).toBe(false);
+    const resolvesTo = (...addresses: string[]) => ({
+      allowPrivate: false,
+      resolve: async () => addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 })),
+    });
+    expect((await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('93.184.216.34', '10.0.0.1'))).ok).toBe(
+      false,
+    );
     expect((await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('::ffff:127.0.0.1'))).ok).toBe(false);
-    const pinned = await checkWebhookUrl('https://hooks.example.test/x', resolvesTo('2606:4700:4700::1111', '93.184.216.34'));
+    const pinned = await checkWebhookUrl(
+      'https://hooks.example.test/x',
+      resolvesTo('2606:4700:4700::1111', '93.184.216.34'),
+    );
     expect(pinned).toMatchObject({ ok: true, value: { pinned: { address: '93.184.216.34', family: 4 } } });
     expect(await checkWebhookUrl('https://localhost/x', { allowPrivate: false })).toMatchObject({ ok: false });
   });
 
   it('saves a webhook to a public IPv4 receiver without --allow-private-webhooks', async () => {
     sb = await sandbox({ allowPrivateWebhooks: false });
-    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://93.184.216.34/hook' } }, operationId: 'createFormIntegration' });
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: sb.tokens.all,
+      body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://93.184.216.34/hook' } },
+      operationId: 'createFormIntegration',
+    });
     expect(created.status).toBe(200);
   });
 });
@@ -126,7 +197,9 @@ describe('10. the SSRF guard classifies every address form', () => {
 describe('11. request and receiver bodies are bounded', () => {
   it('answers 413 to a 100 MiB answer without reading it (Content-Length)', async () => {
     sb = await sandbox();
-    const { result, growth } = await peakRssGrowth(() => streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, false));
+    const { result, growth } = await peakRssGrowth(() =>
+      streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, false),
+    );
     expect(result.status).toBe(413);
     expect(result.sent).toBeLessThan(100 * MiB);
     expect(growth).toBeLessThan(64 * MiB);
@@ -134,7 +207,9 @@ describe('11. request and receiver bodies are bounded', () => {
 
   it('answers 413 to a chunked body once it passes the limit', async () => {
     sb = await sandbox();
-    const { result, growth } = await peakRssGrowth(() => streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, true));
+    const { result, growth } = await peakRssGrowth(() =>
+      streamHugeBody(`${sb!.baseUrl}/forms/11/answer`, 100 * MiB, true),
+    );
     expect(result.status).toBe(413);
     expect(result.sent).toBeLessThan(100 * MiB);
     expect(growth).toBeLessThan(64 * MiB);
@@ -146,9 +221,14 @@ describe('11. request and receiver bodies are bounded', () => {
     // The spec caps one answer at 1,000,000 characters; two of them pass the limit.
     const large = { [ids['Full name']!]: 'x'.repeat(900_000) };
     expect(JSON.stringify(large).length).toBeLessThan(REQUEST_BODY_LIMIT_BYTES);
-    expect((await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: large })).status).toBe(200);
+    expect(
+      (await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: large })).status,
+    ).toBe(200);
     const tooLarge = { ...large, [ids.Phone!]: 'x'.repeat(900_000) };
-    expect((await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: tooLarge })).status).toBe(413);
+    expect(
+      (await call(sb.baseUrl, 'PUT', '/open/forms/12/submissions/5001', { token: sb.tokens.all, body: tooLarge }))
+        .status,
+    ).toBe(413);
   });
 
   it('reads only an excerpt of an endless receiver answer and records the failure at once', async () => {
@@ -168,12 +248,23 @@ describe('11. request and receiver bodies are bounded', () => {
     try {
       sb = await sandbox({ webhookTimeoutMs: 10_000 });
       const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`;
-      const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url } } });
+      const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.all,
+        body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url } },
+      });
       const ids = await fieldIds(sb, 11);
       const started = performance.now();
-      const { growth } = await peakRssGrowth(() => call(sb!.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' } }));
+      const { growth } = await peakRssGrowth(() =>
+        call(sb!.baseUrl, 'POST', '/forms/11/answer', {
+          body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' },
+        }),
+      );
       const elapsed = performance.now() - started;
-      const [event] = (await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, { token: sb.tokens.all })).body;
+      const [event] = (
+        await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, {
+          token: sb.tokens.all,
+        })
+      ).body;
       expect(event).toMatchObject({ status: 'failed', response_code: 500 });
       expect(event.error_message).toMatch(/^HTTP request returned status code 500: a+$/);
       expect(elapsed).toBeLessThan(5_000);
@@ -189,12 +280,20 @@ describe('11. request and receiver bodies are bounded', () => {
 describe('12. URLs the sandbox writes start with its configured base URL, never the Host header', () => {
   it('keeps a foreign Host out of pagination links and signed file URLs', async () => {
     sb = await sandbox();
-    const listed = await rawRequest(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', { headers: { host: 'attacker.example', authorization: `Bearer ${sb.tokens.all}` } });
+    const listed = await rawRequest(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', {
+      headers: { host: 'attacker.example', authorization: `Bearer ${sb.tokens.all}` },
+    });
     expect(listed.status).toBe(200);
     const body = JSON.parse(listed.text);
     const fileUrls = [...JSON.stringify(body.data).matchAll(/"file_url":"([^"]+)"/g)].map((m) => m[1]!);
     expect(fileUrls.length).toBeGreaterThan(0);
-    const urls = [body.links.first, body.links.next, body.meta.path, ...body.meta.links.map((l: { url: string | null }) => l.url).filter(Boolean), ...fileUrls];
+    const urls = [
+      body.links.first,
+      body.links.next,
+      body.meta.path,
+      ...body.meta.links.map((l: { url: string | null }) => l.url).filter(Boolean),
+      ...fileUrls,
+    ];
     expect(urls.length).toBeGreaterThan(3);
     for (const url of urls) expect(url.startsWith(`${sb.baseUrl}/`), url).toBe(true);
   });
@@ -203,13 +302,25 @@ describe('12. URLs the sandbox writes start with its configured base URL, never 
     sb = await sandbox();
     const rx = await receiver(200);
     try {
-      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: 'whsec_host_test_secret' } } });
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.all,
+        body: {
+          integration_id: 'webhook',
+          status: 'active',
+          data: { webhook_url: rx.url, webhook_secret: 'whsec_host_test_secret' },
+        },
+      });
       const ids = await fieldIds(sb, 11);
       const answer = { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', [ids.Attachment!]: ['contract.pdf'] };
-      const sent = await rawRequest(sb.baseUrl, 'POST', '/forms/11/answer', { headers: { host: 'attacker.example', 'content-type': 'application/json' }, body: JSON.stringify(answer) });
+      const sent = await rawRequest(sb.baseUrl, 'POST', '/forms/11/answer', {
+        headers: { host: 'attacker.example', 'content-type': 'application/json' },
+        body: JSON.stringify(answer),
+      });
       expect(sent.status).toBe(200);
       const payload = JSON.parse(rx.deliveries[0]!.raw.toString('utf8'));
-      expect(payload.submission.Attachment[0].file_url.startsWith(`${sb.baseUrl}/open/forms/11/submissions/file/`)).toBe(true);
+      expect(
+        payload.submission.Attachment[0].file_url.startsWith(`${sb.baseUrl}/open/forms/11/submissions/file/`),
+      ).toBe(true);
     } finally {
       await rx.close();
     }
@@ -218,14 +329,23 @@ describe('12. URLs the sandbox writes start with its configured base URL, never 
   it('writes the public URL it was given, when behind a proxy', async () => {
     sb = await sandbox({ publicUrl: 'https://sandbox.example.test/' });
     expect(sb.baseUrl).toBe('https://sandbox.example.test');
-    const listed = await rawRequest(sb.listenUrl, 'GET', '/open/forms/11/submissions?per_page=1', { headers: { authorization: `Bearer ${sb.tokens.all}` } });
-    expect(JSON.parse(listed.text).links.first).toMatch(/^https:\/\/sandbox\.example\.test\/open\/forms\/11\/submissions\?/);
+    const listed = await rawRequest(sb.listenUrl, 'GET', '/open/forms/11/submissions?per_page=1', {
+      headers: { authorization: `Bearer ${sb.tokens.all}` },
+    });
+    expect(JSON.parse(listed.text).links.first).toMatch(
+      /^https:\/\/sandbox\.example\.test\/open\/forms\/11\/submissions\?/,
+    );
   });
 });
 
 describe('13. the public rate limit keys on the real client, and forgets expired windows', () => {
   const partialAnswer = async (s: SandboxHandle, forwardedFor: string) =>
-    (await rawRequest(s.baseUrl, 'POST', '/forms/11/answer', { headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ is_partial: true }) })).status;
+    (
+      await rawRequest(s.baseUrl, 'POST', '/forms/11/answer', {
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({ is_partial: true }),
+      })
+    ).status;
 
   it('ignores a client-set X-Forwarded-For unless proxies are trusted', async () => {
     sb = await sandbox({ rateLimit: { limit: 5, windowMs: 60_000 } });
@@ -238,7 +358,11 @@ describe('13. the public rate limit keys on the real client, and forgets expired
   it('behind one trusted proxy, keys on the address that proxy appended', async () => {
     sb = await sandbox({ rateLimit: { limit: 2, windowMs: 60_000 }, trustedProxies: 1 });
     // The client's own claims (left) change; the proxy's entry (right) stays: one budget.
-    expect([await partialAnswer(sb, '1.1.1.1, 203.0.113.5'), await partialAnswer(sb, '2.2.2.2, 203.0.113.5'), await partialAnswer(sb, '3.3.3.3, 203.0.113.5')]).toEqual([200, 200, 429]);
+    expect([
+      await partialAnswer(sb, '1.1.1.1, 203.0.113.5'),
+      await partialAnswer(sb, '2.2.2.2, 203.0.113.5'),
+      await partialAnswer(sb, '3.3.3.3, 203.0.113.5'),
+    ]).toEqual([200, 200, 429]);
     expect(await partialAnswer(sb, '203.0.113.6')).toBe(200);
     // Not an address: the peer address is used instead of a client-made key.
     expect(await partialAnswer(sb, 'x'.repeat(4000))).toBe(200);
@@ -258,8 +382,12 @@ describe('13. the public rate limit keys on the real client, and forgets expired
 describe('14. administration, answer keys, check order and file names', () => {
   it('resets only with the admin token', async () => {
     sb = await sandbox();
-    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'http://127.0.0.1:9/x' } } });
-    const integrations = async () => (await call(sb!.baseUrl, 'GET', '/open/forms/11/integrations', { token: sb!.tokens.all })).body.length;
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: sb.tokens.all,
+      body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'http://127.0.0.1:9/x' } },
+    });
+    const integrations = async () =>
+      (await call(sb!.baseUrl, 'GET', '/open/forms/11/integrations', { token: sb!.tokens.all })).body.length;
     for (const token of [undefined, sb.tokens.all, 'sandbox_admin_wrong']) {
       const refused = await call(sb.baseUrl, 'POST', '/__sandbox/reset', token ? { token } : {});
       expect(refused.status).toBe(401);
@@ -276,13 +404,17 @@ describe('14. administration, answer keys, check order and file names', () => {
     const ids = await fieldIds(sb, 11);
     const valid = JSON.stringify({ [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' });
     const send = (method: string, path: string, token?: string) =>
-      rawRequest(sb!.baseUrl, method, path, { headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: `{"__proto__":{"polluted":true},${valid.slice(1)}` });
+      rawRequest(sb!.baseUrl, method, path, {
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: `{"__proto__":{"polluted":true},${valid.slice(1)}`,
+      });
     const updated = await send('PUT', '/open/forms/11/submissions/1001', sb.tokens.all);
     expect(updated.status).toBe(422);
     expect(Object.keys(JSON.parse(updated.text).errors)).toEqual(['__proto__']);
     // The spec: unknown keys of a new answer are ignored; the answer is saved without it.
     expect((await send('POST', '/forms/11/answer')).status).toBe(200);
-    const [newest] = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data;
+    const [newest] = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all }))
+      .body.data;
     expect(Object.hasOwn(newest.data, '__proto__')).toBe(false);
     expect(newest.data[ids.Name!]).toBe('Ada');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -298,17 +430,27 @@ describe('14. administration, answer keys, check order and file names', () => {
       ['DELETE', '/open/forms/11/integrations/999', sb.tokens.none, undefined],
       ['PUT', '/open/forms/11/integrations/999', sb.tokens.readonly, { status: 'nope' }],
     ];
-    for (const [method, path, token, body] of cases) expect((await call(sb.baseUrl, method, path, { token, body })).status, `${method} ${path}`).toBe(404);
+    for (const [method, path, token, body] of cases)
+      expect((await call(sb.baseUrl, method, path, { token, body })).status, `${method} ${path}`).toBe(404);
     // Then 403 before 422: a closed form refuses an invalid answer as closed.
-    expect((await call(sb.baseUrl, 'POST', '/forms/13/answer', { body: { completion_time: 'late' } })).status).toBe(403);
+    expect((await call(sb.baseUrl, 'POST', '/forms/13/answer', { body: { completion_time: 'late' } })).status).toBe(
+      403,
+    );
   });
 
   it('serves a file with a non-Latin-1 name (RFC 6266 filename*)', async () => {
     sb = await sandbox();
     const ids = await fieldIds(sb, 11);
     const name = 'résumé-日本 "final".pdf';
-    expect((await call(sb.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', [ids.Attachment!]: [name] } })).status).toBe(200);
-    const [newest] = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data;
+    expect(
+      (
+        await call(sb.baseUrl, 'POST', '/forms/11/answer', {
+          body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', [ids.Attachment!]: [name] },
+        })
+      ).status,
+    ).toBe(200);
+    const [newest] = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all }))
+      .body.data;
     const download = await fetch(newest.data[ids.Attachment!][0].file_url);
     expect(download.status).toBe(200);
     const disposition = download.headers.get('content-disposition')!;

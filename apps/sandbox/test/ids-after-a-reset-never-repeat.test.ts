@@ -12,10 +12,19 @@ afterEach(async () => {
 });
 
 async function answerThroughAWebhook(s: SandboxHandle, url: string) {
-  const hook = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url, webhook_secret: 'whsec_reset_test_secret' } } });
+  const hook = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+    token: s.tokens.all,
+    body: {
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: url, webhook_secret: 'whsec_reset_test_secret' },
+    },
+  });
   expect(hook.status).toBe(200);
   const ids = await fieldIds(s, 11);
-  const answer = await call(s.baseUrl, 'POST', '/forms/11/answer', { body: { [ids.Name!]: 'Same answer', [ids.Email!]: 'same@example.com' } });
+  const answer = await call(s.baseUrl, 'POST', '/forms/11/answer', {
+    body: { [ids.Name!]: 'Same answer', [ids.Email!]: 'same@example.com' },
+  });
   expect(answer.status).toBe(200);
   const list = await call(s.baseUrl, 'GET', '/open/forms/11/submissions', { token: s.tokens.all });
   return { integrationId: hook.body.form_integration.id as number, submissionId: list.body.data[0].id as number };

@@ -9,7 +9,16 @@ import { expect, test } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function importGraph(): Map<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(String(d.messageText));
+      },
+    },
+  )!;
   const sources = config.fileNames.filter((f) => f.startsWith(join(root, 'src')));
   const graph = new Map<string, string[]>();
   for (const file of sources) {
@@ -29,7 +38,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
   const walk = (file: string, path: string[]) => {
     state.set(file, 'open');
     for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), file, next].map((f) => relative(join(root, 'src'), f)));
+      if (state.get(next) === 'open')
+        found.push([...path.slice(path.indexOf(next)), file, next].map((f) => relative(join(root, 'src'), f)));
       else if (!state.has(next)) walk(next, [...path, file]);
     }
     state.set(file, 'done');
@@ -39,7 +49,11 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 test('the walk finds a cycle when there is one', () => {
-  const graph = new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']]]);
+  const graph = new Map([
+    ['/a', ['/b']],
+    ['/b', ['/c']],
+    ['/c', ['/a']],
+  ]);
   expect(cycles(graph)).toHaveLength(1);
 });
 

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => sbs.close());
 
 type Which = 'contract' | 'observed';
-const get = (which: Which, path: string, token: string = sbs[which].tokens.all) => call(sbs[which].baseUrl, 'GET', path, { token });
+const get = (which: Which, path: string, token: string = sbs[which].tokens.all) =>
+  call(sbs[which].baseUrl, 'GET', path, { token });
 const pretty = (body: Record<string, string>) => JSON.stringify(body, null, 4);
 
 describe('response bodies', () => {
@@ -25,7 +26,9 @@ describe('response bodies', () => {
     expect(observed.text).not.toMatch(/[^\x00-\x7f]/);
     expect(observed.text).toContain('http:\\/\\/127.0.0.1');
     expect(observed.text).not.toContain('://');
-    expect(observed.body.data[0].data).toMatchObject({ [Object.keys(contract.body.data[0].data)[3]!]: expect.stringContaining('Zürich') });
+    expect(observed.body.data[0].data).toMatchObject({
+      [Object.keys(contract.body.data[0].data)[3]!]: expect.stringContaining('Zürich'),
+    });
     expect(contract.text).toContain('Zürich');
     expect(contract.text).toContain('http://127.0.0.1');
     // A bare resource is encoded the same way.
@@ -35,8 +38,12 @@ describe('response bodies', () => {
 
   it('are pretty-printed with unescaped slashes when the exception handler renders them (403, 404; 429 and 500 below and in the integrations test) in observed', async () => {
     const forbidden = { message: 'This action is unauthorized.' };
-    expect((await get('observed', '/open/forms/11/submissions', sbs.observed.tokens.none)).text).toBe(pretty(forbidden));
-    expect((await get('contract', '/open/forms/11/submissions', sbs.contract.tokens.none)).text).toBe(JSON.stringify(forbidden));
+    expect((await get('observed', '/open/forms/11/submissions', sbs.observed.tokens.none)).text).toBe(
+      pretty(forbidden),
+    );
+    expect((await get('contract', '/open/forms/11/submissions', sbs.contract.tokens.none)).text).toBe(
+      JSON.stringify(forbidden),
+    );
     const unknownRoute = await get('observed', '/open/nowhere/at/all');
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.text).toBe(pretty({ message: 'The route open/nowhere/at/all could not be found.' }));
@@ -44,10 +51,15 @@ describe('response bodies', () => {
 
   it('are compact for 401 and 422 in observed, as the service answers them', async () => {
     expect((await call(sbs.observed.baseUrl, 'GET', '/open/forms/11')).text).toBe('{"message":"Unauthenticated."}');
-    const invalid = await call(sbs.observed.baseUrl, 'PUT', '/open/forms/11/submissions/1001', { token: sbs.observed.tokens.all, body: {} });
+    const invalid = await call(sbs.observed.baseUrl, 'PUT', '/open/forms/11/submissions/1001', {
+      token: sbs.observed.tokens.all,
+      body: {},
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.text).toBe(JSON.stringify(invalid.body));
-    expect(invalid.text.startsWith('{"message":"The Name field is required. (and 1 more error)","errors":{')).toBe(true);
+    expect(invalid.text.startsWith('{"message":"The Name field is required. (and 1 more error)","errors":{')).toBe(
+      true,
+    );
   });
 });
 
@@ -56,7 +68,10 @@ describe('404 messages', () => {
     const cases: Array<[string, string]> = [
       ['/open/forms/999', 'No query results for model [App\\Models\\Forms\\Form] 999'],
       ['/open/workspaces/999/forms', 'No query results for model [App\\Models\\Workspace] 999'],
-      ['/open/forms/11/integrations/77/events', 'No query results for model [App\\Models\\Integration\\FormIntegration] 77'],
+      [
+        '/open/forms/11/integrations/77/events',
+        'No query results for model [App\\Models\\Integration\\FormIntegration] 77',
+      ],
     ];
     for (const [path, message] of cases) {
       for (const which of ['observed', 'contract'] as const) {
@@ -76,20 +91,27 @@ describe('the rate limit', () => {
         const sb = limited[which];
         for (let i = 0; i < 100; i++) {
           // Two tokens of the same user share one allowance.
-          const res = await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms?per_page=1', { token: i % 2 === 0 ? sb.tokens.read : sb.tokens.all });
+          const res = await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms?per_page=1', {
+            token: i % 2 === 0 ? sb.tokens.read : sb.tokens.all,
+          });
           expect(res.status, `${which} request ${i + 1}`).toBe(200);
           expect(res.headers.get('x-ratelimit-remaining'), which).toBe(String(99 - i));
         }
         const refused = await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.write });
         expect(refused.status, which).toBe(429);
         expect(refused.body, which).toEqual({ message: 'Too Many Attempts.' });
-        expect(refused.text, which).toBe(which === 'observed' ? pretty({ message: 'Too Many Attempts.' }) : '{"message":"Too Many Attempts."}');
+        expect(refused.text, which).toBe(
+          which === 'observed' ? pretty({ message: 'Too Many Attempts.' }) : '{"message":"Too Many Attempts."}',
+        );
         expect(refused.headers.get('x-ratelimit-limit'), which).toBe('100');
         expect(refused.headers.get('x-ratelimit-remaining'), which).toBe('0');
         expect(Number(refused.headers.get('retry-after')), which).toBeGreaterThan(0);
         expect(Number(refused.headers.get('x-ratelimit-reset')), which).toBeGreaterThan(Date.now() / 1000);
         // Another user still has the whole allowance.
-        expect((await call(sb.baseUrl, 'GET', '/open/workspaces/2/forms', { token: sb.tokens.outsider })).status, which).toBe(200);
+        expect(
+          (await call(sb.baseUrl, 'GET', '/open/workspaces/2/forms', { token: sb.tokens.outsider })).status,
+          which,
+        ).toBe(200);
       }
     } finally {
       await limited.close();

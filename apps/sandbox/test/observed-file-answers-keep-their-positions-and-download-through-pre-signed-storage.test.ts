@@ -16,7 +16,9 @@ afterAll(() => sbs.close());
 
 type Which = 'contract' | 'observed';
 const submission1290 = async (which: Which) => {
-  const { body } = await call(sbs[which].baseUrl, 'GET', '/open/forms/11/submissions?search=passport-scan', { token: sbs[which].tokens.read });
+  const { body } = await call(sbs[which].baseUrl, 'GET', '/open/forms/11/submissions?search=passport-scan', {
+    token: sbs[which].tokens.read,
+  });
   expect(body.data.map((s: { id: number }) => s.id)).toEqual([1290]);
   return body.data[0];
 };
@@ -26,18 +28,28 @@ const PASSPORT = /^passport-scan_[0-9a-f-]{36}\.pdf$/;
 describe('a file answer with an empty entry before a file (submission-file-answer-object)', () => {
   it('is an object keyed by position in observed, a list in contract', async () => {
     const [observed, contract] = [await submission1290('observed'), await submission1290('contract')];
-    expect(observed.data[attachment]).toEqual({ 1: { file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) } });
+    expect(observed.data[attachment]).toEqual({
+      1: { file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) },
+    });
     expect(Object.keys(observed.data[attachment])).toEqual(['1']);
-    expect(contract.data[attachment]).toEqual([{ file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) }]);
+    expect(contract.data[attachment]).toEqual([
+      { file_url: expect.any(String), file_name: expect.stringMatching(PASSPORT) },
+    ]);
     // Any other file answer is a list in both.
-    const { body } = await call(sbs.observed.baseUrl, 'GET', '/open/forms/11/submissions?search=invoice-&per_page=1', { token: sbs.observed.tokens.read });
-    expect(body.data[0].data[attachment]).toEqual([{ file_url: expect.any(String), file_name: expect.stringMatching(/^invoice-\d+_[0-9a-f-]{36}\.pdf$/) }]);
+    const { body } = await call(sbs.observed.baseUrl, 'GET', '/open/forms/11/submissions?search=invoice-&per_page=1', {
+      token: sbs.observed.tokens.read,
+    });
+    expect(body.data[0].data[attachment]).toEqual([
+      { file_url: expect.any(String), file_name: expect.stringMatching(/^invoice-\d+_[0-9a-f-]{36}\.pdf$/) },
+    ]);
   });
 });
 
 describe('the signed download', () => {
   it('answers 302 to a pre-signed storage URL of the sandbox in observed, which serves the file; the file itself in contract', async () => {
-    const listed = Object.values((await submission1290('observed')).data[attachment] as Record<string, { file_url: string; file_name: string }>)[0]!;
+    const listed = Object.values(
+      (await submission1290('observed')).data[attachment] as Record<string, { file_url: string; file_name: string }>,
+    )[0]!;
     const [observedUrl, name] = [listed.file_url, listed.file_name];
     const content = `Sandbox file ${name} of form 11\n`;
     const redirect = await fetch(observedUrl, { redirect: 'manual' });

@@ -19,14 +19,18 @@ const SECRET = 'whsec_integration_tests';
 const HOOK = 'https://hooks.example.com/forms';
 
 const integrations = (sb: SandboxHandle, method: string, suffix: string, body?: unknown) =>
-  call(sb.baseUrl, method, `/open/forms/11/integrations${suffix}`, { token: sb.tokens.integrations, ...(body !== undefined ? { body } : {}) });
+  call(sb.baseUrl, method, `/open/forms/11/integrations${suffix}`, {
+    token: sb.tokens.integrations,
+    ...(body !== undefined ? { body } : {}),
+  });
 const create = async (sb: SandboxHandle, data: Record<string, unknown>) => {
   const created = await integrations(sb, 'POST', '', { integration_id: 'webhook', status: 'active', data });
   expect(created.status).toBe(200);
   return created.body.form_integration.id as number;
 };
 const events = async (sb: SandboxHandle, formId: number, id: number) =>
-  (await call(sb.baseUrl, 'GET', `/open/forms/${formId}/integrations/${id}/events`, { token: sb.tokens.integrations })).body;
+  (await call(sb.baseUrl, 'GET', `/open/forms/${formId}/integrations/${id}/events`, { token: sb.tokens.integrations }))
+    .body;
 const answer = async (sb: SandboxHandle, formId: number, answers: Record<string, unknown>) => {
   const ids = await fieldIds(sb, formId);
   const body = Object.fromEntries(Object.entries(answers).map(([name, value]) => [ids[name]!, value]));
@@ -39,27 +43,46 @@ describe('updating an integration', () => {
     for (const which of BOTH) {
       const sb = sbs[which];
       const id = await create(sb, { webhook_url: HOOK });
-      const noStatus = await integrations(sb, 'PUT', `/${id}`, { integration_id: 'webhook', data: { webhook_url: HOOK } });
+      const noStatus = await integrations(sb, 'PUT', `/${id}`, {
+        integration_id: 'webhook',
+        data: { webhook_url: HOOK },
+      });
       expect(noStatus.status, which).toBe(422);
       expect(Object.keys(noStatus.body.errors), which).toContain('status');
       // No integration_id, and an unknown one whose body is otherwise invalid too: 500 either way.
-      for (const body of [{ status: 'active', data: { webhook_url: HOOK } }, { integration_id: 'carrier-pigeon', status: 'bogus', data: 1 }]) {
+      for (const body of [
+        { status: 'active', data: { webhook_url: HOOK } },
+        { integration_id: 'carrier-pigeon', status: 'bogus', data: 1 },
+      ]) {
         const failed = await integrations(sb, 'PUT', `/${id}`, body);
         expect(failed.status, `${which} ${JSON.stringify(body)}`).toBe(500);
         expect(failed.body, which).toEqual({ message: 'Server Error' });
       }
-      expect((await integrations(sb, 'POST', '', { status: 'active', data: { webhook_url: HOOK } })).status, which).toBe(500);
+      expect(
+        (await integrations(sb, 'POST', '', { status: 'active', data: { webhook_url: HOOK } })).status,
+        which,
+      ).toBe(500);
       // The service's exception handler pretty-prints it; the contract sandbox answers compactly.
       const text = (await integrations(sb, 'POST', '', {})).text;
-      expect(text, which).toBe(which === 'observed' ? '{\n    "message": "Server Error"\n}' : '{"message":"Server Error"}');
+      expect(text, which).toBe(
+        which === 'observed' ? '{\n    "message": "Server Error"\n}' : '{"message":"Server Error"}',
+      );
     }
   });
 
   it('replaces data wholesale in both: a secret and headers not sent again are gone', async () => {
     for (const which of BOTH) {
       const sb = sbs[which];
-      const id = await create(sb, { webhook_url: HOOK, webhook_secret: SECRET, webhook_headers: { 'X-Api-Key': 'k-1' } });
-      const updated = await integrations(sb, 'PUT', `/${id}`, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: `${HOOK}/v2` } });
+      const id = await create(sb, {
+        webhook_url: HOOK,
+        webhook_secret: SECRET,
+        webhook_headers: { 'X-Api-Key': 'k-1' },
+      });
+      const updated = await integrations(sb, 'PUT', `/${id}`, {
+        integration_id: 'webhook',
+        status: 'inactive',
+        data: { webhook_url: `${HOOK}/v2` },
+      });
       expect(updated.status, which).toBe(200);
       const { form_integration: saved } = updated.body;
       expect(saved, which).toMatchObject({ id, status: 'inactive', data: { webhook_url: `${HOOK}/v2` } });
@@ -71,11 +94,17 @@ describe('updating an integration', () => {
   });
 
   it('webhook-authorization-header-refused: observed refuses an Authorization custom header (any case), on create and update; contract accepts it', async () => {
-    const sent = (name: string) => ({ integration_id: 'webhook', status: 'active', data: { webhook_url: HOOK, webhook_headers: { [name]: 'Bearer receiver-key' } } });
+    const sent = (name: string) => ({
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: HOOK, webhook_headers: { [name]: 'Bearer receiver-key' } },
+    });
     for (const name of ['Authorization', 'authorization']) {
       const refused = await integrations(sbs.observed, 'POST', '', sent(name));
       expect(refused.status, name).toBe(422);
-      expect(refused.body.errors, name).toEqual({ 'data.webhook_headers': [`The '${name}' header cannot be customized for security reasons.`] });
+      expect(refused.body.errors, name).toEqual({
+        'data.webhook_headers': [`The '${name}' header cannot be customized for security reasons.`],
+      });
     }
     const id = await create(sbs.observed, { webhook_url: HOOK });
     expect((await integrations(sbs.observed, 'PUT', `/${id}`, sent('Authorization'))).status).toBe(422);
@@ -102,12 +131,38 @@ describe('the events list (events-shape)', () => {
         if (which === 'observed') {
           expect(success).toEqual([{ date: expect.stringMatching(DATE), status: 'Success', data: {} }]);
           // jsonb keeps keys by length: status, message, response.
-          expect(failure).toEqual([{ date: expect.stringMatching(DATE), status: 'Error', data: { status: 500, message: 'HTTP request returned status code 500:\nreceiver refused\n', response: null } }]);
+          expect(failure).toEqual([
+            {
+              date: expect.stringMatching(DATE),
+              status: 'Error',
+              data: {
+                status: 500,
+                message: 'HTTP request returned status code 500:\nreceiver refused\n',
+                response: null,
+              },
+            },
+          ]);
           expect(Object.keys(failure[0].data)).toEqual(['status', 'message', 'response']);
         } else {
-          expect(success).toMatchObject([{ integration_id: good, event: 'submission.created', status: 'success', response_code: 200, error_message: null }]);
+          expect(success).toMatchObject([
+            {
+              integration_id: good,
+              event: 'submission.created',
+              status: 'success',
+              response_code: 200,
+              error_message: null,
+            },
+          ]);
           expect(failure).toMatchObject([{ integration_id: bad, status: 'failed', response_code: 500 }]);
-          expect(Object.keys(success[0])).toEqual(['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at']);
+          expect(Object.keys(success[0])).toEqual([
+            'id',
+            'integration_id',
+            'event',
+            'status',
+            'response_code',
+            'error_message',
+            'created_at',
+          ]);
         }
         await integrations(sb, 'DELETE', `/${good}`);
         await integrations(sb, 'DELETE', `/${bad}`);
@@ -127,8 +182,14 @@ describe('the events list (events-shape)', () => {
         await expect.poll(async () => (await events(sb, 11, id)).length).toBe(1);
         const [event] = await events(sb, 11, id);
         if (which === 'observed') {
-          expect(event).toEqual({ date: expect.stringMatching(DATE), status: 'Error', data: { message: expect.any(String) } });
-          expect(event.data.message).toMatch(/^cURL error 28: Operation timed out after 300 milliseconds .* for http:\/\/127\.0\.0\.1:\d+\/hook$/);
+          expect(event).toEqual({
+            date: expect.stringMatching(DATE),
+            status: 'Error',
+            data: { message: expect.any(String) },
+          });
+          expect(event.data.message).toMatch(
+            /^cURL error 28: Operation timed out after 300 milliseconds .* for http:\/\/127\.0\.0\.1:\d+\/hook$/,
+          );
         } else {
           expect(event).toMatchObject({ status: 'timeout', response_code: null });
         }
@@ -146,7 +207,8 @@ describe('the events list (events-shape)', () => {
       expect(await events(sb, 15, 1), which).toEqual([]);
       await answer(sb, 15, { Name: 'Standard Sam', Tier: 'Standard' });
       const recorded = await events(sb, 15, 1);
-      if (which === 'observed') expect(recorded).toEqual([{ date: expect.stringMatching(DATE), status: 'Success', data: {} }]);
+      if (which === 'observed')
+        expect(recorded).toEqual([{ date: expect.stringMatching(DATE), status: 'Success', data: {} }]);
       else expect(recorded).toEqual([]);
     }
   });

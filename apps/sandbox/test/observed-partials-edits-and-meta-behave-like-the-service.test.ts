@@ -12,20 +12,29 @@ afterEach(async () => {
   running = [];
 });
 async function pair(options: SandboxOptions = {}) {
-  const [observed, contract] = [await sandbox({ ...options, behaviour: 'observed' }), await sandbox({ ...options, behaviour: 'contract' })];
+  const [observed, contract] = [
+    await sandbox({ ...options, behaviour: 'observed' }),
+    await sandbox({ ...options, behaviour: 'contract' }),
+  ];
   running.push(observed, contract);
   return { observed, contract };
 }
 async function hooked(s: SandboxHandle, formId: number) {
   const rx = await receiver(200);
   running.push(rx);
-  const created = await call(s.baseUrl, 'POST', `/open/forms/${formId}/integrations`, { token: s.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url } } });
+  const created = await call(s.baseUrl, 'POST', `/open/forms/${formId}/integrations`, {
+    token: s.tokens.all,
+    body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url } },
+  });
   expect(created.status).toBe(200);
   return rx;
 }
-const answer = (s: SandboxHandle, formId: number, body: Record<string, unknown>) => call(s.baseUrl, 'POST', `/forms/${formId}/answer`, { body });
-const all = async (s: SandboxHandle, formId: number) => (await call(s.baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=100`, { token: s.tokens.all })).body;
-const payloads = (rx: Awaited<ReturnType<typeof hooked>>) => rx.deliveries.map((d) => JSON.parse(d.raw.toString('utf8')));
+const answer = (s: SandboxHandle, formId: number, body: Record<string, unknown>) =>
+  call(s.baseUrl, 'POST', `/forms/${formId}/answer`, { body });
+const all = async (s: SandboxHandle, formId: number) =>
+  (await call(s.baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=100`, { token: s.tokens.all })).body;
+const payloads = (rx: Awaited<ReturnType<typeof hooked>>) =>
+  rx.deliveries.map((d) => JSON.parse(d.raw.toString('utf8')));
 
 describe('row 4: is_partial', () => {
   it('is a validated completed submission with a webhook on a form without partials in observed; a partial in contract', async () => {
@@ -38,7 +47,11 @@ describe('row 4: is_partial', () => {
       const sent = await answer(s, 12, { [ids['Full name']!]: 'Ada', is_partial: true });
       expect(sent.status).toBe(200);
       if (s === observed) {
-        expect(sent.body).toMatchObject({ type: 'success', message: 'Form submission saved.', is_first_submission: false });
+        expect(sent.body).toMatchObject({
+          type: 'success',
+          message: 'Form submission saved.',
+          is_first_submission: false,
+        });
         await expect.poll(() => rx.deliveries.length).toBe(1);
       } else {
         expect(sent.body.message).toBe('Partial submission saved');
@@ -52,16 +65,22 @@ describe('row 4: is_partial', () => {
     const { observed, contract } = await pair();
     const empty = await answer(observed, 11, { is_partial: true });
     expect(empty.status).toBe(422);
-    expect(empty.body).toEqual({ type: 'error', message: 'At least one field must have a value for partial submissions.' });
+    expect(empty.body).toEqual({
+      type: 'error',
+      message: 'At least one field must have a value for partial submissions.',
+    });
     expect((await answer(contract, 11, { is_partial: true })).status).toBe(200);
   });
 
-  it('is_first_submission is true for the form\'s first completed submission in observed; always false in contract', async () => {
+  it("is_first_submission is true for the form's first completed submission in observed; always false in contract", async () => {
     const { observed, contract } = await pair({ seed: defaultSeed({ submissionsPerForm: 0 }) });
     for (const s of [observed, contract]) {
       const ids = await fieldIds(s, 11);
       const firsts = [];
-      for (const n of [1, 2]) firsts.push((await answer(s, 11, { [ids.Name!]: `Ada ${n}`, [ids.Email!]: 'ada@example.com' })).body.is_first_submission);
+      for (const n of [1, 2])
+        firsts.push(
+          (await answer(s, 11, { [ids.Name!]: `Ada ${n}`, [ids.Email!]: 'ada@example.com' })).body.is_first_submission,
+        );
       expect(firsts).toEqual(s === observed ? [true, false] : [false, false]);
     }
   });
@@ -77,7 +96,11 @@ describe('D2: a partial, then its completion', () => {
       const partial = await answer(s, 11, { [ids.Name!]: 'Ada', is_partial: true });
       expect(partial.body.message).toBe('Partial submission saved');
       const hash = partial.body.submission_hash;
-      const completed = await answer(s, 11, { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', submission_hash: hash });
+      const completed = await answer(s, 11, {
+        [ids.Name!]: 'Ada',
+        [ids.Email!]: 'ada@example.com',
+        submission_hash: hash,
+      });
       expect(completed.status).toBe(200);
       // Contract: the partial is a submission created, announced like any other; then the completion, a new one.
       await expect.poll(() => rx.deliveries.length).toBe(s === observed ? 1 : 2);
@@ -97,7 +120,11 @@ describe('D2: a partial, then its completion', () => {
   it('tracking_parameters with a name the service does not list is 422 in observed (array:utm_source,…)', async () => {
     const { observed } = await pair();
     const ids = await fieldIds(observed, 16);
-    const refused = await answer(observed, 16, { [ids.Name!]: 'Ada', [ids.Amount!]: 10, tracking_parameters: { utm_source: 'x', unknown: 'x' } });
+    const refused = await answer(observed, 16, {
+      [ids.Name!]: 'Ada',
+      [ids.Amount!]: 10,
+      tracking_parameters: { utm_source: 'x', unknown: 'x' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual({ tracking_parameters: ['The tracking parameters field must be an array.'] });
   });
@@ -106,7 +133,11 @@ describe('D2: a partial, then its completion', () => {
     const { observed } = await pair();
     const ids = await fieldIds(observed, 11);
     for (const submission_hash of ['5', '00000000-0000-4000-a000-000000000000']) {
-      const refused = await answer(observed, 11, { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com', submission_hash });
+      const refused = await answer(observed, 11, {
+        [ids.Name!]: 'Ada',
+        [ids.Email!]: 'ada@example.com',
+        submission_hash,
+      });
       expect(refused.status).toBe(404);
       expect(refused.body.message).toBe('Submission not found');
     }
@@ -134,7 +165,10 @@ describe('D3: a public edit of an editable form', () => {
       const rx = await hooked(s, 12);
       const ids = await fieldIds(s, 12);
       const first = await answer(s, 12, { [ids['Full name']!]: 'Ada' });
-      const edited = await answer(s, 12, { [ids['Full name']!]: 'Ada Lovelace', submission_id: first.body.submission_id });
+      const edited = await answer(s, 12, {
+        [ids['Full name']!]: 'Ada Lovelace',
+        submission_id: first.body.submission_id,
+      });
       expect(edited.status).toBe(200);
       await expect.poll(() => rx.deliveries.length).toBe(2);
       const [a, b] = payloads(rx);
@@ -142,7 +176,9 @@ describe('D3: a public edit of an editable form', () => {
         expect(b.submission_id).toBe(a.submission_id);
         expect(b.submission['Full name']).toBe('Ada Lovelace');
         // The form is editable on a Pro plan: the payload carries the respondent's edit link.
-        expect(a.edit_link).toBe(`https://forms.example.com/forms/customer-survey-d4e5f6?submission_id=${first.body.submission_id}`);
+        expect(a.edit_link).toBe(
+          `https://forms.example.com/forms/customer-survey-d4e5f6?submission_id=${first.body.submission_id}`,
+        );
       } else {
         expect(b.submission_id).not.toBe(a.submission_id);
         expect(a).not.toHaveProperty('edit_link');
@@ -157,7 +193,11 @@ describe('D4 and row 6: meta', () => {
     for (const s of [observed, contract]) {
       const rx = await hooked(s, 16);
       const ids = await fieldIds(s, 16);
-      const sent = await answer(s, 16, { [ids.Name!]: 'Ada', [ids.Amount!]: 10, tracking_parameters: { utm_source: 'newsletter', utm_medium: ' ' } });
+      const sent = await answer(s, 16, {
+        [ids.Name!]: 'Ada',
+        [ids.Amount!]: 10,
+        tracking_parameters: { utm_source: 'newsletter', utm_medium: ' ' },
+      });
       expect(sent.status, JSON.stringify(sent.body)).toBe(200);
       await expect.poll(() => rx.deliveries.length).toBe(1);
       const row = (await all(s, 16)).data.find((r: { data: Record<string, unknown> }) => r.data[ids.Name!] === 'Ada');

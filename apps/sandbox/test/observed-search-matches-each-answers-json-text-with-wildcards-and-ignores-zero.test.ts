@@ -13,15 +13,26 @@ afterAll(() => sbs.close());
 
 type Which = 'contract' | 'observed';
 const search = async (which: Which, formId: number, term: string) => {
-  const { status, body } = await call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=-1&search=${encodeURIComponent(term)}`, { token: sbs[which].tokens.read });
+  const { status, body } = await call(
+    sbs[which].baseUrl,
+    'GET',
+    `/open/forms/${formId}/submissions?per_page=-1&search=${encodeURIComponent(term)}`,
+    { token: sbs[which].tokens.read },
+  );
   expect(status).toBe(200);
   return body.meta.total as number;
 };
-const both = async (formId: number, term: string) => ({ observed: await search('observed', formId, term), contract: await search('contract', formId, term) });
+const both = async (formId: number, term: string) => ({
+  observed: await search('observed', formId, term),
+  contract: await search('contract', formId, term),
+});
 
 describe('search', () => {
   it('is case-insensitive in both, non-ASCII letters included', async () => {
-    for (const [lower, upper] of [['jane', 'JANE'], ['zürich', 'ZÜRICH']] as const) {
+    for (const [lower, upper] of [
+      ['jane', 'JANE'],
+      ['zürich', 'ZÜRICH'],
+    ] as const) {
       const [a, b] = [await both(11, lower), await both(11, upper)];
       expect(a.observed, lower).toBeGreaterThan(0);
       expect(b, upper).toEqual(a);

@@ -13,7 +13,10 @@ afterAll(() => sbs.close());
 
 type Which = 'contract' | 'observed';
 const list = (which: Which, formId: number, query = '', token: string = sbs[which].tokens.read) =>
-  call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions${query}`, { token, ...(which === 'contract' ? { operationId: 'listFormSubmissions' } : {}) });
+  call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions${query}`, {
+    token,
+    ...(which === 'contract' ? { operationId: 'listFormSubmissions' } : {}),
+  });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('per_page (submissions-per-page-not-validated)', () => {
@@ -48,7 +51,10 @@ describe('per_page (submissions-per-page-not-validated)', () => {
 describe('status', () => {
   it('ignores an unknown status in both: the whole list', async () => {
     for (const which of ['observed', 'contract'] as const) {
-      const [all, unknown] = [await list(which, 12, '?per_page=1'), await list(which, 12, '?per_page=1&status=archived')];
+      const [all, unknown] = [
+        await list(which, 12, '?per_page=1'),
+        await list(which, 12, '?per_page=1&status=archived'),
+      ];
       expect(unknown.status, which).toBe(200);
       expect(unknown.body.meta.total, which).toBe(all.body.meta.total);
     }
@@ -66,7 +72,10 @@ describe('status', () => {
     for (const which of ['observed', 'contract'] as const) {
       const partials = await list(which, 12, '?status=partial&per_page=100');
       expect(partials.body.meta.total, which).toBeGreaterThan(0);
-      expect(partials.body.data.every((s: { data: { status: string } }) => s.data.status === 'partial'), which).toBe(true);
+      expect(
+        partials.body.data.every((s: { data: { status: string } }) => s.data.status === 'partial'),
+        which,
+      ).toBe(true);
     }
   });
 });
@@ -90,13 +99,31 @@ describe('links (submissions-links-drop-filters)', () => {
     const path = (which: Which) => `${sbs[which].baseUrl}/open/forms/12/submissions`;
     const o = path('observed');
     expect(observed.meta).toMatchObject({ current_page: 2, per_page: 5, path: o });
-    expect(observed.links).toEqual({ first: `${o}?page=1`, last: `${o}?page=${observed.meta.last_page}`, prev: `${o}?page=1`, next: `${o}?page=3` });
-    expect(observed.meta.links.filter((l: { url: string | null }) => l.url !== null).every((l: { url: string }) => /\?page=\d+$/.test(l.url))).toBe(true);
+    expect(observed.links).toEqual({
+      first: `${o}?page=1`,
+      last: `${o}?page=${observed.meta.last_page}`,
+      prev: `${o}?page=1`,
+      next: `${o}?page=3`,
+    });
+    expect(
+      observed.meta.links
+        .filter((l: { url: string | null }) => l.url !== null)
+        .every((l: { url: string }) => /\?page=\d+$/.test(l.url)),
+    ).toBe(true);
     const next = new URL(contract.links.next);
     expect(`${next.origin}${next.pathname}`).toBe(path('contract'));
-    expect(Object.fromEntries(next.searchParams)).toEqual({ status: 'completed', per_page: '5', search: 'a', page: '3' });
+    expect(Object.fromEntries(next.searchParams)).toEqual({
+      status: 'completed',
+      per_page: '5',
+      search: 'a',
+      page: '3',
+    });
     // Following observed's next leads into the unfiltered list at 100 per page.
-    const followed = (await call(sbs.observed.baseUrl, 'GET', observed.links.next.slice(sbs.observed.baseUrl.length), { token: sbs.observed.tokens.read })).body;
+    const followed = (
+      await call(sbs.observed.baseUrl, 'GET', observed.links.next.slice(sbs.observed.baseUrl.length), {
+        token: sbs.observed.tokens.read,
+      })
+    ).body;
     expect(followed.meta).toMatchObject({ per_page: 100, current_page: 3, total: 300 });
   });
 });

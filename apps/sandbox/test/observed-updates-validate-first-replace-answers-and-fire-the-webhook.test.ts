@@ -19,14 +19,33 @@ beforeAll(async () => {
 afterAll(() => sbs.close());
 
 type Which = 'contract' | 'observed';
-const put = (which: Which, formId: number, submission: number | string, body: unknown, token: string = sbs[which].tokens.write) =>
-  call(sbs[which].baseUrl, 'PUT', `/open/forms/${formId}/submissions/${submission}`, { token, body, ...(which === 'contract' ? { operationId: 'updateFormSubmission' } : {}) });
+const put = (
+  which: Which,
+  formId: number,
+  submission: number | string,
+  body: unknown,
+  token: string = sbs[which].tokens.write,
+) =>
+  call(sbs[which].baseUrl, 'PUT', `/open/forms/${formId}/submissions/${submission}`, {
+    token,
+    body,
+    ...(which === 'contract' ? { operationId: 'updateFormSubmission' } : {}),
+  });
 const newest = async (which: Which, formId: number, query = '') =>
-  (await call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=1${query}`, { token: sbs[which].tokens.read })).body.data[0];
+  (
+    await call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=1${query}`, {
+      token: sbs[which].tokens.read,
+    })
+  ).body.data[0];
 /** A submission as the list shows it, found by its id on whichever page it is. */
 async function listed(which: Which, formId: number, id: number) {
   for (let page = 1; ; page++) {
-    const { body } = await call(sbs[which].baseUrl, 'GET', `/open/forms/${formId}/submissions?per_page=100&page=${page}`, { token: sbs[which].tokens.read });
+    const { body } = await call(
+      sbs[which].baseUrl,
+      'GET',
+      `/open/forms/${formId}/submissions?per_page=100&page=${page}`,
+      { token: sbs[which].tokens.read },
+    );
     const found = body.data.find((s: { id: number }) => s.id === id);
     if (found || page >= body.meta.last_page) return found;
   }
@@ -52,9 +71,12 @@ describe('the order of checks (update-submission-validates-before-authorising)',
     // A non-member is answered on the body first too.
     expect((await put('observed', 11, existing, {}, sbs.observed.tokens.outsider)).status).toBe(422);
     // An unknown form is 404 before anything in both (route binding).
-    for (const which of ['observed', 'contract'] as const) expect((await put(which, 999, existing, {}, read(which))).status, which).toBe(404);
+    for (const which of ['observed', 'contract'] as const)
+      expect((await put(which, 999, existing, {}, read(which))).status, which).toBe(404);
     // The 404 names the model, as the framework's handler does.
-    expect((await put('observed', 11, 999999, valid(), read('observed'))).body).toEqual({ message: 'No query results for model [App\\Models\\Forms\\FormSubmission].' });
+    expect((await put('observed', 11, 999999, valid(), read('observed'))).body).toEqual({
+      message: 'No query results for model [App\\Models\\Forms\\FormSubmission].',
+    });
   });
 
   it('update-submission-requires-every-required-field: observed refuses an update without every required field, with types checked; contract takes a partial body', async () => {
@@ -65,7 +87,11 @@ describe('the order of checks (update-submission-validates-before-authorising)',
       message: 'The Name field is required. (and 1 more error)',
       errors: { [f11.Name!]: ['The Name field is required.'], [f11.Email!]: ['The Email field is required.'] },
     });
-    const typed = await put('observed', 11, target, { [f11.Name!]: 42, [f11.Email!]: 'nope', [f11.Topic!]: 'Gardening' });
+    const typed = await put('observed', 11, target, {
+      [f11.Name!]: 42,
+      [f11.Email!]: 'nope',
+      [f11.Topic!]: 'Gardening',
+    });
     expect(typed.status).toBe(422);
     expect(typed.body.errors).toEqual({
       [f11.Name!]: ['The Name must be a valid text.'],
@@ -90,7 +116,9 @@ describe('what an update makes of a submission (update-submission-replaces-all-a
       const updated = await put(which, 11, before.id, valid());
       expect(updated.status, which).toBe(200);
       const after = await listed(which, 11, before.id);
-      const answers = Object.fromEntries(Object.entries(after.data).filter(([k]) => !['status', 'created_at', 'id', 'submission_id'].includes(k)));
+      const answers = Object.fromEntries(
+        Object.entries(after.data).filter(([k]) => !['status', 'created_at', 'id', 'submission_id'].includes(k)),
+      );
       if (which === 'observed') {
         expect(answers).toEqual(valid());
         expect(after.completion_time).toBeNull();
@@ -104,7 +132,10 @@ describe('what an update makes of a submission (update-submission-replaces-all-a
   it('observed keeps the completion_time sent and stores an empty answer sent explicitly; contract clears it', async () => {
     const target = (await newest('observed', 11, '&status=completed&page=41')).id as number;
     const body = { ...valid(), [f11.Topic!]: null, completion_time: 77 };
-    expect((await put('observed', 11, target, body)).body.data).toMatchObject({ completion_time: 77, data: { ...valid(), [f11.Topic!]: null } });
+    expect((await put('observed', 11, target, body)).body.data).toMatchObject({
+      completion_time: 77,
+      data: { ...valid(), [f11.Topic!]: null },
+    });
     const contract = await put('contract', 11, target, body);
     expect(contract.status).toBe(200);
     expect(contract.body.data.data).not.toHaveProperty(f11.Topic!);
@@ -129,13 +160,24 @@ describe('the answer (update-submission-response-shape)', () => {
     expect(Object.keys(observed.body)).toEqual(['type', 'message', 'data']);
     expect(observed.body).toMatchObject({ type: 'success', message: 'Record successfully updated.' });
     expect(observed.body.data).toEqual(await listed('observed', 11, target.id));
-    expect(observed.body.data).toMatchObject({ id: target.id, form_id: 11, completion_time: 5, submission_id: target.submission_id, data: { ...valid(), status: 'completed', id: target.id, submission_id: target.submission_id } });
+    expect(observed.body.data).toMatchObject({
+      id: target.id,
+      form_id: 11,
+      completion_time: 5,
+      submission_id: target.submission_id,
+      data: { ...valid(), status: 'completed', id: target.id, submission_id: target.submission_id },
+    });
     expect(observed.body.data.submission_id).toMatch(UUID);
     expect(observed.body.data).not.toHaveProperty('submitted_at');
 
     const contract = await put('contract', 11, target.id, { ...valid(), completion_time: 5 });
     expect(Object.keys(contract.body)).toEqual(['message', 'data']);
-    expect(contract.body.data).toMatchObject({ submission_id: target.id, form_id: 11, submitted_at: expect.any(String), data: valid() });
+    expect(contract.body.data).toMatchObject({
+      submission_id: target.id,
+      form_id: 11,
+      submitted_at: expect.any(String),
+      data: valid(),
+    });
   });
 });
 
@@ -147,10 +189,16 @@ describe('the webhook (update-submission-emits-webhook)', () => {
       const rx = await receiver(200);
       try {
         const sb = sbs[which];
-        const created = await call(sb.baseUrl, 'POST', '/open/forms/12/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: secret } } });
+        const created = await call(sb.baseUrl, 'POST', '/open/forms/12/integrations', {
+          token: sb.tokens.all,
+          body: { integration_id: 'webhook', status: 'active', data: { webhook_url: rx.url, webhook_secret: secret } },
+        });
         expect(created.status, which).toBe(200);
         const target = await newest(which, 12, '&status=completed');
-        expect((await put(which, 12, target.id, { [f12['Full name']!]: 'Grace Hopper', [f12.Age!]: 85 })).status, which).toBe(200);
+        expect(
+          (await put(which, 12, target.id, { [f12['Full name']!]: 'Grace Hopper', [f12.Age!]: 85 })).status,
+          which,
+        ).toBe(200);
         if (which === 'contract') {
           expect(rx.deliveries).toHaveLength(0);
           continue;
@@ -161,9 +209,18 @@ describe('the webhook (update-submission-emits-webhook)', () => {
         expect(await verify(secret, delivery!.raw, delivery!.headers['x-webhook-signature'] as string)).toBe(true);
         const payload = JSON.parse(delivery!.raw.toString('utf8'));
         // No hint that this is an update: the integer id and the new answers only.
-        expect(payload).toMatchObject({ form_id: 12, submission_id: target.id, submission: { 'Full name': 'Grace Hopper', Age: 85 } });
+        expect(payload).toMatchObject({
+          form_id: 12,
+          submission_id: target.id,
+          submission: { 'Full name': 'Grace Hopper', Age: 85 },
+        });
         expect(Object.keys(payload.data)).toEqual([f12['Full name'], f12.Age]);
-        const events = await call(sb.baseUrl, 'GET', `/open/forms/12/integrations/${created.body.form_integration.id}/events`, { token: sb.tokens.all });
+        const events = await call(
+          sb.baseUrl,
+          'GET',
+          `/open/forms/12/integrations/${created.body.form_integration.id}/events`,
+          { token: sb.tokens.all },
+        );
         expect(events.body).toMatchObject([{ status: 'Success' }]);
       } finally {
         await rx.close();
@@ -175,14 +232,24 @@ describe('the webhook (update-submission-emits-webhook)', () => {
 describe('a captcha form (update-submission-captcha-token-required)', () => {
   it('observed demands the captcha token on an update of form 14 (and no token passes); contract updates it', async () => {
     const f14 = await fieldIds(sbs.observed, 14);
-    const body = { [f14.Name!]: 'Ada', [f14.Email!]: 'ada@example.com', [f14['I accept the terms']!]: true, [f14.Experience!]: 4 };
+    const body = {
+      [f14.Name!]: 'Ada',
+      [f14.Email!]: 'ada@example.com',
+      [f14['I accept the terms']!]: true,
+      [f14.Experience!]: 4,
+    };
     const target = (await newest('observed', 14)).id as number;
     const refused = await put('observed', 14, target, body);
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ message: 'Please complete the captcha.', errors: { 'g-recaptcha-response': ['Please complete the captcha.'] } });
+    expect(refused.body).toEqual({
+      message: 'Please complete the captcha.',
+      errors: { 'g-recaptcha-response': ['Please complete the captcha.'] },
+    });
     const withToken = await put('observed', 14, target, { ...body, 'g-recaptcha-response': 'a-token-from-the-widget' });
     expect(withToken.status).toBe(422);
-    expect(withToken.body.errors).toEqual({ 'g-recaptcha-response': ["Invalid CAPTCHA. Please prove you're not a bot."] });
+    expect(withToken.body.errors).toEqual({
+      'g-recaptcha-response': ["Invalid CAPTCHA. Please prove you're not a bot."],
+    });
     expect((await put('contract', 14, target, body)).status).toBe(200);
   });
 });

@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const create = (data: Record<string, unknown>, status = 'active') =>
-  call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body: { integration_id: 'webhook', status, data }, operationId: 'createFormIntegration' });
+  call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+    token: sb.tokens.all,
+    body: { integration_id: 'webhook', status, data },
+    operationId: 'createFormIntegration',
+  });
 
 it('reports only the other errors of a body with an http receiver', async () => {
   const url = 'http://127.0.0.1:9/hook';
@@ -33,8 +37,14 @@ it('still refuses other schemes and malformed URLs', async () => {
 });
 
 it('reports a blocked header name with the service message, alongside the other errors', async () => {
-  const refused = await create({ webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: 'short', webhook_headers: { 'X-Webhook-Signature': 'forged' } });
+  const refused = await create({
+    webhook_url: 'http://127.0.0.1:9/hook',
+    webhook_secret: 'short',
+    webhook_headers: { 'X-Webhook-Signature': 'forged' },
+  });
   expect(refused.status).toBe(422);
-  expect(refused.body.errors['data.webhook_headers']).toEqual(["The 'X-Webhook-Signature' header cannot be customized for security reasons."]);
+  expect(refused.body.errors['data.webhook_headers']).toEqual([
+    "The 'X-Webhook-Signature' header cannot be customized for security reasons.",
+  ]);
   expect(Object.keys(refused.body.errors).sort()).toEqual(['data.webhook_headers', 'data.webhook_secret']);
 });

@@ -16,13 +16,17 @@ describe('the operations table', () => {
   it('has a route for every operation', async () => {
     for (const op of Object.values(OPERATIONS)) {
       const path = op.path.replace(/\{[^}]+\}/g, '1');
-      const result = await call(sb.baseUrl, op.method, path, { token: sb.tokens.all, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }) });
+      const result = await call(sb.baseUrl, op.method, path, {
+        token: sb.tokens.all,
+        ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }),
+      });
       expect(result.text, `${op.method} ${op.path}`).not.toMatch(/could not be found/);
     }
   });
 
   it('maps method and path back to the operation, literal segments first', () => {
-    for (const op of Object.values(OPERATIONS)) expect(operationOf(op.method, `${op.path.replace(/\{[^}]+\}/g, 'x7')}?page=2`)).toBe(op.operationId);
+    for (const op of Object.values(OPERATIONS))
+      expect(operationOf(op.method, `${op.path.replace(/\{[^}]+\}/g, 'x7')}?page=2`)).toBe(op.operationId);
     expect(operationOf('get', '/open/forms/11/submissions/file/abc')).toBe('downloadSubmissionFile');
     expect(operationOf('GET', '/open/forms//submissions')).toBeUndefined();
     expect(operationOf('PATCH', '/open/forms/11')).toBeUndefined();

@@ -32,23 +32,30 @@ const answerForm11 = async (s: SandboxHandle) => {
 };
 
 describe('17. the admin token', () => {
-  it.each(['', 'short', 'has a space in it!!', 'x'.repeat(15)])('adminToken %j is refused before anything listens, its value never echoed', async (adminToken) => {
-    const refused = await startSandbox({ adminToken }).then(
-      (s) => s.close().then(() => undefined),
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(SandboxConfigError);
-    expect(refused).toMatchObject({ kind: 'invalid-option' });
-    if (adminToken.length > 0) expect((refused as Error).message).not.toContain(adminToken);
-  });
+  it.each(['', 'short', 'has a space in it!!', 'x'.repeat(15)])(
+    'adminToken %j is refused before anything listens, its value never echoed',
+    async (adminToken) => {
+      const refused = await startSandbox({ adminToken }).then(
+        (s) => s.close().then(() => undefined),
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(SandboxConfigError);
+      expect(refused).toMatchObject({ kind: 'invalid-option' });
+      if (adminToken.length > 0) expect((refused as Error).message).not.toContain(adminToken);
+    },
+  );
 
   it('a reset with no token, an empty one or a wrong one is 401; the right one resets', async () => {
     const s = await started({ adminToken: 'sandbox_admin_0123456789abcdef' });
     for (const authorization of [undefined, 'Bearer ', 'Bearer', 'Bearer sandbox_admin_0123456789abcdeX']) {
-      const answer = await rawRequest(s.baseUrl, 'POST', '/__sandbox/reset', { headers: authorization === undefined ? {} : { authorization } });
+      const answer = await rawRequest(s.baseUrl, 'POST', '/__sandbox/reset', {
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(answer.status, String(authorization)).toBe(401);
     }
-    expect((await call(s.baseUrl, 'POST', '/__sandbox/reset', { token: 'sandbox_admin_0123456789abcdef' })).status).toBe(200);
+    expect(
+      (await call(s.baseUrl, 'POST', '/__sandbox/reset', { token: 'sandbox_admin_0123456789abcdef' })).status,
+    ).toBe(200);
   });
 });
 
@@ -67,10 +74,22 @@ describe.each(BEHAVIOURS)('18. deeply nested integration logic (%s)', (behaviour
       const leaf = JSON.stringify(nested(0));
       const logic = '{"operatorIdentifier":"and","children":['.repeat(20_000) + leaf + ']}'.repeat(20_000);
       const body = JSON.stringify(integration(rx.url)).replace(/}$/, `,"logic":${logic}}`);
-      const created = await rawRequest(s.baseUrl, 'POST', '/open/forms/11/integrations', { headers: { authorization: `Bearer ${s.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' }, body });
+      const created = await rawRequest(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+        headers: {
+          authorization: `Bearer ${s.tokens.all}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body,
+      });
       expect(created.status).toBe(422);
-      expect(JSON.parse(created.text).message).toMatch(/nests arrays and objects 4000[0-9] levels deep; at most 512 are read/);
-      const list = await call(s.baseUrl, 'GET', '/open/forms/11/integrations', { token: s.tokens.all, operationId: 'listFormIntegrations' });
+      expect(JSON.parse(created.text).message).toMatch(
+        /nests arrays and objects 4000[0-9] levels deep; at most 512 are read/,
+      );
+      const list = await call(s.baseUrl, 'GET', '/open/forms/11/integrations', {
+        token: s.tokens.all,
+        operationId: 'listFormIntegrations',
+      });
       expect(list.status).toBe(200);
       expect(list.body).toEqual([]);
       expect((await answerForm11(s)).status).toBe(200);
@@ -84,7 +103,10 @@ describe.each(BEHAVIOURS)('18. deeply nested integration logic (%s)', (behaviour
     const rx = await receiver();
     try {
       // The body is level 1, the logic level 2, each group two more (the group and its children list).
-      const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: integration(rx.url, {}, nested(253)) });
+      const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: s.tokens.all,
+        body: integration(rx.url, {}, nested(253)),
+      });
       expect(created.status).toBe(200);
       expect((await call(s.baseUrl, 'GET', '/open/forms/11/integrations', { token: s.tokens.all })).status).toBe(200);
       expect((await answerForm11(s)).status).toBe(200);
@@ -103,33 +125,50 @@ describe.each(BEHAVIOURS)('19. custom webhook headers no request can carry (%s)'
     [{ 'X-Ñote': 'v' }, /^Header name 'X-Ñote' is not a valid HTTP header name/],
     [{ 'X-Line\r\nBreak': 'v' }, /^Header name 'X-Line\\x0d\\x0aBreak' is not a valid/],
     // The service's own texts (WebhookIntegration.php:43-78).
-    [Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`X-H${i}`, 'v'])), /^Maximum 10 custom headers allowed\.$/],
+    [
+      Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`X-H${i}`, 'v'])),
+      /^Maximum 10 custom headers allowed\.$/,
+    ],
     [{ 'X-Long': 'v'.repeat(256) }, /^Header value for 'X-Long' exceeds 255 characters\.$/],
     [{ 'X-Number': 5 }, /^Header values must be strings\. 'X-Number' has invalid value type\.$/],
     [{ '5': 'v' }, /^Header names must be non-empty strings\.$/],
     [{ 'Content-Type': 'text/plain' }, /^The 'Content-Type' header cannot be customized for security reasons\.$/],
   ];
 
-  it.each(refusals)('%j is refused on create and on update, nothing saved, answers still 200', async (headers, message) => {
-    const s = await started({ behaviour });
-    const rx = await receiver();
-    try {
-      const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: integration(rx.url, { webhook_headers: headers }) });
-      expect(created.status).toBe(422);
-      expect(created.body.errors['data.webhook_headers']).toEqual([expect.stringMatching(message)]);
-      const good = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: integration(rx.url, { webhook_headers: { 'X-API-Key': 'k' } }) });
-      expect(good.status).toBe(200);
-      const id = good.body.form_integration.id;
-      const updated = await call(s.baseUrl, 'PUT', `/open/forms/11/integrations/${id}`, { token: s.tokens.all, body: integration(rx.url, { webhook_headers: headers }) });
-      expect(updated.status).toBe(422);
-      expect(updated.body.errors['data.webhook_headers']).toEqual([expect.stringMatching(message)]);
-      expect((await answerForm11(s)).status).toBe(200);
-      const list = await call(s.baseUrl, 'GET', '/open/forms/11/integrations', { token: s.tokens.all });
-      expect(list.body.map((i: { data: { webhook_headers?: unknown } }) => i.data.webhook_headers)).toEqual([{ 'X-API-Key': 'k' }]);
-    } finally {
-      await rx.close();
-    }
-  });
+  it.each(refusals)(
+    '%j is refused on create and on update, nothing saved, answers still 200',
+    async (headers, message) => {
+      const s = await started({ behaviour });
+      const rx = await receiver();
+      try {
+        const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+          token: s.tokens.all,
+          body: integration(rx.url, { webhook_headers: headers }),
+        });
+        expect(created.status).toBe(422);
+        expect(created.body.errors['data.webhook_headers']).toEqual([expect.stringMatching(message)]);
+        const good = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+          token: s.tokens.all,
+          body: integration(rx.url, { webhook_headers: { 'X-API-Key': 'k' } }),
+        });
+        expect(good.status).toBe(200);
+        const id = good.body.form_integration.id;
+        const updated = await call(s.baseUrl, 'PUT', `/open/forms/11/integrations/${id}`, {
+          token: s.tokens.all,
+          body: integration(rx.url, { webhook_headers: headers }),
+        });
+        expect(updated.status).toBe(422);
+        expect(updated.body.errors['data.webhook_headers']).toEqual([expect.stringMatching(message)]);
+        expect((await answerForm11(s)).status).toBe(200);
+        const list = await call(s.baseUrl, 'GET', '/open/forms/11/integrations', { token: s.tokens.all });
+        expect(list.body.map((i: { data: { webhook_headers?: unknown } }) => i.data.webhook_headers)).toEqual([
+          { 'X-API-Key': 'k' },
+        ]);
+      } finally {
+        await rx.close();
+      }
+    },
+  );
 });
 
 describe('20. the request log', () => {
@@ -147,16 +186,25 @@ describe('20. the request log', () => {
 });
 
 describe('the 422 for a local receiver names the switch that allows it', () => {
-  it.each(['http://127.0.0.1:9/hook', 'https://127.0.0.1:9/hook', 'https://10.0.0.8/hook'])('%s without allowPrivateWebhooks', async (url) => {
-    const s = await started({ allowPrivateWebhooks: false });
-    const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: integration(url) });
-    expect(created.status).toBe(422);
-    expect(created.body.errors['data.webhook_url'].join(' ')).toContain('--allow-private-webhooks');
-  });
+  it.each(['http://127.0.0.1:9/hook', 'https://127.0.0.1:9/hook', 'https://10.0.0.8/hook'])(
+    '%s without allowPrivateWebhooks',
+    async (url) => {
+      const s = await started({ allowPrivateWebhooks: false });
+      const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: s.tokens.all,
+        body: integration(url),
+      });
+      expect(created.status).toBe(422);
+      expect(created.body.errors['data.webhook_url'].join(' ')).toContain('--allow-private-webhooks');
+    },
+  );
 
   it('a refusal with nothing to do with locality carries no such hint', async () => {
     const s = await started({ allowPrivateWebhooks: false });
-    const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', { token: s.tokens.all, body: integration('https://user:pw@hooks.example.com/x') });
+    const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
+      token: s.tokens.all,
+      body: integration('https://user:pw@hooks.example.com/x'),
+    });
     expect(created.status).toBe(422);
     expect(created.body.errors['data.webhook_url'].join(' ')).not.toContain('--allow-private-webhooks');
   });
@@ -168,11 +216,27 @@ describe.each(BEHAVIOURS)('a stored header no request can carry (a custom seed) 
     try {
       const { defaultSeed } = await import('../src/index.js');
       const seed = defaultSeed({ submissionsPerForm: 5 });
-      seed.integrations = [{ id: 7, formId: 11, status: 'active', data: { webhook_url: rx.url, webhook_headers: { 'X-Note': 'a\r\nX-Injected: 1' } }, logic: null, createdAt: 0, updatedAt: 0 }];
+      seed.integrations = [
+        {
+          id: 7,
+          formId: 11,
+          status: 'active',
+          data: { webhook_url: rx.url, webhook_headers: { 'X-Note': 'a\r\nX-Injected: 1' } },
+          logic: null,
+          createdAt: 0,
+          updatedAt: 0,
+        },
+      ];
       const s = await started({ behaviour, seed });
       expect((await answerForm11(s)).status).toBe(200);
-      await expect.poll(async () => (await call(s.baseUrl, 'GET', '/open/forms/11/integrations/7/events', { token: s.tokens.all })).body.length).toBe(1);
-      const [event] = (await call(s.baseUrl, 'GET', '/open/forms/11/integrations/7/events', { token: s.tokens.all })).body;
+      await expect
+        .poll(
+          async () =>
+            (await call(s.baseUrl, 'GET', '/open/forms/11/integrations/7/events', { token: s.tokens.all })).body.length,
+        )
+        .toBe(1);
+      const [event] = (await call(s.baseUrl, 'GET', '/open/forms/11/integrations/7/events', { token: s.tokens.all }))
+        .body;
       expect(JSON.stringify(event)).toMatch(/failed|Error/);
       expect(rx.deliveries).toHaveLength(0);
     } finally {

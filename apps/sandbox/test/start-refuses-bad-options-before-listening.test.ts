@@ -26,18 +26,21 @@ async function canListenOn(port: number): Promise<boolean> {
   });
 }
 
-test.each(['ftp://sandbox.example.test', 'not a url', '/relative/path'])('publicUrl %j is refused with nothing left listening', async (publicUrl) => {
-  const port = await freePort();
-  const before = listeningServers();
-  const refused = await startSandbox({ port, publicUrl }).then(
-    (handle) => handle.close().then(() => undefined),
-    (error: unknown) => error,
-  );
-  expect(refused).toBeInstanceOf(SandboxConfigError);
-  expect(refused).toMatchObject({ kind: 'invalid-option', context: { publicUrl } });
-  expect(listeningServers()).toBe(before);
-  expect(await canListenOn(port)).toBe(true);
-});
+test.each(['ftp://sandbox.example.test', 'not a url', '/relative/path'])(
+  'publicUrl %j is refused with nothing left listening',
+  async (publicUrl) => {
+    const port = await freePort();
+    const before = listeningServers();
+    const refused = await startSandbox({ port, publicUrl }).then(
+      (handle) => handle.close().then(() => undefined),
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SandboxConfigError);
+    expect(refused).toMatchObject({ kind: 'invalid-option', context: { publicUrl } });
+    expect(listeningServers()).toBe(before);
+    expect(await canListenOn(port)).toBe(true);
+  },
+);
 
 test('a valid publicUrl is the base of what the sandbox writes, without its trailing slash', async () => {
   const handle = await startSandbox({ publicUrl: 'https://sandbox.example.test/', rateLimit: false });

@@ -15,7 +15,10 @@ export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHand
 
 /** One sandbox of each behaviour, same options, for side-by-side assertions; close() stops both. */
 export async function sideBySide(options: SandboxOptions = {}) {
-  const [contract, observed] = await Promise.all([sandbox({ ...options, behaviour: 'contract' }), sandbox({ ...options, behaviour: 'observed' })]);
+  const [contract, observed] = await Promise.all([
+    sandbox({ ...options, behaviour: 'contract' }),
+    sandbox({ ...options, behaviour: 'observed' }),
+  ]);
   return { contract, observed, close: () => Promise.all([contract.close(), observed.close()]).then(() => undefined) };
 }
 
@@ -26,11 +29,20 @@ export interface Call {
   text: string;
 }
 
-export async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown; operationId?: string } = {}): Promise<Call> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; operationId?: string } = {},
+): Promise<Call> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
   const text = await response.text();
   let body: unknown;
   try {
@@ -44,8 +56,10 @@ export async function call(base: string, method: string, path: string, options: 
 
 /** Throws unless the status is documented for the operation and the JSON body matches its schema. */
 export function assertMatchesSpec(operationId: string, status: number, body: unknown, headers: Headers): void {
-  if (!spec.documentedStatuses(operationId).includes(String(status))) throw new Error(`${operationId} answered undocumented status ${status}`);
-  if (!headers.get('content-type')?.startsWith('application/json')) throw new Error(`${operationId} ${status}: content type ${headers.get('content-type')}`);
+  if (!spec.documentedStatuses(operationId).includes(String(status)))
+    throw new Error(`${operationId} answered undocumented status ${status}`);
+  if (!headers.get('content-type')?.startsWith('application/json'))
+    throw new Error(`${operationId} ${status}: content type ${headers.get('content-type')}`);
   const result = spec.validateResponse(operationId, status, body);
   if (!result.valid) throw new Error(`${operationId} ${status}: ${formatErrors(result.errors).join('; ')}`);
 }
@@ -92,15 +106,26 @@ export interface RawResponse {
  * One request over node:http, for what fetch cannot send: a chosen Host header, a fixed agent
  * (connection count), a body sent in two halves `pauseMs` apart (so the handler waits mid-body).
  */
-export function rawRequest(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string; agent?: Agent; pauseMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string; agent?: Agent; pauseMs?: number } = {},
+): Promise<RawResponse> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: options.headers ?? {}, ...(options.agent ? { agent: options.agent } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method, headers: options.headers ?? {}, ...(options.agent ? { agent: options.agent } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (options.pauseMs === undefined || options.body === undefined) return void req.end(options.body);
     const body = Buffer.from(options.body);

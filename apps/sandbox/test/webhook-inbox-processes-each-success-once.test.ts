@@ -28,7 +28,15 @@ beforeAll(async () => {
   // A job the worker was taking when Redis was killed is active in Redis but in no worker's hands:
   // BullMQ gives it back once its lock expires and a stalled check runs (30 s each by default).
   // Shorter here, so that recovery fits the test's wait.
-  worker = createInboxWorker({ connection: redis.url, queue: 'sandbox', concurrency: 8, lockDurationMs: 5_000, stalledIntervalMs: 1_000, onRedisError: () => {}, handler: (d) => void processed.push(d.payload.submission_id) });
+  worker = createInboxWorker({
+    connection: redis.url,
+    queue: 'sandbox',
+    concurrency: 8,
+    lockDurationMs: 5_000,
+    stalledIntervalMs: 1_000,
+    onRedisError: () => {},
+    handler: (d) => void processed.push(d.payload.submission_id),
+  });
   receiver = createServer(inboxMiddleware(inbox));
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   await until(async () => (await inbox!.health()).ok);
@@ -68,7 +76,11 @@ describe('the sandbox and the webhook inbox', () => {
     const submit = (count: number, marker: string) =>
       Promise.all(
         Array.from({ length: count }, (_, i) =>
-          fetch(`${s.baseUrl}/forms/11/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [nameField]: `${marker} ${i}`, [emailField]: 'ada@example.com' }) }).then((r) => r.status),
+          fetch(`${s.baseUrl}/forms/11/answer`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ [nameField]: `${marker} ${i}`, [emailField]: 'ada@example.com' }),
+          }).then((r) => r.status),
         ),
       );
 
@@ -79,7 +91,12 @@ describe('the sandbox and the webhook inbox', () => {
     await until(async () => (await inbox!.health()).ok);
     expect(await submit(30, 'after')).toEqual(Array(30).fill(200));
 
-    const events = (await call(s.baseUrl, 'GET', `/open/forms/11/integrations/${integrationId}/events`, { token: s.tokens.all, operationId: 'listIntegrationEvents' })).body as Array<{ status: string; response_code: number | null }>;
+    const events = (
+      await call(s.baseUrl, 'GET', `/open/forms/11/integrations/${integrationId}/events`, {
+        token: s.tokens.all,
+        operationId: 'listIntegrationEvents',
+      })
+    ).body as Array<{ status: string; response_code: number | null }>;
     const successes = events.filter((e) => e.status === 'success');
     expect(events).toHaveLength(200);
     expect(successes).toHaveLength(180);
@@ -93,7 +110,9 @@ describe('the sandbox and the webhook inbox', () => {
     // By name: every submission made while Redis was up was processed, none made during the outage.
     const phaseOf = new Map<number, string>();
     for (let page = 1; ; page++) {
-      const listed = (await call(s.baseUrl, 'GET', `/open/forms/11/submissions?per_page=100&page=${page}`, { token: s.tokens.all })).body;
+      const listed = (
+        await call(s.baseUrl, 'GET', `/open/forms/11/submissions?per_page=100&page=${page}`, { token: s.tokens.all })
+      ).body;
       for (const item of listed.data as Array<{ data: Record<string, unknown> & { id: number } }>) {
         const name = item.data[nameField];
         if (typeof name === 'string') phaseOf.set(item.data.id, name.split(' ')[0]!);

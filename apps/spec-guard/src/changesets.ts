@@ -35,7 +35,11 @@ export function parseChangeset(file: string, text: string): Changeset | Changese
   const releases: Record<string, Bump> = {};
   for (const [name, bump] of Object.entries(data)) {
     if (typeof bump !== 'string' || !BUMPS.has(bump)) {
-      return { kind: 'changeset_invalid', file, message: `"${name}": bump must be major, minor, patch or none, got ${JSON.stringify(bump)}` };
+      return {
+        kind: 'changeset_invalid',
+        file,
+        message: `"${name}": bump must be major, minor, patch or none, got ${JSON.stringify(bump)}`,
+      };
     }
     releases[name] = bump as Bump;
   }
@@ -48,7 +52,9 @@ export function readChangesets(dir: string): { changesets: Changeset[]; errors: 
   const errors: ChangesetError[] = [];
   let files: string[] = [];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.md') && f.toLowerCase() !== 'readme.md').sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.md') && f.toLowerCase() !== 'readme.md')
+      .sort();
   } catch {
     return { changesets, errors };
   }
@@ -61,5 +67,11 @@ export function readChangesets(dir: string): { changesets: Changeset[]; errors: 
 }
 
 export function packagesWithMajor(changesets: Changeset[]): Set<string> {
-  return new Set(changesets.flatMap((c) => Object.entries(c.releases).filter(([, bump]) => bump === 'major').map(([name]) => name)));
+  return new Set(
+    changesets.flatMap((c) =>
+      Object.entries(c.releases)
+        .filter(([, bump]) => bump === 'major')
+        .map(([name]) => name),
+    ),
+  );
 }

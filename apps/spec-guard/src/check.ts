@@ -26,7 +26,13 @@ export interface CheckInput {
 
 export type CheckOutcome =
   | { ok: true; breaking: BreakingChange[]; covered: boolean; report: string }
-  | { ok: false; kind: 'breaking_without_major' | 'spec_missing' | 'changeset_invalid'; breaking: BreakingChange[]; missingMajor: string[]; report: string };
+  | {
+      ok: false;
+      kind: 'breaking_without_major' | 'spec_missing' | 'changeset_invalid';
+      breaking: BreakingChange[];
+      missingMajor: string[];
+      report: string;
+    };
 
 function readSpec(path: string, what: string): Json | string {
   if (!existsSync(path)) return `${what} ${path} does not exist`;
@@ -46,7 +52,13 @@ export function check(input: CheckInput): CheckOutcome {
   const current = readSpec(input.current, 'the current bundle');
   for (const spec of [released, current]) {
     if (typeof spec === 'string') {
-      return { ok: false, kind: 'spec_missing', breaking: [], missingMajor: [], report: `spec-guard: ${spec} (run \`pnpm bundle\`; the release script writes spec/released/openapi.json)` };
+      return {
+        ok: false,
+        kind: 'spec_missing',
+        breaking: [],
+        missingMajor: [],
+        report: `spec-guard: ${spec} (run \`pnpm bundle\`; the release script writes spec/released/openapi.json)`,
+      };
     }
   }
   const breaking = breakingChanges(released as Json, current as Json);
@@ -57,13 +69,24 @@ export function check(input: CheckInput): CheckOutcome {
   const list = breaking.map(formatChange).join('\n');
   if (errors.length > 0) {
     const why = errors.map((e: ChangesetError) => `  - ${e.file}: ${e.message}`).join('\n');
-    return { ok: false, kind: 'changeset_invalid', breaking, missingMajor: [], report: `spec-guard: ${breaking.length} breaking change(s), and changesets that cannot be read:\n${why}\n\nBreaking changes:\n${list}` };
+    return {
+      ok: false,
+      kind: 'changeset_invalid',
+      breaking,
+      missingMajor: [],
+      report: `spec-guard: ${breaking.length} breaking change(s), and changesets that cannot be read:\n${why}\n\nBreaking changes:\n${list}`,
+    };
   }
   const majors = packagesWithMajor(changesets);
   const packages = affectedPackages(breaking).filter((p) => !input.packages || input.packages.includes(p));
   const missingMajor = packages.filter((p) => !majors.has(p));
   if (missingMajor.length === 0) {
-    return { ok: true, breaking, covered: true, report: `spec-guard: ${breaking.length} breaking change(s), covered by major changesets of ${packages.join(', ')}:\n${list}` };
+    return {
+      ok: true,
+      breaking,
+      covered: true,
+      report: `spec-guard: ${breaking.length} breaking change(s), covered by major changesets of ${packages.join(', ')}:\n${list}`,
+    };
   }
   const frontmatter = missingMajor.map((p) => `"${p}": major`).join('\n');
   return {

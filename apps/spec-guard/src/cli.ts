@@ -13,10 +13,17 @@ function main(): number {
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2).filter((a) => a !== '--'),
-      options: { root: { type: 'string' }, released: { type: 'string' }, current: { type: 'string' }, changesets: { type: 'string' } },
+      options: {
+        root: { type: 'string' },
+        released: { type: 'string' },
+        current: { type: 'string' },
+        changesets: { type: 'string' },
+      },
     }));
   } catch (err) {
-    console.error(`spec-guard: bad_argument: ${(err as Error).message}. Usage: spec-guard [--root DIR] [--released FILE] [--current FILE] [--changesets DIR]`);
+    console.error(
+      `spec-guard: bad_argument: ${(err as Error).message}. Usage: spec-guard [--root DIR] [--released FILE] [--current FILE] [--changesets DIR]`,
+    );
     return 2;
   }
   const root = resolve(values.root ?? defaultRoot);

@@ -74,10 +74,16 @@ function walk(w: Walk, rawBefore: unknown, rawAfter: unknown, path: string): voi
   const bTypes = typesOf(b);
   const aTypes = typesOf(a);
   if (bTypes && aTypes) {
-    if (w.direction === 'request' && bTypes.some((t) => !aTypes.includes(t) && !(t === 'integer' && aTypes.includes('number')))) {
+    if (
+      w.direction === 'request' &&
+      bTypes.some((t) => !aTypes.includes(t) && !(t === 'integer' && aTypes.includes('number')))
+    ) {
       report('request-type-narrowed', show(b.type), show(a.type));
     }
-    if (w.direction === 'response' && aTypes.some((t) => !bTypes.includes(t) && !(t === 'integer' && bTypes.includes('number')))) {
+    if (
+      w.direction === 'response' &&
+      aTypes.some((t) => !bTypes.includes(t) && !(t === 'integer' && bTypes.includes('number')))
+    ) {
       report('response-type-changed', show(b.type), show(a.type));
     }
   }
@@ -108,17 +114,32 @@ function walk(w: Walk, rawBefore: unknown, rawAfter: unknown, path: string): voi
       continue;
     }
     if (w.direction === 'response' && bRequired.has(name) && !aRequired.has(name)) {
-      w.out.push({ rule: 'response-property-became-optional', location: `${w.location}: ${field}`, before: 'required', after: 'optional' });
+      w.out.push({
+        rule: 'response-property-became-optional',
+        location: `${w.location}: ${field}`,
+        before: 'required',
+        after: 'optional',
+      });
     }
     if (w.direction === 'request' && !bRequired.has(name) && aRequired.has(name)) {
-      w.out.push({ rule: 'request-property-became-required', location: `${w.location}: ${field}`, before: 'optional', after: 'required' });
+      w.out.push({
+        rule: 'request-property-became-required',
+        location: `${w.location}: ${field}`,
+        before: 'optional',
+        after: 'required',
+      });
     }
     walk(w, bProps[name], aProps[name], field);
   }
   if (w.direction === 'request') {
     for (const name of aRequired) {
       if (!bRequired.has(name) && !(name in bProps)) {
-        w.out.push({ rule: 'request-property-became-required', location: `${w.location}: ${join(path, name)}`, before: '(absent)', after: 'required' });
+        w.out.push({
+          rule: 'request-property-became-required',
+          location: `${w.location}: ${join(path, name)}`,
+          before: '(absent)',
+          after: 'required',
+        });
       }
     }
   }

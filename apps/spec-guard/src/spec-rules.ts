@@ -19,7 +19,16 @@ function parameters(doc: Doc, item: Json, operation: Json): Map<string, Json> {
   return byKey;
 }
 
-function compareOperation(before: Doc, after: Doc, bItem: Json, aItem: Json, b: Json, a: Json, label: string, isWebhook: boolean): BreakingChange[] {
+function compareOperation(
+  before: Doc,
+  after: Doc,
+  bItem: Json,
+  aItem: Json,
+  b: Json,
+  a: Json,
+  label: string,
+  isWebhook: boolean,
+): BreakingChange[] {
   const out: BreakingChange[] = [];
 
   // What the client sends: parameters and the request body. For a webhook the service sends the
@@ -31,15 +40,26 @@ function compareOperation(before: Doc, after: Doc, bItem: Json, aItem: Json, b: 
       const q = aParams.get(key);
       const where = `${label} parameter ${key}`;
       if (!q) {
-        out.push({ rule: 'request-parameter-removed', location: where, before: p.required ? 'required' : 'optional', after: '(removed)' });
+        out.push({
+          rule: 'request-parameter-removed',
+          location: where,
+          before: p.required ? 'required' : 'optional',
+          after: '(removed)',
+        });
         continue;
       }
-      if (!p.required && q.required) out.push({ rule: 'request-parameter-became-required', location: where, before: 'optional', after: 'required' });
+      if (!p.required && q.required)
+        out.push({ rule: 'request-parameter-became-required', location: where, before: 'optional', after: 'required' });
       out.push(...compareSchemas(before, after, p.schema, q.schema, 'request', where));
     }
     for (const [key, q] of aParams) {
       if (!bParams.has(key) && q.required) {
-        out.push({ rule: 'request-parameter-became-required', location: `${label} parameter ${key}`, before: '(absent)', after: 'required' });
+        out.push({
+          rule: 'request-parameter-became-required',
+          location: `${label} parameter ${key}`,
+          before: '(absent)',
+          after: 'required',
+        });
       }
     }
   }
@@ -48,13 +68,19 @@ function compareOperation(before: Doc, after: Doc, bItem: Json, aItem: Json, b: 
   const aBody = deref(after, a.requestBody);
   const bodyDirection = isWebhook ? 'response' : 'request';
   if (!isWebhook && aBody?.required && !bBody?.required) {
-    out.push({ rule: 'request-body-became-required', location: `${label} request body`, before: bBody ? 'optional' : '(absent)', after: 'required' });
+    out.push({
+      rule: 'request-body-became-required',
+      location: `${label} request body`,
+      before: bBody ? 'optional' : '(absent)',
+      after: 'required',
+    });
   }
   for (const [mediaType, media] of Object.entries<Json>(bBody?.content ?? {})) {
     const other = aBody?.content?.[mediaType];
     const where = `${label} ${isWebhook ? 'payload' : 'request body'} ${mediaType}`;
     if (!other) {
-      if (isWebhook) out.push({ rule: 'response-property-removed', location: where, before: 'payload', after: '(removed)' });
+      if (isWebhook)
+        out.push({ rule: 'response-property-removed', location: where, before: 'payload', after: '(removed)' });
       continue;
     }
     out.push(...compareSchemas(before, after, media.schema, other.schema, bodyDirection, where));
@@ -73,7 +99,12 @@ function compareOperation(before: Doc, after: Doc, bItem: Json, aItem: Json, b: 
       for (const [mediaType, media] of Object.entries<Json>(bResponse?.content ?? {})) {
         const other = aResponse?.content?.[mediaType];
         if (!other) {
-          out.push({ rule: 'response-property-removed', location: `${where} ${mediaType}`, before: 'body', after: '(removed)' });
+          out.push({
+            rule: 'response-property-removed',
+            location: `${where} ${mediaType}`,
+            before: 'body',
+            after: '(removed)',
+          });
           continue;
         }
         out.push(...compareSchemas(before, after, media.schema, other.schema, 'response', `${where} ${mediaType}`));
@@ -108,7 +139,12 @@ export function breakingChanges(released: Json, current: Json): BreakingChange[]
       const label = `webhook ${name}`;
       const other = aItem?.[method];
       if (!other) {
-        out.push({ rule: 'webhook-removed', location: label, before: `${method.toUpperCase()} ${name}`, after: '(removed)' });
+        out.push({
+          rule: 'webhook-removed',
+          location: label,
+          before: `${method.toUpperCase()} ${name}`,
+          after: '(removed)',
+        });
         continue;
       }
       out.push(...compareOperation(before, after, bItem, aItem!, op, other, label, true));

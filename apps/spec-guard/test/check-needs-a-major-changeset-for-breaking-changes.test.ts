@@ -11,7 +11,11 @@ import { affectedPackages, check } from '../src/check.ts';
 
 const fixtures = fileURLToPath(new URL('./fixtures/check/', import.meta.url));
 const run = (name: string) =>
-  check({ released: join(fixtures, name, 'released.json'), current: join(fixtures, name, 'current.json'), changesetDir: join(fixtures, name, 'changeset') });
+  check({
+    released: join(fixtures, name, 'released.json'),
+    current: join(fixtures, name, 'current.json'),
+    changesetDir: join(fixtures, name, 'changeset'),
+  });
 
 describe('check', () => {
   it('passes a compatible change', () => {
@@ -25,8 +29,12 @@ describe('check', () => {
     if (outcome.ok) return;
     expect(outcome.kind).toBe('breaking_without_major');
     expect(outcome.missingMajor).toEqual(affectedPackages(outcome.breaking));
-    expect(outcome.report).toContain('[response-property-removed] GET /forms/{id}/submissions response 200 application/json: data[].note: optional → (removed)');
-    expect(outcome.report).toContain('[request-property-became-required] PUT /forms/{id}/submissions request body application/json: status: optional → required');
+    expect(outcome.report).toContain(
+      '[response-property-removed] GET /forms/{id}/submissions response 200 application/json: data[].note: optional → (removed)',
+    );
+    expect(outcome.report).toContain(
+      '[request-property-became-required] PUT /forms/{id}/submissions request body application/json: status: optional → required',
+    );
     expect(outcome.report).toContain('"@forms-api/client": major');
   });
 
@@ -51,21 +59,28 @@ describe('check', () => {
   });
 
   it('reports a missing spec as a value, not a crash', () => {
-    const outcome = check({ released: join(fixtures, 'nope.json'), current: join(fixtures, 'nope.json'), changesetDir: fixtures });
+    const outcome = check({
+      released: join(fixtures, 'nope.json'),
+      current: join(fixtures, 'nope.json'),
+      changesetDir: fixtures,
+    });
     expect(outcome).toMatchObject({ ok: false, kind: 'spec_missing' });
   });
 });
 
 describe('parseChangeset', () => {
   it('reads quoted and unquoted package names', () => {
-    expect(parseChangeset('a.md', "---\n'@forms-api/spec': major\n\"@forms-api/types\": patch\n---\n\ntext")).toEqual({
+    expect(parseChangeset('a.md', '---\n\'@forms-api/spec\': major\n"@forms-api/types": patch\n---\n\ntext')).toEqual({
       file: 'a.md',
       releases: { '@forms-api/spec': 'major', '@forms-api/types': 'patch' },
     });
   });
 
   it('rejects a bad bump or a missing frontmatter with a message', () => {
-    expect(parseChangeset('b.md', '---\n"@forms-api/spec": huge\n---\n')).toMatchObject({ kind: 'changeset_invalid', message: expect.stringContaining('major, minor, patch or none') });
+    expect(parseChangeset('b.md', '---\n"@forms-api/spec": huge\n---\n')).toMatchObject({
+      kind: 'changeset_invalid',
+      message: expect.stringContaining('major, minor, patch or none'),
+    });
     expect(parseChangeset('c.md', 'just text')).toMatchObject({ kind: 'changeset_invalid' });
   });
 });
@@ -73,7 +88,19 @@ describe('parseChangeset', () => {
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 describe.skipIf(!existsSync(cli))('the spec-guard CLI (dist/cli.js)', () => {
   const exec = (name: string) =>
-    spawnSync(process.execPath, [cli, '--released', join(fixtures, name, 'released.json'), '--current', join(fixtures, name, 'current.json'), '--changesets', join(fixtures, name, 'changeset')], { encoding: 'utf8' });
+    spawnSync(
+      process.execPath,
+      [
+        cli,
+        '--released',
+        join(fixtures, name, 'released.json'),
+        '--current',
+        join(fixtures, name, 'current.json'),
+        '--changesets',
+        join(fixtures, name, 'changeset'),
+      ],
+      { encoding: 'utf8' },
+    );
 
   it('exits 1 with the report on a breaking fixture', () => {
     const result = exec('breaking-without-changeset');

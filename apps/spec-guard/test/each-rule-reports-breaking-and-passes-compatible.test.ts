@@ -35,15 +35,29 @@ describe('the rule set', () => {
   });
 
   it('treats a shared enum by direction: a new value breaks responses, a removed one breaks requests', () => {
-    const widened = breakingChanges(baseSpec(), variant((s) => s.components.schemas.Status.enum.push('spam')));
+    const widened = breakingChanges(
+      baseSpec(),
+      variant((s) => s.components.schemas.Status.enum.push('spam')),
+    );
     expect(widened.map((c) => c.rule)).toEqual(expect.arrayContaining(['response-enum-widened']));
     expect(widened.map((c) => c.rule)).not.toContain('request-enum-narrowed');
-    const narrowed = breakingChanges(baseSpec(), variant((s) => (s.components.schemas.Status.enum = ['completed'])));
+    const narrowed = breakingChanges(
+      baseSpec(),
+      variant((s) => (s.components.schemas.Status.enum = ['completed'])),
+    );
     expect(narrowed.map((c) => c.rule)).toContain('request-enum-narrowed');
   });
 
   it('names the location and the values of a change', () => {
-    const [change] = breakingChanges(baseSpec(), variant((s) => (s.components.schemas.Submission.properties.id.type = 'string')));
-    expect(change).toEqual({ rule: 'response-type-changed', location: 'GET /forms/{id}/submissions response 200 application/json: data[].id', before: '"integer"', after: '"string"' });
+    const [change] = breakingChanges(
+      baseSpec(),
+      variant((s) => (s.components.schemas.Submission.properties.id.type = 'string')),
+    );
+    expect(change).toEqual({
+      rule: 'response-type-changed',
+      location: 'GET /forms/{id}/submissions response 200 application/json: data[].id',
+      before: '"integer"',
+      after: '"string"',
+    });
   });
 });

@@ -23,7 +23,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const CHUNK = 200;
 const TOKEN = 'bench|token-0123456789';
 
-const child = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+const child = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], {
+  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+});
 const [chunk] = await once(child.stdout, 'data');
 const baseUrl = `http://127.0.0.1:${String(chunk).trim()}`;
 
@@ -131,7 +133,9 @@ async function memory() {
     return all.length;
   });
   const pageBytes = collected.peakHeap / (collected.items / 100);
-  console.log(`\nMemory over 10,000 submissions, 100 per page (one page retained ≈ ${mb(pageBytes)}; live heap after a forced GC at every page):\n`);
+  console.log(
+    `\nMemory over 10,000 submissions, 100 per page (one page retained ≈ ${mb(pageBytes)}; live heap after a forced GC at every page):\n`,
+  );
   console.table(
     [firstWalk, streamed, rawStreamed, collected].map((m) => ({
       walk: m.label,
@@ -156,7 +160,9 @@ if (withMemory) {
 // Throughput: short interleaved rounds, so that load from other processes on the machine hits
 // every loop alike; each loop's ratio to raw fetch is taken per round, then the median.
 for (const loop of Object.values(loops)) for (let i = 0; i < 300; i++) await loop();
-const results = Object.fromEntries(Object.keys(loops).map((name) => [name, { wall: [], cpu: [], ratio: [], vsOpenapiFetch: [] }]));
+const results = Object.fromEntries(
+  Object.keys(loops).map((name) => [name, { wall: [], cpu: [], ratio: [], vsOpenapiFetch: [] }]),
+);
 const order = Object.entries(loops);
 for (let round = 0; round < ROUNDS; round++) {
   const times = {};
@@ -188,7 +194,9 @@ const row = (measure, name) => {
     'vs openapi-fetch alone': median(r.vsOpenapiFetch).toFixed(3),
   };
 };
-console.log(`\n@forms-api/client on Node ${process.version}: ${ROUNDS} interleaved rounds of ${CHUNK} sequential GET /open/forms/1 per measure (medians)\n`);
+console.log(
+  `\n@forms-api/client on Node ${process.version}: ${ROUNDS} interleaved rounds of ${CHUNK} sequential GET /open/forms/1 per measure (medians)\n`,
+);
 console.table([
   row('raw fetch', 'raw'),
   row('raw fetch + AbortSignal.timeout (reference)', 'rawTimeout'),

@@ -16,7 +16,9 @@ if (process.argv[2] === '--loop') {
   // Child: one loop, profiled by the parent's --cpu-prof.
   const [, , , mode, count] = process.argv;
   const { createFormsClient } = await import('../dist/index.js');
-  const server = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const server = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const [port] = await once(server.stdout, 'data');
   const baseUrl = `http://127.0.0.1:${String(port).trim()}`;
   const client = createFormsClient({ baseUrl, token: 'bench|token' });
@@ -60,7 +62,9 @@ function summarise(file) {
 const results = {};
 for (const mode of ['raw', 'client']) {
   const dir = mkdtempSync(join(tmpdir(), 'client-profile-'));
-  execFileSync(node, ['--cpu-prof', `--cpu-prof-dir=${dir}`, self, '--loop', mode, String(requests)], { stdio: 'inherit' });
+  execFileSync(node, ['--cpu-prof', `--cpu-prof-dir=${dir}`, self, '--loop', mode, String(requests)], {
+    stdio: 'inherit',
+  });
   const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   results[mode] = summarise(join(dir, file));
   rmSync(dir, { recursive: true, force: true });

@@ -39,7 +39,9 @@ function runBench(name, command, args) {
       }
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(found) : reject(new Error(`${name}: the benchmark exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(found) : reject(new Error(`${name}: the benchmark exited with ${code}`)),
+    );
   });
 }
 

@@ -35,7 +35,16 @@ const server = createServer((req, res) => {
     body = JSON.stringify({
       data,
       links: { first: '', last: '', prev: null, next: null },
-      meta: { current_page: page, from: from + 1, last_page: lastPage, links: [], path: '', per_page: perPage, to: from + data.length, total: TOTAL },
+      meta: {
+        current_page: page,
+        from: from + 1,
+        last_page: lastPage,
+        links: [],
+        path: '',
+        per_page: perPage,
+        to: from + data.length,
+        total: TOTAL,
+      },
     });
   } else {
     res.writeHead(404).end();

@@ -32,7 +32,9 @@ const result = await build({
 const code = result.outputFiles[0].contents;
 const gzipped = gzipSync(code, { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(2)} kB`;
-console.log(`@forms-api/client (with openapi-fetch): ${kb(code.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped)`);
+console.log(
+  `@forms-api/client (with openapi-fetch): ${kb(code.length)} minified, ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped)`,
+);
 if (gzipped > BUDGET_BYTES) {
   console.error(`Over the size budget by ${kb(gzipped - BUDGET_BYTES)}.`);
   process.exit(1);

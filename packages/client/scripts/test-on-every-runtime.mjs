@@ -12,31 +12,72 @@ const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import
 let failed = 0;
 const run = (label, command, args) => {
   try {
-    const out = execFileSync(command, args, { cwd: packageDir, encoding: 'utf8', env: { ...process.env, ...runtimeEnv } });
-    console.log(out.trim().split('\n').filter((l) => /passed|failed|Tests/.test(l)).join('\n') || `${label}: ok`);
+    const out = execFileSync(command, args, {
+      cwd: packageDir,
+      encoding: 'utf8',
+      env: { ...process.env, ...runtimeEnv },
+    });
+    console.log(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => /passed|failed|Tests/.test(l))
+        .join('\n') || `${label}: ok`,
+    );
   } catch (error) {
     failed++;
     console.error(`${label} FAILED\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
   }
 };
 
-for (const name of ['node 22', 'node 24']) run(`vitest on ${name}`, runtimes[name].command, [vitest, 'run', '--reporter=dot']);
+for (const name of ['node 22', 'node 24'])
+  run(`vitest on ${name}`, runtimes[name].command, [vitest, 'run', '--reporter=dot']);
 
 // Ten submissions, newest first, served with the filters checked on every page.
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
-  if (req.headers.authorization !== 'Bearer 1|smoke-token-for-runtime-tests-0000000000') return res.writeHead(401).end('{"message":"Unauthenticated."}');
-  if (url.pathname === '/open/forms/7/submissions' && url.searchParams.get('status') === 'completed' && url.searchParams.get('search') === 'jane') {
+  if (req.headers.authorization !== 'Bearer 1|smoke-token-for-runtime-tests-0000000000')
+    return res.writeHead(401).end('{"message":"Unauthenticated."}');
+  if (
+    url.pathname === '/open/forms/7/submissions' &&
+    url.searchParams.get('status') === 'completed' &&
+    url.searchParams.get('search') === 'jane'
+  ) {
     const perPage = Number(url.searchParams.get('per_page'));
     const page = Number(url.searchParams.get('page') ?? 1);
     const ids = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1].slice((page - 1) * perPage, page * perPage);
     const lastPage = Math.ceil(10 / perPage);
     const link = (p) => `http://127.0.0.1/open/forms/7/submissions?page=${p}`;
-    const data = ids.map((id) => ({ data: { status: 'completed', created_at: '2025-01-01 00:00:00', id }, completion_time: null, form_id: 7, id }));
-    const body = { data, links: { first: link(1), last: link(lastPage), prev: page > 1 ? link(page - 1) : null, next: page < lastPage ? link(page + 1) : null }, meta: { current_page: page, from: ids.length ? (page - 1) * perPage + 1 : null, last_page: lastPage, links: [], path: link(1).split('?')[0], per_page: perPage, to: ids.length ? (page - 1) * perPage + ids.length : null, total: 10 } };
+    const data = ids.map((id) => ({
+      data: { status: 'completed', created_at: '2025-01-01 00:00:00', id },
+      completion_time: null,
+      form_id: 7,
+      id,
+    }));
+    const body = {
+      data,
+      links: {
+        first: link(1),
+        last: link(lastPage),
+        prev: page > 1 ? link(page - 1) : null,
+        next: page < lastPage ? link(page + 1) : null,
+      },
+      meta: {
+        current_page: page,
+        from: ids.length ? (page - 1) * perPage + 1 : null,
+        last_page: lastPage,
+        links: [],
+        path: link(1).split('?')[0],
+        per_page: perPage,
+        to: ids.length ? (page - 1) * perPage + ids.length : null,
+        total: 10,
+      },
+    };
     return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
-  res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"No query results for model [App\\\\Models\\\\Forms\\\\Form] 404"}');
+  res
+    .writeHead(404, { 'content-type': 'application/json' })
+    .end('{"message":"No query results for model [App\\\\Models\\\\Forms\\\\Form] 404"}');
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${server.address().port}`;
@@ -47,13 +88,18 @@ try {
     // execFileSync would block this process's event loop and so the server: run asynchronously.
     await new Promise((resolve) => {
       import('node:child_process').then(({ execFile }) =>
-        execFile(runtimes[name].command, [...runtimes[name].args, smoke, baseUrl], { env: { ...process.env, ...runtimeEnv } }, (error, stdout, stderr) => {
-          if (error) {
-            failed++;
-            console.error(`${name} smoke FAILED\n${stdout}${stderr}`);
-          } else console.log(stdout.trim());
-          resolve();
-        }),
+        execFile(
+          runtimes[name].command,
+          [...runtimes[name].args, smoke, baseUrl],
+          { env: { ...process.env, ...runtimeEnv } },
+          (error, stdout, stderr) => {
+            if (error) {
+              failed++;
+              console.error(`${name} smoke FAILED\n${stdout}${stderr}`);
+            } else console.log(stdout.trim());
+            resolve();
+          },
+        ),
       );
     });
   }

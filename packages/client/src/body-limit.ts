@@ -22,7 +22,11 @@ export function checkDeclaredLength(response: Response, max: number, tooLarge: (
 export function limitBody(response: Response, max: number, framed: boolean, tooLarge: () => FormsApiError): Response {
   const body = response.body;
   if (body === null || max === Infinity) return response;
-  if (framed && response.headers.get('content-length') !== null && (response.headers.get('content-encoding') ?? 'identity') === 'identity')
+  if (
+    framed &&
+    response.headers.get('content-length') !== null &&
+    (response.headers.get('content-encoding') ?? 'identity') === 'identity'
+  )
     return response;
   let seen = 0;
   const counted = body.pipeThrough(
@@ -35,7 +39,11 @@ export function limitBody(response: Response, max: number, framed: boolean, tooL
       },
     }),
   );
-  const limited = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const limited = new Response(counted, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   // A Response built by hand has no URL; the error messages and callers read the real one.
   Object.defineProperties(limited, { url: { value: response.url }, redirected: { value: response.redirected } });
   return limited;
@@ -46,7 +54,12 @@ export function limitBody(response: Response, max: number, framed: boolean, tooL
  * reading; the wire body of a native fetch with a declared length and no Content-Encoding is read
  * by the runtime (it reads exactly that many bytes); anything else is counted as it arrives.
  */
-export async function readCapped(response: Response, max: number, framed: boolean, tooLarge: () => Error): Promise<string> {
+export async function readCapped(
+  response: Response,
+  max: number,
+  framed: boolean,
+  tooLarge: () => Error,
+): Promise<string> {
   const body = response.body;
   if (body === null || response.status === 204) return '';
   if (max === Infinity) return response.text();

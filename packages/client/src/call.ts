@@ -19,7 +19,9 @@ export interface CallInit {
 }
 
 /** The JSON body of an operation's 200 answer, as the spec types it. */
-export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] extends { 200: { content: { 'application/json': infer B } } }
+export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] extends {
+  200: { content: { 'application/json': infer B } };
+}
   ? B
   : never;
 
@@ -40,14 +42,21 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
   // openapi-fetch's request() is typed per path; the helpers that call this are typed instead.
   const request = raw.request as unknown as (method: string, path: string, init: object) => Promise<Answer>;
 
-  const send = (id: OperationId, init: CallInit, options: CallOptions | undefined, stream: boolean): Promise<Answer> => {
+  const send = (
+    id: OperationId,
+    init: CallInit,
+    options: CallOptions | undefined,
+    stream: boolean,
+  ): Promise<Answer> => {
     const call = resolveCallOptions(ctx.client, options);
     const { method, path } = operation(id);
     const { search, ...rest } = init;
     const { fetch, signal } = callFetch(
       ctx,
       call,
-      stream ? { kind: 'stream', throwOnError: true, okCap: options?.maxResponseBytes ?? Infinity } : { kind: 'json', throwOnError: true },
+      stream
+        ? { kind: 'stream', throwOnError: true, okCap: options?.maxResponseBytes ?? Infinity }
+        : { kind: 'json', throwOnError: true },
     );
     return request(method, path, {
       ...withoutTokenIfPublic(path, rest),

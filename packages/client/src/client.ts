@@ -58,7 +58,8 @@ function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined):
   return { ...client, signal: client.signal ? AbortSignal.any([client.signal, signal]) : signal };
 }
 
-type Init = { signal?: AbortSignal | null; fetch?: unknown; parseAs?: string; params?: { header?: object } } | undefined;
+type Init =
+  { signal?: AbortSignal | null; fetch?: unknown; parseAs?: string; params?: { header?: object } } | undefined;
 
 /**
  * Raw methods get a fetch of their own per call, like the helpers, that follows the call's
@@ -73,7 +74,9 @@ function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<p
     const { fetch, signal } = callFetch(
       ctx,
       call,
-      parseAs === 'json' ? { kind: 'json', throwOnError: false } : { kind: 'stream', throwOnError: false, okCap: call.maxResponseBytes },
+      parseAs === 'json'
+        ? { kind: 'json', throwOnError: false }
+        : { kind: 'stream', throwOnError: false, okCap: call.maxResponseBytes },
     );
     return send({ ...init, signal, fetch });
   };
@@ -83,6 +86,7 @@ function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<p
     out[method] = (url: string, init: Init) => route(url, init, (routed) => send(url, routed));
   }
   const request = raw.request as (method: string, url: string, init: Init) => Promise<unknown>;
-  out['request'] = (method: string, url: string, init: Init) => route(url, init, (routed) => request(method, url, routed));
+  out['request'] = (method: string, url: string, init: Init) =>
+    route(url, init, (routed) => request(method, url, routed));
   return out as Partial<Client<paths>>;
 }

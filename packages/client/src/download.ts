@@ -23,13 +23,20 @@ const OPERATION = 'downloadSubmissionFile';
 export function downloadInit(file: string | URL | SubmissionFileRef, baseUrl: string, basePath: string): CallInit {
   if (typeof file === 'string' || file instanceof URL) return fromUrl(file, baseUrl, basePath);
   if (file === null || typeof file !== 'object')
-    throw invalidOption('file', 'must be a file entry\'s `file_url`, or { form, filename, expires, signature }.');
+    throw invalidOption('file', "must be a file entry's `file_url`, or { form, filename, expires, signature }.");
   const { form, filename, expires, signature } = file;
-  if (!((typeof form === 'number' && Number.isSafeInteger(form) && form > 0) || (typeof form === 'string' && /^[^/?#\s]+$/.test(form))))
+  if (!(
+    (typeof form === 'number' && Number.isSafeInteger(form) && form > 0) ||
+    (typeof form === 'string' && /^[^/?#\s]+$/.test(form))
+  ))
     throw invalidOption('file.form', 'must be a positive integer id or a slug.');
   if (typeof filename !== 'string' || !/^[A-Za-z0-9_-]{1,2048}$/.test(filename))
     throw invalidOption('file.filename', 'must be the base64url file name from the `file_url` path.');
-  if (!(typeof expires === 'number' ? Number.isSafeInteger(expires) && expires >= 0 : typeof expires === 'string' && /^\d{1,16}$/.test(expires)))
+  if (
+    !(typeof expires === 'number'
+      ? Number.isSafeInteger(expires) && expires >= 0
+      : typeof expires === 'string' && /^\d{1,16}$/.test(expires))
+  )
     throw invalidOption('file.expires', 'must be the `expires` Unix time from the `file_url` query.');
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature))
     throw invalidOption('file.signature', 'must be the 64 lowercase hex digits of the `file_url` signature.');
@@ -42,7 +49,7 @@ function fromUrl(file: string | URL, baseUrl: string, basePath: string): CallIni
     url = new URL(file);
   } catch {
     // The URL is not echoed: it carries a signature that grants the file.
-    throw invalidOption('file', 'is not an absolute URL: pass a file entry\'s `file_url` as it is.');
+    throw invalidOption('file', "is not an absolute URL: pass a file entry's `file_url` as it is.");
   }
   // Neither host is named: option errors never echo `baseUrl` (it may carry a tenant's private
   // host), nor a file URL.
@@ -56,5 +63,8 @@ function fromUrl(file: string | URL, baseUrl: string, basePath: string): CallIni
     throw invalidOption('file', 'is not a submission file URL (/open/forms/{form}/submissions/file/{filename}).');
   if (!url.searchParams.has('expires') || !url.searchParams.has('signature'))
     throw invalidOption('file', 'has no `expires` and `signature`: pass the signed `file_url` whole.');
-  return { params: { path: { form: operation.params['form']!, filename: operation.params['filename']! } }, search: url.search };
+  return {
+    params: { path: { form: operation.params['form']!, filename: operation.params['filename']! } },
+    search: url.search,
+  };
 }

@@ -1,7 +1,13 @@
 // Builds every FormsApiError that follows a request, in one place: the message (what went wrong
 // and what to do), the context (operation, url, status, body, headers, attempts), and one
 // redaction pass over all of it. The request path only says what happened.
-import { FormsApiError, kindOfStatus, type FormsApiErrorBody, type FormsApiErrorInit, type FormsApiErrorKind } from './errors.js';
+import {
+  FormsApiError,
+  kindOfStatus,
+  type FormsApiErrorBody,
+  type FormsApiErrorInit,
+  type FormsApiErrorKind,
+} from './errors.js';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
@@ -128,7 +134,9 @@ function statusError(
   const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
   const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
-  const explanation = pacing ? pacingGiveUpAdvice(pacing) : explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
+  const explanation = pacing
+    ? pacingGiveUpAdvice(pacing)
+    : explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
   return {
     ...base,
     url: response.url || base.url,
@@ -233,7 +241,8 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
 // What a refusal for the plan says (the sandbox and the published contract: "Filtering partial
 // submissions is a Pro feature, and workspace 3 is on the free plan"; the 402 of the service:
 // `feature`, `required_tier`).
-const PLAN_WORDING = /\b(?:pro|business|enterprise|premium|paid)\s+(?:feature|plan|tier)\b|\bupgrade\b|\bon the \w+ plan\b|\b(?:plan|tier|subscription)\s+(?:required|needed)\b/i;
+const PLAN_WORDING =
+  /\b(?:pro|business|enterprise|premium|paid)\s+(?:feature|plan|tier)\b|\bupgrade\b|\bon the \w+ plan\b|\b(?:plan|tier|subscription)\s+(?:required|needed)\b/i;
 
 function isPlanRefusal(body: FormsApiErrorBody | undefined, bodyText: string | undefined): boolean {
   if (typeof body?.required_tier === 'string') return true;

@@ -127,7 +127,18 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-const CLIENT_KEYS = new Set(['baseUrl', 'token', 'fetch', 'timeoutMs', 'retry', 'userAgent', 'signal', 'maxResponseBytes', 'clock', 'pacing']);
+const CLIENT_KEYS = new Set([
+  'baseUrl',
+  'token',
+  'fetch',
+  'timeoutMs',
+  'retry',
+  'userAgent',
+  'signal',
+  'maxResponseBytes',
+  'clock',
+  'pacing',
+]);
 const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
 const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
@@ -185,7 +196,10 @@ export function resolveCallOptions(client: ResolvedOptions, call: CallOptions | 
 
 function checkBaseUrl(value: unknown): { baseUrl: string; basePath: string } {
   if (typeof value !== 'string' || value.trim() === '')
-    throw invalidOption('baseUrl', 'is required: pass the absolute URL of the service, e.g. "https://api.opnform.com".');
+    throw invalidOption(
+      'baseUrl',
+      'is required: pass the absolute URL of the service, e.g. "https://api.opnform.com".',
+    );
   let url: URL;
   try {
     url = new URL(value);
@@ -221,14 +235,20 @@ function checkTimeout(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (value === Infinity) return Infinity;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS)
-    throw invalidOption(name, `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity for none (got ${String(value)}).`);
+    throw invalidOption(
+      name,
+      `must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity for none (got ${String(value)}).`,
+    );
   return value;
 }
 
 function checkByteCap(value: unknown): number | undefined {
   if (value === undefined || value === Infinity) return value;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
-    throw invalidOption('maxResponseBytes', `must be a positive integer number of bytes, or Infinity for no cap (got ${String(value)}).`);
+    throw invalidOption(
+      'maxResponseBytes',
+      `must be a positive integer number of bytes, or Infinity for no cap (got ${String(value)}).`,
+    );
   return value;
 }
 

@@ -207,7 +207,11 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
         const request = new Request(input, init);
         // A request with a body is sent as a copy each time, so that it can be sent again.
         const sendOnce = () => send(request.body === null ? request : request.clone());
-        const { response, gaveUp } = await pacedSend(sendOnce, { method: request.method, url: request.url, signal: request.signal });
+        const { response, gaveUp } = await pacedSend(sendOnce, {
+          method: request.method,
+          url: request.url,
+          signal: request.signal,
+        });
         if (!gaveUp) return response;
         response.body?.cancel().catch(() => {});
         throw rateLimitedError(request.method, request.url, response, gaveUp);
@@ -289,14 +293,22 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
   for (const key of Object.keys(options))
     if (!PACER_KEYS.has(key))
       throw invalidOption(`pacing.${key}`, `is not a pacing option; the options are: ${[...PACER_KEYS].join(', ')}.`);
-  const { requestsPerMinute, maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS, max429Retries = DEFAULT_MAX_429_RETRIES, onWait } = options;
+  const {
+    requestsPerMinute,
+    maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS,
+    max429Retries = DEFAULT_MAX_429_RETRIES,
+    onWait,
+  } = options;
   if (typeof requestsPerMinute !== 'number' || !Number.isFinite(requestsPerMinute) || requestsPerMinute <= 0)
     throw invalidOption(
       'pacing.requestsPerMinute',
       `must be a positive number of requests per minute, e.g. 100 for the service's limit (got ${String(requestsPerMinute)}).`,
     );
   if (typeof maxWaitMs !== 'number' || !(maxWaitMs >= 0))
-    throw invalidOption('pacing.maxWaitMs', `must be a non-negative number of milliseconds (got ${String(maxWaitMs)}).`);
+    throw invalidOption(
+      'pacing.maxWaitMs',
+      `must be a non-negative number of milliseconds (got ${String(maxWaitMs)}).`,
+    );
   if (!Number.isInteger(max429Retries) || max429Retries < 0)
     throw invalidOption('pacing.max429Retries', `must be a non-negative integer (got ${String(max429Retries)}).`);
   if (onWait !== undefined && typeof onWait !== 'function')
@@ -309,6 +321,9 @@ export function resolvePacing(value: unknown): InternalPacer | undefined {
   if (value === undefined || value === false) return undefined;
   if (value !== null && typeof value === 'object' && PACED_SEND in value) return value as InternalPacer;
   if (value === null || typeof value !== 'object')
-    throw invalidOption('pacing', 'must be a pacer from createRequestPacer, options such as { requestsPerMinute: 100 }, or false.');
+    throw invalidOption(
+      'pacing',
+      'must be a pacer from createRequestPacer, options such as { requestsPerMinute: 100 }, or false.',
+    );
   return createRequestPacer(value as RequestPacerOptions) as InternalPacer;
 }

@@ -15,7 +15,11 @@ export interface PageSource<P> {
 
 export const DEFAULT_MAX_PAGES = 10_000;
 
-export async function* walkPages<P>(source: PageSource<P>, startPage: number, maxPages: number): AsyncGenerator<P, void, undefined> {
+export async function* walkPages<P>(
+  source: PageSource<P>,
+  startPage: number,
+  maxPages: number,
+): AsyncGenerator<P, void, undefined> {
   for (let fetched = 0, page = startPage; ; fetched++, page++) {
     if (fetched >= maxPages)
       throw new FormsApiError({
@@ -36,6 +40,9 @@ export async function* walkPages<P>(source: PageSource<P>, startPage: number, ma
 }
 
 /** The items of each page, in order. */
-export async function* itemsOf<P, T>(pages: AsyncIterable<P>, items: (page: P) => readonly T[]): AsyncGenerator<T, void, undefined> {
+export async function* itemsOf<P, T>(
+  pages: AsyncIterable<P>,
+  items: (page: P) => readonly T[],
+): AsyncGenerator<T, void, undefined> {
   for await (const page of pages) yield* items(page);
 }

@@ -31,7 +31,9 @@ export function createRedactor(tokens: string | readonly string[]): Redact {
     }
     const spans: Array<[number, number]> = [];
     for (const secret of encoded) find(text, secret, spans);
-    for (const literal of literals) for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) spans.push([at, at + literal.length]);
+    for (const literal of literals)
+      for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1))
+        spans.push([at, at + literal.length]);
     return spans.length === 0 ? text : replaceSpans(text, spans);
   };
 }
@@ -78,7 +80,12 @@ function waysToSpell(text: string, at: number, want: number): number {
     const once = hexByte(text, at + 1);
     if (once === want) lengths |= 1 << 3;
     if (once === PERCENT && hexByte(text, at + 3) === want) lengths |= 1 << 5;
-    if ((text.charCodeAt(at + 1) | 0x20) === 0x75 /* u */ && hexByte(text, at + 2) === 0 && hexByte(text, at + 4) === want) lengths |= 1 << 6;
+    if (
+      (text.charCodeAt(at + 1) | 0x20) === 0x75 /* u */ &&
+      hexByte(text, at + 2) === 0 &&
+      hexByte(text, at + 4) === want
+    )
+      lengths |= 1 << 6;
   } else if (c === BACKSLASH) {
     const next = text.charCodeAt(at + 1);
     if (next === 0x75 /* u */) {
@@ -157,7 +164,8 @@ function entityLength(text: string, at: number, want: number): number {
     return (1 << (i - at)) | (text.charCodeAt(i) === 0x3b /* ; */ ? 1 << (i + 1 - at) : 0);
   }
   let lengths = 0;
-  for (const [name, code] of NAMED_ENTITIES) if (code === want && text.startsWith(name, at)) lengths |= 1 << name.length;
+  for (const [name, code] of NAMED_ENTITIES)
+    if (code === want && text.startsWith(name, at)) lengths |= 1 << name.length;
   return lengths;
 }
 
@@ -308,7 +316,12 @@ export function redactDeep(value: unknown, redact: Redact): unknown {
         }
       }
       // defineProperty, not assignment: a key named "__proto__" must stay a plain property.
-      Object.defineProperty(copy, isArray ? key : redact(key), { value: out, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, isArray ? key : redact(key), {
+        value: out,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return root;
@@ -331,7 +344,8 @@ export function headersRecord(headers: Headers, redact: Redact): Record<string, 
 // `X-Amz-Security-Token`, `sig`), and what a redirect chain may put in a URL (`password`,
 // `client_secret`, `auth`, `session`, `jwt`, `access_token`, `api_key`, `code`...). Matched
 // anywhere in the decoded name, case-insensitively: a false positive costs a value in a log.
-const SECRET_NAME = /signature|credential|token|sig|key|pass|pwd|secret|auth|session|sess|sid|jwt|cookie|code|otp|nonce|bearer/i;
+const SECRET_NAME =
+  /signature|credential|token|sig|key|pass|pwd|secret|auth|session|sess|sid|jwt|cookie|code|otp|nonce|bearer/i;
 
 /** A URL with the values of credential-like query and fragment parameters replaced. */
 export function withoutQuerySecrets(url: string): string {

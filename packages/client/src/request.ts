@@ -52,7 +52,11 @@ interface FirstAttempt {
   readonly signal: AbortSignal | undefined;
 }
 
-export function callFetch(ctx: ClientContext, call: ResolvedCall, reading: Reading): { fetch: CallFetch; signal: AbortSignal | undefined } {
+export function callFetch(
+  ctx: ClientContext,
+  call: ResolvedCall,
+  reading: Reading,
+): { fetch: CallFetch; signal: AbortSignal | undefined } {
   const controller = call.timeoutMs === Infinity ? undefined : new AbortController();
   const first: FirstAttempt = { controller, signal: joined(call.signal, controller?.signal) };
   const fetch: CallFetch = async (request) => {
@@ -69,7 +73,13 @@ function joined(caller: AbortSignal | undefined, own: AbortSignal | undefined): 
 
 /** One attempt's end: an answer to hand on, or what went wrong. */
 type Attempt =
-  | { readonly kind: 'answer'; readonly response: Response; readonly text?: string; readonly data?: unknown; readonly gaveUp?: PacingGiveUp }
+  | {
+      readonly kind: 'answer';
+      readonly response: Response;
+      readonly text?: string;
+      readonly data?: unknown;
+      readonly gaveUp?: PacingGiveUp;
+    }
   | { readonly kind: 'failed'; readonly failure: Failure; readonly reached: boolean };
 
 async function sendWithRetries(
@@ -89,7 +99,13 @@ async function sendWithRetries(
     const outcome = outcomeOf(result, client.clock);
     const decision = outcome && decideRetry(call.retry, method, attempt, outcome, client.clock.random);
     if (decision?.retry && call.retry) {
-      const event = { attempt, reason: decision.reason, status: decision.status, delayMs: decision.delayMs, retryAfter: decision.retryAfter };
+      const event = {
+        attempt,
+        reason: decision.reason,
+        status: decision.status,
+        delayMs: decision.delayMs,
+        retryAfter: decision.retryAfter,
+      };
       if (await retryApproved(call.retry, event, () => operationOf(scope, method, url))) {
         if (result.kind === 'answer') result.response.body?.cancel().catch(() => {});
         await pause(decision.delayMs, call, client.clock, fail);
@@ -187,7 +203,11 @@ async function sendOnce(
     let gaveUp: PacingGiveUp | undefined;
     if (ctx.pacer) {
       // Pacing waits come before each send's timer starts: they are not part of `timeoutMs`.
-      ({ response, gaveUp } = await ctx.pacer[PACED_SEND](send, { method: request.method, url: request.url, signal: call.signal }));
+      ({ response, gaveUp } = await ctx.pacer[PACED_SEND](send, {
+        method: request.method,
+        url: request.url,
+        signal: call.signal,
+      }));
     } else response = await send();
     if (reading.kind === 'stream' && response.ok) {
       // The caller reads the body at its own pace; its signal, held by the response, still ends it.
@@ -205,7 +225,8 @@ async function sendOnce(
     try {
       text = await readCapped(response, cap, client.nativeFetch, tooLarge);
     } catch (error) {
-      if (overCap) return { kind: 'failed', failure: { kind: 'response_too_large', limit: cap, response }, reached: true };
+      if (overCap)
+        return { kind: 'failed', failure: { kind: 'response_too_large', limit: cap, response }, reached: true };
       throw error;
     }
     if (reading.kind === 'json' && response.ok && text !== '') {
@@ -227,7 +248,14 @@ async function sendOnce(
 const noop = () => {};
 
 // Errors a connection gives before any byte of the request is sent: nothing reached the service.
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function refusedBeforeSending(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
@@ -258,14 +286,23 @@ function settled(response: Response, text: string, data: unknown): Response {
 
 /** Asks `onRetry`, if any, whether to go on: anything but `false` is yes. An exception it
  * throws ends the call as it is (openapi-fetch passes it on). */
-async function retryApproved(retry: ResolvedRetry, event: Omit<RetryEvent, 'operation'>, operation: () => RetryEvent['operation']): Promise<boolean> {
+async function retryApproved(
+  retry: ResolvedRetry,
+  event: Omit<RetryEvent, 'operation'>,
+  operation: () => RetryEvent['operation'],
+): Promise<boolean> {
   if (!retry.onRetry) return true;
   return (await retry.onRetry({ ...event, operation: operation() })) !== false;
 }
 
 const NEVER = new AbortController().signal;
 
-async function pause(ms: number, call: ResolvedCall, clock: ResolvedClock, fail: (what: Failure) => FormsApiError): Promise<void> {
+async function pause(
+  ms: number,
+  call: ResolvedCall,
+  clock: ResolvedClock,
+  fail: (what: Failure) => FormsApiError,
+): Promise<void> {
   if (call.signal?.aborted) throw fail({ kind: 'aborted' });
   try {
     await clock.sleep(ms, call.signal ?? NEVER);

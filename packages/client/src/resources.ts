@@ -57,21 +57,42 @@ export type SubmissionAnswers = { [fieldId: string]: AnswerValue };
 export interface FormsApi {
   list(workspaceId: number, query?: FormListQuery, options?: CallOptions): Promise<FormSummaryPage>;
   get(idOrSlug: number | string, options?: CallOptions): Promise<Form>;
-  pages(workspaceId: number, query?: FormListQuery, options?: PageOptions): AsyncGenerator<FormSummaryPage, void, undefined>;
-  iterate(workspaceId: number, query?: FormListQuery, options?: PageOptions): AsyncGenerator<FormSummary, void, undefined>;
+  pages(
+    workspaceId: number,
+    query?: FormListQuery,
+    options?: PageOptions,
+  ): AsyncGenerator<FormSummaryPage, void, undefined>;
+  iterate(
+    workspaceId: number,
+    query?: FormListQuery,
+    options?: PageOptions,
+  ): AsyncGenerator<FormSummary, void, undefined>;
 }
 
 export interface SubmissionsApi {
   list(formId: number, query?: SubmissionListQuery, options?: CallOptions): Promise<SubmissionPage>;
-  pages(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<SubmissionPage, void, undefined>;
-  iterate(formId: number, query?: SubmissionListQuery, options?: PageOptions): AsyncGenerator<Submission, void, undefined>;
+  pages(
+    formId: number,
+    query?: SubmissionListQuery,
+    options?: PageOptions,
+  ): AsyncGenerator<SubmissionPage, void, undefined>;
+  iterate(
+    formId: number,
+    query?: SubmissionListQuery,
+    options?: PageOptions,
+  ): AsyncGenerator<Submission, void, undefined>;
   /**
    * Replaces the submission's answers with `answers`, as the service does: every answer not sent
    * is deleted and `completion_time` is reset unless given (ledger:
    * update-submission-replaces-all-answers), and a required field not sent is a 422. To change
    * some answers and keep the rest, use `updateKeeping`.
    */
-  update(formId: number, submissionId: number, answers: SubmissionAnswers, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
+  update(
+    formId: number,
+    submissionId: number,
+    answers: SubmissionAnswers,
+    options?: UpdateSubmissionOptions,
+  ): Promise<UpdatedSubmission>;
   /**
    * Changes some answers and keeps every other one: reads the submission and its form, merges
    * `changes` over the current answers (file and signature answers sent back as the stored names
@@ -80,7 +101,12 @@ export interface SubmissionsApi {
    * update made by anyone else between the read and the write is overwritten; serialise updates
    * of one submission on your side.
    */
-  updateKeeping(formId: number, submissionId: number, changes: AnswerChanges, options?: UpdateKeepingOptions): Promise<UpdatedSubmission>;
+  updateKeeping(
+    formId: number,
+    submissionId: number,
+    changes: AnswerChanges,
+    options?: UpdateKeepingOptions,
+  ): Promise<UpdatedSubmission>;
   /**
    * Downloads a file of a `files` or `signature` answer: its signed `file_url`, or the URL's
    * parts. Public (no token is sent, to the service or to the storage it may redirect to). Returns
@@ -94,7 +120,12 @@ export interface SubmissionsApi {
 export interface IntegrationsApi {
   list(formId: number, options?: CallOptions): Promise<WebhookIntegration[]>;
   create(formId: number, input: WebhookIntegrationInput, options?: CallOptions): Promise<IntegrationSaved>;
-  update(formId: number, integrationId: number, input: WebhookIntegrationInput, options?: CallOptions): Promise<IntegrationSaved>;
+  update(
+    formId: number,
+    integrationId: number,
+    input: WebhookIntegrationInput,
+    options?: CallOptions,
+  ): Promise<IntegrationSaved>;
   delete(formId: number, integrationId: number, options?: CallOptions): Promise<SuccessMessage>;
   events(formId: number, integrationId: number, options?: CallOptions): Promise<WebhookEvent[]>;
 }
@@ -124,7 +155,8 @@ export function formsApi(call: Caller): FormsApi {
         count: (p) => p.data?.length ?? 0,
         currentPage: (p) => p.meta?.current_page,
         // The contract's meta has no last_page: the last page is the one that reaches `total`.
-        isLast: (p) => !p.meta || p.meta.current_page * p.meta.per_page >= p.meta.total || p.data.length < p.meta.per_page,
+        isLast: (p) =>
+          !p.meta || p.meta.current_page * p.meta.per_page >= p.meta.total || p.data.length < p.meta.per_page,
       },
       query.page ?? 1,
       maxPages,
@@ -237,7 +269,8 @@ function ref(value: unknown, name: string): number | string {
 }
 
 function body<T>(value: T, name: string): T {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidOption(name, 'must be an object.');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalidOption(name, 'must be an object.');
   return value;
 }
 
@@ -262,7 +295,8 @@ const STATUSES = new Set(['completed', 'partial', 'all']);
 
 function submissionQuery(query: SubmissionListQuery): Record<string, unknown> {
   known(query, ['page', 'perPage', 'search', 'status'], 'the submissions query');
-  if (query.search !== undefined && typeof query.search !== 'string') throw invalidOption('search', 'must be a string.');
+  if (query.search !== undefined && typeof query.search !== 'string')
+    throw invalidOption('search', 'must be a string.');
   if (query.status !== undefined && !STATUSES.has(query.status))
     throw invalidOption('status', `must be one of completed, partial, all (got ${describe(query.status)}).`);
   return { page: page(query.page), per_page: perPage(query.perPage), search: query.search, status: query.status };
@@ -281,5 +315,9 @@ function known(value: object, keys: readonly string[], where: string): void {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `a string of ${value.length} characters` : typeof value === 'number' ? String(value) : typeof value;
+  return typeof value === 'string'
+    ? `a string of ${value.length} characters`
+    : typeof value === 'number'
+      ? String(value)
+      : typeof value;
 }

@@ -3,7 +3,11 @@
 import { kindOfStatus, type FormsApiErrorKind } from './errors.js';
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
-export function backoff(retry: { readonly baseDelayMs: number; readonly maxDelayMs: number }, retryNumber: number, random: () => number): number {
+export function backoff(
+  retry: { readonly baseDelayMs: number; readonly maxDelayMs: number },
+  retryNumber: number,
+  random: () => number,
+): number {
   const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (retryNumber - 1));
   return Math.floor(random() * ceiling);
 }
@@ -56,12 +60,14 @@ export function decideRetry(
   if (!policy || attempt > policy.retries) return NO;
   if (!IDEMPOTENT.has(method) && !policy.unsafe) return NO;
   if (method === 'PUT' && !policy.unsafe && !unprocessed(outcome)) return NO;
-  if (outcome.kind !== 'status') return { retry: true, reason: outcome.kind, delayMs: backoff(policy, attempt, random), retryAfter: false };
+  if (outcome.kind !== 'status')
+    return { retry: true, reason: outcome.kind, delayMs: backoff(policy, attempt, random), retryAfter: false };
   const { status } = outcome;
   if (!policy.retryOn.has(status)) return NO;
   const reason = kindOfStatus(status);
   const asked = parseRetryAfter(outcome.retryAfter, outcome.now);
-  if (asked === undefined) return { retry: true, reason, status, delayMs: backoff(policy, attempt, random), retryAfter: false };
+  if (asked === undefined)
+    return { retry: true, reason, status, delayMs: backoff(policy, attempt, random), retryAfter: false };
   // A longer wait than allowed is not shortened: it would only earn another refusal.
   return asked <= policy.maxRetryAfterMs ? { retry: true, reason, status, delayMs: asked, retryAfter: true } : NO;
 }

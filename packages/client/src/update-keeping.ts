@@ -27,17 +27,26 @@ export function answerToSendBack(type: string, listed: unknown): AnswerValue {
   if (type !== 'files' && type !== 'signature') return listed as AnswerValue;
   if (listed === null || listed === undefined) return null;
   // A file list may be listed as an object keyed by position (ledger: submission-file-answer-object).
-  const entries = (Array.isArray(listed) ? listed : typeof listed === 'object' ? Object.values(listed) : [listed]) as unknown[];
+  const entries = (
+    Array.isArray(listed) ? listed : typeof listed === 'object' ? Object.values(listed) : [listed]
+  ) as unknown[];
   // The service takes stored file names back (StorageFile.php:28-41, StoreFormSubmissionJob.php:417-424):
   // entries sent as listed are a 500 there (audit D5).
-  const names = entries.map((entry) => (entry && typeof entry === 'object' ? (entry as { file_name?: unknown }).file_name : entry)).filter((name): name is string => typeof name === 'string' && name !== '');
+  const names = entries
+    .map((entry) => (entry && typeof entry === 'object' ? (entry as { file_name?: unknown }).file_name : entry))
+    .filter((name): name is string => typeof name === 'string' && name !== '');
   // A signature is one name, a string (AnswerFormRequest.php:211-213): a list is a 422, and its
   // listed file_url would clear it (StoreFormSubmissionJob.php:445-454).
   return type === 'signature' ? (names[0] ?? null) : names;
 }
 
 /** The complete body of an update: every current answer, the changes over them, `completion_time` kept unless given. */
-export function mergedUpdateBody(form: Pick<Form, 'properties'>, current: Pick<Submission, 'data' | 'completion_time'>, changes: AnswerChanges, completionTime?: number): Record<string, unknown> {
+export function mergedUpdateBody(
+  form: Pick<Form, 'properties'>,
+  current: Pick<Submission, 'data' | 'completion_time'>,
+  changes: AnswerChanges,
+  completionTime?: number,
+): Record<string, unknown> {
   const types = new Map(form.properties.map((field) => [field.id, field.type]));
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(current.data)) {
@@ -59,30 +68,65 @@ export function mergedUpdateBody(form: Pick<Form, 'properties'>, current: Pick<S
  * read and the write is overwritten. Serialise updates of one submission on your side.
  */
 export function updateKeeping(call: Caller) {
-  return async (formId: number, submissionId: number, changes: AnswerChanges, options: UpdateKeepingOptions = {}): Promise<UpdatedSubmission> => {
+  return async (
+    formId: number,
+    submissionId: number,
+    changes: AnswerChanges,
+    options: UpdateKeepingOptions = {},
+  ): Promise<UpdatedSubmission> => {
     const { completionTime, maxPages = 10_000, ...callOptions } = options;
-    for (const [name, value] of [['formId', formId], ['submissionId', submissionId]] as const) {
-      if (!(Number.isSafeInteger(value) && value > 0)) throw invalidOption(name, `must be a positive integer id (got ${typeof value === 'number' ? value : typeof value}).`);
+    for (const [name, value] of [
+      ['formId', formId],
+      ['submissionId', submissionId],
+    ] as const) {
+      if (!(Number.isSafeInteger(value) && value > 0))
+        throw invalidOption(
+          name,
+          `must be a positive integer id (got ${typeof value === 'number' ? value : typeof value}).`,
+        );
     }
     if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
-    if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) throw invalidOption('changes', 'must be an object of answers keyed by field id.');
-    if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0)) throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
+    if (changes === null || typeof changes !== 'object' || Array.isArray(changes))
+      throw invalidOption('changes', 'must be an object of answers keyed by field id.');
+    if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
+      throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
     const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);
     const unknown = Object.keys(changes).filter((key) => !form.properties.some((field) => field.id === key));
-    if (unknown.length > 0) throw invalidOption('changes', `keys ${unknown.join(', ')} are not field ids of form ${formId}; key answers by field id (form.properties[].id).`);
+    if (unknown.length > 0)
+      throw invalidOption(
+        'changes',
+        `keys ${unknown.join(', ')} are not field ids of form ${formId}; key answers by field id (form.properties[].id).`,
+      );
     const current = await findSubmission(call, formId, submissionId, maxPages, callOptions);
     const body = mergedUpdateBody(form, current, changes, completionTime) as Record<string, AnswerValue>;
-    return call('updateFormSubmission', { params: { path: { id: formId, submission_id: submissionId } }, body }, callOptions);
+    return call(
+      'updateFormSubmission',
+      { params: { path: { id: formId, submission_id: submissionId } }, body },
+      callOptions,
+    );
   };
 }
 
 /** The submission with this id, walking the list (the service has no read of one submission). */
-async function findSubmission(call: Caller, formId: number, submissionId: number, maxPages: number, options: CallOptions): Promise<Submission> {
+async function findSubmission(
+  call: Caller,
+  formId: number,
+  submissionId: number,
+  maxPages: number,
+  options: CallOptions,
+): Promise<Submission> {
   for (let page = 1; page <= maxPages; page++) {
-    const listed = await call('listFormSubmissions', { params: { path: { id: formId }, query: { status: 'all', per_page: 100, page } } }, options);
+    const listed = await call(
+      'listFormSubmissions',
+      { params: { path: { id: formId }, query: { status: 'all', per_page: 100, page } } },
+      options,
+    );
     const found = listed.data.find((submission) => submission.id === submissionId);
     if (found) return found;
     if (listed.data.length === 0 || listed.meta.current_page >= listed.meta.last_page) break;
   }
-  throw new FormsApiError({ kind: 'not_found', message: `Submission ${submissionId} is not among the submissions of form ${formId} (searched up to ${maxPages} pages of 100): check both ids; nothing was updated.` });
+  throw new FormsApiError({
+    kind: 'not_found',
+    message: `Submission ${submissionId} is not among the submissions of form ${formId} (searched up to ${maxPages} pages of 100): check both ids; nothing was updated.`,
+  });
 }

@@ -10,11 +10,14 @@ let server: TestServer;
 afterEach(() => server?.close());
 
 // What the sandbox (contract behaviour) answers, after the published contract.
-const PRO_ONLY = 'Filtering partial submissions is a Pro feature, and workspace 3 is on the free plan: list with status=completed or all, or upgrade the workspace.';
+const PRO_ONLY =
+  'Filtering partial submissions is a Pro feature, and workspace 3 is on the free plan: list with status=completed or all, or upgrade the workspace.';
 
 it('status partial refused as a Pro feature: kind plan_required, a plan hint, no token hint', async () => {
   server = await startServer((req, res) =>
-    req.url.searchParams.get('status') === 'partial' ? json(res, 403, { message: PRO_ONLY }) : json(res, 403, { message: 'This action is unauthorized.' }),
+    req.url.searchParams.get('status') === 'partial'
+      ? json(res, 403, { message: PRO_ONLY })
+      : json(res, 403, { message: 'This action is unauthorized.' }),
   );
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
   const err = await client.submissions.list(42, { status: 'partial' }).catch((e: unknown) => e);
@@ -35,7 +38,12 @@ it('a 403 that does not speak of a plan is still missing_ability, with the token
 
 it('a 403 carrying the plan fields of the service is plan_required with the tiers', async () => {
   server = await startServer((_req, res) =>
-    json(res, 403, { message: 'Upgrade required.', feature: 'partial_submissions', required_tier: 'business', current_tier: 'pro' }),
+    json(res, 403, {
+      message: 'Upgrade required.',
+      feature: 'partial_submissions',
+      required_tier: 'business',
+      current_tier: 'pro',
+    }),
   );
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
   const err = await client.submissions.list(42, { status: 'partial' }).catch((e: unknown) => e);

@@ -30,7 +30,12 @@ it('a body that stalls mid-way times out and is retried', async () => {
     // Half the body, then silence: the attempt's timeout fires once the half is out.
     res.write('{"id": 42, "tit', () => setTimeout(() => timers.fire(), 20));
   });
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: { ...fakeClock().clock, timer: timers.timer }, timeoutMs: 300 });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: { ...fakeClock().clock, timer: timers.timer },
+    timeoutMs: 300,
+  });
   await expect(client.forms.get(42)).resolves.toEqual(form);
   expect(server.requests).toHaveLength(2);
 });
@@ -40,7 +45,12 @@ it('once the retries are spent, the failure says the body broke', async () => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
     res.write('{"id": 42, "tit', () => res.socket?.destroy());
   });
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock, retry: { retries: 1 } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: fakeClock().clock,
+    retry: { retries: 1 },
+  });
   const err = await client.forms.get(42).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'network', attempts: 2 });
   expect((err as Error).message).toMatch(/while reading the response/);

@@ -17,7 +17,10 @@ it('a caller abort during the request is `aborted` and is not retried', async ()
   const controller = new AbortController();
   server = await slow(() => controller.abort());
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: { retries: 5 } });
-  await expect(client.forms.get(42, { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', attempts: 1 });
+  await expect(client.forms.get(42, { signal: controller.signal })).rejects.toMatchObject({
+    kind: 'aborted',
+    attempts: 1,
+  });
   expect(server.requests).toHaveLength(1);
 });
 

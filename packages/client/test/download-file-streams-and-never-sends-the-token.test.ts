@@ -21,11 +21,17 @@ async function service(opts: { storage?: string; file?: Buffer; slowMs?: number 
     if (req.url.searchParams.get('signature') !== SIGNATURE) return json(res, 403, { message: 'Invalid signature.' });
     if (match[2] !== FILENAME) return json(res, 404, { type: 'error', message: 'File not found.' });
     if (opts.storage) {
-      res.writeHead(302, { location: `${opts.storage}/bucket/forms/${match[1]}/receipt.png?X-Amz-Signature=deadbeef&X-Amz-Expires=60` });
+      res.writeHead(302, {
+        location: `${opts.storage}/bucket/forms/${match[1]}/receipt.png?X-Amz-Signature=deadbeef&X-Amz-Expires=60`,
+      });
       return void res.end();
     }
     const file = opts.file ?? PNG;
-    res.writeHead(200, { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="receipt.png"', 'content-length': file.length });
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'content-disposition': 'attachment; filename="receipt.png"',
+      'content-length': file.length,
+    });
     if (!opts.slowMs) return void res.end(file);
     // Half now, half later: the body takes longer than the client's timeout.
     res.write(file.subarray(0, file.length / 2));
@@ -44,9 +50,10 @@ async function storage() {
   return server;
 }
 
-const fileUrl = (base: string, form: number | string = 42) => `${base}/open/forms/${form}/submissions/file/${FILENAME}?expires=1893456000&signature=${SIGNATURE}`;
+const fileUrl = (base: string, form: number | string = 42) =>
+  `${base}/open/forms/${form}/submissions/file/${FILENAME}?expires=1893456000&signature=${SIGNATURE}`;
 
-it('downloads a file_url as a streamed Response with the file\'s content type, and sends no token', async () => {
+it("downloads a file_url as a streamed Response with the file's content type, and sends no token", async () => {
   const api = await service();
   const client = createFormsClient({ baseUrl: api.url, token: TOKEN });
   const response = await client.submissions.downloadFile(fileUrl(api.url));
@@ -63,7 +70,12 @@ it('follows the redirect to a pre-signed storage URL, without the token there ei
   const bucket = await storage();
   const api = await service({ storage: bucket.url });
   const client = createFormsClient({ baseUrl: api.url, token: TOKEN });
-  const response = await client.submissions.downloadFile({ form: 42, filename: FILENAME, expires: 1893456000, signature: SIGNATURE });
+  const response = await client.submissions.downloadFile({
+    form: 42,
+    filename: FILENAME,
+    expires: 1893456000,
+    signature: SIGNATURE,
+  });
   expect(response.redirected).toBe(true);
   expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
   expect(bucket.requests).toHaveLength(1);
@@ -78,7 +90,9 @@ it('streams a file larger than maxResponseBytes and slower than timeoutMs: both 
   const response = await client.submissions.downloadFile(fileUrl(api.url));
   expect((await response.arrayBuffer()).byteLength).toBe(big.length);
   // Unless the call asks for a cap of its own.
-  const capped = await client.submissions.downloadFile(fileUrl(api.url), { maxResponseBytes: 1024 * 1024 }).catch((e: unknown) => e);
+  const capped = await client.submissions
+    .downloadFile(fileUrl(api.url), { maxResponseBytes: 1024 * 1024 })
+    .catch((e: unknown) => e);
   expect(capped).toMatchObject({ kind: 'response_too_large' });
 });
 
@@ -99,7 +113,11 @@ it('an expired or altered signature is missing_ability, a missing file not_found
     .downloadFile({ form: 'my-form', filename: FILENAME, expires: '1893456000', signature: 'cd'.repeat(32) })
     .catch((e: unknown) => e);
   expect(forged).toBeInstanceOf(FormsApiError);
-  expect(forged).toMatchObject({ kind: 'missing_ability', status: 403, operation: { operationId: 'downloadSubmissionFile' } });
+  expect(forged).toMatchObject({
+    kind: 'missing_ability',
+    status: 403,
+    operation: { operationId: 'downloadSubmissionFile' },
+  });
   expect((forged as Error).message).toMatch(/signed URL has expired or was altered/);
   for (const dump of dumps(forged)) expect(dump).not.toContain('cd'.repeat(32));
   const missing = await client.submissions

@@ -36,12 +36,21 @@ describe('error mapping', () => {
     const client = await failWith(401, { message: 'Unauthenticated.' });
     const err = await caught(client.submissions.list(42));
     expect(err).toMatchObject({ kind: 'unauthenticated', status: 401, body: { message: 'Unauthenticated.' } });
-    expect(err.operation).toMatchObject({ method: 'GET', path: '/open/forms/{id}/submissions', operationId: 'listFormSubmissions' });
+    expect(err.operation).toMatchObject({
+      method: 'GET',
+      path: '/open/forms/{id}/submissions',
+      operationId: 'listFormSubmissions',
+    });
     expect(err.message).toMatch(/missing, mistyped, expired or revoked/);
   });
 
   it('402 → plan_required, naming the feature and tiers', async () => {
-    const body = { message: 'This feature requires a Pro plan.', feature: 'submissions_search', required_tier: 'pro', current_tier: 'free' };
+    const body = {
+      message: 'This feature requires a Pro plan.',
+      feature: 'submissions_search',
+      required_tier: 'pro',
+      current_tier: 'free',
+    };
     const client = await failWith(402, body);
     const err = await caught(client.submissions.list(42, { search: 'x' }));
     expect(err).toMatchObject({ kind: 'plan_required', status: 402, body });
@@ -52,18 +61,24 @@ describe('error mapping', () => {
     const client = await failWith(403, { message: 'This action is unauthorized.' });
     const err = await caught(client.forms.list(12));
     expect(err.kind).toBe('missing_ability');
-    expect(err.message).toContain('the token lacks the `forms-read` ability, or its user has no access to workspace 12');
+    expect(err.message).toContain(
+      'the token lacks the `forms-read` ability, or its user has no access to workspace 12',
+    );
     const write = await caught(client.submissions.update(42, 7, { a: 'b' }));
     expect(write.message).toContain('`forms-write`');
     const integ = await caught(client.integrations.events(42, 3));
-    expect(integ.message).toContain('`manage-integrations` ability, or its user has no access to integration 3 of form 42');
+    expect(integ.message).toContain(
+      '`manage-integrations` ability, or its user has no access to integration 3 of form 42',
+    );
   });
 
-  it('403 on an operation that two abilities grant names both, as the spec\'s table says', async () => {
+  it("403 on an operation that two abilities grant names both, as the spec's table says", async () => {
     const client = await failWith(403, { message: 'This action is unauthorized.' });
     const err = await caught(client.forms.get(42));
     expect(err.operation).toMatchObject({ operationId: 'getForm', abilities: ['forms-read', 'manage-integrations'] });
-    expect(err.message).toContain('the token lacks the `forms-read` or `manage-integrations` ability, or its user has no access to form 42');
+    expect(err.message).toContain(
+      'the token lacks the `forms-read` or `manage-integrations` ability, or its user has no access to form 42',
+    );
     // Read-only members may read a form, so the advice does not ask for more than membership.
     expect(err.message).not.toContain('read-only');
     const integ = await caught(client.integrations.list(42));
@@ -78,7 +93,10 @@ describe('error mapping', () => {
   });
 
   it('422 → validation, with the field errors', async () => {
-    const body = { message: 'The per page field must not be greater than 100.', errors: { per_page: ['The per page field must not be greater than 100.'] } };
+    const body = {
+      message: 'The per page field must not be greater than 100.',
+      errors: { per_page: ['The per page field must not be greater than 100.'] },
+    };
     const client = await failWith(422, body);
     const err = await caught(client.submissions.list(42));
     expect(err.kind).toBe('validation');
@@ -87,7 +105,11 @@ describe('error mapping', () => {
   });
 
   it('429 → rate_limited, with retryAfterMs and the rate-limit headers', async () => {
-    const client = await failWith(429, { message: 'Too Many Attempts.' }, { 'retry-after': '30', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' });
+    const client = await failWith(
+      429,
+      { message: 'Too Many Attempts.' },
+      { 'retry-after': '30', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' },
+    );
     const err = await caught(client.forms.get(42));
     expect(err).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 30_000 });
     expect(err.headers).toMatchObject({ 'retry-after': '30', 'x-ratelimit-limit': '100' });
@@ -95,7 +117,11 @@ describe('error mapping', () => {
 
   it('500 → server', async () => {
     const client = await failWith(500, { message: 'Server Error' });
-    await expect(caught(client.integrations.list(42))).resolves.toMatchObject({ kind: 'server', status: 500, body: { message: 'Server Error' } });
+    await expect(caught(client.integrations.list(42))).resolves.toMatchObject({
+      kind: 'server',
+      status: 500,
+      body: { message: 'Server Error' },
+    });
   });
 
   it('an HTML 502 from a proxy → server, with a truncated snippet instead of a crash', async () => {
@@ -126,7 +152,7 @@ describe('error mapping', () => {
     expect((err.cause as { code?: string }).code).toBe('ECONNREFUSED');
   });
 
-  it('raw calls keep openapi-fetch\'s { data, error, response } for HTTP errors', async () => {
+  it("raw calls keep openapi-fetch's { data, error, response } for HTTP errors", async () => {
     const client = await failWith(404, { message: 'Not found.' });
     const { data, error, response } = await client.GET('/open/forms/{form}', { params: { path: { form: 1 } } });
     expect(data).toBeUndefined();

@@ -34,14 +34,18 @@ export async function returns() {
   assert<Equals<Awaited<ReturnType<typeof client.answers.submit>>, AnswerAccepted>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.submissions.downloadFile>>, Response>>(true);
   // The helpers' types are the operations' 200 bodies.
-  assert<Equals<SubmissionPage, operations['listFormSubmissions']['responses'][200]['content']['application/json']>>(true);
+  assert<Equals<SubmissionPage, operations['listFormSubmissions']['responses'][200]['content']['application/json']>>(
+    true,
+  );
 
   for await (const s of client.submissions.iterate(42, { status: 'all' })) assert<Equals<typeof s, Submission>>(true);
   for await (const f of client.forms.iterate(1)) assert<Equals<typeof f, FormSummary>>(true);
   for await (const p of client.submissions.pages(42)) assert<Equals<typeof p, SubmissionPage>>(true);
 
   // The raw surface is openapi-fetch's, typed by the spec.
-  const { data } = await client.GET('/open/forms/{id}/submissions', { params: { path: { id: 42 }, query: { status: 'all' } } });
+  const { data } = await client.GET('/open/forms/{id}/submissions', {
+    params: { path: { id: 42 }, query: { status: 'all' } },
+  });
   const page: SubmissionPage | undefined = data;
   return page;
 }
@@ -64,13 +68,21 @@ export function misuse() {
   // @ts-expect-error maxPages is a page option, not a query parameter
   void client.submissions.iterate(42, { maxPages: 3 });
   // @ts-expect-error integration status is active | inactive
-  void client.integrations.create(42, { integration_id: 'webhook', status: 'paused', data: { webhook_url: 'https://e' } });
+  void client.integrations.create(42, {
+    integration_id: 'webhook',
+    status: 'paused',
+    data: { webhook_url: 'https://e' },
+  });
   // @ts-expect-error unknown path on the raw surface
   void client.GET('/open/nope');
   // @ts-expect-error downloadFile takes a file_url or { form, filename, expires, signature }
   void client.submissions.downloadFile({ form: 42, filename: 'x' });
   // @ts-expect-error onRetry receives one event object
-  createFormsClient({ baseUrl: 'https://x', token: 't', retry: { onRetry: (attempt: number, delay: number) => attempt < delay } });
+  createFormsClient({
+    baseUrl: 'https://x',
+    token: 't',
+    retry: { onRetry: (attempt: number, delay: number) => attempt < delay },
+  });
   // @ts-expect-error not an error kind
   const kind: FormsApiErrorKind = 'forbidden';
   return kind;

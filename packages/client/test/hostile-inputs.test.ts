@@ -56,22 +56,37 @@ const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
 
 /** A token as the client accepts it (printable ASCII, no whitespace), in the service's `<id>|<secret>` shape. */
 const tokenArb = fc
-  .tuple(fc.integer({ min: 1, max: 99_999 }), fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 8, maxLength: 48 }))
+  .tuple(
+    fc.integer({ min: 1, max: 99_999 }),
+    fc.string({
+      unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      minLength: 8,
+      maxLength: 48,
+    }),
+  )
   .map(([id, secret]) => ({ token: `${id}|${secret}`, secret }));
 
 /** The token, or its secret half, echoed in some encoding (each character its own, or the whole base64/hex). */
 const echoArb = tokenArb.chain(({ token, secret }) =>
   fc.tuple(fc.constantFrom(token, secret, `Bearer ${token}`), fc.nat()).chain(([value]) =>
     fc.oneof(
-      fc.array(fc.nat({ max: CHAR_ENCODINGS.length - 1 }), { minLength: value.length, maxLength: value.length }).map((ways) => ({
-        token,
-        secret,
-        echo: [...value].map((c, i) => CHAR_ENCODINGS[ways[i]!]!(c)).join(''),
-      })),
+      fc
+        .array(fc.nat({ max: CHAR_ENCODINGS.length - 1 }), { minLength: value.length, maxLength: value.length })
+        .map((ways) => ({
+          token,
+          secret,
+          echo: [...value].map((c, i) => CHAR_ENCODINGS[ways[i]!]!(c)).join(''),
+        })),
       fc.constantFrom('base64', 'base64url', 'hex', 'HEX').map((form) => {
         const bytes = Buffer.from(value);
         const echo =
-          form === 'base64' ? bytes.toString('base64') : form === 'base64url' ? bytes.toString('base64url') : form === 'hex' ? bytes.toString('hex') : bytes.toString('hex').toUpperCase();
+          form === 'base64'
+            ? bytes.toString('base64')
+            : form === 'base64url'
+              ? bytes.toString('base64url')
+              : form === 'hex'
+                ? bytes.toString('hex')
+                : bytes.toString('hex').toUpperCase();
         return { token, secret, echo };
       }),
     ),
@@ -209,7 +224,12 @@ describe('a body that never ends, or is too large, stops at maxResponseBytes', (
     const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 20_000, maxResponseBytes: MiB });
     const t0 = performance.now();
     const err = await caught(client.forms.get(1));
-    expect(err).toMatchObject({ kind: 'response_too_large', status: 200, attempts: 1, operation: { operationId: 'getForm' } });
+    expect(err).toMatchObject({
+      kind: 'response_too_large',
+      status: 200,
+      attempts: 1,
+      operation: { operationId: 'getForm' },
+    });
     expect(err.message).toContain('larger than `maxResponseBytes` (1048576 bytes)');
     expect(performance.now() - t0).toBeLessThan(5_000);
     // The connection was released: the server stopped writing a few buffers past the cap.
@@ -222,9 +242,13 @@ describe('a body that never ends, or is too large, stops at maxResponseBytes', (
     server = await started;
     const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false, maxResponseBytes: MiB });
     await expect(client.submissions.list(42)).rejects.toMatchObject({ kind: 'response_too_large', status: 500 });
-    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 1 } } })).rejects.toMatchObject({ kind: 'response_too_large' });
+    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 1 } } })).rejects.toMatchObject({
+      kind: 'response_too_large',
+    });
     // A call may allow more, or less, than its client.
-    await expect(client.forms.get(1, { maxResponseBytes: 128 * 1024 })).rejects.toMatchObject({ kind: 'response_too_large' });
+    await expect(client.forms.get(1, { maxResponseBytes: 128 * 1024 })).rejects.toMatchObject({
+      kind: 'response_too_large',
+    });
   });
 
   it('a Content-Length over the cap fails before any of the body is read', async () => {
@@ -242,7 +266,11 @@ describe('a body that never ends, or is too large, stops at maxResponseBytes', (
     const bomb = gzipSync(Buffer.alloc(64 * MiB, ' '));
     expect(bomb.length).toBeLessThan(MiB);
     server = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(bomb.length),
+      });
       res.end(bomb);
     });
     const client = createFormsClient({ baseUrl: server.url, token: TOKEN, maxResponseBytes: 2 * MiB });

@@ -14,5 +14,7 @@ it('downloadFile refuses a URL of another host without naming either host', asyn
   const err = await client.submissions.downloadFile(foreign).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'invalid_options', option: 'file' });
   expect((err as Error).message).toMatch(/not on the client's `baseUrl`/);
-  for (const dump of dumps(err)) for (const needle of ['tenant-7f3a', 'private-forms', '8443', 'elsewhere', SIGNATURE]) expect(dump).not.toContain(needle);
+  for (const dump of dumps(err))
+    for (const needle of ['tenant-7f3a', 'private-forms', '8443', 'elsewhere', SIGNATURE])
+      expect(dump).not.toContain(needle);
 });

@@ -41,7 +41,11 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
   rejects({ ...base, retry: { retires: 3 } }, 'retires', /not an option of retry/);
   rejects({ ...base, retry: true }, 'retry', /`false` or an object/);
   rejects({ ...base, signal: {} }, 'signal', /AbortSignal/);
-  rejects({ ...base, timeout: 5 }, 'timeout', /not an option of createFormsClient options; the options are: .*timeoutMs/);
+  rejects(
+    { ...base, timeout: 5 },
+    'timeout',
+    /not an option of createFormsClient options; the options are: .*timeoutMs/,
+  );
   rejects({ ...base, userAgent: 'a\r\nX-Evil: 1' }, 'userAgent', /single-line/);
   rejects({ ...base, maxResponseBytes: 0 }, 'maxResponseBytes', /positive integer number of bytes, or Infinity/);
   rejects({ ...base, maxResponseBytes: 1.5 }, 'maxResponseBytes', /positive integer/);
@@ -49,7 +53,9 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
 });
 
 it('accepts a valid configuration, and trims a trailing slash from baseUrl', async () => {
-  expect(() => createFormsClient({ ...base, baseUrl: 'https://x.example/prefix/', timeoutMs: Infinity, retry: false })).not.toThrow();
+  expect(() =>
+    createFormsClient({ ...base, baseUrl: 'https://x.example/prefix/', timeoutMs: Infinity, retry: false }),
+  ).not.toThrow();
 });
 
 it('checks helper arguments and call options before sending anything', async () => {
@@ -61,14 +67,19 @@ it('checks helper arguments and call options before sending anything', async () 
       return new Response('{}');
     },
   });
-  await expect(client.submissions.list(42, { perPage: 500 })).rejects.toMatchObject({ kind: 'invalid_options', option: 'perPage' });
+  await expect(client.submissions.list(42, { perPage: 500 })).rejects.toMatchObject({
+    kind: 'invalid_options',
+    option: 'perPage',
+  });
   await expect(client.submissions.list(0)).rejects.toMatchObject({ option: 'formId' });
   await expect(client.submissions.list(42, { status: 'pending' as never })).rejects.toMatchObject({ option: 'status' });
   await expect(client.submissions.list(42, { per_page: 5 } as never)).rejects.toMatchObject({ option: 'per_page' });
   await expect(client.forms.get(42, { timeoutMs: -5 })).rejects.toMatchObject({ option: 'timeoutMs' });
   await expect(client.forms.get(42, { maxResponseBytes: -1 })).rejects.toMatchObject({ option: 'maxResponseBytes' });
   await expect(client.forms.get(42, { retries: 2 } as never)).rejects.toMatchObject({ option: 'retries' });
-  await expect(client.submissions.update(42, 7, {}, { completionTime: -1 })).rejects.toMatchObject({ option: 'completionTime' });
+  await expect(client.submissions.update(42, 7, {}, { completionTime: -1 })).rejects.toMatchObject({
+    option: 'completionTime',
+  });
   expect(() => client.submissions.iterate(42, {}, { maxPages: 0 })).toThrow(/maxPages/);
   expect(sent).toBe(0);
 });

@@ -17,7 +17,13 @@ const LIMIT = 10;
 it('the server enforces its limit: without pacing, a burst meets 429s', async () => {
   const limited = (server = await startRateLimitedServer(LIMIT));
   const time = virtualClock();
-  const client = createFormsClient({ baseUrl: limited.url, token: TOKEN, clock: time.clock, fetch: stampedFetch(time.now), retry: false });
+  const client = createFormsClient({
+    baseUrl: limited.url,
+    token: TOKEN,
+    clock: time.clock,
+    fetch: stampedFetch(time.now),
+    retry: false,
+  });
   const results = await Promise.allSettled(Array.from({ length: LIMIT + 3 }, () => client.integrations.list(1)));
   expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.kind)).toEqual([
     'rate_limited',
@@ -33,7 +39,14 @@ it('shared by two clients and a plain openapi-fetch client, one pacer keeps ever
   const time = virtualClock();
   const waits: PacingWait[] = [];
   const pacer = createRequestPacer({ requestsPerMinute: LIMIT, clock: time.clock, onWait: (w) => waits.push(w) });
-  const options = { baseUrl: limited.url, token: TOKEN, clock: time.clock, fetch: stampedFetch(time.now), pacing: pacer, retry: false } as const;
+  const options = {
+    baseUrl: limited.url,
+    token: TOKEN,
+    clock: time.clock,
+    fetch: stampedFetch(time.now),
+    pacing: pacer,
+    retry: false,
+  } as const;
   const first = createFormsClient(options);
   const second = createFormsClient(options);
   const plain = createClient<paths>({ baseUrl: limited.url, fetch: pacer.fetch(stampedFetch(time.now)) });
@@ -79,7 +92,13 @@ it('reads X-RateLimit-Remaining: a budget another user of the token already spen
   const time = virtualClock();
   limited.spend(7, time.now());
   const pacer = createRequestPacer({ requestsPerMinute: LIMIT, clock: time.clock });
-  const client = createFormsClient({ baseUrl: limited.url, token: TOKEN, clock: time.clock, fetch: stampedFetch(time.now), pacing: pacer });
+  const client = createFormsClient({
+    baseUrl: limited.url,
+    token: TOKEN,
+    clock: time.clock,
+    fetch: stampedFetch(time.now),
+    pacing: pacer,
+  });
   for (let i = 0; i < 2 * LIMIT; i++) await client.integrations.list(1);
   expect(limited.refused()).toBe(0);
   expect(pacer.stats()).toMatchObject({ rateLimited: 0, requests: 2 * LIMIT });
@@ -89,7 +108,13 @@ it('reads X-RateLimit-Limit: a lower limit than configured is the one kept to', 
   const limited = (server = await startRateLimitedServer(5));
   const time = virtualClock();
   const pacer = createRequestPacer({ requestsPerMinute: 100, clock: time.clock });
-  const client = createFormsClient({ baseUrl: limited.url, token: TOKEN, clock: time.clock, fetch: stampedFetch(time.now), pacing: pacer });
+  const client = createFormsClient({
+    baseUrl: limited.url,
+    token: TOKEN,
+    clock: time.clock,
+    fetch: stampedFetch(time.now),
+    pacing: pacer,
+  });
   for (let i = 0; i < 16; i++) await client.integrations.list(1);
   expect(limited.refused()).toBe(0);
   expect(pacer.stats().limit).toBe(5);
@@ -98,7 +123,12 @@ it('reads X-RateLimit-Limit: a lower limit than configured is the one kept to', 
 function refusingServer(refusals: number, headers: (i: number) => Record<string, string>) {
   return startServer((_req, res, i) =>
     i < refusals
-      ? json(res, 429, { message: 'Too Many Attempts.' }, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', ...headers(i) })
+      ? json(
+          res,
+          429,
+          { message: 'Too Many Attempts.' },
+          { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', ...headers(i) },
+        )
       : json(res, 200, [], { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }),
   );
 }
@@ -116,7 +146,14 @@ it('a 429 is waited out (its Retry-After) and the request sent again: the caller
   await expect(client.integrations.list(42)).resolves.toEqual([]);
   expect(refusing.requests).toHaveLength(2);
   expect(waits).toEqual([
-    { waitMs: 7_000, reason: 'rate_limited', method: 'GET', path: '/open/forms/42/integrations', refusals: 1, remaining: 0 },
+    {
+      waitMs: 7_000,
+      reason: 'rate_limited',
+      method: 'GET',
+      path: '/open/forms/42/integrations',
+      refusals: 1,
+      remaining: 0,
+    },
   ]);
   // The client's own retry did not wait a second time for the same 429.
   expect(time.slept).toEqual([7_000]);
@@ -141,7 +178,9 @@ it('still refused after the bound: rate_limited carrying the wait it asked for',
   const err = await client.integrations.list(42).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(FormsApiError);
   expect(err).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 90_000 });
-  expect((err as Error).message).toMatch(/GET \/open\/forms\/\{form\}\/integrations .*still refused after 2 429s and 90 s of waiting; the service asks to wait 90 s more, beyond the pacer's `maxWaitMs` \(120 s\)/);
+  expect((err as Error).message).toMatch(
+    /GET \/open\/forms\/\{form\}\/integrations .*still refused after 2 429s and 90 s of waiting; the service asks to wait 90 s more, beyond the pacer's `maxWaitMs` \(120 s\)/,
+  );
   // Waited once (90 s), then a second wait would have passed the bound of 120 s.
   expect(refusing.requests).toHaveLength(2);
   expect(time.slept).toEqual([90_000]);
@@ -178,12 +217,16 @@ it('a plain fetch with a body re-sends the same body after a 429', async () => {
   const refusing = (server = await refusingServer(1, () => ({ 'retry-after': '2' })));
   const time = virtualClock();
   const pacer = createRequestPacer({ requestsPerMinute: 100, clock: time.clock });
-  const response = await pacer.fetch()(`${refusing.url}/forms/a/answer`, { method: 'POST', body: '{"x":1}', headers: { 'content-type': 'application/json' } });
+  const response = await pacer.fetch()(`${refusing.url}/forms/a/answer`, {
+    method: 'POST',
+    body: '{"x":1}',
+    headers: { 'content-type': 'application/json' },
+  });
   expect(response.status).toBe(200);
   expect(refusing.requests.map((r) => r.body)).toEqual(['{"x":1}', '{"x":1}']);
 });
 
-it('a wait ends with the caller\'s signal: kind aborted', async () => {
+it("a wait ends with the caller's signal: kind aborted", async () => {
   const refusing = (server = await refusingServer(Infinity, () => ({ 'retry-after': '30' })));
   const controller = new AbortController();
   const client = createFormsClient({
@@ -199,7 +242,12 @@ it('a wait ends with the caller\'s signal: kind aborted', async () => {
 it('is off by default: nothing waits, nothing is counted', async () => {
   const limited = (server = await startRateLimitedServer(LIMIT));
   const time = virtualClock();
-  const client = createFormsClient({ baseUrl: limited.url, token: TOKEN, clock: time.clock, fetch: stampedFetch(time.now) });
+  const client = createFormsClient({
+    baseUrl: limited.url,
+    token: TOKEN,
+    clock: time.clock,
+    fetch: stampedFetch(time.now),
+  });
   for (let i = 0; i < LIMIT; i++) await client.integrations.list(1);
   expect(time.slept).toEqual([]);
   expect(time.elapsed()).toBe(0);
@@ -209,9 +257,15 @@ it('wrong pacing options are refused up front with a typed error', () => {
   expect(() => createRequestPacer({ requestsPerMinute: 0 })).toThrow(
     expect.objectContaining({ kind: 'invalid_options', option: 'pacing.requestsPerMinute' }),
   );
-  expect(() => createRequestPacer({ requestsPerMinute: 100, maxWaitMs: -1 })).toThrow(expect.objectContaining({ option: 'pacing.maxWaitMs' }));
-  expect(() => createRequestPacer({ requestsPerMinute: 100, max429Retries: 1.5 })).toThrow(expect.objectContaining({ option: 'pacing.max429Retries' }));
-  expect(() => createRequestPacer({ requestsPerMinute: 100, perMinute: 3 } as never)).toThrow(expect.objectContaining({ option: 'pacing.perMinute' }));
+  expect(() => createRequestPacer({ requestsPerMinute: 100, maxWaitMs: -1 })).toThrow(
+    expect.objectContaining({ option: 'pacing.maxWaitMs' }),
+  );
+  expect(() => createRequestPacer({ requestsPerMinute: 100, max429Retries: 1.5 })).toThrow(
+    expect.objectContaining({ option: 'pacing.max429Retries' }),
+  );
+  expect(() => createRequestPacer({ requestsPerMinute: 100, perMinute: 3 } as never)).toThrow(
+    expect.objectContaining({ option: 'pacing.perMinute' }),
+  );
   expect(() => createFormsClient({ baseUrl: 'https://api.example.com', token: TOKEN, pacing: 100 as never })).toThrow(
     expect.objectContaining({ kind: 'invalid_options', option: 'pacing' }),
   );

@@ -10,7 +10,8 @@ afterEach(() => server?.close());
 function submissionsServer(total: number, expectQuery: Record<string, string>, opts: { stuck?: boolean } = {}) {
   return startServer((req, res) => {
     for (const [k, v] of Object.entries(expectQuery))
-      if (req.url.searchParams.get(k) !== v) return json(res, 400, { message: `missing ${k}=${v} on ${req.url.search}` });
+      if (req.url.searchParams.get(k) !== v)
+        return json(res, 400, { message: `missing ${k}=${v} on ${req.url.search}` });
     const perPage = Number(req.url.searchParams.get('per_page') ?? 100);
     const page = opts.stuck ? 1 : Number(req.url.searchParams.get('page') ?? 1);
     const lastPage = Math.max(1, Math.ceil(total / perPage));
@@ -24,8 +25,22 @@ function submissionsServer(total: number, expectQuery: Record<string, string>, o
     const base = `http://127.0.0.1/open/forms/42/submissions`;
     json(res, 200, {
       data,
-      links: { first: `${base}?page=1`, last: `${base}?page=${lastPage}`, prev: null, next: page < lastPage ? `${base}?page=${page + 1}` : null },
-      meta: { current_page: page, from: from + 1, last_page: lastPage, links: [], path: base, per_page: perPage, to: from + data.length, total },
+      links: {
+        first: `${base}?page=1`,
+        last: `${base}?page=${lastPage}`,
+        prev: null,
+        next: page < lastPage ? `${base}?page=${page + 1}` : null,
+      },
+      meta: {
+        current_page: page,
+        from: from + 1,
+        last_page: lastPage,
+        links: [],
+        path: base,
+        per_page: perPage,
+        to: from + data.length,
+        total,
+      },
     });
   });
 }
@@ -42,7 +57,9 @@ it('walks 10,000 submissions 100 per page with search, status and per_page on ev
   }
   expect(count).toBe(10_000);
   expect(server.requests).toHaveLength(100);
-  expect(server.requests.map((r) => r.url.searchParams.get('page'))).toEqual(Array.from({ length: 100 }, (_, i) => String(i + 1)));
+  expect(server.requests.map((r) => r.url.searchParams.get('page'))).toEqual(
+    Array.from({ length: 100 }, (_, i) => String(i + 1)),
+  );
 });
 
 it('pages() yields one page at a time and stops at meta.last_page', async () => {
@@ -106,5 +123,9 @@ it('walks workspace forms, computing the last page from total and per_page', asy
   for await (const form of client.forms.iterate(12, { perPage: 5 })) ids.push(form.id);
   expect(ids).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
   expect(server.requests).toHaveLength(5);
-  expect(server.requests.every((r) => r.url.pathname === '/open/workspaces/12/forms' && r.url.searchParams.get('per_page') === '5')).toBe(true);
+  expect(
+    server.requests.every(
+      (r) => r.url.pathname === '/open/workspaces/12/forms' && r.url.searchParams.get('per_page') === '5',
+    ),
+  ).toBe(true);
 });

@@ -9,14 +9,19 @@ afterEach(() => server?.close());
 const accepted = { type: 'success', message: 'ok', submission_id: null, is_first_submission: true, redirect: false };
 
 function unavailableOnce() {
-  return startServer((_req, res, i) => (i === 0 ? json(res, 503, { message: 'Service Unavailable' }) : json(res, 200, accepted)));
+  return startServer((_req, res, i) =>
+    i === 0 ? json(res, 503, { message: 'Service Unavailable' }) : json(res, 200, accepted),
+  );
 }
 
 it('does not retry the public answer POST, and sends it without the token', async () => {
   server = await unavailableOnce();
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
-  await expect(client.answers.submit('my-form', { 'field-a': 'x' })).rejects.toMatchObject({ kind: 'server', attempts: 1 });
+  await expect(client.answers.submit('my-form', { 'field-a': 'x' })).rejects.toMatchObject({
+    kind: 'server',
+    attempts: 1,
+  });
   expect(server.requests).toHaveLength(1);
   expect(server.requests[0]!.url.pathname).toBe('/forms/my-form/answer');
   expect(server.requests[0]!.headers.authorization).toBeUndefined();

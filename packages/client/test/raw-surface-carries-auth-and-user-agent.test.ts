@@ -9,7 +9,9 @@ let server: TestServer;
 afterEach(() => server?.close());
 
 it('raw openapi-fetch calls get the token, User-Agent, Accept and retries', async () => {
-  server = await startServer((_req, res, i) => (i === 0 ? json(res, 503, { message: 'x' }) : json(res, 200, { data: [], meta: {} })));
+  server = await startServer((_req, res, i) =>
+    i === 0 ? json(res, 503, { message: 'x' }) : json(res, 200, { data: [], meta: {} }),
+  );
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
   const { data, error, response } = await client.GET('/open/forms/{id}/submissions', {

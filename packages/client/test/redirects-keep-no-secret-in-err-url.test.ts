@@ -42,5 +42,6 @@ it('redacts password, client_secret, auth, session, jwt (and the like) in err.ur
   expect(url).toContain('page=2');
   expect(url).toContain('per_page=10');
   for (const name of Object.keys(SECRETS)) expect(url).toContain(`${name}=[REDACTED]`);
-  for (const dump of dumps(err)) for (const value of [...Object.values(SECRETS), 'frag-secret']) expect(dump).not.toContain(value);
+  for (const dump of dumps(err))
+    for (const value of [...Object.values(SECRETS), 'frag-secret']) expect(dump).not.toContain(value);
 });

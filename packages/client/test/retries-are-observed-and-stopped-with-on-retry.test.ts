@@ -20,20 +20,53 @@ it('tells onRetry the attempt, the reason, the wait and the operation before eac
   server = await answers([[429, '7'], [503], 'drop']);
   const { clock, delays } = fakeClock(0.5);
   const events: RetryEvent[] = [];
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { retries: 3, baseDelayMs: 100, onRetry: (e) => void events.push(e) } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock,
+    retry: { retries: 3, baseDelayMs: 100, onRetry: (e) => void events.push(e) },
+  });
   await expect(client.forms.get(42)).resolves.toEqual({ id: 42 });
   expect(events).toEqual([
-    { attempt: 1, reason: 'rate_limited', status: 429, delayMs: 7000, retryAfter: true, operation: expect.objectContaining({ operationId: 'getForm', params: { form: '42' } }) },
-    { attempt: 2, reason: 'server', status: 503, delayMs: 100, retryAfter: false, operation: expect.objectContaining({ operationId: 'getForm' }) },
-    { attempt: 3, reason: 'network', delayMs: 200, retryAfter: false, operation: expect.objectContaining({ operationId: 'getForm' }) },
+    {
+      attempt: 1,
+      reason: 'rate_limited',
+      status: 429,
+      delayMs: 7000,
+      retryAfter: true,
+      operation: expect.objectContaining({ operationId: 'getForm', params: { form: '42' } }),
+    },
+    {
+      attempt: 2,
+      reason: 'server',
+      status: 503,
+      delayMs: 100,
+      retryAfter: false,
+      operation: expect.objectContaining({ operationId: 'getForm' }),
+    },
+    {
+      attempt: 3,
+      reason: 'network',
+      delayMs: 200,
+      retryAfter: false,
+      operation: expect.objectContaining({ operationId: 'getForm' }),
+    },
   ]);
   expect(delays).toEqual([7000, 100, 200]);
 });
 
 it('returning false stops the retries: the call fails at once with the error of that attempt', async () => {
-  server = await answers([[429, '60'], [429, '60']]);
+  server = await answers([
+    [429, '60'],
+    [429, '60'],
+  ]);
   const { clock, delays } = fakeClock();
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { onRetry: (e) => e.delayMs < 10_000 } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock,
+    retry: { onRetry: (e) => e.delayMs < 10_000 },
+  });
   const err = await client.integrations.list(42).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'rate_limited', status: 429, attempts: 1, retryAfterMs: 60_000 });
   expect(delays).toEqual([]);
@@ -64,7 +97,16 @@ it('an exception thrown by onRetry ends the call with that exception', async () 
   server = await answers([[503]]);
   const { clock } = fakeClock();
   const mine = new Error('stop everything');
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { onRetry: () => { throw mine; } } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock,
+    retry: {
+      onRetry: () => {
+        throw mine;
+      },
+    },
+  });
   await expect(client.forms.get(1)).rejects.toBe(mine);
 });
 
@@ -73,8 +115,15 @@ it("a call's onRetry replaces the client's; none is called for a Retry-After bey
   const { clock } = fakeClock();
   const clientEvents: number[] = [];
   const callEvents: number[] = [];
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { onRetry: (e) => void clientEvents.push(e.attempt) } });
-  await expect(client.forms.get(1, { retry: { onRetry: (e) => void callEvents.push(e.attempt) } })).rejects.toMatchObject({
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock,
+    retry: { onRetry: (e) => void clientEvents.push(e.attempt) },
+  });
+  await expect(
+    client.forms.get(1, { retry: { onRetry: (e) => void callEvents.push(e.attempt) } }),
+  ).rejects.toMatchObject({
     kind: 'rate_limited',
     attempts: 2,
   });
@@ -86,12 +135,19 @@ it('raw calls report their retries too', async () => {
   server = await answers([[502]]);
   const { clock } = fakeClock();
   const events: RetryEvent[] = [];
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { onRetry: (e) => void events.push(e) } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock,
+    retry: { onRetry: (e) => void events.push(e) },
+  });
   const { data } = await client.GET('/open/forms/{form}', { params: { path: { form: 42 } } });
   expect(data).toEqual({ id: 42 });
   expect(events.map((e) => [e.reason, e.status, e.operation.operationId])).toEqual([['server', 502, 'getForm']]);
 });
 
 it('rejects an onRetry that is not a function', () => {
-  expect(() => createFormsClient({ baseUrl: 'https://x.example', token: TOKEN, retry: { onRetry: 'log' as never } })).toThrow(/retry\.onRetry.*function/);
+  expect(() =>
+    createFormsClient({ baseUrl: 'https://x.example', token: TOKEN, retry: { onRetry: 'log' as never } }),
+  ).toThrow(/retry\.onRetry.*function/);
 });

@@ -20,7 +20,12 @@ describe('retries', () => {
   it('retries 502/503/504 on GET with full-jitter exponential backoff', async () => {
     server = await failThen([502, 503, 504]);
     const { clock, delays } = fakeClock(0.5);
-    const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock, retry: { retries: 3, baseDelayMs: 100 } });
+    const client = createFormsClient({
+      baseUrl: server.url,
+      token: TOKEN,
+      clock,
+      retry: { retries: 3, baseDelayMs: 100 },
+    });
     await expect(client.forms.get(42)).resolves.toEqual(form);
     expect(server.requests).toHaveLength(4);
     // random 0.5 × min(cap, 100·2^(n-1))

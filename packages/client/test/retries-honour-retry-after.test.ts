@@ -9,11 +9,16 @@ afterEach(() => server?.close());
 function limitedOnce(retryAfter: string) {
   return startServer((_req, res, i) => {
     if (i === 0)
-      return json(res, 429, { message: 'Too Many Attempts.' }, {
-        'retry-after': retryAfter,
-        'x-ratelimit-limit': '100',
-        'x-ratelimit-remaining': '0',
-      });
+      return json(
+        res,
+        429,
+        { message: 'Too Many Attempts.' },
+        {
+          'retry-after': retryAfter,
+          'x-ratelimit-limit': '100',
+          'x-ratelimit-remaining': '0',
+        },
+      );
     json(res, 200, []);
   });
 }

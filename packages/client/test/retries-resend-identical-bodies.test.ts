@@ -38,7 +38,11 @@ it('re-sends an integration PUT body intact after a network failure', async () =
   });
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
-  const input = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://example.com/h' } } as const;
+  const input = {
+    integration_id: 'webhook',
+    status: 'active',
+    data: { webhook_url: 'https://example.com/h' },
+  } as const;
   await client.integrations.update(42, 3, input, { retry: { unsafe: true } });
   expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([input, input]);
 });

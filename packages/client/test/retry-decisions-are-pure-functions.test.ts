@@ -14,11 +14,22 @@ const policy: RetryPolicy = {
 };
 const NOW = Date.UTC(2025, 0, 1);
 const half = () => 0.5;
-const status = (s: number, retryAfter: string | null = null) => ({ kind: 'status', status: s, retryAfter, now: NOW }) as const;
+const status = (s: number, retryAfter: string | null = null) =>
+  ({ kind: 'status', status: s, retryAfter, now: NOW }) as const;
 
 it('retries network errors and timeouts of a GET with the backoff', () => {
-  expect(decideRetry(policy, 'GET', 1, { kind: 'network', reached: true }, half)).toEqual({ retry: true, reason: 'network', delayMs: 150, retryAfter: false });
-  expect(decideRetry(policy, 'GET', 2, { kind: 'timeout', reached: true }, half)).toEqual({ retry: true, reason: 'timeout', delayMs: 300, retryAfter: false });
+  expect(decideRetry(policy, 'GET', 1, { kind: 'network', reached: true }, half)).toEqual({
+    retry: true,
+    reason: 'network',
+    delayMs: 150,
+    retryAfter: false,
+  });
+  expect(decideRetry(policy, 'GET', 2, { kind: 'timeout', reached: true }, half)).toEqual({
+    retry: true,
+    reason: 'timeout',
+    delayMs: 300,
+    retryAfter: false,
+  });
 });
 
 it('stops once the retries are spent, or when retries are off', () => {
@@ -27,16 +38,33 @@ it('stops once the retries are spent, or when retries are off', () => {
 });
 
 it('retries only the statuses of retryOn, with their kind as the reason', () => {
-  expect(decideRetry(policy, 'GET', 1, status(503), half)).toMatchObject({ retry: true, reason: 'server', status: 503 });
-  expect(decideRetry(policy, 'GET', 1, status(429), half)).toMatchObject({ retry: true, reason: 'rate_limited', status: 429 });
+  expect(decideRetry(policy, 'GET', 1, status(503), half)).toMatchObject({
+    retry: true,
+    reason: 'server',
+    status: 503,
+  });
+  expect(decideRetry(policy, 'GET', 1, status(429), half)).toMatchObject({
+    retry: true,
+    reason: 'rate_limited',
+    status: 429,
+  });
   expect(decideRetry(policy, 'GET', 1, status(500), half)).toEqual({ retry: false });
   expect(decideRetry(policy, 'GET', 1, status(404), half)).toEqual({ retry: false });
 });
 
 it('waits Retry-After instead of the backoff, and not at all when it is beyond maxRetryAfterMs', () => {
-  expect(decideRetry(policy, 'GET', 1, status(429, '7'), half)).toEqual({ retry: true, reason: 'rate_limited', status: 429, delayMs: 7_000, retryAfter: true });
+  expect(decideRetry(policy, 'GET', 1, status(429, '7'), half)).toEqual({
+    retry: true,
+    reason: 'rate_limited',
+    status: 429,
+    delayMs: 7_000,
+    retryAfter: true,
+  });
   expect(decideRetry(policy, 'GET', 1, status(429, '3600'), half)).toEqual({ retry: false });
-  expect(decideRetry(policy, 'GET', 1, status(503, new Date(NOW + 12_000).toUTCString()), half)).toMatchObject({ delayMs: 12_000, retryAfter: true });
+  expect(decideRetry(policy, 'GET', 1, status(503, new Date(NOW + 12_000).toUTCString()), half)).toMatchObject({
+    delayMs: 12_000,
+    retryAfter: true,
+  });
 });
 
 it('never retries a POST unless unsafe', () => {
@@ -47,11 +75,15 @@ it('never retries a POST unless unsafe', () => {
 
 it('backoff is full jitter under min(maxDelayMs, baseDelayMs·2^(n-1)), for any draw', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (n, r) => {
-      const delay = backoff(policy, n, () => r);
-      const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
-      return Number.isInteger(delay) && delay >= 0 && delay < Math.max(1, ceiling);
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      (n, r) => {
+        const delay = backoff(policy, n, () => r);
+        const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
+        return Number.isInteger(delay) && delay >= 0 && delay < Math.max(1, ceiling);
+      },
+    ),
   );
 });
 

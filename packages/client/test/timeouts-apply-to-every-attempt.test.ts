@@ -35,7 +35,13 @@ it('times out each attempt on its own and retries a timed-out GET', async () => 
 it('fails with kind timeout once the retries are spent', async () => {
   const timers = manualTimers();
   server = await slowFirst(5, timers);
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: clockWith(timers), timeoutMs: 50, retry: { retries: 1 } });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: clockWith(timers),
+    timeoutMs: 50,
+    retry: { retries: 1 },
+  });
   const err = await client.forms.get(42).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'timeout', attempts: 2, operation: { operationId: 'getForm' } });
   expect((err as Error).message).toMatch(/no response within 50 ms.*timeoutMs/);
@@ -52,8 +58,16 @@ it('applies a per-call timeoutMs over the client default', async () => {
 it('applies the client timeout to raw openapi-fetch calls too', async () => {
   const timers = manualTimers();
   server = await slowFirst(1, timers);
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: clockWith(timers), timeoutMs: 50, retry: false });
-  await expect(client.GET('/open/forms/{form}', { params: { path: { form: 42 } } })).rejects.toMatchObject({ kind: 'timeout' });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: clockWith(timers),
+    timeoutMs: 50,
+    retry: false,
+  });
+  await expect(client.GET('/open/forms/{form}', { params: { path: { form: 42 } } })).rejects.toMatchObject({
+    kind: 'timeout',
+  });
   expect(timers.started).toEqual([50]);
 });
 
@@ -64,7 +78,13 @@ it('the timeout covers reading the body: a body that stops mid-way times out', a
     // Half a body, then silence; the timeout fires once the half is on its way.
     res.write('{"id": 42, ', () => setImmediate(() => timers.fire()));
   });
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: clockWith(timers), timeoutMs: 50, retry: false });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: clockWith(timers),
+    timeoutMs: 50,
+    retry: false,
+  });
   const err = await client.forms.get(42).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'timeout', attempts: 1 });
 });
@@ -72,7 +92,12 @@ it('the timeout covers reading the body: a body that stops mid-way times out', a
 it('timeoutMs: Infinity starts no timer', async () => {
   const timers = manualTimers();
   server = await slowFirst(0, timers);
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: clockWith(timers), timeoutMs: Infinity });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: clockWith(timers),
+    timeoutMs: Infinity,
+  });
   await client.forms.get(42);
   expect(timers.started).toEqual([]);
 });

@@ -28,7 +28,9 @@ it.runIf(gc)('a timeout fires while headers, or the body, are late, whatever the
       await expect(client.forms.get(slug)).rejects.toMatchObject({ kind: 'timeout' });
       expect(performance.now() - started).toBeLessThan(2000);
     }
-    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 'head' } } })).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(client.GET('/open/forms/{form}', { params: { path: { form: 'head' } } })).rejects.toMatchObject({
+      kind: 'timeout',
+    });
   } finally {
     clearInterval(collector);
   }

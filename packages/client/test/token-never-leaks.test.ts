@@ -28,16 +28,30 @@ it('errors from every status, with the token echoed in body, headers and an HTML
     json(
       res,
       status,
-      { message: `Bad token ${auth}`, errors: { [auth]: [`token ${TOKEN} rejected`] }, feature: TOKEN, nested: [{ t: encodeURIComponent(TOKEN) }] },
+      {
+        message: `Bad token ${auth}`,
+        errors: { [auth]: [`token ${TOKEN} rejected`] },
+        feature: TOKEN,
+        nested: [{ t: encodeURIComponent(TOKEN) }],
+      },
       { 'x-echo-auth': auth, 'set-cookie': `s=${TOKEN}`, 'retry-after': '1' },
     );
   });
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
   const errors: unknown[] = [];
-  for (let i = 0; i < 8; i++) errors.push(await client.submissions.list(42, { search: TOKEN }).catch((e: unknown) => e));
+  for (let i = 0; i < 8; i++)
+    errors.push(await client.submissions.list(42, { search: TOKEN }).catch((e: unknown) => e));
   errors.push(await client.forms.get('html').catch((e: unknown) => e));
   expect(errors.map((e) => (e as { kind: string }).kind)).toEqual([
-    'unauthenticated', 'plan_required', 'missing_ability', 'not_found', 'validation', 'rate_limited', 'server', 'http', 'server',
+    'unauthenticated',
+    'plan_required',
+    'missing_ability',
+    'not_found',
+    'validation',
+    'rate_limited',
+    'server',
+    'http',
+    'server',
   ]);
   for (const err of errors) assertNoToken(err);
   // The server did receive it: the test would be vacuous otherwise.
@@ -66,7 +80,15 @@ it('network, timeout, abort and option errors never hold it', async () => {
     errors.push(e);
   }
   expect(errors.map((e) => (e as { kind: string }).kind)).toEqual([
-    'network', 'network', 'timeout', 'aborted', 'invalid_options', 'invalid_options', 'invalid_options', 'invalid_options', 'invalid_options',
+    'network',
+    'network',
+    'timeout',
+    'aborted',
+    'invalid_options',
+    'invalid_options',
+    'invalid_options',
+    'invalid_options',
+    'invalid_options',
   ]);
   for (const err of errors) assertNoToken(err);
 });

@@ -14,7 +14,9 @@ afterEach(() => server?.close());
 const updated = { message: 'Submission updated.', data: {} };
 
 function failingOnce(status: number, headers: Record<string, string> = {}) {
-  return startServer((_req, res, i) => (i === 0 ? json(res, status, { message: 'Service Unavailable' }, headers) : json(res, 200, updated)));
+  return startServer((_req, res, i) =>
+    i === 0 ? json(res, status, { message: 'Service Unavailable' }, headers) : json(res, 200, updated),
+  );
 }
 
 it('a PUT answered 503 by a gateway is not sent again: it may have updated (and re-sent webhooks)', async () => {
@@ -29,15 +31,29 @@ it('nor after a 502, a 504 or a timeout', async () => {
   for (const status of [502, 504]) {
     server = await failingOnce(status);
     const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
-    await expect(client.integrations.update(42, 3, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://e.com' } })).rejects.toMatchObject({ attempts: 1 });
+    await expect(
+      client.integrations.update(42, 3, {
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: 'https://e.com' },
+      }),
+    ).rejects.toMatchObject({ attempts: 1 });
     expect(server.requests).toHaveLength(1);
     await server.close();
   }
   // Never answers: the attempt times out once the server holds the whole request.
   const timers = manualTimers();
   server = await startServer(() => timers.fire());
-  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: { ...fakeClock().clock, timer: timers.timer }, timeoutMs: 100 });
-  await expect(client.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({ kind: 'timeout', attempts: 1 });
+  const client = createFormsClient({
+    baseUrl: server.url,
+    token: TOKEN,
+    clock: { ...fakeClock().clock, timer: timers.timer },
+    timeoutMs: 100,
+  });
+  await expect(client.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({
+    kind: 'timeout',
+    attempts: 1,
+  });
   expect(server.requests).toHaveLength(1);
 });
 
@@ -50,13 +66,18 @@ it('is sent again after a 429 (refused unprocessed) or a refused connection (nev
   expect(delays).toEqual([1_000]);
 
   const refused = createFormsClient({ baseUrl: await closedPortUrl(), token: TOKEN, clock: fakeClock().clock });
-  await expect(refused.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({ kind: 'network', attempts: 3 });
+  await expect(refused.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({
+    kind: 'network',
+    attempts: 3,
+  });
 });
 
 it('retry: { unsafe: true } opts in: the PUT is sent again after a 503', async () => {
   server = await failingOnce(503);
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
-  await expect(client.submissions.update(42, 7, { name: 'Jane' }, { retry: { unsafe: true } })).resolves.toEqual(updated);
+  await expect(client.submissions.update(42, 7, { name: 'Jane' }, { retry: { unsafe: true } })).resolves.toEqual(
+    updated,
+  );
   expect(server.requests).toHaveLength(2);
   expect(server.requests[1]!.body).toBe(server.requests[0]!.body);
 });

@@ -27,16 +27,24 @@ const RENAMED = { Error: 'ApiErrorBody', ValidationError: 'ValidationErrorBody' 
 /** Second names of component schemas, in the service's own words. */
 const ALSO_NAMED = { WebhookEvent: ['IntegrationEvent'] };
 
-const firstSentence = (text) => (text ?? '').replace(/\s+/g, ' ').trim().match(/^.*?[.:](?=\s|$)|^.+$/)?.[0] ?? '';
+const firstSentence = (text) =>
+  (text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .match(/^.*?[.:](?=\s|$)|^.+$/)?.[0] ?? '';
 
 /** Friendly names for every component schema, plus the query types of the two lists. */
 function friendlyNames(bundle, whose) {
   const lines = ['', `// Friendly names (${whose}).`];
   for (const [name, schema] of Object.entries(bundle.components.schemas)) {
     const doc = [firstSentence(schema.description)];
-    if (schema['x-drift']) doc.push(`The service differs from the contract here (drift ledger: ${schema['x-drift'].join(', ')}).`);
+    if (schema['x-drift'])
+      doc.push(`The service differs from the contract here (drift ledger: ${schema['x-drift'].join(', ')}).`);
     for (const alias of [RENAMED[name] ?? name, ...(ALSO_NAMED[name] ?? [])]) {
-      lines.push(`/** ${doc.filter(Boolean).join(' ').replaceAll('*/', '*\\/')} */`, `export type ${alias} = components['schemas']['${name}'];`);
+      lines.push(
+        `/** ${doc.filter(Boolean).join(' ').replaceAll('*/', '*\\/')} */`,
+        `export type ${alias} = components['schemas']['${name}'];`,
+      );
     }
   }
   lines.push(
@@ -101,7 +109,14 @@ ${lines.join('\n')}
 }
 
 const outputs = [
-  ['src/generated/service.ts', await typesModule(observedSpec, 'openapi.observed.json', 'what the service sends: the contract widened by the drift ledger')],
+  [
+    'src/generated/service.ts',
+    await typesModule(
+      observedSpec,
+      'openapi.observed.json',
+      'what the service sends: the contract widened by the drift ledger',
+    ),
+  ],
   ['src/generated/contract.ts', await typesModule(spec, 'openapi.json', 'the published contract')],
   ['src/generated/operations.ts', operationsModule(operationRows(spec))],
 ];

@@ -49,7 +49,9 @@ export function tagNames(form: FormSummary): string[] {
 export const withPlanTier = { ...summary, tags: ['a'], plan_tier: 'business' as const };
 expectTypeOf(withPlanTier).toExtend<FormSummary>();
 expectTypeOf(withPlanTier).not.toExtend<ContractTypes.FormSummary>();
-expectTypeOf<FormSummary['plan_tier']>().toEqualTypeOf<'free' | 'pro' | 'business' | 'enterprise' | 'self_hosted' | undefined>();
+expectTypeOf<FormSummary['plan_tier']>().toEqualTypeOf<
+  'free' | 'pro' | 'business' | 'enterprise' | 'self_hosted' | undefined
+>();
 expectTypeOf<ContractTypes.FormSummary>().not.toHaveProperty('plan_tier');
 expectTypeOf<FormSummary['is_pro']>().toEqualTypeOf<boolean | undefined>();
 expectTypeOf<ContractTypes.FormSummary['is_pro']>().toEqualTypeOf<boolean>();
@@ -81,8 +83,16 @@ expectTypeOf<UpdatedSubmission['data']['id']>().toEqualTypeOf<number>();
 
 // events-shape: `{date, status: 'Success' | 'Error', data}`.
 export const delivery = { date: '2026-08-22 10:31', status: 'Success', data: {} } as const;
-export const receiverError = { date: '2026-08-22 10:32', status: 'Error', data: { message: 'HTTP request returned status code 500', response: { error: 'down' }, status: 500 } } as const;
-export const timeout = { date: '2026-08-22 10:33', status: 'Error', data: { message: 'cURL error 28: Operation timed out' } } as const;
+export const receiverError = {
+  date: '2026-08-22 10:32',
+  status: 'Error',
+  data: { message: 'HTTP request returned status code 500', response: { error: 'down' }, status: 500 },
+} as const;
+export const timeout = {
+  date: '2026-08-22 10:33',
+  status: 'Error',
+  data: { message: 'cURL error 28: Operation timed out' },
+} as const;
 expectTypeOf(delivery).toExtend<IntegrationEvent>();
 expectTypeOf(receiverError).toExtend<IntegrationEvent>();
 expectTypeOf(timeout).toExtend<IntegrationEvent>();
@@ -93,7 +103,9 @@ export const delivered = (event: IntegrationEvent): boolean => event.status === 
 export const deliveredByContract = (event: ContractTypes.WebhookEvent): boolean => event.status === 'Success';
 
 // submission-file-answer-object: a file answer keyed by position.
-export const fileAnswerObject = { '1': { file_url: 'https://forms.example.com/f?expires=1&signature=ab', file_name: 'cv.pdf' } } as const;
+export const fileAnswerObject = {
+  '1': { file_url: 'https://forms.example.com/f?expires=1&signature=ab', file_name: 'cv.pdf' },
+} as const;
 expectTypeOf(fileAnswerObject).toExtend<AnswerValue>();
 
 // webhook-submission-empty-array: `submission: []` when no field has a value.
@@ -114,7 +126,13 @@ expectTypeOf<NonNullable<Submission['meta']>['attribution']>().toExtend<Record<s
 expectTypeOf<Submission['data']['ip_address']>().toExtend<string | null | undefined>();
 
 // The raw surface is the service's too: openapi-fetch callers get what the service sends.
-type ListedForm = NonNullable<paths['/open/workspaces/{workspaceId}/forms']['get']['responses'][200]['content']['application/json']['data']>[number];
+type ListedForm = NonNullable<
+  paths['/open/workspaces/{workspaceId}/forms']['get']['responses'][200]['content']['application/json']['data']
+>[number];
 expectTypeOf<ListedForm>().toEqualTypeOf<FormSummary>();
-expectTypeOf<operations['updateFormSubmission']['responses'][200]['content']['application/json']>().toEqualTypeOf<UpdatedSubmission>();
-expectTypeOf<ContractTypes.operations['updateFormSubmission']['responses'][200]['content']['application/json']>().toEqualTypeOf<ContractTypes.UpdatedSubmission>();
+expectTypeOf<
+  operations['updateFormSubmission']['responses'][200]['content']['application/json']
+>().toEqualTypeOf<UpdatedSubmission>();
+expectTypeOf<
+  ContractTypes.operations['updateFormSubmission']['responses'][200]['content']['application/json']
+>().toEqualTypeOf<ContractTypes.UpdatedSubmission>();

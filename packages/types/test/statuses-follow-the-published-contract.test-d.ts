@@ -29,7 +29,8 @@ export type NoPlanRefusal = ListSubmissionsResponses[402];
 export type NoFormsValidationFailure = operations['listWorkspaceForms']['responses'][422];
 
 // The redirect to storage names its Location.
-export const redirectLocation: operations['downloadSubmissionFile']['responses'][302]['headers']['Location'] = 'https://bucket.s3.example.com/f?X-Amz-Signature=ab';
+export const redirectLocation: operations['downloadSubmissionFile']['responses'][302]['headers']['Location'] =
+  'https://bucket.s3.example.com/f?X-Amz-Signature=ab';
 
 // The contract offers an authorization header as a custom webhook header; the types allow it.
 export const authorizationHeader: WebhookHeaders = { Authorization: 'Bearer receiver-token' };

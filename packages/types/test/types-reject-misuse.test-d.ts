@@ -19,7 +19,11 @@ type UpdateSubmission = operations['updateFormSubmission'];
 export const query: ListSubmissionsQuery = { page: 2, per_page: 50, search: 'jane', status: 'completed' };
 export const pathParams: ListSubmissions['parameters']['path'] = { id: 42 };
 export const updatePath: UpdateSubmission['parameters']['path'] = { id: 42, submission_id: 7 };
-export const input: WebhookIntegrationInput = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://example.com/hook' } };
+export const input: WebhookIntegrationInput = {
+  integration_id: 'webhook',
+  status: 'active',
+  data: { webhook_url: 'https://example.com/hook' },
+};
 
 // A wrong query parameter name.
 // @ts-expect-error perPage is not a parameter (the API calls it per_page)
@@ -38,7 +42,12 @@ export const missingPath: UpdateSubmission['parameters']['path'] = { id: 42 };
 export const wrongPathType: ListSubmissions['parameters']['path'] = { id: 'abc' };
 
 // Reading fields the schemas do not have.
-export function readFields(form: FormSummary, submission: Submission, event: WebhookEvent, payload: SubmissionCreatedPayload) {
+export function readFields(
+  form: FormSummary,
+  submission: Submission,
+  event: WebhookEvent,
+  payload: SubmissionCreatedPayload,
+) {
   // @ts-expect-error submissions have no top-level status (it lives in data.status)
   submission.status;
   // @ts-expect-error the events list names its result `status`, not `result`
@@ -59,16 +68,27 @@ export function readContractFields(form: ContractTypes.FormSummary, event: Contr
 
 // An integration with an unknown status or kind.
 // @ts-expect-error status is active | inactive
-export const badStatus: WebhookIntegrationInput = { integration_id: 'webhook', status: 'paused', data: { webhook_url: 'https://example.com' } };
+export const badStatus: WebhookIntegrationInput = {
+  integration_id: 'webhook',
+  status: 'paused',
+  data: { webhook_url: 'https://example.com' },
+};
 // @ts-expect-error only webhook integrations are managed by this API
-export const badKind: WebhookIntegrationInput = { integration_id: 'slack', status: 'active', data: { webhook_url: 'https://example.com' } };
+export const badKind: WebhookIntegrationInput = {
+  integration_id: 'slack',
+  status: 'active',
+  data: { webhook_url: 'https://example.com' },
+};
 
 // The generated operations table names the same HTTP operations as the generated types (the
 // webhook's operation is in `operations` but is not an HTTP operation of the API).
 import type { Ability, OperationSpec } from '../src/index.js';
 import { OPERATIONS } from '../src/index.js';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const sameOperations: Same<keyof typeof OPERATIONS, Exclude<keyof operations, 'submissionCreatedWebhook'>> = true;
+export const sameOperations: Same<
+  keyof typeof OPERATIONS,
+  Exclude<keyof operations, 'submissionCreatedWebhook'>
+> = true;
 export const abilityUnion: Same<Ability, 'forms-read' | 'forms-write' | 'manage-integrations'> = true;
 export const listForms: OperationSpec = OPERATIONS.listWorkspaceForms;
 // @ts-expect-error an ability the spec does not name

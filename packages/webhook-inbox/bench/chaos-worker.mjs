@@ -16,7 +16,8 @@ const worker = createInboxWorker({
   lockDurationMs: number('LOCK_MS', undefined),
   stalledIntervalMs: number('STALLED_MS', undefined),
   onRedisError: () => {},
-  onFailure: ({ id, attempt, error }) => writeSync(runs, `F ${id} ${Date.now()} ${attempt} ${JSON.stringify(error.message)}\n`),
+  onFailure: ({ id, attempt, error }) =>
+    writeSync(runs, `F ${id} ${Date.now()} ${attempt} ${JSON.stringify(error.message)}\n`),
   async handler(delivery) {
     writeSync(runs, `S ${delivery.id} ${Date.now()}\n`);
     if (workMs > 0) await new Promise((resolve) => setTimeout(resolve, workMs));

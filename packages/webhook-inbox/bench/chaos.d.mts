@@ -32,7 +32,13 @@ export interface ChaosFigures {
   durationMs: number;
   handlerRuns: number;
   lost: number;
-  duplicates: { total: number; workerKilled: number; redisRestart: number; unexplained: number; unexplainedIds: unknown[] };
+  duplicates: {
+    total: number;
+    workerKilled: number;
+    redisRestart: number;
+    unexplained: number;
+    unexplainedIds: unknown[];
+  };
   /** Dead letters other than jobs stalled twice (must be 0). */
   deadLetters: number;
   /** Jobs whose worker was killed twice while holding them, sent back with `inbox retry --all`. */

@@ -22,7 +22,14 @@ const PENDING = ['waiting', 'delayed', 'active', 'prioritized', 'waiting-childre
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function signed(submissionId) {
-  const body = JSON.stringify({ form_id: 11, form_title: 'Contact us', form_slug: 'contact-us-a1b2c3', submission: { Name: `Ada ${submissionId}` }, data: {}, submission_id: submissionId });
+  const body = JSON.stringify({
+    form_id: 11,
+    form_title: 'Contact us',
+    form_slug: 'contact-us-a1b2c3',
+    submission: { Name: `Ada ${submissionId}` },
+    data: {},
+    submission_id: submissionId,
+  });
   return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
 }
 
@@ -31,11 +38,18 @@ function startProcess(file, env, children) {
   children.add(child);
   let output = '';
   child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4_000)));
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => (children.delete(child), resolve(code ?? signal))));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => (children.delete(child), resolve(code ?? signal))),
+  );
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} (pid ${child.pid}) not ready within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${file} (pid ${child.pid}) not ready within 60 s:\n${output}`)),
+      60_000,
+    );
     child.on('message', (message) => message?.type === 'ready' && (clearTimeout(timer), resolve(message)));
-    exited.then((code) => (clearTimeout(timer), reject(new Error(`${file} exited (${code}) before it was ready:\n${output}`))));
+    exited.then(
+      (code) => (clearTimeout(timer), reject(new Error(`${file} exited (${code}) before it was ready:\n${output}`))),
+    );
   });
   ready.catch(() => {});
   return { child, ready, exited };
@@ -51,7 +65,14 @@ function startProcess(file, env, children) {
  * @param {(line: string) => void} [options.log]
  */
 export async function runChaos(options = {}) {
-  const { deliveries = 20_000, receivers: receiverCount = 3, workers: workerCount = 3, killEveryMs = 4_000, connections = 32, log = () => {} } = options;
+  const {
+    deliveries = 20_000,
+    receivers: receiverCount = 3,
+    workers: workerCount = 3,
+    killEveryMs = 4_000,
+    connections = 32,
+    log = () => {},
+  } = options;
   // Locks short enough for a killed worker's jobs to be taken over within the run, long enough that
   // a worker starved of CPU on a busy machine still renews them (a lock that expires under a live
   // worker would run its job twice: not a case the README promises).
@@ -63,18 +84,29 @@ export async function runChaos(options = {}) {
   const queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null } });
   queue.on('error', () => {});
   const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: QUEUE };
-  const workerEnv = { ...env, RUNS_DIR: runsDir, LOCK_MS: String(lockMs), STALLED_MS: String(stalledMs), CONCURRENCY: '8', WORK_MS: '2' };
+  const workerEnv = {
+    ...env,
+    RUNS_DIR: runsDir,
+    LOCK_MS: String(lockMs),
+    STALLED_MS: String(stalledMs),
+    CONCURRENCY: '8',
+    WORK_MS: '2',
+  };
   const killed = [];
   const started = performance.now();
   let killer;
   let redisDown;
   let redisUp;
   try {
-    const receivers = await Promise.all(Array.from({ length: receiverCount }, () => startProcess(RECEIVER, env, children).ready));
+    const receivers = await Promise.all(
+      Array.from({ length: receiverCount }, () => startProcess(RECEIVER, env, children).ready),
+    );
     const urls = receivers.map((r) => `http://127.0.0.1:${r.port}/webhooks/forms`);
     const workers = Array.from({ length: workerCount }, () => startProcess(WORKER, workerEnv, children));
     await Promise.all(workers.map((w) => w.ready));
-    log(`chaos: ${receiverCount} receivers, ${workerCount} workers, Redis AOF always on :${redis.port}; sending ${deliveries} deliveries`);
+    log(
+      `chaos: ${receiverCount} receivers, ${workerCount} workers, Redis AOF always on :${redis.port}; sending ${deliveries} deliveries`,
+    );
 
     // Every few seconds: SIGKILL a worker that has started, and start its replacement.
     let killing = false;
@@ -113,22 +145,32 @@ export async function runChaos(options = {}) {
         const giveUpAt = Date.now() + 5 * 60_000;
         for (let attempt = 0; ; attempt++) {
           if (fatal) throw fatal;
-          if (Date.now() > giveUpAt) throw new Error(`delivery ${index + 1} was not accepted within 5 minutes of retries (Redis ${redis.running ? 'running' : 'not running'})`);
+          if (Date.now() > giveUpAt)
+            throw new Error(
+              `delivery ${index + 1} was not accepted within 5 minutes of retries (Redis ${redis.running ? 'running' : 'not running'})`,
+            );
           sent += 1;
           const url = urls[(index + attempt + laneIndex) % urls.length];
           let status = 0;
           try {
-            const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': delivery.signature }, body: delivery.body, signal: AbortSignal.timeout(5_000) });
+            const response = await fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-webhook-signature': delivery.signature },
+              body: delivery.body,
+              signal: AbortSignal.timeout(5_000),
+            });
             status = response.status;
             const answer = await response.json().catch(() => ({}));
-            if (status === 202 && jobId !== undefined && answer.id !== jobId) throw new Error(`a 202 for delivery ${index + 1} named job ${answer.id}, an earlier one ${jobId}`);
+            if (status === 202 && jobId !== undefined && answer.id !== jobId)
+              throw new Error(`a 202 for delivery ${index + 1} named job ${answer.id}, an earlier one ${jobId}`);
             if (status === 202) jobId = answer.id;
           } catch (error) {
             if (error instanceof Error && error.message.startsWith('a 202')) throw error;
             status = 0;
           }
           if (status === 202) {
-            if (typeof jobId !== 'string' || accepted.has(jobId)) throw new Error(`delivery ${index + 1} was accepted as job ${jobId}, which is not a new job id`);
+            if (typeof jobId !== 'string' || accepted.has(jobId))
+              throw new Error(`delivery ${index + 1} was accepted as job ${jobId}, which is not a new job id`);
             accepted.add(jobId);
             break;
           }
@@ -165,7 +207,9 @@ export async function runChaos(options = {}) {
     await restart;
     if (fatal) throw fatal;
     const sentMs = performance.now() - started;
-    log(`chaos: ${accepted.size} accepted in ${(sentMs / 1000).toFixed(1)} s (${answered503} answers 503 and ${failedConnections} failed connections sent again); waiting for the workers`);
+    log(
+      `chaos: ${accepted.size} accepted in ${(sentMs / 1000).toFixed(1)} s (${answered503} answers 503 and ${failedConnections} failed connections sent again); waiting for the workers`,
+    );
 
     // Done when nothing is waiting, delayed or held by a worker (a killed worker's job counts as
     // active until another takes it over), with the killing still going on.
@@ -187,8 +231,9 @@ export async function runChaos(options = {}) {
     if (stalledTwice.length > 0 && deadLetters === 0) {
       const { runInboxCli } = await import('../dist/cli.js');
       const quiet = { out: () => {}, err: (line) => log(`retry --all: ${line}`) };
-      if ((await runInboxCli(['retry', '--all', '--redis', redis.url, '--queue', QUEUE], quiet)) !== 0) throw new Error('inbox retry --all failed');
-      for (const deadline = Date.now() + 5 * 60_000; ; ) {
+      if ((await runInboxCli(['retry', '--all', '--redis', redis.url, '--queue', QUEUE], quiet)) !== 0)
+        throw new Error('inbox retry --all failed');
+      for (const deadline = Date.now() + 5 * 60_000; ;) {
         const counts = await queue.getJobCounts(...PENDING, 'failed');
         if ([...PENDING, 'failed'].every((state) => (counts[state] ?? 0) === 0)) break;
         if (Date.now() > deadline) throw new Error(`the retried jobs did not complete: ${JSON.stringify(counts)}`);
@@ -196,7 +241,16 @@ export async function runChaos(options = {}) {
       }
     }
     // Stop the workers gracefully, so their files are complete.
-    await Promise.all([...children].map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM'))))));
+    await Promise.all(
+      [...children].map(
+        (child) =>
+          new Promise((resolve) =>
+            child.exitCode !== null || child.signalCode !== null
+              ? resolve()
+              : (child.once('exit', resolve), child.kill('SIGTERM')),
+          ),
+      ),
+    );
 
     // Every run the handlers wrote, by delivery.
     const runs = new Map();
@@ -229,10 +283,21 @@ export async function runChaos(options = {}) {
       duplicates.total += 1;
       const earlier = of.slice(0, -1);
       if (earlier.some((run) => killedPids.has(run.pid))) duplicates.workerKilled += 1;
-      else if (earlier.some((run) => run.start <= redisWindow[1] && (run.end ?? Infinity) >= redisWindow[0])) duplicates.redisRestart += 1;
+      else if (earlier.some((run) => run.start <= redisWindow[1] && (run.end ?? Infinity) >= redisWindow[0]))
+        duplicates.redisRestart += 1;
       else {
         duplicates.unexplained += 1;
-        if (duplicates.unexplainedIds.length < 5) duplicates.unexplainedIds.push({ id, runs: of.map((r) => ({ ...r, start: r.start - redisDown, end: r.end === undefined ? undefined : r.end - redisDown })), killed: killed.map((k) => ({ pid: k.pid, at: k.at - redisDown })), redisUpAfter: redisUp - redisDown });
+        if (duplicates.unexplainedIds.length < 5)
+          duplicates.unexplainedIds.push({
+            id,
+            runs: of.map((r) => ({
+              ...r,
+              start: r.start - redisDown,
+              end: r.end === undefined ? undefined : r.end - redisDown,
+            })),
+            killed: killed.map((k) => ({ pid: k.pid, at: k.at - redisDown })),
+            redisUpAfter: redisUp - redisDown,
+          });
       }
     }
     const strays = [...runs.keys()].filter((id) => !accepted.has(id)).length;

@@ -58,10 +58,14 @@ const redisUrl = redis.url;
 const admin = new Redis(redis.port, '127.0.0.1');
 
 async function startReceiver(mode, processes) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./receiver.mjs', import.meta.url)), mode, String(processes), redisUrl], {
-    env: { ...process.env, BENCH_SECRET: SECRET },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./receiver.mjs', import.meta.url)), mode, String(processes), redisUrl],
+    {
+      env: { ...process.env, BENCH_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.add(child);
   const [, port] = await waitForLine(child, /ready (\d+)/, `${mode} receiver`);
   return {
@@ -88,7 +92,13 @@ function bodyOf(bytes, id) {
 function signedDeliveries(bytes, count) {
   return Array.from({ length: count }, (_, i) => {
     const body = bodyOf(bytes, i + 1);
-    return { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` } };
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-webhook-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      },
+    };
   });
 }
 
@@ -123,7 +133,8 @@ async function load(url, deliveries, from, amount) {
     });
   });
   const seconds = (lastResponse - started) / 1000;
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return { ...result, acceptedPerSecond: result['2xx'] / seconds };
 }
 
@@ -140,8 +151,10 @@ try {
           await load(receiver.url, deliveries, 0, warmUp);
           const result = await load(receiver.url, deliveries, warmUp, size.requests);
           // Every 202 of the inbox is a job in Redis: checked, not assumed.
-          const stored = setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', 'bull:bench:wh-*')`, 0) : '-';
-          if (setup.mode === 'inbox' && stored !== warmUp + size.requests) throw new Error(`${stored} jobs stored for ${warmUp + size.requests} deliveries answered 202`);
+          const stored =
+            setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', 'bull:bench:wh-*')`, 0) : '-';
+          if (setup.mode === 'inbox' && stored !== warmUp + size.requests)
+            throw new Error(`${stored} jobs stored for ${warmUp + size.requests} deliveries answered 202`);
           const row = {
             body: size.label,
             receiver: `${setup.label}, ${setup.processes} process${setup.processes > 1 ? 'es' : ''}`,
@@ -166,13 +179,20 @@ try {
 }
 const rows = [...best.values()];
 
-console.log(`webhook-inbox benchmark: Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()[0].toFixed(1)}, ${CONNECTIONS} connections, best of ${ROUNDS} interleaved rounds, Redis with AOF everysec on the same machine; every request a distinct signed delivery`);
+console.log(
+  `webhook-inbox benchmark: Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()[0].toFixed(1)}, ${CONNECTIONS} connections, best of ${ROUNDS} interleaved rounds, Redis with AOF everysec on the same machine; every request a distinct signed delivery`,
+);
 console.table(rows);
 for (const size of SIZES) {
-  const of = (label, processes) => rows.find((r) => r.body === size.label && r.receiver.startsWith(label) && r.receiver.includes(`, ${processes} process`));
+  const of = (label, processes) =>
+    rows.find(
+      (r) => r.body === size.label && r.receiver.startsWith(label) && r.receiver.includes(`, ${processes} process`),
+    );
   for (const processes of [1, 2]) {
     const plain = of('webhook-verify', processes);
     const inbox = of('inbox', processes);
-    console.log(`${size.label}, ${processes} process${processes > 1 ? 'es' : ''}: inbox accepts ${(inbox['accepted/s'] / plain['accepted/s']).toFixed(2)}x the deliveries/s of the plain listener; p99 ${inbox['p99 ms']} ms vs ${plain['p99 ms']} ms, budget ${BUDGET_MS} ms`);
+    console.log(
+      `${size.label}, ${processes} process${processes > 1 ? 'es' : ''}: inbox accepts ${(inbox['accepted/s'] / plain['accepted/s']).toFixed(2)}x the deliveries/s of the plain listener; p99 ${inbox['p99 ms']} ms vs ${plain['p99 ms']} ms, budget ${BUDGET_MS} ms`,
+    );
   }
 }

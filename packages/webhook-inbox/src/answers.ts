@@ -14,8 +14,10 @@ export type { Answer };
  * carry the Redis address or a driver's text. Operators get the details from `onRedisError`.
  */
 const PUBLIC_MESSAGE: Partial<Record<InboxErrorKind, string>> = {
-  redis_unavailable: 'The queue is unavailable, so the delivery was not stored. It was not accepted: send it again later.',
-  redis_read_only: 'The queue takes no writes now (its Redis is a read-only replica, as after a failover), so the delivery was not stored.',
+  redis_unavailable:
+    'The queue is unavailable, so the delivery was not stored. It was not accepted: send it again later.',
+  redis_read_only:
+    'The queue takes no writes now (its Redis is a read-only replica, as after a failover), so the delivery was not stored.',
   enqueue_timeout: 'The queue did not confirm the delivery in time, so it was not acknowledged.',
   closing: 'This receiver is shutting down and takes no new deliveries.',
 };
@@ -54,5 +56,9 @@ export async function answerHealth(target: HealthTarget): Promise<Answer> {
   const health = await target.health();
   return health.ok
     ? json(200, { status: 'ok', latency_ms: Math.round((health.latencyMs ?? 0) * 100) / 100 })
-    : json(503, { status: 'unavailable', reason: health.reason, message: (health.reason && PUBLIC_MESSAGE[health.reason]) ?? health.message });
+    : json(503, {
+        status: 'unavailable',
+        reason: health.reason,
+        message: (health.reason && PUBLIC_MESSAGE[health.reason]) ?? health.message,
+      });
 }

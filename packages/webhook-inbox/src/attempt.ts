@@ -23,7 +23,12 @@ const describe = (value: unknown): string => {
 export function attemptError(thrown: unknown): Error {
   if (thrown instanceof Error) {
     try {
-      if (typeof thrown.message === 'string' && typeof thrown.name === 'string' && (thrown.stack === undefined || typeof thrown.stack === 'string')) return thrown;
+      if (
+        typeof thrown.message === 'string' &&
+        typeof thrown.name === 'string' &&
+        (thrown.stack === undefined || typeof thrown.stack === 'string')
+      )
+        return thrown;
     } catch {
       // A getter threw: described below.
     }
@@ -33,10 +38,17 @@ export function attemptError(thrown: unknown): Error {
     } catch {
       // Even the constructor is hostile: "an Error" it is.
     }
-    return new InboxError('handler_failed', `The handler threw ${kind} whose message could not be read (its \`message\`, \`name\` or \`stack\` getter threw).`);
+    return new InboxError(
+      'handler_failed',
+      `The handler threw ${kind} whose message could not be read (its \`message\`, \`name\` or \`stack\` getter threw).`,
+    );
   }
-  if (typeof thrown === 'string') return new InboxError('handler_failed', thrown === '' ? 'The handler threw an empty string.' : thrown);
-  return new InboxError('handler_failed', `The handler failed with ${describe(thrown)} instead of an Error: throw an Error that says what went wrong.`);
+  if (typeof thrown === 'string')
+    return new InboxError('handler_failed', thrown === '' ? 'The handler threw an empty string.' : thrown);
+  return new InboxError(
+    'handler_failed',
+    `The handler failed with ${describe(thrown)} instead of an Error: throw an Error that says what went wrong.`,
+  );
 }
 
 /**

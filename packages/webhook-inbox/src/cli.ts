@@ -29,9 +29,7 @@ const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME]
 Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. The queue defaults to ${DEFAULT_QUEUE}.
 Exit codes: 0 done, 1 failed (Redis unreachable, job not found, drain timed out, a chosen delivery that cannot be replayed), 2 usage error.`;
 
-
 const consoleIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
-
 
 /** Runs one inbox command; resolves to the process exit code. */
 export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promise<number> {
@@ -72,7 +70,10 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
   let session: Session | undefined;
   try {
     const run = commandFor(command, rest, values);
-    if (!redisUrl) throw new UsageError('Where is Redis? Pass --redis redis://host:6379, or set FORMS_INBOX_REDIS_URL or REDIS_URL.');
+    if (!redisUrl)
+      throw new UsageError(
+        'Where is Redis? Pass --redis redis://host:6379, or set FORMS_INBOX_REDIS_URL or REDIS_URL.',
+      );
     session = await openSession(redisUrl, options.queue);
     return await run(session, options);
   } catch (error) {
@@ -85,7 +86,9 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       return 1;
     }
     // Anything else is unexpected: one line that says so, not a stack trace in the operator's face.
-    io.err(`Unexpected error: ${printable(error instanceof Error ? error.message : String(error))}. Run again with --json for the same command, or report it with this line.`);
+    io.err(
+      `Unexpected error: ${printable(error instanceof Error ? error.message : String(error))}. Run again with --json for the same command, or report it with this line.`,
+    );
     return 1;
   } finally {
     await session?.close();
@@ -106,7 +109,11 @@ interface RunOptions {
 
 type Command = (session: Session, options: RunOptions) => Promise<number>;
 
-function commandFor(command: string, rest: string[], values: { limit?: string; all?: boolean; 'timeout-ms'?: string } & ReplayFlags): Command {
+function commandFor(
+  command: string,
+  rest: string[],
+  values: { limit?: string; all?: boolean; 'timeout-ms'?: string } & ReplayFlags,
+): Command {
   switch (command) {
     case 'stats':
       return stats;
@@ -119,12 +126,14 @@ function commandFor(command: string, rest: string[], values: { limit?: string; a
     }
     case 'retry': {
       const id = rest[0];
-      if (!id && !values.all) throw new UsageError('retry needs a job id (see `failed`), or --all for every failed delivery.');
+      if (!id && !values.all)
+        throw new UsageError('retry needs a job id (see `failed`), or --all for every failed delivery.');
       if (id && values.all) throw new UsageError('retry takes a job id or --all, not both.');
       return (session, options) => retry(session, options, id);
     }
     case 'drain':
-      return (session, options) => drain(session, options, positiveNumber('--timeout-ms', values['timeout-ms'] ?? '60000'));
+      return (session, options) =>
+        drain(session, options, positiveNumber('--timeout-ms', values['timeout-ms'] ?? '60000'));
     case 'replay':
       return replayCommand(values);
     default:
@@ -134,7 +143,8 @@ function commandFor(command: string, rest: string[], values: { limit?: string; a
 
 function positiveNumber(flag: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a positive whole number (got ${JSON.stringify(text)}).`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`${flag} must be a positive whole number (got ${JSON.stringify(text)}).`);
   return value;
 }
 
@@ -144,9 +154,13 @@ async function openSession(url: string, queueName: string): Promise<Session> {
   await new Promise<void>((resolve, reject) => {
     const fail = (error?: Error) =>
       reject(
-        new InboxError('redis_unavailable', `Could not reach Redis at ${describeTarget(client)}${error ? ` (${error.message})` : ''}. Check --redis (or FORMS_INBOX_REDIS_URL) and that Redis runs.`, {
-          context: { target: describeTarget(client) },
-        }),
+        new InboxError(
+          'redis_unavailable',
+          `Could not reach Redis at ${describeTarget(client)}${error ? ` (${error.message})` : ''}. Check --redis (or FORMS_INBOX_REDIS_URL) and that Redis runs.`,
+          {
+            context: { target: describeTarget(client) },
+          },
+        ),
       );
     client.once('ready', () => resolve());
     client.once('error', fail);
@@ -183,16 +197,25 @@ async function stats({ queue, client }: Session, { json, io, queue: name }: RunO
     return 0;
   }
   io.out(`queue ${name} on ${describeTarget(client)}`);
-  for (const state of STATES) io.out(`  ${state.padEnd(17)}${String(counts[state] ?? 0).padStart(8)}${NOTES[state] ? `  (${NOTES[state]})` : ''}`);
-  io.out(aof ? `persistence: AOF on, appendfsync ${appendfsync ?? 'unknown'}: ${FSYNC_MEANS[appendfsync ?? 'unknown'] ?? FSYNC_MEANS.unknown}` : 'persistence: AOF off: a Redis restart loses queued deliveries. Turn it on: CONFIG SET appendonly yes (and in redis.conf).');
+  for (const state of STATES)
+    io.out(
+      `  ${state.padEnd(17)}${String(counts[state] ?? 0).padStart(8)}${NOTES[state] ? `  (${NOTES[state]})` : ''}`,
+    );
+  io.out(
+    aof
+      ? `persistence: AOF on, appendfsync ${appendfsync ?? 'unknown'}: ${FSYNC_MEANS[appendfsync ?? 'unknown'] ?? FSYNC_MEANS.unknown}`
+      : 'persistence: AOF off: a Redis restart loses queued deliveries. Turn it on: CONFIG SET appendonly yes (and in redis.conf).',
+  );
   return 0;
 }
 
 const FSYNC_MEANS: Record<string, string> = {
   always: 'Redis writes each acknowledged delivery to disk before it answers, so it survives a crash.',
-  everysec: 'a crash of Redis or its machine can lose the deliveries acknowledged in the last second (a clean restart loses none). For none: CONFIG SET appendfsync always.',
+  everysec:
+    'a crash of Redis or its machine can lose the deliveries acknowledged in the last second (a clean restart loses none). For none: CONFIG SET appendfsync always.',
   no: 'the operating system decides when to write, so a crash can lose many seconds of acknowledged deliveries. Prefer always (or everysec).',
-  unknown: 'this Redis refused CONFIG GET (managed Redis often does): ask its provider how often the AOF is written to disk.',
+  unknown:
+    'this Redis refused CONFIG GET (managed Redis often does): ask its provider how often the AOF is written to disk.',
 };
 
 /** The AOF fsync policy Redis reports, or null when CONFIG GET is refused (managed Redis). */
@@ -267,7 +290,9 @@ function summary(job: Job) {
 
 async function failed(session: Session, { json, io }: RunOptions, limit: number): Promise<number> {
   const { queue } = session;
-  const jobs = (await Promise.all((await failedIds(queue, 0, limit - 1)).map((id) => loadJob(session, id)))).filter((job): job is Job => Boolean(job));
+  const jobs = (await Promise.all((await failedIds(queue, 0, limit - 1)).map((id) => loadJob(session, id)))).filter(
+    (job): job is Job => Boolean(job),
+  );
   const rows = jobs.map(summary);
   if (json) {
     io.out(JSON.stringify(rows));
@@ -278,10 +303,15 @@ async function failed(session: Session, { json, io }: RunOptions, limit: number)
     return 0;
   }
   for (const row of rows) {
-    io.out(`${row.id}  attempts ${row.attemptsMade}/${row.maxAttempts}  failed ${row.failedAt ?? '?'}  form ${row.formId ?? '?'} submission ${row.submissionId ?? '?'}`);
+    io.out(
+      `${row.id}  attempts ${row.attemptsMade}/${row.maxAttempts}  failed ${row.failedAt ?? '?'}  form ${row.formId ?? '?'} submission ${row.submissionId ?? '?'}`,
+    );
     // The reason may quote form answers: escaped (ESC, CR, BEL… as \uXXXX) and on one line.
     io.out(`    ${printable(row.failedReason ?? '')}`);
-    if (row.failedReason === STALLED_REASON) io.out('    (BullMQ\'s words: its worker stopped renewing the lock twice, because the process died or a handler blocked the event loop; `show` prints the job\'s log)');
+    if (row.failedReason === STALLED_REASON)
+      io.out(
+        "    (BullMQ's words: its worker stopped renewing the lock twice, because the process died or a handler blocked the event loop; `show` prints the job's log)",
+      );
   }
   const total = await queue.getFailedCount();
   if (total > rows.length) io.out(`(${rows.length} of ${total}; --limit N for more)`);
@@ -291,7 +321,12 @@ async function failed(session: Session, { json, io }: RunOptions, limit: number)
 async function jobOrFail(session: Session, id: string): Promise<Job> {
   const { queue } = session;
   const job = await loadJob(session, id);
-  if (!job) throw new InboxError('job_not_found', `No job ${id} on queue ${queue.name}. Completed jobs are removed after a day; list the failed ones with \`failed\`.`, { context: { id } });
+  if (!job)
+    throw new InboxError(
+      'job_not_found',
+      `No job ${id} on queue ${queue.name}. Completed jobs are removed after a day; list the failed ones with \`failed\`.`,
+      { context: { id } },
+    );
   return job;
 }
 
@@ -302,29 +337,50 @@ async function jobOrFail(session: Session, id: string): Promise<Job> {
  * `Bearer`/`Basic`, or a JWT) whatever its name. Masking too much costs a look at Redis; too little,
  * a leaked secret.
  */
-const CREDENTIAL_NAME = /auth|cookie|token|secret|pass|sig|key|cred|session|jwt|bearer|private|otp|nonce|ticket|hmac|api/i;
+const CREDENTIAL_NAME =
+  /auth|cookie|token|secret|pass|sig|key|cred|session|jwt|bearer|private|otp|nonce|ticket|hmac|api/i;
 const CREDENTIAL_VALUE = /^\s*(bearer|basic|digest|token|hmac|apikey|negotiate)\s|^\s*eyJ[\w-]+\.[\w-]+/i;
 
 /** Header values that authenticate are shown as their length only: CLI output ends up in tickets. */
 function maskHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_NAME.test(name) || CREDENTIAL_VALUE.test(value) ? `<masked, ${value.length} chars>` : value]),
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      CREDENTIAL_NAME.test(name) || CREDENTIAL_VALUE.test(value) ? `<masked, ${value.length} chars>` : value,
+    ]),
   );
 }
 
 type ShownDelivery =
   | { payload: unknown; headers: Record<string, string>; receivedAt: string; bytes: number }
-  | { payload: null; body: 'not kept: over the completed body budget'; headers: Record<string, string>; receivedAt: string; bytes: number | null }
+  | {
+      payload: null;
+      body: 'not kept: over the completed body budget';
+      headers: Record<string, string>;
+      receivedAt: string;
+      bytes: number | null;
+    }
   | { error: string };
 
 function shownDelivery(job: Job, id: string): ShownDelivery {
   try {
     const stored = readDelivery(job.data, id);
-    return { payload: stored.payload, headers: maskHeaders(stored.headers), receivedAt: stored.receivedAt.toISOString(), bytes: stored.rawBody.byteLength };
+    return {
+      payload: stored.payload,
+      headers: maskHeaders(stored.headers),
+      receivedAt: stored.receivedAt.toISOString(),
+      bytes: stored.rawBody.byteLength,
+    };
   } catch (error) {
     if ((error as InboxError).kind !== 'body_not_kept') return { error: (error as Error).message };
     const kept = job.data as { headers?: Record<string, string>; receivedAt?: number; bytes?: number };
-    return { payload: null, body: 'not kept: over the completed body budget', headers: maskHeaders(kept.headers ?? {}), receivedAt: new Date(kept.receivedAt ?? 0).toISOString(), bytes: kept.bytes ?? null };
+    return {
+      payload: null,
+      body: 'not kept: over the completed body budget',
+      headers: maskHeaders(kept.headers ?? {}),
+      receivedAt: new Date(kept.receivedAt ?? 0).toISOString(),
+      bytes: kept.bytes ?? null,
+    };
   }
 }
 
@@ -341,7 +397,12 @@ async function retry(session: Session, { io }: RunOptions, id: string | undefine
   const { queue } = session;
   const retryOne = async (job: Job) => {
     const state = await job.getState();
-    if (state !== 'failed') throw new InboxError('job_not_failed', `Job ${job.id} is ${state}, not failed: only dead letters can be retried.`, { context: { id: job.id, state } });
+    if (state !== 'failed')
+      throw new InboxError(
+        'job_not_failed',
+        `Job ${job.id} is ${state}, not failed: only dead letters can be retried.`,
+        { context: { id: job.id, state } },
+      );
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     const attempts = job.opts.attempts ?? 1;
     io.out(`retrying ${job.id} (back in the queue with ${attempts} attempt${attempts === 1 ? '' : 's'})`);
@@ -364,7 +425,9 @@ async function retry(session: Session, { io }: RunOptions, id: string | undefine
     await retryOne(job);
     retried += 1;
   }
-  io.out(`${retried} failed deliver${retried === 1 ? 'y' : 'ies'} sent back to the queue${moved ? ` (${moved} no longer failed, left alone)` : ''}.`);
+  io.out(
+    `${retried} failed deliver${retried === 1 ? 'y' : 'ies'} sent back to the queue${moved ? ` (${moved} no longer failed, left alone)` : ''}.`,
+  );
   return 0;
 }
 

@@ -32,9 +32,19 @@ const reconnectOnReadOnly = (error: Error): 1 | false => (error.message.startsWi
 const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
   // Commands fail at once while disconnected (no offline queue) and are retried once at most, so a
   // request never waits on a reconnect; reconnecting itself is quick, so the outage ends quickly too.
-  receiver: { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000), reconnectOnError: reconnectOnReadOnly },
+  receiver: {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    reconnectOnError: reconnectOnReadOnly,
+  },
   // BullMQ requires maxRetriesPerRequest null for workers: their commands wait for Redis to return.
-  worker: { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000), reconnectOnError: reconnectOnReadOnly },
+  worker: {
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    reconnectOnError: reconnectOnReadOnly,
+  },
   // The CLI connects once: if Redis is not there, say so and exit rather than retry.
   oneshot: { maxRetriesPerRequest: 0, connectTimeout: 3_000, retryStrategy: () => null },
 };
@@ -43,15 +53,24 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
   const roleOptions = ROLE_OPTIONS[role];
   if (typeof connection === 'string') {
     if (!/^rediss?:\/\//.test(connection)) {
-      throw new InboxError('invalid_options', `The Redis connection must be a redis:// or rediss:// URL, or ioredis options (got a string starting with ${JSON.stringify(connection.slice(0, 8))}).`);
+      throw new InboxError(
+        'invalid_options',
+        `The Redis connection must be a redis:// or rediss:// URL, or ioredis options (got a string starting with ${JSON.stringify(connection.slice(0, 8))}).`,
+      );
     }
     return new Redis(connection, roleOptions);
   }
   if (connection === null || typeof connection !== 'object' || Array.isArray(connection)) {
-    throw new InboxError('invalid_options', 'Pass `connection`: a redis:// URL such as process.env.REDIS_URL, or ioredis options such as { host, port }.');
+    throw new InboxError(
+      'invalid_options',
+      'Pass `connection`: a redis:// URL such as process.env.REDIS_URL, or ioredis options such as { host, port }.',
+    );
   }
   if ('keyPrefix' in connection) {
-    throw new InboxError('invalid_options', 'The ioredis `keyPrefix` option breaks BullMQ\'s keys; use the inbox `queue` option to separate inboxes instead.');
+    throw new InboxError(
+      'invalid_options',
+      "The ioredis `keyPrefix` option breaks BullMQ's keys; use the inbox `queue` option to separate inboxes instead.",
+    );
   }
   return new Redis({ ...(connection as RedisOptions), ...roleOptions });
 }
@@ -109,8 +128,13 @@ export async function writableWithin(client: Redis, probeKey: string, timeoutMs:
   const started = performance.now();
   if (!(await connected(client, timeoutMs))) throw notConnected(client);
   try {
-    await withTimeout(client.set(probeKey, String(Date.now()), 'PX', 60_000), timeoutMs, () =>
-      new InboxError('redis_unavailable', `Redis did not confirm a write within ${timeoutMs} ms.`, { context: { target: describeTarget(client), timeoutMs } }),
+    await withTimeout(
+      client.set(probeKey, String(Date.now()), 'PX', 60_000),
+      timeoutMs,
+      () =>
+        new InboxError('redis_unavailable', `Redis did not confirm a write within ${timeoutMs} ms.`, {
+          context: { target: describeTarget(client), timeoutMs },
+        }),
     );
   } catch (error) {
     if (error instanceof InboxError) throw error;
@@ -132,16 +156,24 @@ export function wroteTo(client: Redis): void {
 /** The error for a client that is not connected now (messages name no address: they may be public). */
 export function notConnected(client: Redis, context: Record<string, string | number> = {}): InboxError {
   if (refusedReadOnly.has(client)) return readOnly(client, undefined, context);
-  return new InboxError('redis_unavailable', `Redis is not connected (${client.status}). Check that it runs and is reachable from this process.`, {
-    context: { target: describeTarget(client), status: client.status, ...context },
-  });
+  return new InboxError(
+    'redis_unavailable',
+    `Redis is not connected (${client.status}). Check that it runs and is reachable from this process.`,
+    {
+      context: { target: describeTarget(client), status: client.status, ...context },
+    },
+  );
 }
 
 function readOnly(client: Redis, cause: unknown, context: Record<string, string | number>): InboxError {
-  return new InboxError('redis_read_only', 'Redis is a read-only replica (READONLY), as after a failover: point the connection at the primary (the inbox reconnects by itself on READONLY, so a DNS name, proxy or Sentinel that moved to the new primary is followed).', {
-    context: { target: describeTarget(client), ...context },
-    cause,
-  });
+  return new InboxError(
+    'redis_read_only',
+    'Redis is a read-only replica (READONLY), as after a failover: point the connection at the primary (the inbox reconnects by itself on READONLY, so a DNS name, proxy or Sentinel that moved to the new primary is followed).',
+    {
+      context: { target: describeTarget(client), ...context },
+      cause,
+    },
+  );
 }
 
 /** The error for a write Redis answered with an error: read-only replica, out of memory, … */
@@ -151,7 +183,10 @@ export function writeRefused(client: Redis, error: unknown, context: Record<stri
     refusedReadOnly.add(client);
     return readOnly(client, error, context);
   }
-  return new InboxError('redis_unavailable', `Redis refused the write (${message.split('\n')[0]}).`, { context: { target: describeTarget(client), ...context }, cause: error });
+  return new InboxError('redis_unavailable', `Redis refused the write (${message.split('\n')[0]}).`, {
+    context: { target: describeTarget(client), ...context },
+    cause: error,
+  });
 }
 
 /** Rejects with `onTimeout()` if `promise` has not settled within `ms`; the timer never outlives it. */

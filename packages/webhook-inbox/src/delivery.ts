@@ -78,49 +78,87 @@ export function storeDelivery(delivery: VerifiedDelivery, receivedAt: number): S
 const decoder = new TextDecoder();
 
 /** Reads job data back; refuses anything this package did not write instead of guessing. */
-export function readDelivery(data: unknown, jobId: string): { payload: SubmissionCreatedPayload; rawBody: Buffer; headers: Record<string, string>; receivedAt: Date } {
+export function readDelivery(
+  data: unknown,
+  jobId: string,
+): { payload: SubmissionCreatedPayload; rawBody: Buffer; headers: Record<string, string>; receivedAt: Date } {
   const stored = data as Partial<StoredDelivery> | null;
   const unreadable = (data as { unreadable?: unknown } | null)?.unreadable;
   if (typeof unreadable === 'string') {
-    throw new InboxError('corrupt_job', `Job ${jobId} holds data that is not JSON (${unreadable}): it was not written by @forms-api/webhook-inbox, or was changed in Redis. Is another producer adding jobs to this queue?`, { context: { jobId } });
+    throw new InboxError(
+      'corrupt_job',
+      `Job ${jobId} holds data that is not JSON (${unreadable}): it was not written by @forms-api/webhook-inbox, or was changed in Redis. Is another producer adding jobs to this queue?`,
+      { context: { jobId } },
+    );
   }
   if (stored?.v === 1 && stored.body === null) {
-    throw new InboxError('body_not_kept', `Job ${jobId} completed and its body is no longer kept: completed jobs keep their bodies only within the workers' \`completedBodyBytes\` budget, the oldest dropped first; its headers and size remain.`, { context: { jobId } });
+    throw new InboxError(
+      'body_not_kept',
+      `Job ${jobId} completed and its body is no longer kept: completed jobs keep their bodies only within the workers' \`completedBodyBytes\` budget, the oldest dropped first; its headers and size remain.`,
+      { context: { jobId } },
+    );
   }
-  if (!stored || stored.v !== 1 || typeof stored.body !== 'string' || typeof stored.receivedAt !== 'number' || typeof stored.headers !== 'object' || stored.headers === null) {
-    throw new InboxError('corrupt_job', `Job ${jobId} does not hold a delivery written by @forms-api/webhook-inbox. Is another producer adding jobs to this queue? Give the inbox its own \`queue\` name.`, {
-      context: { jobId },
-    });
+  if (
+    !stored ||
+    stored.v !== 1 ||
+    typeof stored.body !== 'string' ||
+    typeof stored.receivedAt !== 'number' ||
+    typeof stored.headers !== 'object' ||
+    stored.headers === null
+  ) {
+    throw new InboxError(
+      'corrupt_job',
+      `Job ${jobId} does not hold a delivery written by @forms-api/webhook-inbox. Is another producer adding jobs to this queue? Give the inbox its own \`queue\` name.`,
+      {
+        context: { jobId },
+      },
+    );
   }
   const rawBody = Buffer.from(stored.body, 'base64');
   let payload: unknown;
   try {
     payload = JSON.parse(decoder.decode(rawBody));
   } catch (cause) {
-    throw new InboxError('corrupt_job', `Job ${jobId} holds a body that is not JSON, though receivers only queue verified JSON. The job data was changed after it was queued.`, {
-      context: { jobId },
-      cause,
-    });
+    throw new InboxError(
+      'corrupt_job',
+      `Job ${jobId} holds a body that is not JSON, though receivers only queue verified JSON. The job data was changed after it was queued.`,
+      {
+        context: { jobId },
+        cause,
+      },
+    );
   }
   // Receivers only queue verified objects; `null`, an array or a scalar means the data was changed.
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new InboxError('corrupt_job', `Job ${jobId} holds a body that is ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}, not a submission.created object, though receivers only queue verified payloads. The job data was changed after it was queued.`, {
-      context: { jobId },
-    });
+    throw new InboxError(
+      'corrupt_job',
+      `Job ${jobId} holds a body that is ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}, not a submission.created object, though receivers only queue verified payloads. The job data was changed after it was queued.`,
+      {
+        context: { jobId },
+      },
+    );
   }
-  return { payload: payload as SubmissionCreatedPayload, rawBody, headers: stored.headers, receivedAt: new Date(stored.receivedAt) };
+  return {
+    payload: payload as SubmissionCreatedPayload,
+    rawBody,
+    headers: stored.headers,
+    receivedAt: new Date(stored.receivedAt),
+  };
 }
 
 /** `<form_id>:<submission_id>` of a payload, or null when either is missing. */
 export function submissionKeyFor(payload: { form_id?: unknown; submission_id?: unknown }): string | null {
-  const part = (value: unknown) => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : undefined);
+  const part = (value: unknown) =>
+    typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : undefined;
   const formId = part(payload.form_id);
   const submissionId = part(payload.submission_id);
   return formId === undefined || submissionId === undefined ? null : `${formId}:${submissionId}`;
 }
 
 /** Node's header object (arrays for repeated headers) as plain strings. */
-export function flattenHeaders(headers: Readonly<Record<string, string | readonly string[] | undefined>>): Record<string, string> {
+export function flattenHeaders(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

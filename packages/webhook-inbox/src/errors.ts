@@ -43,7 +43,12 @@ export class InboxError extends Error {
   }
 }
 
-const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>(['redis_unavailable', 'redis_read_only', 'enqueue_timeout', 'closing']);
+const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
+  'redis_unavailable',
+  'redis_read_only',
+  'enqueue_timeout',
+  'closing',
+]);
 
 /**
  * The kinds that mean "not now": the delivery was not stored, and Redis or the process is the
@@ -52,5 +57,10 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>(['redis_unavail
  */
 export function isUnavailable(error: unknown): error is InboxError {
   const candidate = error as { name?: unknown; kind?: unknown } | null;
-  return typeof candidate === 'object' && candidate !== null && candidate.name === 'InboxError' && UNAVAILABLE.has(candidate.kind as string);
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.name === 'InboxError' &&
+    UNAVAILABLE.has(candidate.kind as string)
+  );
 }

@@ -2,7 +2,17 @@
 // (job id from the signed bytes, plus a deduplication key that outlives the job), within a deadline,
 // and reports whether Redis can take deliveries at all.
 import { Queue, type JobsOptions } from 'bullmq';
-import { connected, createRedisClient, describeTarget, notConnected, withTimeout, writableWithin, writeRefused, wroteTo, type InboxConnection } from './connection.js';
+import {
+  connected,
+  createRedisClient,
+  describeTarget,
+  notConnected,
+  withTimeout,
+  writableWithin,
+  writeRefused,
+  wroteTo,
+  type InboxConnection,
+} from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertPositiveInteger } from './options.js';
@@ -76,14 +86,23 @@ export function createInbox(options: InboxOptions): Inbox {
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes, queue: queueName };
-  const enqueueTimeoutMs = assertPositiveInteger('enqueueTimeoutMs', options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS);
+  const enqueueTimeoutMs = assertPositiveInteger(
+    'enqueueTimeoutMs',
+    options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS,
+  );
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
   const jobOptions = jobOptionsFor(options.retry, options.retention);
 
   const client = createRedisClient(options.connection, 'receiver');
   const queue = new Queue(queueName, { connection: client, telemetry: queueTelemetry() });
-  const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`)));
+  const reportError = outageReporter(
+    options.onRedisError ??
+      ((error) =>
+        console.error(
+          `[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`,
+        )),
+  );
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
@@ -106,7 +125,12 @@ export function createInbox(options: InboxOptions): Inbox {
   }
 
   async function store(delivery: VerifiedDelivery): Promise<EnqueueResult> {
-    if (closing) throw new InboxError('closing', 'The inbox is shutting down and takes no new deliveries; another receiver should take them.', { context: { queue: queueName } });
+    if (closing)
+      throw new InboxError(
+        'closing',
+        'The inbox is shutting down and takes no new deliveries; another receiver should take them.',
+        { context: { queue: queueName } },
+      );
     // Without this check BullMQ would wait for the connection to come back, holding the request.
     if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
     const id = jobIdFor(delivery.rawBody);
@@ -117,17 +141,33 @@ export function createInbox(options: InboxOptions): Inbox {
       // under its id would be a silent no-op, so the new job gets an id of its own.
       // Within the window the key names the job that has the delivery: adding under that id
       // answers with it (BullMQ checks an existing id before the deduplication key).
-      const [windowJob, kept] = (await client.pipeline().get(queue.toKey(`de:${id}`)).exists(queue.toKey(id)).exec()) ?? [];
+      const [windowJob, kept] =
+        (await client
+          .pipeline()
+          .get(queue.toKey(`de:${id}`))
+          .exists(queue.toKey(id))
+          .exec()) ?? [];
       const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
-      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), { ...jobOptions, jobId, deduplication: { id, ttl: dedupeWindowMs } });
+      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), {
+        ...jobOptions,
+        jobId,
+        deduplication: { id, ttl: dedupeWindowMs },
+      });
     });
     inFlight.add(added);
     let job: { id?: string | undefined };
     try {
-      job = await withTimeout(added, enqueueTimeoutMs, () =>
-        new InboxError('enqueue_timeout', `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`, {
-          context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
-        }),
+      job = await withTimeout(
+        added,
+        enqueueTimeoutMs,
+        () =>
+          new InboxError(
+            'enqueue_timeout',
+            `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`,
+            {
+              context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
+            },
+          ),
       );
     } catch (error) {
       if (error instanceof InboxError) throw error;
@@ -151,7 +191,10 @@ export function createInbox(options: InboxOptions): Inbox {
       try {
         return { ok: true, latencyMs: await writableWithin(client, queue.toKey('health'), enqueueTimeoutMs) };
       } catch (error) {
-        const inboxError = error instanceof InboxError ? error : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
+        const inboxError =
+          error instanceof InboxError
+            ? error
+            : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
         return { ok: false, reason: inboxError.kind, message: inboxError.message };
       }
     },
@@ -178,31 +221,50 @@ function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {})
   for (const name of Object.keys(retry)) {
     if (RETRY_OPTIONS.has(name)) continue;
     // `retries` is the client's word, counting only the extra sends: say how the two differ.
-    const hint = /^(retries|maxRetries|max_retries)$/.test(name) ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).' : ` The retry options are ${[...RETRY_OPTIONS].join(', ')}.`;
-    throw new InboxError('invalid_options', `\`retry.${name}\` is not an inbox option.${hint}`, { context: { option: `retry.${name}` } });
+    const hint = /^(retries|maxRetries|max_retries)$/.test(name)
+      ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).'
+      : ` The retry options are ${[...RETRY_OPTIONS].join(', ')}.`;
+    throw new InboxError('invalid_options', `\`retry.${name}\` is not an inbox option.${hint}`, {
+      context: { option: `retry.${name}` },
+    });
   }
   const attempts = assertPositiveInteger('retry.attempts', retry.attempts ?? DEFAULT_ATTEMPTS);
   const backoffMs = assertPositiveInteger('retry.backoffMs', retry.backoffMs ?? DEFAULT_BACKOFF_MS);
   const jitter = retry.jitter ?? DEFAULT_JITTER;
   if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) {
-    throw new InboxError('invalid_options', `\`retry.jitter\` must be a number from 0 (no randomness) to 1 (got ${JSON.stringify(jitter) ?? String(jitter)}).`, { context: { option: 'retry.jitter' } });
+    throw new InboxError(
+      'invalid_options',
+      `\`retry.jitter\` must be a number from 0 (no randomness) to 1 (got ${JSON.stringify(jitter) ?? String(jitter)}).`,
+      { context: { option: 'retry.jitter' } },
+    );
   }
   const completed = { ...DEFAULT_KEEP_COMPLETED, ...retention.completed };
   const failed = retention.failed ?? 'keep';
   return {
     attempts,
     backoff: { type: 'exponential', delay: backoffMs, jitter },
-    removeOnComplete: { age: assertPositiveInteger('retention.completed.ageSeconds', completed.ageSeconds), count: assertPositiveInteger('retention.completed.count', completed.count, { allowZero: true }) },
+    removeOnComplete: {
+      age: assertPositiveInteger('retention.completed.ageSeconds', completed.ageSeconds),
+      count: assertPositiveInteger('retention.completed.count', completed.count, { allowZero: true }),
+    },
     removeOnFail: failed === 'keep' ? false : keepFailed(failed),
   };
 }
 
 function keepFailed(failed: { ageSeconds?: number; count?: number }) {
   if (failed.ageSeconds === undefined && failed.count === undefined) {
-    throw new InboxError('invalid_options', '`retention.failed` needs `ageSeconds`, `count` or both; use \'keep\' (the default) to keep every dead letter.');
+    throw new InboxError(
+      'invalid_options',
+      "`retention.failed` needs `ageSeconds`, `count` or both; use 'keep' (the default) to keep every dead letter.",
+    );
   }
-  const count = failed.count === undefined ? {} : { count: assertPositiveInteger('retention.failed.count', failed.count, { allowZero: true }) };
-  return failed.ageSeconds === undefined ? { count: count.count as number } : { age: assertPositiveInteger('retention.failed.ageSeconds', failed.ageSeconds), ...count };
+  const count =
+    failed.count === undefined
+      ? {}
+      : { count: assertPositiveInteger('retention.failed.count', failed.count, { allowZero: true }) };
+  return failed.ageSeconds === undefined
+    ? { count: count.count as number }
+    : { age: assertPositiveInteger('retention.failed.ageSeconds', failed.ageSeconds), ...count };
 }
 
 /** Reports the first error of an outage only: ioredis emits one for every reconnect attempt. */

@@ -71,7 +71,20 @@ return dropped
  * `budgetBytes` (raw bytes), oldest first. `keyFor` is BullMQ's key of the queue (`worker.toKey`).
  * Resolves to the ids whose bodies were dropped.
  */
-export async function keepCompletedBody(client: Redis, keyFor: (name: string) => string, jobId: string, budgetBytes: number): Promise<string[]> {
+export async function keepCompletedBody(
+  client: Redis,
+  keyFor: (name: string) => string,
+  jobId: string,
+  budgetBytes: number,
+): Promise<string[]> {
   const keys = [keyFor('kept-bodies'), keyFor('kept-bodies:bytes'), keyFor('kept-bodies:total'), keyFor('completed')];
-  return (await client.eval(KEEP_BODY_SCRIPT, keys.length, ...keys, keyFor(''), jobId, Date.now(), budgetBytes)) as string[];
+  return (await client.eval(
+    KEEP_BODY_SCRIPT,
+    keys.length,
+    ...keys,
+    keyFor(''),
+    jobId,
+    Date.now(),
+    budgetBytes,
+  )) as string[];
 }

@@ -33,16 +33,27 @@ export class RedisReplayStore implements ReplayStore {
   constructor(options: RedisReplayStoreOptions) {
     this.#prefix = options.prefix ?? 'forms-webhook:replay:';
     this.#client = createRedisClient(options.connection, 'receiver');
-    const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] replay store: Redis at ${describeTarget(this.#client)} is unreachable (${error.message}).`)));
+    const reportError = outageReporter(
+      options.onRedisError ??
+        ((error) =>
+          console.error(
+            `[webhook-inbox] replay store: Redis at ${describeTarget(this.#client)} is unreachable (${error.message}).`,
+          )),
+    );
     this.#client.on('error', reportError.error);
     this.#client.on('ready', reportError.recovered);
   }
 
   /** True when this caller now holds `key` for `ttlMs`; false when someone already does. */
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new InboxError('invalid_options', `The replay window must be a positive whole number of milliseconds (got ${ttlMs}).`);
+    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+      throw new InboxError(
+        'invalid_options',
+        `The replay window must be a positive whole number of milliseconds (got ${ttlMs}).`,
+      );
     try {
-      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS))) throw new Error(`not connected (${this.#client.status})`);
+      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS)))
+        throw new Error(`not connected (${this.#client.status})`);
       return (await this.#client.set(this.#key(key), '1', 'PX', ttlMs, 'NX')) === 'OK';
     } catch (cause) {
       throw this.#unavailable(cause);
@@ -51,7 +62,8 @@ export class RedisReplayStore implements ReplayStore {
 
   async release(key: string): Promise<void> {
     try {
-      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS))) throw new Error(`not connected (${this.#client.status})`);
+      if (!(await connected(this.#client, CONNECT_TIMEOUT_MS)))
+        throw new Error(`not connected (${this.#client.status})`);
       await this.#client.del(this.#key(key));
     } catch (cause) {
       throw this.#unavailable(cause);
@@ -68,9 +80,13 @@ export class RedisReplayStore implements ReplayStore {
   }
 
   #unavailable(cause: unknown): InboxError {
-    return new InboxError('redis_unavailable', `The replay store could not reach Redis (${(cause as Error).message}); refuse the request (503) rather than risk accepting a replay.`, {
-      context: { target: describeTarget(this.#client) },
-      cause,
-    });
+    return new InboxError(
+      'redis_unavailable',
+      `The replay store could not reach Redis (${(cause as Error).message}); refuse the request (503) rather than risk accepting a replay.`,
+      {
+        context: { target: describeTarget(this.#client) },
+        cause,
+      },
+    );
   }
 }

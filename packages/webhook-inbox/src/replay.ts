@@ -48,7 +48,11 @@ const BATCH = 50;
  * Replays the deliveries of `queue` chosen by `selection`, oldest finished first. Deliveries whose
  * bytes cannot be read or do not verify are skipped with a reason, never guessed at.
  */
-export async function replayDeliveries(queue: Queue, selection: ReplaySelection, options: ReplayOptions): Promise<ReplayOutcome[]> {
+export async function replayDeliveries(
+  queue: Queue,
+  selection: ReplaySelection,
+  options: ReplayOptions,
+): Promise<ReplayOutcome[]> {
   const verifier = createVerifier({ secret: options.secret });
   // Ids first (one ZRANGE): the jobs themselves, bodies and all, are read a batch at a time.
   const ids = await queue.getRanges([selection.status], 0, -1, true);
@@ -66,17 +70,39 @@ export async function replayDeliveries(queue: Queue, selection: ReplaySelection,
 
 type Verifier = ReturnType<typeof createVerifier>;
 
-async function consider(job: Job, selection: ReplaySelection, verifier: Verifier, dryRun: boolean): Promise<ReplayOutcome | undefined> {
+async function consider(
+  job: Job,
+  selection: ReplaySelection,
+  verifier: Verifier,
+  dryRun: boolean,
+): Promise<ReplayOutcome | undefined> {
   const id = job.id as string;
   const data = job.data as { body?: unknown; receivedAt?: unknown } | null;
   const receivedAtMs = typeof data?.receivedAt === 'number' ? data.receivedAt : undefined;
-  const base = { id, formId: null, submissionId: null, receivedAt: receivedAtMs === undefined ? null : new Date(receivedAtMs).toISOString() };
+  const base = {
+    id,
+    formId: null,
+    submissionId: null,
+    receivedAt: receivedAtMs === undefined ? null : new Date(receivedAtMs).toISOString(),
+  };
   // Outside the time range: not chosen. A job without a receive time cannot be placed in it, so it
   // is only reported when no range was asked for.
-  if (receivedAtMs === undefined ? selection.since || selection.until : !inRange(receivedAtMs, selection)) return undefined;
+  if (receivedAtMs === undefined ? selection.since || selection.until : !inRange(receivedAtMs, selection))
+    return undefined;
   // The completed body budget drops the oldest kept bodies and keeps their record (`body: null`): say so, do not guess.
-  if (data && typeof data === 'object' && (data.body === null || data.body === undefined) && receivedAtMs !== undefined) {
-    return { ...base, action: 'skipped', reason: 'body_not_kept', detail: 'Its raw body is no longer stored (completed jobs keep their bodies within the workers\' `completedBodyBytes` budget, the oldest dropped first), so it cannot be verified or run again; nor can its form be told.' };
+  if (
+    data &&
+    typeof data === 'object' &&
+    (data.body === null || data.body === undefined) &&
+    receivedAtMs !== undefined
+  ) {
+    return {
+      ...base,
+      action: 'skipped',
+      reason: 'body_not_kept',
+      detail:
+        "Its raw body is no longer stored (completed jobs keep their bodies within the workers' `completedBodyBytes` budget, the oldest dropped first), so it cannot be verified or run again; nor can its form be told.",
+    };
   }
   let stored: ReturnType<typeof readDelivery>;
   try {
@@ -92,7 +118,12 @@ async function consider(job: Job, selection: ReplaySelection, verifier: Verifier
     await verifier.parseWebhook(stored.rawBody, stored.headers[SIGNATURE_HEADER]);
   } catch (error) {
     const reason = (error as { reason?: string }).reason ?? 'invalid';
-    return { ...described, action: 'skipped', reason: 'signature_rejected', detail: `Its stored bytes do not verify against the configured secret(s) (${reason}). Was the secret rotated away? Pass the secret it was signed with as well.` };
+    return {
+      ...described,
+      action: 'skipped',
+      reason: 'signature_rejected',
+      detail: `Its stored bytes do not verify against the configured secret(s) (${reason}). Was the secret rotated away? Pass the secret it was signed with as well.`,
+    };
   }
   if (dryRun) return { ...described, action: 'replay' };
   try {
@@ -100,11 +131,18 @@ async function consider(job: Job, selection: ReplaySelection, verifier: Verifier
   } catch {
     // Another replay (or `retry`) took it first, or retention removed it: it is not queued twice.
     const state = await job.getState().catch(() => 'unknown');
-    return { ...described, action: 'skipped', reason: 'no_longer_finished', detail: `It is no longer ${selection.status} (now ${state}): another replay or retry has already sent it back, so it is not queued twice.` };
+    return {
+      ...described,
+      action: 'skipped',
+      reason: 'no_longer_finished',
+      detail: `It is no longer ${selection.status} (now ${state}): another replay or retry has already sent it back, so it is not queued twice.`,
+    };
   }
   return { ...described, action: 'replayed' };
 }
 
 function inRange(receivedAt: number, { since, until }: ReplaySelection): boolean {
-  return (since === undefined || receivedAt >= since.getTime()) && (until === undefined || receivedAt < until.getTime());
+  return (
+    (since === undefined || receivedAt >= since.getTime()) && (until === undefined || receivedAt < until.getTime())
+  );
 }

@@ -24,7 +24,12 @@ type Step = (() => unknown) | { close(): unknown };
  * removes the signal handlers.
  */
 export function closeOnSignals(steps: readonly Step[], options: CloseOnSignalsOptions = {}): () => void {
-  const { signals = ['SIGTERM', 'SIGINT'], timeoutMs = 30_000, exit = true, log = (line: string) => console.error(line) } = options;
+  const {
+    signals = ['SIGTERM', 'SIGINT'],
+    timeoutMs = 30_000,
+    exit = true,
+    log = (line: string) => console.error(line),
+  } = options;
   let shuttingDown = false;
   const onSignal = (signal: ShutdownSignal) => {
     if (shuttingDown) {
@@ -35,7 +40,9 @@ export function closeOnSignals(steps: readonly Step[], options: CloseOnSignalsOp
     shuttingDown = true;
     log(`[webhook-inbox] ${signal}: taking no new work, finishing what is in hand (at most ${timeoutMs} ms).`);
     const deadline = setTimeout(() => {
-      log(`[webhook-inbox] shutdown took longer than ${timeoutMs} ms: exiting; unfinished jobs will be retried by another worker.`);
+      log(
+        `[webhook-inbox] shutdown took longer than ${timeoutMs} ms: exiting; unfinished jobs will be retried by another worker.`,
+      );
       if (exit) process.exit(1);
     }, timeoutMs);
     deadline.unref();

@@ -38,7 +38,11 @@ const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBo
  * undefined once a rejection was answered with webhook-verify's `{ error, message }` JSON. A
  * misconfiguration (a JSON parser that consumed the body) is thrown, for the framework's 500.
  */
-export async function verifyNode(req: IncomingMessage, res: ServerResponse, config: ReceiveConfig): Promise<VerifiedDelivery | undefined> {
+export async function verifyNode(
+  req: IncomingMessage,
+  res: ServerResponse,
+  config: ReceiveConfig,
+): Promise<VerifiedDelivery | undefined> {
   try {
     const { rawBody, signature } = await traceVerify(() => verifyNodeRequest(req, verifyOptions(config)));
     return { rawBody, signature, headers: flattenHeaders(req.headers) };
@@ -102,12 +106,20 @@ function rejectionReasonOf(body: string, status: number): string {
 }
 
 export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {
-  return { rawBody: request.body as Buffer, signature: request.headers[SIGNATURE_HEADER] as string, headers: flattenHeaders(request.headers) };
+  return {
+    rawBody: request.body as Buffer,
+    signature: request.headers[SIGNATURE_HEADER] as string,
+    headers: flattenHeaders(request.headers),
+  };
 }
 
 /** The verification settings of an inbox made by `createInbox`. */
 export function receiveConfigOf(inbox: object): ReceiveConfig {
   const config = (inbox as { [RECEIVE_CONFIG]?: ReceiveConfig })[RECEIVE_CONFIG];
-  if (!config) throw new InboxError('invalid_options', 'Pass the inbox returned by createInbox() from @forms-api/webhook-inbox: it carries the secret the receiver verifies with.');
+  if (!config)
+    throw new InboxError(
+      'invalid_options',
+      'Pass the inbox returned by createInbox() from @forms-api/webhook-inbox: it carries the secret the receiver verifies with.',
+    );
   return config;
 }

@@ -9,7 +9,12 @@ import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
 import { assertPositiveInteger } from './options.js';
-import { DEFAULT_COMPLETED_BODY_BYTES, DEFAULT_HANDLER_TIMEOUT_MS, DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from './policy.js';
+import {
+  DEFAULT_COMPLETED_BODY_BYTES,
+  DEFAULT_HANDLER_TIMEOUT_MS,
+  DEFAULT_LOCK_DURATION_MS,
+  DEFAULT_QUEUE,
+} from './policy.js';
 import { printable } from './printable.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
@@ -63,13 +68,27 @@ export interface InboxWorker {
 }
 
 export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
-  if (typeof options.handler !== 'function') throw new InboxError('invalid_options', 'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).');
+  if (typeof options.handler !== 'function')
+    throw new InboxError(
+      'invalid_options',
+      'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).',
+    );
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const concurrency = assertPositiveInteger('concurrency', options.concurrency ?? 1);
   const lockDuration = assertPositiveInteger('lockDurationMs', options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS);
-  const stalledInterval = options.stalledIntervalMs === undefined ? undefined : assertPositiveInteger('stalledIntervalMs', options.stalledIntervalMs);
-  const handlerTimeoutMs = assertPositiveInteger('handlerTimeoutMs', options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
-  const completedBodyBytes = assertPositiveInteger('completedBodyBytes', options.completedBodyBytes ?? DEFAULT_COMPLETED_BODY_BYTES, { allowZero: true });
+  const stalledInterval =
+    options.stalledIntervalMs === undefined
+      ? undefined
+      : assertPositiveInteger('stalledIntervalMs', options.stalledIntervalMs);
+  const handlerTimeoutMs = assertPositiveInteger(
+    'handlerTimeoutMs',
+    options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
+  );
+  const completedBodyBytes = assertPositiveInteger(
+    'completedBodyBytes',
+    options.completedBodyBytes ?? DEFAULT_COMPLETED_BODY_BYTES,
+    { allowZero: true },
+  );
   const onFailure = options.onFailure ?? defaultFailureReport;
   // Handler runs whose attempt already failed at the deadline but which have not settled yet.
   const overdue = new Set<Promise<unknown>>();
@@ -78,7 +97,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const blocking = eventLoopWatch(Math.max(10, Math.min(250, renewalMs / 4)));
 
   const client = createRedisClient(options.connection, 'worker');
-  const reportError = outageReporter(options.onRedisError ?? ((error) => console.error(`[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`)));
+  const reportError = outageReporter(
+    options.onRedisError ??
+      ((error) =>
+        console.error(
+          `[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`,
+        )),
+  );
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
 
@@ -98,7 +123,14 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
         measureAttempt(queueName, async () => {
           try {
-            return await options.handler({ id: job.id as string, submissionKey: submissionKeyFor(stored.payload), ...stored, attempt, maxAttempts: job.opts.attempts ?? 1, signal: deadline.signal });
+            return await options.handler({
+              id: job.id as string,
+              submissionKey: submissionKeyFor(stored.payload),
+              ...stored,
+              attempt,
+              maxAttempts: job.opts.attempts ?? 1,
+              signal: deadline.signal,
+            });
           } catch (thrown) {
             throw attemptError(thrown);
           }
@@ -108,13 +140,20 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new InboxError('handler_timeout', `The handler did not settle within ${handlerTimeoutMs} ms (handlerTimeoutMs), so this attempt failed and \`signal\` was aborted. Raise handlerTimeoutMs if the work legitimately takes longer.`, {
-          context: { jobId: job.id, handlerTimeoutMs },
-        });
+        const error = new InboxError(
+          'handler_timeout',
+          `The handler did not settle within ${handlerTimeoutMs} ms (handlerTimeoutMs), so this attempt failed and \`signal\` was aborted. Raise handlerTimeoutMs if the work legitimately takes longer.`,
+          {
+            context: { jobId: job.id, handlerTimeoutMs },
+          },
+        );
         deadline.abort(error);
         // BullMQ frees the slot now; the run is watched until it settles, for health().
         overdue.add(run);
-        run.then(() => overdue.delete(run), () => overdue.delete(run));
+        run.then(
+          () => overdue.delete(run),
+          () => overdue.delete(run),
+        );
         reject(error);
       }, handlerTimeoutMs);
     });
@@ -128,13 +167,27 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       clearTimeout(timer);
     }
     const blockedMs = blockedFor();
-    if (blockedMs > renewalMs && token !== undefined && (await client.get(`${worker.toKey(job.id as string)}:lock`)) !== token) {
-      const lost = new InboxError('lock_lost', `The event loop was blocked for ${Math.round(blockedMs)} ms during this run, longer than the lock renewal period (half of lockDurationMs, ${lockDuration} ms): the job's lock expired, so another worker may run it at the same time, and this run's outcome is discarded. Move CPU-bound work off the event loop (node:worker_threads) or raise lockDurationMs above the longest block.`, {
-        context: { jobId: job.id, blockedMs: Math.round(blockedMs), lockDurationMs: lockDuration },
-      });
+    if (
+      blockedMs > renewalMs &&
+      token !== undefined &&
+      (await client.get(`${worker.toKey(job.id as string)}:lock`)) !== token
+    ) {
+      const lost = new InboxError(
+        'lock_lost',
+        `The event loop was blocked for ${Math.round(blockedMs)} ms during this run, longer than the lock renewal period (half of lockDurationMs, ${lockDuration} ms): the job's lock expired, so another worker may run it at the same time, and this run's outcome is discarded. Move CPU-bound work off the event loop (node:worker_threads) or raise lockDurationMs above the longest block.`,
+        {
+          context: { jobId: job.id, blockedMs: Math.round(blockedMs), lockDurationMs: lockDuration },
+        },
+      );
       // BullMQ cannot record anything for a job whose lock is gone: the job's log and onFailure carry it.
       await job.log(lost.message).catch(() => {});
-      onFailure({ id: job.id as string, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, final: false, error: lost });
+      onFailure({
+        id: job.id as string,
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? 1,
+        final: false,
+        error: lost,
+      });
       throw lost;
     }
     if (failure) throw failure;
@@ -149,7 +202,9 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   });
   // A run whose lock was lost cannot be completed or failed ("Missing lock"): reported above as
   // lock_lost, and not a Redis outage.
-  worker.on('error', (error) => (/missing lock|lock mismatch/i.test(error.message) ? undefined : reportError.error(error)));
+  worker.on('error', (error) =>
+    /missing lock|lock mismatch/i.test(error.message) ? undefined : reportError.error(error),
+  );
   // A completed job keeps its body within the queue's byte budget (for replay); the oldest kept
   // bodies go first. If Redis cannot run the accounting at that moment, that one body is held
   // outside the budget until retention removes its job (one day by default).
@@ -159,7 +214,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   worker.on('failed', (job, error) => {
     if (!job) return;
     const maxAttempts = job.opts.attempts ?? 1;
-    const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= maxAttempts;
+    const final =
+      error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= maxAttempts;
     if (final) recordDeadLetter(queueName);
     onFailure({ id: job.id as string, attempt: job.attemptsMade, maxAttempts, final, error });
   });
@@ -207,7 +263,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   };
 }
 
-function defaultFailureReport(failure: { id: string; attempt: number; maxAttempts: number; final: boolean; error: Error }): void {
+function defaultFailureReport(failure: {
+  id: string;
+  attempt: number;
+  maxAttempts: number;
+  final: boolean;
+  error: Error;
+}): void {
   if ((failure.error as InboxError).kind === 'lock_lost') {
     console.error(`[webhook-inbox] delivery ${failure.id}, attempt ${failure.attempt}: ${failure.error.message}`);
     return;

@@ -27,7 +27,13 @@ const runs: Array<{ id: string; submissionId: number }> = [];
 beforeAll(async () => {
   redis = await startRedisServer();
   // Completed jobs kept a day (the default), dead letters kept: both outlive the window.
-  inbox = createInbox({ connection: redis.url, secret: [SECRET, OLD_SECRET], queue: QUEUE, dedupeWindowMs: WINDOW_MS, retry: { attempts: 1, backoffMs: 50 } });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: [SECRET, OLD_SECRET],
+    queue: QUEUE,
+    dedupeWindowMs: WINDOW_MS,
+    retry: { attempts: 1, backoffMs: 50 },
+  });
   worker = createInboxWorker({
     connection: redis.url,
     queue: QUEUE,
@@ -77,7 +83,10 @@ describe('after the deduplication window', () => {
     const delivery = await signedDelivery(2);
     const first = await postDelivery(url, delivery);
     await eventually('the first run', () => runsOf(2).length === 1);
-    await eventually('the job to complete', async () => (await (await queue.getJob(first.body.id!))?.getState()) === 'completed');
+    await eventually(
+      'the job to complete',
+      async () => (await (await queue.getJob(first.body.id!))?.getState()) === 'completed',
+    );
 
     await sleep(WINDOW_MS + 100);
     const copies = await Promise.all([postDelivery(url, delivery), postDelivery(url, delivery)]);

@@ -11,9 +11,14 @@ import { processWorldPerFile, startFixture } from './support/processes.js';
 const world = processWorldPerFile();
 const QUEUE = 'deadline';
 
-async function failedJobs(): Promise<Array<{ id: string; attemptsMade: number; maxAttempts: number; failedReason: string }>> {
+async function failedJobs(): Promise<
+  Array<{ id: string; attemptsMade: number; maxAttempts: number; failedReason: string }>
+> {
   let out = '';
-  const code = await runInboxCli(['failed', '--json', '--redis', world.redis.url, '--queue', QUEUE], { out: (line) => (out += line), err: () => {} });
+  const code = await runInboxCli(['failed', '--json', '--redis', world.redis.url, '--queue', QUEUE], {
+    out: (line) => (out += line),
+    err: () => {},
+  });
   expect(code).toBe(0);
   return JSON.parse(out);
 }
@@ -22,7 +27,13 @@ describe('the per-attempt handler deadline', () => {
   it('fails a run that never settles, retries it, dead-letters it with the reason, and keeps the queue moving', async () => {
     const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: QUEUE };
     const receiver = await startFixture('receiver.mjs', { ...env, ATTEMPTS: '2', BACKOFF_MS: '100' });
-    const worker = await startFixture('worker.mjs', { ...env, CONCURRENCY: '1', HANG_SUBMISSION: '7', HANDLER_TIMEOUT_MS: '600', HEALTH: '1' });
+    const worker = await startFixture('worker.mjs', {
+      ...env,
+      CONCURRENCY: '1',
+      HANG_SUBMISSION: '7',
+      HANDLER_TIMEOUT_MS: '600',
+      HEALTH: '1',
+    });
     world.fixtures.push(receiver, worker);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     const health = async () => {

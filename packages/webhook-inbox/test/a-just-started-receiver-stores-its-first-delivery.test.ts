@@ -21,12 +21,21 @@ afterAll(async () => {
 
 const request = async (id: number) => {
   const d = await signedDelivery(id);
-  return new Request('http://127.0.0.1/webhooks/forms', { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': d.signature }, body: d.body });
+  return new Request('http://127.0.0.1/webhooks/forms', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': d.signature },
+    body: d.body,
+  });
 };
 
 describe('a just-started receiver', () => {
   it('stores the delivery it gets before its connection is up (202, not 503)', async () => {
-    const inbox: Inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'cold-start', onRedisError: () => {} });
+    const inbox: Inbox = createInbox({
+      connection: redis.url,
+      secret: SECRET,
+      queue: 'cold-start',
+      onRedisError: () => {},
+    });
     closers.push(inbox);
     // Same tick as createInbox: the connection cannot be up yet.
     const response = await inboxHandler(inbox)(await request(7001));

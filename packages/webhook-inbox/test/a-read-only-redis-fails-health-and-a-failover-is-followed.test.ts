@@ -19,9 +19,13 @@ let url: string;
 
 const healthOf = async (port: number) => {
   const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-  return { status: response.status, body: (await response.json()) as { status: string; reason?: string; message?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { status: string; reason?: string; message?: string },
+  };
 };
-const admin = (server: RedisServer) => new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+const admin = (server: RedisServer) =>
+  new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
 async function command(server: RedisServer, ...args: [string, ...string[]]) {
   const client = admin(server);
   try {
@@ -35,7 +39,10 @@ beforeAll(async () => {
   other = await startRedisServer();
   tcpSwitch = await startTcpSwitch(world.redis.port);
   const env = { REDIS_URL: `redis://127.0.0.1:${tcpSwitch.port}`, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'failover' };
-  [receiver, worker] = await Promise.all([startFixture('receiver.mjs', env), startFixture('worker.mjs', { ...env, HEALTH: '1', CONCURRENCY: '1' })]);
+  [receiver, worker] = await Promise.all([
+    startFixture('receiver.mjs', env),
+    startFixture('worker.mjs', { ...env, HEALTH: '1', CONCURRENCY: '1' }),
+  ]);
   world.fixtures.push(receiver, worker);
   url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
 });
@@ -61,13 +68,17 @@ describe('Redis that takes no writes', () => {
       expect(health).toMatchObject({ status: 503, body: { status: 'unavailable', reason: 'redis_read_only' } });
       expect(health.body.message).toMatch(/read-only replica/);
       // Health answers may be public: they never name where Redis is.
-      expect(JSON.stringify(health.body)).not.toMatch(new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`));
+      expect(JSON.stringify(health.body)).not.toMatch(
+        new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`),
+      );
     }
     const refused: Posted[] = [];
     for (let i = 0; i < 5; i++) refused.push(await postDelivery(url, await signedDelivery(100 + i)));
     for (const answer of refused) {
       expect(answer).toMatchObject({ status: 503, body: { error: 'redis_read_only' } });
-      expect(JSON.stringify(answer.body)).not.toMatch(new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`));
+      expect(JSON.stringify(answer.body)).not.toMatch(
+        new RegExp(`127\\.0\\.0\\.1|${world.redis.port}|${tcpSwitch.port}`),
+      );
     }
 
     // Promoted again: health and deliveries come back by themselves.
@@ -95,7 +106,11 @@ describe('Redis that takes no writes', () => {
       15_000,
     );
     // Never a 202 without a job: until the reconnect, the replica's refusal is a 503.
-    for (const answer of answers.slice(0, -1)) expect(answer).toMatchObject({ status: 503, body: { error: expect.stringMatching(/^redis_(read_only|unavailable)$/) } });
+    for (const answer of answers.slice(0, -1))
+      expect(answer).toMatchObject({
+        status: 503,
+        body: { error: expect.stringMatching(/^redis_(read_only|unavailable)$/) },
+      });
     await worker.waitFor((m) => m.type === 'done' && m.submissionId === 3, 15_000);
     const jobs = await command(other, 'KEYS', 'bull:failover:wh-*');
     expect((jobs as string[]).length).toBeGreaterThan(0);

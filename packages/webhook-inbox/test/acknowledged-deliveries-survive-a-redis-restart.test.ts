@@ -27,7 +27,9 @@ describe('acknowledged deliveries and a Redis restart', () => {
     const receiver = await startFixture('receiver.mjs', env);
     fixtures.push(receiver);
     const deliveries = await Promise.all(Array.from({ length: 300 }, (_, i) => signedDelivery(80_000 + i)));
-    const answers = await inBatches(deliveries, 16, (d) => postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d));
+    const answers = await inBatches(deliveries, 16, (d) =>
+      postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d),
+    );
     expect(answers.every((a) => a.status === 202)).toBe(true);
 
     // No worker ran yet: all 300 are only in Redis when it goes down, straight after the last 202.

@@ -35,21 +35,40 @@ beforeAll(async () => {
   const expressServer = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => expressServer.once('listening', resolve));
   const expressBase = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
-  servers.push({ name: 'express', url: `${expressBase}/webhooks/forms`, close: () => new Promise((r) => expressServer.close(r)) });
+  servers.push({
+    name: 'express',
+    url: `${expressBase}/webhooks/forms`,
+    close: () => new Promise((r) => expressServer.close(r)),
+  });
   servers.push({ name: 'express.raw', url: `${expressBase}/raw/webhooks/forms`, close: async () => {} });
 
   const fastify = Fastify();
   await fastify.register(webhookInbox, { inbox, path: '/webhooks/forms', healthPath: '/healthz' });
   fastify.post('/json', async (request) => ({ echoed: request.body }));
   await fastify.listen({ port: 0, host: '127.0.0.1' });
-  servers.push({ name: 'fastify', url: `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/webhooks/forms`, close: () => fastify.close() });
+  servers.push({
+    name: 'fastify',
+    url: `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/webhooks/forms`,
+    close: () => fastify.close(),
+  });
 
   const handler = inboxHandler(inbox);
   const healthHandler = inboxHealthHandler(inbox);
   const fetchServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const server = serve({ fetch: (request) => (new URL(request.url).pathname === '/healthz' ? healthHandler(request) : handler(request)), port: 0, hostname: '127.0.0.1' }, () => resolve(server));
+    const server = serve(
+      {
+        fetch: (request) => (new URL(request.url).pathname === '/healthz' ? healthHandler(request) : handler(request)),
+        port: 0,
+        hostname: '127.0.0.1',
+      },
+      () => resolve(server),
+    );
   });
-  servers.push({ name: 'fetch', url: `http://127.0.0.1:${(fetchServer.address() as AddressInfo).port}/webhooks/forms`, close: () => new Promise((r) => fetchServer.close(r)) });
+  servers.push({
+    name: 'fetch',
+    url: `http://127.0.0.1:${(fetchServer.address() as AddressInfo).port}/webhooks/forms`,
+    close: () => new Promise((r) => fetchServer.close(r)),
+  });
 });
 
 afterAll(async () => {
@@ -71,7 +90,10 @@ async function commandsDuring(action: () => Promise<void>): Promise<string[]> {
   } finally {
     monitor.kill('SIGKILL');
   }
-  return output.split('\n').slice(1).filter((line) => line.trim() !== '');
+  return output
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.trim() !== '');
 }
 
 describe.each(['express', 'express.raw', 'fastify', 'fetch'])('the %s receiver', (name) => {
@@ -96,18 +118,44 @@ describe.each(['express', 'express.raw', 'fastify', 'fetch'])('the %s receiver',
     expect(job!.opts).toMatchObject({ attempts: 10, backoff: { type: 'exponential', delay: 2_000 } });
   });
 
-  it('rejects with webhook-verify\'s policy and sends Redis nothing', async () => {
+  it("rejects with webhook-verify's policy and sends Redis nothing", async () => {
     const body = deliveryBody(99);
     const signature = await sign(SECRET, body);
     const notJson = 'not json at all';
     const tooLarge = deliveryBody(98, MAX_BODY * 2);
     const cases = [
       { label: 'no signature', request: { body, signature: '' }, status: 401, error: 'missing_signature' },
-      { label: 'malformed signature', request: { body, signature: 'sha256=XYZ' }, status: 401, error: 'malformed_signature' },
-      { label: 'wrong signature', request: { body, signature: await sign('whsec_some_other_secret_000', body) }, status: 401, error: 'signature_mismatch' },
-      { label: 'signed but not JSON', request: { body: notJson, signature: await sign(SECRET, notJson) }, status: 400, error: 'invalid_json' },
-      { label: 'over maxBodyBytes', request: { body: tooLarge, signature: await sign(SECRET, tooLarge) }, status: 413, error: 'body_too_large' },
-      { label: 'not application/json', request: { body, signature }, headers: { 'content-type': 'text/plain' }, status: 415, error: 'unsupported_content_type' },
+      {
+        label: 'malformed signature',
+        request: { body, signature: 'sha256=XYZ' },
+        status: 401,
+        error: 'malformed_signature',
+      },
+      {
+        label: 'wrong signature',
+        request: { body, signature: await sign('whsec_some_other_secret_000', body) },
+        status: 401,
+        error: 'signature_mismatch',
+      },
+      {
+        label: 'signed but not JSON',
+        request: { body: notJson, signature: await sign(SECRET, notJson) },
+        status: 400,
+        error: 'invalid_json',
+      },
+      {
+        label: 'over maxBodyBytes',
+        request: { body: tooLarge, signature: await sign(SECRET, tooLarge) },
+        status: 413,
+        error: 'body_too_large',
+      },
+      {
+        label: 'not application/json',
+        request: { body, signature },
+        headers: { 'content-type': 'text/plain' },
+        status: 415,
+        error: 'unsupported_content_type',
+      },
     ];
     const answers: Array<{ label: string; status: number; error?: string }> = [];
     const commands = await commandsDuring(async () => {
@@ -129,9 +177,13 @@ describe.each(['express', 'express.raw', 'fastify', 'fetch'])('the %s receiver',
 });
 
 describe('the Fastify plugin', () => {
-  it('keeps Fastify\'s JSON parser for routes outside its scope', async () => {
+  it("keeps Fastify's JSON parser for routes outside its scope", async () => {
     const base = servers.find((s) => s.name === 'fastify')!.url.replace('/webhooks/forms', '');
-    const response = await fetch(`${base}/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    const response = await fetch(`${base}/json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(await response.json()).toEqual({ echoed: { a: 1 } });
   });
 });

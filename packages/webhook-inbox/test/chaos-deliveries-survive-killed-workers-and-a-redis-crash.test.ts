@@ -9,19 +9,23 @@ import { formatChaos, runChaos } from '../bench/chaos.mjs';
 const DELIVERIES = Number(process.env.CHAOS_DELIVERIES ?? 20_000);
 
 describe('chaos', () => {
-  it(`${DELIVERIES} deliveries, workers SIGKILLed every few seconds, Redis crashed once: none lost, no unexplained second run`, async () => {
-    const figures = await runChaos({ deliveries: DELIVERIES, log: (line) => console.log(line) });
-    for (const line of formatChaos(figures)) console.log(line);
-    expect(figures.accepted).toBe(DELIVERIES); // each sent again after a 503 until accepted
-    expect(figures.workerKills).toBeGreaterThanOrEqual(3);
-    expect(figures.redisRestarts).toBe(1);
-    expect(figures.resent.answered503 + figures.resent.failedConnections).toBeGreaterThan(0); // Redis really was away
-    expect({ lost: figures.lost, lostIds: figures.lostIds }).toEqual({ lost: 0, lostIds: [] });
-    // Failed attempts can only be stalls (the handler never throws): none left as a dead letter.
-    expect(figures.deadLetters).toBe(0);
-    for (const failure of figures.failureSamples) expect(failure).toMatch(/stalled more than allowable limit/);
-    expect(figures.duplicates.unexplainedIds).toEqual([]);
-    expect(figures.duplicates.unexplained).toBe(0);
-    expect(figures.strays).toBe(0); // no handler run of a delivery that was never accepted
-  }, 30 * 60_000);
+  it(
+    `${DELIVERIES} deliveries, workers SIGKILLed every few seconds, Redis crashed once: none lost, no unexplained second run`,
+    async () => {
+      const figures = await runChaos({ deliveries: DELIVERIES, log: (line) => console.log(line) });
+      for (const line of formatChaos(figures)) console.log(line);
+      expect(figures.accepted).toBe(DELIVERIES); // each sent again after a 503 until accepted
+      expect(figures.workerKills).toBeGreaterThanOrEqual(3);
+      expect(figures.redisRestarts).toBe(1);
+      expect(figures.resent.answered503 + figures.resent.failedConnections).toBeGreaterThan(0); // Redis really was away
+      expect({ lost: figures.lost, lostIds: figures.lostIds }).toEqual({ lost: 0, lostIds: [] });
+      // Failed attempts can only be stalls (the handler never throws): none left as a dead letter.
+      expect(figures.deadLetters).toBe(0);
+      for (const failure of figures.failureSamples) expect(failure).toMatch(/stalled more than allowable limit/);
+      expect(figures.duplicates.unexplainedIds).toEqual([]);
+      expect(figures.duplicates.unexplained).toBe(0);
+      expect(figures.strays).toBe(0); // no handler run of a delivery that was never accepted
+    },
+    30 * 60_000,
+  );
 });

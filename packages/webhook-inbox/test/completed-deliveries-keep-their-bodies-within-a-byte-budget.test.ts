@@ -60,7 +60,10 @@ afterAll(async () => {
 async function cli(...args: string[]) {
   let out = '';
   let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], { out: (line) => (out += `${line}\n`), err: (line) => (err += `${line}\n`) });
+  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
+    out: (line) => (out += `${line}\n`),
+    err: (line) => (err += `${line}\n`),
+  });
   return { code, out, err };
 }
 
@@ -68,10 +71,14 @@ async function cli(...args: string[]) {
 async function keptBytes(): Promise<{ bytes: number; ids: string[] }> {
   const jobs = await queue.getCompleted(0, -1);
   const kept = jobs.filter((job) => typeof (job.data as { body?: unknown }).body === 'string');
-  return { bytes: kept.reduce((sum, job) => sum + Buffer.byteLength((job.data as { body: string }).body, 'base64'), 0), ids: kept.map((job) => job.id as string) };
+  return {
+    bytes: kept.reduce((sum, job) => sum + Buffer.byteLength((job.data as { body: string }).body, 'base64'), 0),
+    ids: kept.map((job) => job.id as string),
+  };
 }
 
-const completed = async (id: string) => (await queue.getJob(id))?.finishedOn !== undefined && (await raw.zscore(queue.toKey('completed'), id)) !== null;
+const completed = async (id: string) =>
+  (await queue.getJob(id))?.finishedOn !== undefined && (await raw.zscore(queue.toKey('completed'), id)) !== null;
 
 const ids: Record<number, string> = {};
 
@@ -82,7 +89,12 @@ describe('completed bodies within a byte budget', () => {
       expect(posted.status).toBe(202);
       ids[submission] = posted.body.id!;
       // One after the other, so "oldest" is well defined.
-      await eventually(`delivery ${submission} to complete and be accounted`, async () => (await completed(ids[submission]!)) && (await raw.zscore(queue.toKey('kept-bodies'), ids[submission]!)) !== null);
+      await eventually(
+        `delivery ${submission} to complete and be accounted`,
+        async () =>
+          (await completed(ids[submission]!)) &&
+          (await raw.zscore(queue.toKey('kept-bodies'), ids[submission]!)) !== null,
+      );
     }
     const kept = await keptBytes();
     expect(kept.ids.sort()).toEqual([ids[3], ids[4], ids[5]].sort());
@@ -90,14 +102,22 @@ describe('completed bodies within a byte budget', () => {
     expect(Number(await raw.get(queue.toKey('kept-bodies:total')))).toBe(kept.bytes);
     // A dropped body keeps the record: headers, size; `show` says why.
     const shown = JSON.parse((await cli('show', ids[1]!, '--json')).out);
-    expect(shown).toMatchObject({ state: 'completed', delivery: { payload: null, body: 'not kept: over the completed body budget', bytes: Buffer.byteLength((await signedDelivery(1, SIZE)).body) } });
+    expect(shown).toMatchObject({
+      state: 'completed',
+      delivery: {
+        payload: null,
+        body: 'not kept: over the completed body budget',
+        bytes: Buffer.byteLength((await signedDelivery(1, SIZE)).body),
+      },
+    });
     expect(Number(await raw.memory('USAGE', queue.toKey(ids[1]!)))).toBeLessThan(10_000);
 
     const dry = await cli('replay', '--status', 'completed', '--dry-run', '--json', '--secret', SECRET);
     expect(dry.code).toBe(1);
     const report = JSON.parse(dry.out) as { deliveries: Array<{ id: string; action: string; reason?: string }> };
     const of = (submission: number) => report.deliveries.find((d) => d.id === ids[submission]);
-    for (const submission of [1, 2]) expect(of(submission)).toMatchObject({ action: 'skipped', reason: 'body_not_kept' });
+    for (const submission of [1, 2])
+      expect(of(submission)).toMatchObject({ action: 'skipped', reason: 'body_not_kept' });
     for (const submission of [3, 4, 5]) expect(of(submission)).toMatchObject({ action: 'replay' });
 
     // The kept ones run again from their stored bytes, once each.
@@ -106,10 +126,20 @@ describe('completed bodies within a byte budget', () => {
     const replayed = await cli('replay', '--status', 'completed', '--form', '11', '--since', '1h', '--secret', SECRET);
     expect(replayed.out).toMatch(/^3 deliveries sent back to the queue; 2 cannot be replayed/m);
     await eventually('the three to run again', () => runs.length - before === 3);
-    expect(runs.slice(before).map((r) => r.submissionId).sort()).toEqual([3, 4, 5]);
-    await eventually('the three completed again', async () => (await Promise.all([3, 4, 5].map((s) => completed(ids[s]!)))).every(Boolean));
+    expect(
+      runs
+        .slice(before)
+        .map((r) => r.submissionId)
+        .sort(),
+    ).toEqual([3, 4, 5]);
+    await eventually('the three completed again', async () =>
+      (await Promise.all([3, 4, 5].map((s) => completed(ids[s]!)))).every(Boolean),
+    );
     // Completing again counts each body once: the account still matches what is held.
-    await eventually('the account to settle', async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes);
+    await eventually(
+      'the account to settle',
+      async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
+    );
     expect((await keptBytes()).bytes).toBeLessThanOrEqual(BUDGET);
   });
 
@@ -117,21 +147,40 @@ describe('completed bodies within a byte budget', () => {
     const before = await keptBytes();
     const posted = await postDelivery(url, await signedDelivery(6, BUDGET + 1_000));
     expect(posted.status).toBe(202);
-    await eventually('the large delivery to complete with its body dropped', async () => (await completed(posted.body.id!)) && ((await queue.getJob(posted.body.id!))!.data as { body?: unknown }).body === null);
+    await eventually(
+      'the large delivery to complete with its body dropped',
+      async () =>
+        (await completed(posted.body.id!)) &&
+        ((await queue.getJob(posted.body.id!))!.data as { body?: unknown }).body === null,
+    );
     expect((await keptBytes()).ids.sort()).toEqual(before.ids.sort());
   });
 
   it('holds the budget with two workers completing many deliveries at the same time', async () => {
     workers.push(startWorker());
-    const posted = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await postDelivery(url, await signedDelivery(100 + i, SIZE - 3 * i))).body.id!));
-    await eventually('all forty to complete', async () => (await Promise.all(posted.map(completed))).every(Boolean), 60_000);
-    await eventually('the account to settle', async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes);
+    const posted = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, i) => (await postDelivery(url, await signedDelivery(100 + i, SIZE - 3 * i))).body.id!,
+      ),
+    );
+    await eventually(
+      'all forty to complete',
+      async () => (await Promise.all(posted.map(completed))).every(Boolean),
+      60_000,
+    );
+    await eventually(
+      'the account to settle',
+      async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
+    );
     const kept = await keptBytes();
     expect(kept.bytes).toBeLessThanOrEqual(BUDGET);
     expect(kept.ids.length).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses a budget that is not a non-negative integer, naming the option', () => {
-    expect(() => createInboxWorker({ connection: redis.url, queue: QUEUE, handler: () => {}, completedBodyBytes: -1 })).toThrow(/`completedBodyBytes` must be a non-negative integer \(got -1\)/);
+    expect(() =>
+      createInboxWorker({ connection: redis.url, queue: QUEUE, handler: () => {}, completedBodyBytes: -1 }),
+    ).toThrow(/`completedBodyBytes` must be a non-negative integer \(got -1\)/);
   });
 });

@@ -6,7 +6,14 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInboxCli } from '../src/cli.js';
-import { createInbox, createInboxWorker, jobIdFor, type Inbox, type InboxDelivery, type InboxWorker } from '../src/index.js';
+import {
+  createInbox,
+  createInboxWorker,
+  jobIdFor,
+  type Inbox,
+  type InboxDelivery,
+  type InboxWorker,
+} from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { createServer, type Server } from 'node:http';
@@ -26,7 +33,12 @@ const failures: Array<{ id: string; attempt: number; final: boolean }> = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 3, backoffMs: 100, jitter: 0 } });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: SECRET,
+    queue: QUEUE,
+    retry: { attempts: 3, backoffMs: 100, jitter: 0 },
+  });
   worker = createInboxWorker({
     connection: redis.url,
     queue: QUEUE,
@@ -53,7 +65,10 @@ afterAll(async () => {
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], { out: (l) => (out += `${l}\n`), err: (l) => (err += `${l}\n`) });
+  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
+    out: (l) => (out += `${l}\n`),
+    err: (l) => (err += `${l}\n`),
+  });
   return { code, out, err };
 }
 
@@ -71,7 +86,11 @@ describe('dead letters', () => {
     expect(runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
     expect(runs[0]).toMatchObject({ id, maxAttempts: 3, payload: { submission_id: 4242, form_id: 11 } });
     expect(Buffer.from(runs[0]!.rawBody).toString('utf8')).toBe(delivery.body);
-    expect(runs[0]!.headers).toMatchObject({ 'x-webhook-signature': delivery.signature, 'x-api-key': 'k-secret-1', 'content-type': 'application/json' });
+    expect(runs[0]!.headers).toMatchObject({
+      'x-webhook-signature': delivery.signature,
+      'x-api-key': 'k-secret-1',
+      'content-type': 'application/json',
+    });
     // Exponential backoff from 100 ms, without jitter here (its own test covers it): about 100 ms before the first retry, 200 ms before the second.
     const [firstGap, secondGap] = [runTimes[1]! - runTimes[0]!, runTimes[2]! - runTimes[1]!];
     expect(firstGap).toBeGreaterThanOrEqual(95);
@@ -80,7 +99,15 @@ describe('dead letters', () => {
     const listed = await cli('failed', '--json');
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.out)).toEqual([
-      { id, attemptsMade: 3, maxAttempts: 3, failedAt: expect.any(String), failedReason: 'the CRM refused submission 4242', formId: 11, submissionId: 4242 },
+      {
+        id,
+        attemptsMade: 3,
+        maxAttempts: 3,
+        failedAt: expect.any(String),
+        failedReason: 'the CRM refused submission 4242',
+        formId: 11,
+        submissionId: 4242,
+      },
     ]);
     const human = await cli('failed');
     expect(human.out).toContain(`${id}  attempts 3/3`);
@@ -88,7 +115,12 @@ describe('dead letters', () => {
 
     const shown = await cli('show', id, '--json');
     const detail = JSON.parse(shown.out);
-    expect(detail).toMatchObject({ id, state: 'failed', attemptsMade: 3, delivery: { payload: JSON.parse(delivery.body), bytes: Buffer.byteLength(delivery.body) } });
+    expect(detail).toMatchObject({
+      id,
+      state: 'failed',
+      attemptsMade: 3,
+      delivery: { payload: JSON.parse(delivery.body), bytes: Buffer.byteLength(delivery.body) },
+    });
     expect(detail.stacktrace.length).toBeGreaterThan(0);
     // Credentials are shown as their length only: CLI output gets pasted into tickets.
     expect(detail.delivery.headers['x-webhook-signature']).toBe('<masked, 71 chars>');
@@ -124,7 +156,12 @@ describe('dead letters', () => {
       await eventually('the foreign job to fail', () => failures.some((f) => f.id === job.id));
       expect(failures.find((f) => f.id === job.id)).toEqual({ id: job.id, attempt: 1, final: true });
       const shown = JSON.parse((await cli('show', job.id!, '--json')).out);
-      expect(shown).toMatchObject({ state: 'failed', attemptsMade: 1, formId: null, delivery: { error: expect.stringMatching(/another producer/) } });
+      expect(shown).toMatchObject({
+        state: 'failed',
+        attemptsMade: 1,
+        formId: null,
+        delivery: { error: expect.stringMatching(/another producer/) },
+      });
       expect(shown.failedReason).toMatch(/does not hold a delivery written by @forms-api\/webhook-inbox/);
       await (await foreign.getJob(job.id!))!.remove();
     } finally {
@@ -134,13 +171,25 @@ describe('dead letters', () => {
 
   it('says what is wrong, with exit codes 1 and 2', async () => {
     const [completedId] = runs.map((r) => r.id);
-    expect(await cli('retry', completedId!)).toMatchObject({ code: 1, err: expect.stringContaining('is completed, not failed') });
+    expect(await cli('retry', completedId!)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('is completed, not failed'),
+    });
     expect(await cli('show', 'wh-nope')).toMatchObject({ code: 1, err: expect.stringContaining('No job wh-nope') });
     expect(await cli('retry')).toMatchObject({ code: 2, err: expect.stringContaining('retry needs a job id') });
-    expect(await cli('explode')).toMatchObject({ code: 2, err: expect.stringContaining('Unknown inbox command "explode"') });
-    expect(await cli('failed', '--limit', '0')).toMatchObject({ code: 2, err: expect.stringContaining('--limit must be a positive whole number') });
+    expect(await cli('explode')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('Unknown inbox command "explode"'),
+    });
+    expect(await cli('failed', '--limit', '0')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--limit must be a positive whole number'),
+    });
     const started = performance.now();
-    const unreachable = await runInboxCli(['stats', '--redis', 'redis://127.0.0.1:1'], { out: () => {}, err: (l) => expect(l).toMatch(/Could not reach Redis at 127\.0\.0\.1:1/) });
+    const unreachable = await runInboxCli(['stats', '--redis', 'redis://127.0.0.1:1'], {
+      out: () => {},
+      err: (l) => expect(l).toMatch(/Could not reach Redis at 127\.0\.0\.1:1/),
+    });
     expect(unreachable).toBe(1);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
@@ -157,7 +206,9 @@ describe('dead letters', () => {
 
   it('runs as the standalone forms-webhook-inbox command', async () => {
     const bin = fileURLToPath(new URL('../bin/forms-webhook-inbox.js', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'stats', '--queue', QUEUE], { env: { ...process.env, FORMS_INBOX_REDIS_URL: redis.url } });
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'stats', '--queue', QUEUE], {
+      env: { ...process.env, FORMS_INBOX_REDIS_URL: redis.url },
+    });
     expect(stdout).toMatch(new RegExp(`queue ${QUEUE} on 127\\.0\\.0\\.1:${redis.port}`));
     expect(stdout).toMatch(/waiting\s+1/);
   });

@@ -22,7 +22,13 @@ const runs: string[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, dedupeWindowMs: WINDOW_MS, retention: { completed: { ageSeconds: 1, count: 0 } } });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: SECRET,
+    queue: QUEUE,
+    dedupeWindowMs: WINDOW_MS,
+    retention: { completed: { ageSeconds: 1, count: 0 } },
+  });
   worker = createInboxWorker({ connection: redis.url, queue: QUEUE, handler: (d) => void runs.push(d.id) });
   queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
   server = createServer(inboxMiddleware(inbox));

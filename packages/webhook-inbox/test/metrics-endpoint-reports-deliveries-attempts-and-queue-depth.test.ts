@@ -22,7 +22,13 @@ let base: string;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: 'whsec_inbox_test_secret_0123456789', queue: QUEUE, retry: { attempts: 2, backoffMs: 20 }, onRedisError: () => {} });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: 'whsec_inbox_test_secret_0123456789',
+    queue: QUEUE,
+    retry: { attempts: 2, backoffMs: 20 },
+    onRedisError: () => {},
+  });
   const metrics = inboxMetricsMiddleware();
   const receive = inboxMiddleware(inbox);
   server = createServer((req, res) => (req.url === '/metrics' ? metrics(req, res) : receive(req, res)));
@@ -43,7 +49,11 @@ async function scrape(): Promise<{ samples: Sample[]; contentType: string | null
   const response = await fetch(`${base}/metrics`);
   expect(response.status).toBe(200);
   const text = await response.text();
-  return { samples: parsePrometheus(text), contentType: response.headers.get('content-type'), ms: performance.now() - started };
+  return {
+    samples: parsePrometheus(text),
+    contentType: response.headers.get('content-type'),
+    ms: performance.now() - started,
+  };
 }
 
 describe('GET /metrics', () => {
@@ -60,9 +70,18 @@ describe('GET /metrics', () => {
     expect((await postDelivery(url(), deliveries[0]!)).status).toBe(202);
     // Signed with another secret: 401 signature_mismatch.
     const forged = await signedDelivery(99);
-    for (let i = 0; i < 3; i++) expect((await postDelivery(url(), { body: forged.body, signature: await sign('whsec_someone_else_entirely_000000', forged.body) })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await postDelivery(url(), {
+            body: forged.body,
+            signature: await sign('whsec_someone_else_entirely_000000', forged.body),
+          })
+        ).status,
+      ).toBe(401);
     // Not JSON: 415 unsupported_content_type.
-    for (let i = 0; i < 2; i++) expect((await postDelivery(url(), deliveries[1]!, { 'content-type': 'text/plain' })).status).toBe(415);
+    for (let i = 0; i < 2; i++)
+      expect((await postDelivery(url(), deliveries[1]!, { 'content-type': 'text/plain' })).status).toBe(415);
 
     const scrapeStarted = Date.now();
     const { samples, contentType } = await scrape();
@@ -70,7 +89,9 @@ describe('GET /metrics', () => {
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(valueOf(samples, 'forms_inbox_deliveries_accepted_total', q)).toBe(13);
     expect(valueOf(samples, 'forms_inbox_deliveries_rejected_total', { ...q, reason: 'signature_mismatch' })).toBe(3);
-    expect(valueOf(samples, 'forms_inbox_deliveries_rejected_total', { ...q, reason: 'unsupported_content_type' })).toBe(2);
+    expect(
+      valueOf(samples, 'forms_inbox_deliveries_rejected_total', { ...q, reason: 'unsupported_content_type' }),
+    ).toBe(2);
     expect(valueOf(samples, 'forms_inbox_enqueue_duration_seconds_count', q)).toBe(13);
     const enqueueSeconds = valueOf(samples, 'forms_inbox_enqueue_duration_seconds_sum', q)!;
     expect(enqueueSeconds).toBeGreaterThan(0);
@@ -100,7 +121,11 @@ describe('GET /metrics', () => {
     await eventually('ten completed and two dead letters in the scrape', async () => {
       samples = (await scrape()).samples;
       // Redis moves a job to the failed set before the worker's 'failed' event counts the dead letter.
-      return valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'completed' }) === 10 && valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'failed' }) === 2 && valueOf(samples, 'forms_inbox_dead_letters_total', q) === 2;
+      return (
+        valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'completed' }) === 10 &&
+        valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'failed' }) === 2 &&
+        valueOf(samples, 'forms_inbox_dead_letters_total', q) === 2
+      );
     });
     expect(valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'waiting' })).toBe(0);
     expect(valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'active' })).toBe(0);
@@ -113,9 +138,15 @@ describe('GET /metrics', () => {
     expect(valueOf(samples, 'forms_inbox_handler_duration_seconds_count', { ...q, outcome: 'completed' })).toBe(10);
     expect(valueOf(samples, 'forms_inbox_handler_duration_seconds_count', { ...q, outcome: 'failed' })).toBe(4);
     // Each run slept 30 ms: no run is in the 25 ms bucket, every run is in the 5 s one.
-    expect(valueOf(samples, 'forms_inbox_handler_duration_seconds_bucket', { ...q, outcome: 'completed', le: '0.025' })).toBe(0);
-    expect(valueOf(samples, 'forms_inbox_handler_duration_seconds_bucket', { ...q, outcome: 'completed', le: '5' })).toBe(10);
-    expect(valueOf(samples, 'forms_inbox_handler_duration_seconds_sum', { ...q, outcome: 'completed' })).toBeGreaterThanOrEqual(10 * 0.029);
+    expect(
+      valueOf(samples, 'forms_inbox_handler_duration_seconds_bucket', { ...q, outcome: 'completed', le: '0.025' }),
+    ).toBe(0);
+    expect(
+      valueOf(samples, 'forms_inbox_handler_duration_seconds_bucket', { ...q, outcome: 'completed', le: '5' }),
+    ).toBe(10);
+    expect(
+      valueOf(samples, 'forms_inbox_handler_duration_seconds_sum', { ...q, outcome: 'completed' }),
+    ).toBeGreaterThanOrEqual(10 * 0.029);
   });
 
   it('counts 503s by their kind, and still answers a scrape promptly while Redis is down (without the queue gauges)', async () => {

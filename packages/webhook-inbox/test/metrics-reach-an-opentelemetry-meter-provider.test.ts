@@ -3,7 +3,14 @@
 // recorded from real deliveries to a Fastify receiver over HTTP and a worker on a real Redis.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { metrics } from '@opentelemetry/api';
-import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type MetricData,
+} from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { webhookInbox } from '../src/adapters/fastify.js';
@@ -63,7 +70,8 @@ async function collect(): Promise<Map<string, MetricData>> {
 }
 
 function point(metric: MetricData | undefined, attributes: Record<string, string>) {
-  const found = metric?.dataPoints.filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v)) ?? [];
+  const found =
+    metric?.dataPoints.filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v)) ?? [];
   expect(found).toHaveLength(1);
   return found[0]!;
 }
@@ -73,7 +81,9 @@ describe('OpenTelemetry metrics', () => {
     for (let id = 1; id <= 4; id++) expect((await postDelivery(url, await signedDelivery(id))).status).toBe(202);
     const unsigned = await signedDelivery(5);
     expect((await postDelivery(url, unsigned, { 'x-webhook-signature': '' })).status).toBe(401);
-    expect((await postDelivery(url, { body: unsigned.body.replace('Ada', 'Eve'), signature: unsigned.signature })).status).toBe(401);
+    expect(
+      (await postDelivery(url, { body: unsigned.body.replace('Ada', 'Eve'), signature: unsigned.signature })).status,
+    ).toBe(401);
     await eventually('three completed, one dead letter', async () => {
       const jobs = (await collect()).get('forms_inbox.queue.jobs');
       if (!jobs) return false;
@@ -93,7 +103,13 @@ describe('OpenTelemetry metrics', () => {
     expect((point(enqueue, { queue: QUEUE }).value as { count: number }).count).toBe(4);
     expect(point(all.get('forms_inbox.handler.attempts'), { queue: QUEUE, outcome: 'completed' }).value).toBe(3);
     expect(point(all.get('forms_inbox.handler.attempts'), { queue: QUEUE, outcome: 'failed' }).value).toBe(1);
-    expect((point(all.get('forms_inbox.handler.duration'), { queue: QUEUE, outcome: 'completed' }).value as { count: number }).count).toBe(3);
+    expect(
+      (
+        point(all.get('forms_inbox.handler.duration'), { queue: QUEUE, outcome: 'completed' }).value as {
+          count: number;
+        }
+      ).count,
+    ).toBe(3);
     expect(point(all.get('forms_inbox.dead_letters'), { queue: QUEUE }).value).toBe(1);
     expect(point(all.get('forms_inbox.queue.jobs'), { queue: QUEUE, state: 'waiting' }).value).toBe(0);
     expect(point(all.get('forms_inbox.queue.oldest_waiting_age'), { queue: QUEUE }).value).toBe(0);

@@ -19,25 +19,37 @@ describe('misuse', () => {
     ['a zero enqueue timeout', { enqueueTimeoutMs: 0 }, /`enqueueTimeoutMs` must be a positive integer \(got 0\)/],
     ['a fractional dedupe window', { dedupeWindowMs: 1.5 }, /`dedupeWindowMs` must be a positive integer/],
     ['zero attempts', { retry: { attempts: 0 } }, /`retry.attempts` must be a positive integer/],
-    ['an empty failed retention', { retention: { failed: {} } }, /`retention.failed` needs `ageSeconds`, `count` or both/],
+    [
+      'an empty failed retention',
+      { retention: { failed: {} } },
+      /`retention.failed` needs `ageSeconds`, `count` or both/,
+    ],
   ])('createInbox refuses %s', (_label, override, message) => {
     const attempt = () => createInbox({ ...base, ...(override as Partial<InboxOptions>) });
     expect(attempt).toThrow(InboxError);
     expect(attempt).toThrow(message);
   });
 
-  it('createInbox refuses an empty or padded secret with webhook-verify\'s error', () => {
+  it("createInbox refuses an empty or padded secret with webhook-verify's error", () => {
     expect(() => createInbox({ ...base, secret: '' })).toThrow(WebhookUsageError);
     expect(() => createInbox({ ...base, secret: `${SECRET}\n` })).toThrow(/leading or trailing whitespace/);
   });
 
   it('createInboxWorker refuses a missing handler or concurrency 0', () => {
     expect(() => createInboxWorker({ connection: base.connection } as never)).toThrow(/Pass `handler`/);
-    expect(() => createInboxWorker({ connection: base.connection, handler: () => {}, concurrency: 0 })).toThrow(/`concurrency` must be a positive integer/);
+    expect(() => createInboxWorker({ connection: base.connection, handler: () => {}, concurrency: 0 })).toThrow(
+      /`concurrency` must be a positive integer/,
+    );
   });
 
   it('the adapters refuse anything but an inbox from createInbox', () => {
-    const fake = { queue: 'x', closing: false, enqueue: async () => ({ id: 'x' }), health: async () => ({ ok: true }), close: async () => {} };
+    const fake = {
+      queue: 'x',
+      closing: false,
+      enqueue: async () => ({ id: 'x' }),
+      health: async () => ({ ok: true }),
+      close: async () => {},
+    };
     expect(() => inboxMiddleware(fake)).toThrow(/Pass the inbox returned by createInbox\(\)/);
     expect(() => inboxHandler(fake)).toThrow(InboxError);
   });
@@ -47,27 +59,45 @@ describe('bytes through the queue', () => {
   it('come back exactly as signed, with the parsed payload and the headers, whatever they are', () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue()).map((payload) => JSON.stringify(payload)), fc.boolean(), fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), fc.string()), (text, withBom, headers) => {
-        const json = new TextEncoder().encode(text);
-        const rawBody = withBom ? new Uint8Array([...bom, ...json]) : json;
-        // Through JSON, as BullMQ stores job data in Redis.
-        const stored = JSON.parse(JSON.stringify(storeDelivery({ rawBody, signature: 'sha256=x', headers }, 1_700_000_000_000)));
-        const read = readDelivery(stored, 'wh-test');
-        expect(new Uint8Array(read.rawBody)).toEqual(rawBody);
-        expect(read.payload).toEqual(JSON.parse(text));
-        expect(read.headers).toEqual(headers);
-        expect(read.receivedAt.getTime()).toBe(1_700_000_000_000);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()).map((payload) => JSON.stringify(payload)),
+        fc.boolean(),
+        fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), fc.string()),
+        (text, withBom, headers) => {
+          const json = new TextEncoder().encode(text);
+          const rawBody = withBom ? new Uint8Array([...bom, ...json]) : json;
+          // Through JSON, as BullMQ stores job data in Redis.
+          const stored = JSON.parse(
+            JSON.stringify(storeDelivery({ rawBody, signature: 'sha256=x', headers }, 1_700_000_000_000)),
+          );
+          const read = readDelivery(stored, 'wh-test');
+          expect(new Uint8Array(read.rawBody)).toEqual(rawBody);
+          expect(read.payload).toEqual(JSON.parse(text));
+          expect(read.headers).toEqual(headers);
+          expect(read.receivedAt.getTime()).toBe(1_700_000_000_000);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('refuses job data it did not write instead of guessing', () => {
-    expect(() => readDelivery({ hello: 'world' }, 'wh-x')).toThrow(/does not hold a delivery written by @forms-api\/webhook-inbox/);
-    expect(() => readDelivery({ v: 1, body: Buffer.from('nope').toString('base64'), headers: {}, receivedAt: 1 }, 'wh-x')).toThrow(/not JSON/);
+    expect(() => readDelivery({ hello: 'world' }, 'wh-x')).toThrow(
+      /does not hold a delivery written by @forms-api\/webhook-inbox/,
+    );
+    expect(() =>
+      readDelivery({ v: 1, body: Buffer.from('nope').toString('base64'), headers: {}, receivedAt: 1 }, 'wh-x'),
+    ).toThrow(/not JSON/);
     // Valid JSON that is no payload: never handed to a handler typed for an object.
-    for (const [json, what] of [['null', 'null'], ['[1]', 'an array'], ['7', 'a number'], ['"x"', 'a string']]) {
-      expect(() => readDelivery({ v: 1, body: Buffer.from(json!).toString('base64'), headers: {}, receivedAt: 1 }, 'wh-x')).toThrow(`holds a body that is ${what}, not a submission.created object`);
+    for (const [json, what] of [
+      ['null', 'null'],
+      ['[1]', 'an array'],
+      ['7', 'a number'],
+      ['"x"', 'a string'],
+    ]) {
+      expect(() =>
+        readDelivery({ v: 1, body: Buffer.from(json!).toString('base64'), headers: {}, receivedAt: 1 }, 'wh-x'),
+      ).toThrow(`holds a body that is ${what}, not a submission.created object`);
     }
   });
 

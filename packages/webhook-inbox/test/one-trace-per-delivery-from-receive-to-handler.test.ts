@@ -83,7 +83,9 @@ const one = (spans: ReadableSpan[], name: string) => {
 /** The spans of the trace whose receive span carries this delivery id. */
 function traceOf(deliveryId: string): ReadableSpan[] {
   const spans = exporter.getFinishedSpans();
-  const receive = spans.find((s) => s.name === 'webhook receive' && s.attributes['forms_inbox.delivery_id'] === deliveryId);
+  const receive = spans.find(
+    (s) => s.name === 'webhook receive' && s.attributes['forms_inbox.delivery_id'] === deliveryId,
+  );
   expect(receive, `a receive span for ${deliveryId}`).toBeDefined();
   return spans.filter((s) => s.spanContext().traceId === receive!.spanContext().traceId);
 }
@@ -96,7 +98,11 @@ describe('one trace per delivery', () => {
       expect(answer.status).toBe(202);
       const id = answer.body.id!;
       // BullMQ's process span ends after the handle span, once the job is marked completed.
-      await eventually('the process span', () => exporter.getFinishedSpans().some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id));
+      await eventually('the process span', () =>
+        exporter
+          .getFinishedSpans()
+          .some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id),
+      );
       const spans = traceOf(id);
       const receive = one(spans, 'webhook receive');
       const verify = one(spans, 'webhook verify');
@@ -112,7 +118,12 @@ describe('one trace per delivery', () => {
       expect(parentOf(add)).toBe(enqueue.spanContext().spanId);
       expect(parentOf(process)).toBe(add.spanContext().spanId);
       expect(parentOf(handle)).toBe(process.spanContext().spanId);
-      expect([receive.kind, enqueue.kind, add.kind, process.kind]).toEqual([SpanKind.SERVER, SpanKind.PRODUCER, SpanKind.PRODUCER, SpanKind.CONSUMER]);
+      expect([receive.kind, enqueue.kind, add.kind, process.kind]).toEqual([
+        SpanKind.SERVER,
+        SpanKind.PRODUCER,
+        SpanKind.PRODUCER,
+        SpanKind.CONSUMER,
+      ]);
       // The order in time: verified before stored, stored before handled.
       const ns = ([seconds, nanos]: [number, number]) => BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
       // Spans are timed by the SDK's anchored clocks (a Date anchor plus a monotonic delta, one per
@@ -121,7 +132,11 @@ describe('one trace per delivery', () => {
       expect(ns(verify.endTime) <= ns(enqueue.startTime) + slack).toBe(true);
       expect(ns(enqueue.endTime) <= ns(handle.startTime) + slack).toBe(true);
       const ids = { 'forms_inbox.delivery_id': id, 'forms_inbox.form_id': 11, 'forms_inbox.submission_id': submission };
-      expect(receive.attributes).toMatchObject({ ...ids, 'forms_inbox.queue': QUEUE, 'http.response.status_code': 202 });
+      expect(receive.attributes).toMatchObject({
+        ...ids,
+        'forms_inbox.queue': QUEUE,
+        'http.response.status_code': 202,
+      });
       expect(verify.attributes).toMatchObject({ 'forms_inbox.form_id': 11, 'forms_inbox.submission_id': submission });
       expect(enqueue.attributes).toMatchObject({ 'forms_inbox.delivery_id': id });
       expect(add.attributes).toMatchObject({ 'bullmq.job.id': id });
@@ -135,9 +150,20 @@ describe('one trace per delivery', () => {
     const answer = await postDelivery(receivers.node!, await signedDelivery(7));
     expect(answer.status).toBe(202);
     const id = answer.body.id!;
-    await eventually('the second attempt', () => exporter.getFinishedSpans().some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id && s.attributes['forms_inbox.attempt'] === 2));
+    await eventually('the second attempt', () =>
+      exporter
+        .getFinishedSpans()
+        .some(
+          (s) =>
+            s.name === `process ${QUEUE}` &&
+            s.attributes['forms_inbox.delivery_id'] === id &&
+            s.attributes['forms_inbox.attempt'] === 2,
+        ),
+    );
     const spans = traceOf(id);
-    const handles = named(spans, 'webhook handle').sort((a, b) => Number(a.attributes['forms_inbox.attempt']) - Number(b.attributes['forms_inbox.attempt']));
+    const handles = named(spans, 'webhook handle').sort(
+      (a, b) => Number(a.attributes['forms_inbox.attempt']) - Number(b.attributes['forms_inbox.attempt']),
+    );
     expect(handles.map((h) => [h.attributes['forms_inbox.attempt'], h.status.code])).toEqual([
       [1, SpanStatusCode.ERROR],
       [2, SpanStatusCode.UNSET],
@@ -154,16 +180,33 @@ describe('one trace per delivery', () => {
     const [a, b] = [await signedDelivery(201), await signedDelivery(202)];
     const answers = await Promise.all([postDelivery(receivers.node!, a), postDelivery(receivers.fetch!, b)]);
     const [idA, idB] = answers.map((answer) => answer.body.id!) as [string, string];
-    await eventually('both handled', () => [idA, idB].every((id) => exporter.getFinishedSpans().some((s) => s.name === 'webhook handle' && s.attributes['forms_inbox.delivery_id'] === id)));
+    await eventually('both handled', () =>
+      [idA, idB].every((id) =>
+        exporter
+          .getFinishedSpans()
+          .some((s) => s.name === 'webhook handle' && s.attributes['forms_inbox.delivery_id'] === id),
+      ),
+    );
     expect(traceOf(idA)[0]!.spanContext().traceId).not.toBe(traceOf(idB)[0]!.spanContext().traceId);
   });
 
   for (const adapter of ['node', 'fastify', 'fetch']) {
     it(`${adapter}: a rejected request is a receive span and a verify span ending in error with the reason, and nothing more`, async () => {
       const forged = await signedDelivery(300);
-      const answer = await postDelivery(receivers[adapter]!, { body: forged.body, signature: await sign('whsec_someone_else_entirely_000000', forged.body) });
+      const answer = await postDelivery(receivers[adapter]!, {
+        body: forged.body,
+        signature: await sign('whsec_someone_else_entirely_000000', forged.body),
+      });
       expect(answer.status).toBe(401);
-      const rejectedReceive = () => exporter.getFinishedSpans().find((s) => s.name === 'webhook receive' && s.attributes['forms_inbox.submission_id'] === undefined && s.attributes['http.response.status_code'] === 401);
+      const rejectedReceive = () =>
+        exporter
+          .getFinishedSpans()
+          .find(
+            (s) =>
+              s.name === 'webhook receive' &&
+              s.attributes['forms_inbox.submission_id'] === undefined &&
+              s.attributes['http.response.status_code'] === 401,
+          );
       await eventually('the receive span to end', () => rejectedReceive() !== undefined);
       const traceId = rejectedReceive()!.spanContext().traceId;
       // The receive span ends last; no job was added (the adapters test watches Redis), so no worker span can join.
@@ -174,7 +217,10 @@ describe('one trace per delivery', () => {
       const verify = one(spans, 'webhook verify');
       expect(parentOf(verify)).toBe(receive.spanContext().spanId);
       for (const span of [receive, verify]) expect(span.status.code).toBe(SpanStatusCode.ERROR);
-      expect(receive.attributes).toMatchObject({ 'forms_inbox.rejection': 'signature_mismatch', 'http.response.status_code': 401 });
+      expect(receive.attributes).toMatchObject({
+        'forms_inbox.rejection': 'signature_mismatch',
+        'http.response.status_code': 401,
+      });
       expect(receive.attributes['forms_inbox.delivery_id']).toBeUndefined();
     });
   }

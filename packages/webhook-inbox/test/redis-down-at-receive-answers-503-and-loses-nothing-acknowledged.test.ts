@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENQUEUE_TIMEOUT_MS } from '../src/policy.js';
 import { jobIdFor } from '../src/index.js';
-import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep, type Posted, type Signed } from './support/deliveries.js';
+import {
+  eventually,
+  inBatches,
+  postDelivery,
+  SECRET,
+  signedDelivery,
+  sleep,
+  type Posted,
+  type Signed,
+} from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 
 const world = processWorldPerFile({ appendonly: true, appendfsync: 'always' });
@@ -61,7 +70,11 @@ describe('Redis down at receive', () => {
     // After: Redis restarts from its AOF; receivers reconnect by themselves.
     await sleep(500);
     await world.redis.start();
-    await eventually('both receivers healthy again', async () => (await health(receivers[0]!.port!)) === 200 && (await health(receivers[1]!.port!)) === 200, 15_000);
+    await eventually(
+      'both receivers healthy again',
+      async () => (await health(receivers[0]!.port!)) === 200 && (await health(receivers[1]!.port!)) === 200,
+      15_000,
+    );
     const after = all.slice(550);
     (await send(after)).forEach((answer, i) => answered.set(after[i]!, answer));
     expect(after.every((d) => answered.get(d)!.status === 202)).toBe(true);

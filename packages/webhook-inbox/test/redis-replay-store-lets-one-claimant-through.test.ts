@@ -37,7 +37,11 @@ describe('RedisReplayStore', () => {
   it('lets exactly one of many concurrent claims through, per key', async () => {
     const [a, b] = [await store(), await store()];
     const keys = Array.from({ length: 200 }, (_, i) => `sha256=${i.toString(16).padStart(64, '0')}`);
-    const outcomes = await Promise.all(keys.map((key) => Promise.all([a.claim(key, 60_000), b.claim(key, 60_000), a.claim(key, 60_000), b.claim(key, 60_000)])));
+    const outcomes = await Promise.all(
+      keys.map((key) =>
+        Promise.all([a.claim(key, 60_000), b.claim(key, 60_000), a.claim(key, 60_000), b.claim(key, 60_000)]),
+      ),
+    );
     for (const [i, results] of outcomes.entries()) expect(results.filter(Boolean), keys[i]).toHaveLength(1);
   });
 
@@ -46,11 +50,17 @@ describe('RedisReplayStore', () => {
     const deliveries = await Promise.all(Array.from({ length: 50 }, (_, i) => signedDelivery(60_000 + i)));
     const outcomes = await Promise.all(
       deliveries.map((d) =>
-        Promise.allSettled([parseWebhook(SECRET, d.body, d.signature, { replayStore: first }), parseWebhook(SECRET, d.body, d.signature, { replayStore: second })]),
+        Promise.allSettled([
+          parseWebhook(SECRET, d.body, d.signature, { replayStore: first }),
+          parseWebhook(SECRET, d.body, d.signature, { replayStore: second }),
+        ]),
       ),
     );
     for (const [i, pair] of outcomes.entries()) {
-      expect(pair.filter((o) => o.status === 'fulfilled'), `delivery ${i}`).toHaveLength(1);
+      expect(
+        pair.filter((o) => o.status === 'fulfilled'),
+        `delivery ${i}`,
+      ).toHaveLength(1);
       const refused = pair.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
       expect(refused.reason).toBeInstanceOf(WebhookVerificationError);
       expect(refused.reason.reason).toBe('replayed');
@@ -90,7 +100,10 @@ describe('RedisReplayStore', () => {
       const started = performance.now();
       const error = await s.claim('sha256=during-outage', 60_000).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InboxError);
-      expect(error).toMatchObject({ kind: 'redis_unavailable', message: expect.stringMatching(/refuse the request \(503\)/) });
+      expect(error).toMatchObject({
+        kind: 'redis_unavailable',
+        message: expect.stringMatching(/refuse the request \(503\)/),
+      });
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {
       await redis.start();

@@ -28,7 +28,12 @@ const runs: Array<{ id: string; submissionId: number; attempt: number }> = [];
 beforeAll(async () => {
   redis = await startRedisServer();
   // Receivers verify with [new, old] while rotating: deliveries signed under either are queued.
-  inbox = createInbox({ connection: redis.url, secret: [SECRET, OLD_SECRET], queue: QUEUE, retry: { attempts: 1, backoffMs: 10 } });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: [SECRET, OLD_SECRET],
+    queue: QUEUE,
+    retry: { attempts: 1, backoffMs: 10 },
+  });
   worker = createInboxWorker({
     connection: redis.url,
     queue: QUEUE,
@@ -58,7 +63,10 @@ afterAll(async () => {
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runInboxCli(['replay', ...args, '--redis', redis.url, '--queue', QUEUE], { out: (l) => (out += `${l}\n`), err: (l) => (err += `${l}\n`) });
+  const code = await runInboxCli(['replay', ...args, '--redis', redis.url, '--queue', QUEUE], {
+    out: (l) => (out += `${l}\n`),
+    err: (l) => (err += `${l}\n`),
+  });
   expect(out + err).not.toContain(SECRET);
   expect(out + err).not.toContain(OLD_SECRET);
   return { code, out, err };
@@ -79,7 +87,13 @@ let received: { start: string; middle: string; end: string };
 describe('inbox replay', () => {
   it('setup: seven deliveries of two forms, at two moments, all dead letters', async () => {
     const start = new Date(Date.now() - 1).toISOString();
-    for (const [form, submission] of [[11, 1], [11, 2], [12, 4], [12, 5]] as const) ids[submission] = await deliver(form, submission);
+    for (const [form, submission] of [
+      [11, 1],
+      [11, 2],
+      [12, 4],
+      [12, 5],
+    ] as const)
+      ids[submission] = await deliver(form, submission);
     ids[3] = await deliver(11, 3, OLD_SECRET); // signed before the rotation
     await new Promise((resolve) => setTimeout(resolve, 5)); // two distinct receive times
     const middle = new Date().toISOString();
@@ -89,9 +103,27 @@ describe('inbox replay', () => {
   });
 
   it('--dry-run lists the chosen deliveries (status, range, form) and changes nothing', async () => {
-    const result = await cli('--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET, '--json');
+    const result = await cli(
+      '--status',
+      'failed',
+      '--form',
+      '11',
+      '--since',
+      received.start,
+      '--until',
+      received.middle,
+      '--dry-run',
+      '--secret',
+      SECRET,
+      '--secret',
+      OLD_SECRET,
+      '--json',
+    );
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.out) as { dryRun: boolean; deliveries: Array<{ id: string; action: string; formId: number; submissionId: number }> };
+    const report = JSON.parse(result.out) as {
+      dryRun: boolean;
+      deliveries: Array<{ id: string; action: string; formId: number; submissionId: number }>;
+    };
     expect(report.dryRun).toBe(true);
     expect(report.deliveries.map((d) => [d.submissionId, d.formId, d.action, d.id]).sort()).toEqual([
       [1, 11, 'replay', ids[1]],
@@ -99,17 +131,43 @@ describe('inbox replay', () => {
       [3, 11, 'replay', ids[3]],
     ]);
     expect(await queue.getFailedCount()).toBe(7);
-    const text = await cli('--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET);
+    const text = await cli(
+      '--status',
+      'failed',
+      '--form',
+      '11',
+      '--since',
+      received.start,
+      '--until',
+      received.middle,
+      '--dry-run',
+      '--secret',
+      SECRET,
+      '--secret',
+      OLD_SECRET,
+    );
     expect(text.out).toContain(`would replay ${ids[1]}  form 11 submission 1`);
     expect(text.out).toContain('3 deliveries would be replayed; nothing was changed (--dry-run).');
   });
 
   it('skips, with the reason and exit 1, deliveries whose stored bytes do not verify against the secrets given now', async () => {
     // The old secret is no longer given: submission 3 was signed with it.
-    const result = await cli('--status', 'failed', '--form', '11', '--until', received.middle, '--dry-run', '--secret', SECRET);
+    const result = await cli(
+      '--status',
+      'failed',
+      '--form',
+      '11',
+      '--until',
+      received.middle,
+      '--dry-run',
+      '--secret',
+      SECRET,
+    );
     expect(result.code).toBe(1);
     expect(result.out).toContain(`cannot replay ${ids[3]}  form 11 submission 3`);
-    expect(result.out).toMatch(/signature_rejected: Its stored bytes do not verify against the configured secret\(s\) \(signature_mismatch\)/);
+    expect(result.out).toMatch(
+      /signature_rejected: Its stored bytes do not verify against the configured secret\(s\) \(signature_mismatch\)/,
+    );
     expect(result.err).toContain('1 of 3 chosen deliveries cannot be replayed.');
   });
 
@@ -118,10 +176,26 @@ describe('inbox replay', () => {
     let open!: () => void;
     gate = new Promise((resolve) => (open = resolve));
     const runsBefore = runs.length;
-    const args = ['--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle, '--secret', SECRET, '--secret', OLD_SECRET, '--json'];
+    const args = [
+      '--status',
+      'failed',
+      '--form',
+      '11',
+      '--since',
+      received.start,
+      '--until',
+      received.middle,
+      '--secret',
+      SECRET,
+      '--secret',
+      OLD_SECRET,
+      '--json',
+    ];
     const [a, b] = await Promise.all([cli(...args), cli(...args)]);
     expect([a.code, b.code]).toEqual([0, 0]);
-    const outcomes = [a, b].flatMap((r) => (JSON.parse(r.out) as { deliveries: Array<{ id: string; action: string; reason?: string }> }).deliveries);
+    const outcomes = [a, b].flatMap(
+      (r) => (JSON.parse(r.out) as { deliveries: Array<{ id: string; action: string; reason?: string }> }).deliveries,
+    );
     // Each of the three was sent back by exactly one of the two; the other found it already queued
     // (or, if it read the set after the first had emptied it, did not choose it at all).
     for (const submission of [1, 2, 3]) {
@@ -136,7 +210,16 @@ describe('inbox replay', () => {
     expect(again.out).toContain('No failed deliveries match.');
     open();
     await eventually('three completed', async () => (await queue.getCompletedCount()) === 3);
-    expect(runs.slice(runsBefore).map((r) => [r.submissionId, r.attempt]).sort()).toEqual([[1, 1], [2, 1], [3, 1]]);
+    expect(
+      runs
+        .slice(runsBefore)
+        .map((r) => [r.submissionId, r.attempt])
+        .sort(),
+    ).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
     for (const submission of [1, 2, 3]) expect(runsOf(ids[submission]!)).toBe(2); // the failed run, the replay
     // Nothing else moved: form 12 and the later ones are still dead letters.
     expect((await queue.getFailed(0, -1)).map((j) => j.id).sort()).toEqual([ids[4], ids[5], ids[6], ids[7]].sort());
@@ -145,7 +228,8 @@ describe('inbox replay', () => {
 
   it('--status completed runs completed deliveries again from their kept bytes', async () => {
     // Completed jobs keep their bodies within the workers' byte budget (64 MiB by default).
-    for (const submission of [1, 2, 3]) expect(typeof ((await queue.getJob(ids[submission]!))!.data as { body?: unknown }).body).toBe('string');
+    for (const submission of [1, 2, 3])
+      expect(typeof ((await queue.getJob(ids[submission]!))!.data as { body?: unknown }).body).toBe('string');
     const result = await cli('--status', 'completed', '--form', '11', '--secret', SECRET, '--secret', OLD_SECRET);
     expect(result.code).toBe(0);
     expect(result.out).toContain('3 deliveries sent back to the queue.');
@@ -158,9 +242,22 @@ describe('inbox replay', () => {
     // in completed-deliveries-keep-their-bodies-within-a-byte-budget).
     const job = (await queue.getJob(ids[2]!))!;
     await job.updateData({ ...(job.data as Record<string, unknown>), body: null });
-    const result = await cli('--status', 'completed', '--form', '11', '--dry-run', '--secret', SECRET, '--secret', OLD_SECRET, '--json');
+    const result = await cli(
+      '--status',
+      'completed',
+      '--form',
+      '11',
+      '--dry-run',
+      '--secret',
+      SECRET,
+      '--secret',
+      OLD_SECRET,
+      '--json',
+    );
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.out) as { deliveries: Array<{ id: string; action: string; reason?: string; detail?: string }> };
+    const report = JSON.parse(result.out) as {
+      deliveries: Array<{ id: string; action: string; reason?: string; detail?: string }>;
+    };
     const of = (submission: number) => report.deliveries.find((d) => d.id === ids[submission]);
     expect(of(2)).toMatchObject({ action: 'skipped', reason: 'body_not_kept' });
     expect(of(2)!.detail).toContain('Its raw body is no longer stored');
@@ -171,10 +268,15 @@ describe('inbox replay', () => {
 
   it('refuses unclear requests with exit 2 and the fix', async () => {
     const noStatus = await cli('--secret', SECRET);
-    expect([noStatus.code, noStatus.err]).toEqual([2, 'replay needs --status failed (the dead letters) or --status completed.\n']);
+    expect([noStatus.code, noStatus.err]).toEqual([
+      2,
+      'replay needs --status failed (the dead letters) or --status completed.\n',
+    ]);
     const badSince = await cli('--status', 'failed', '--since', 'yesterday', '--secret', SECRET);
     expect(badSince.code).toBe(2);
-    expect(badSince.err).toContain('--since must be an ISO date-time such as 2026-11-24T09:00:00Z, or an age such as 30m, 6h or 2d (got "yesterday").');
+    expect(badSince.err).toContain(
+      '--since must be an ISO date-time such as 2026-11-24T09:00:00Z, or an age such as 30m, 6h or 2d (got "yesterday").',
+    );
     const backwards = await cli('--status', 'failed', '--since', '1h', '--until', '2h', '--secret', SECRET);
     expect([backwards.code, backwards.err]).toEqual([2, '--since must be earlier than --until.\n']);
     const badForm = await cli('--status', 'failed', '--form', 'contact', '--secret', SECRET);

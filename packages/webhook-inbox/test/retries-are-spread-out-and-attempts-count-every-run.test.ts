@@ -22,7 +22,12 @@ let url: string;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 2, backoffMs: BACKOFF_MS } });
+  inbox = createInbox({
+    connection: redis.url,
+    secret: SECRET,
+    queue: QUEUE,
+    retry: { attempts: 2, backoffMs: BACKOFF_MS },
+  });
   worker = createInboxWorker({
     connection: redis.url,
     queue: QUEUE,
@@ -53,7 +58,11 @@ describe('retries', () => {
     // (read there rather than timed, so a loaded machine cannot blur it).
     const queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
     try {
-      await eventually('every delivery waiting for its retry', async () => (await queue.getDelayedCount()) === DELIVERIES, 20_000);
+      await eventually(
+        'every delivery waiting for its retry',
+        async () => (await queue.getDelayedCount()) === DELIVERIES,
+        20_000,
+      );
       const delays = (await queue.getDelayed(0, -1)).map((job) => job.delay);
       expect(delays).toHaveLength(DELIVERIES);
       // Without jitter every delay is the full backoff; with 0.5 each is drawn from [5 s, 10 s].
@@ -70,9 +79,15 @@ describe('retries', () => {
 
   it('count every run: an option named like the client`s retries is refused with the difference', () => {
     const make = (retry: object) => () => createInbox({ connection: redis.url, secret: SECRET, retry: retry as never });
-    expect(make({ retries: 3 })).toThrow('`retry.retries` is not an inbox option. `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).');
-    expect(make({ maxRetries: 3 })).toThrow(/`retry.maxRetries` is not an inbox option. `retry.attempts` counts every run/);
-    expect(make({ attemps: 3 })).toThrow('`retry.attemps` is not an inbox option. The retry options are attempts, backoffMs, jitter.');
+    expect(make({ retries: 3 })).toThrow(
+      '`retry.retries` is not an inbox option. `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).',
+    );
+    expect(make({ maxRetries: 3 })).toThrow(
+      /`retry.maxRetries` is not an inbox option. `retry.attempts` counts every run/,
+    );
+    expect(make({ attemps: 3 })).toThrow(
+      '`retry.attemps` is not an inbox option. The retry options are attempts, backoffMs, jitter.',
+    );
     expect(make({ jitter: 2 })).toThrow('`retry.jitter` must be a number from 0 (no randomness) to 1 (got 2).');
   });
 });

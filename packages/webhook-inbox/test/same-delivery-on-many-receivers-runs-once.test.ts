@@ -22,20 +22,34 @@ describe('the same delivery on many receivers', () => {
     const deliveries = await Promise.all(Array.from({ length: DELIVERIES }, (_, i) => signedDelivery(10_000 + i)));
     // Both copies leave together, to two different receivers (i and i+1, wrapping).
     const pairs = await inBatches(deliveries, 32, (delivery, i) =>
-      Promise.all([postDelivery(urls[i % urls.length]!, delivery), postDelivery(urls[(i + 1) % urls.length]!, delivery)]),
+      Promise.all([
+        postDelivery(urls[i % urls.length]!, delivery),
+        postDelivery(urls[(i + 1) % urls.length]!, delivery),
+      ]),
     );
     for (const [index, [first, second]] of pairs.entries()) {
       const expectedId = jobIdFor(deliveries[index]!.body);
-      expect(first, `delivery ${index}, first copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
-      expect(second, `delivery ${index}, second copy`).toMatchObject({ status: 202, body: { status: 'queued', id: expectedId } });
+      expect(first, `delivery ${index}, first copy`).toMatchObject({
+        status: 202,
+        body: { status: 'queued', id: expectedId },
+      });
+      expect(second, `delivery ${index}, second copy`).toMatchObject({
+        status: 202,
+        body: { status: 'queued', id: expectedId },
+      });
     }
 
-    const done = () => workers.flatMap((w) => w.messages).filter((m): m is Extract<FixtureMessage, { type: 'done' }> => m.type === 'done');
+    const done = () =>
+      workers
+        .flatMap((w) => w.messages)
+        .filter((m): m is Extract<FixtureMessage, { type: 'done' }> => m.type === 'done');
     await eventually(`${DELIVERIES} handler runs`, () => done().length >= DELIVERIES, 60_000);
 
     // Replays of old, already processed deliveries, each to a receiver it did not go to before.
     const replayed = deliveries.filter((_, i) => i % (DELIVERIES / REPLAYS) === 0);
-    const answers = await inBatches(replayed, 16, (delivery, i) => postDelivery(urls[(i + 2) % urls.length]!, delivery));
+    const answers = await inBatches(replayed, 16, (delivery, i) =>
+      postDelivery(urls[(i + 2) % urls.length]!, delivery),
+    );
     expect(answers.map((a) => a.status)).toEqual(replayed.map(() => 202));
     await sleep(1_500); // room for any wrongly created job to be picked up and run
 

@@ -10,14 +10,23 @@ const world = processWorldPerFile();
 
 describe('SIGTERM', () => {
   it('lets a worker finish the jobs in hand, fetch no more, and exit 0', async () => {
-    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-worker', LOCK_MS: '1000', STALLED_MS: '500' };
+    const env = {
+      REDIS_URL: world.redis.url,
+      WEBHOOK_SECRET: SECRET,
+      INBOX_QUEUE: 'sigterm-worker',
+      LOCK_MS: '1000',
+      STALLED_MS: '500',
+    };
     const receiver = await startFixture('receiver.mjs', env);
     const leaving = await startFixture('worker.mjs', { ...env, WORK_MS: '1500', CONCURRENCY: '3' });
     world.fixtures.push(receiver, leaving);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     const held = await Promise.all([1, 2, 3].map((i) => signedDelivery(90_000 + i)));
     for (const delivery of held) expect((await postDelivery(url, delivery)).status).toBe(202);
-    await eventually('the worker holds three jobs', () => leaving.messages.filter((m) => m.type === 'started').length === 3);
+    await eventually(
+      'the worker holds three jobs',
+      () => leaving.messages.filter((m) => m.type === 'started').length === 3,
+    );
 
     leaving.child.kill('SIGTERM');
     await sleep(100);
@@ -34,7 +43,9 @@ describe('SIGTERM', () => {
     world.fixtures.push(next);
     await eventually('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
     await sleep(2_000);
-    expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([jobIdFor(late.body)]);
+    expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([
+      jobIdFor(late.body),
+    ]);
   });
 
   it('lets a receiver answer the requests it holds, then exit 0', async () => {
@@ -43,7 +54,10 @@ describe('SIGTERM', () => {
     world.fixtures.push(receiver);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     // Redis hangs (SIGSTOP): the request is held inside the enqueue when SIGTERM arrives.
-    const redisPid = (await import('node:child_process')).execFileSync('redis-cli', ['-p', String(world.redis.port), 'info', 'server']).toString().match(/process_id:(\d+)/)![1]!;
+    const redisPid = (await import('node:child_process'))
+      .execFileSync('redis-cli', ['-p', String(world.redis.port), 'info', 'server'])
+      .toString()
+      .match(/process_id:(\d+)/)![1]!;
     process.kill(Number(redisPid), 'SIGSTOP');
     try {
       const pending = postDelivery(url, await signedDelivery(91_000));
@@ -62,8 +76,18 @@ describe('SIGTERM', () => {
   });
 
   it('closes a worker and an inbox at once while Redis is down, instead of waiting for it', async () => {
-    const worker = createInboxWorker({ connection: world.redis.url, queue: 'sigterm-outage', handler: () => {}, onRedisError: () => {} });
-    const inbox = createInbox({ connection: world.redis.url, secret: SECRET, queue: 'sigterm-outage', onRedisError: () => {} });
+    const worker = createInboxWorker({
+      connection: world.redis.url,
+      queue: 'sigterm-outage',
+      handler: () => {},
+      onRedisError: () => {},
+    });
+    const inbox = createInbox({
+      connection: world.redis.url,
+      secret: SECRET,
+      queue: 'sigterm-outage',
+      onRedisError: () => {},
+    });
     await eventually('both connected', async () => (await worker.health()).ok && (await inbox.health()).ok);
     await world.redis.stop('SIGKILL');
     try {

@@ -18,16 +18,25 @@ afterAll(async () => {
 
 async function stats(server: RedisServer, ...args: string[]) {
   let out = '';
-  expect(await runInboxCli(['stats', '--redis', server.url, ...args], { out: (line) => (out += `${line}\n`), err: () => {} })).toBe(0);
+  expect(
+    await runInboxCli(['stats', '--redis', server.url, ...args], {
+      out: (line) => (out += `${line}\n`),
+      err: () => {},
+    }),
+  ).toBe(0);
   return out;
 }
 
 describe('inbox stats', () => {
   it('prints the appendfsync value Redis has, and what it means', async () => {
     const always = await stats(servers.always!);
-    expect(always).toMatch(/^persistence: AOF on, appendfsync always: Redis writes each acknowledged delivery to disk before it answers/m);
+    expect(always).toMatch(
+      /^persistence: AOF on, appendfsync always: Redis writes each acknowledged delivery to disk before it answers/m,
+    );
     const everysec = await stats(servers.everysec!);
-    expect(everysec).toMatch(/^persistence: AOF on, appendfsync everysec: a crash of Redis or its machine can lose the deliveries acknowledged in the last second/m);
+    expect(everysec).toMatch(
+      /^persistence: AOF on, appendfsync everysec: a crash of Redis or its machine can lose the deliveries acknowledged in the last second/m,
+    );
     expect(everysec).not.toMatch(/with appendfsync always, .*; with everysec/);
     expect(JSON.parse(await stats(servers.always!, '--json'))).toMatchObject({ aof: true, appendfsync: 'always' });
   });

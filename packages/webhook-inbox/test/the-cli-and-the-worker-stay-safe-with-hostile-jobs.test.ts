@@ -62,7 +62,10 @@ afterAll(async () => {
 async function cli(...args: string[]) {
   let out = '';
   let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], { out: (line) => (out += `${line}\n`), err: (line) => (err += `${line}\n`) });
+  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
+    out: (line) => (out += `${line}\n`),
+    err: (line) => (err += `${line}\n`),
+  });
   return { code, out, err };
 }
 
@@ -85,7 +88,9 @@ describe('hostile jobs', () => {
     }
     const line = lines.find((l) => l.includes('stays in the failed set'))!;
     expect(line).not.toMatch(CONTROL);
-    expect(line).toContain('CRM refused \\u001b[2J\\u001b[1;1Hfake prompt$ \\u000dOVERWRITTEN\\u0007 \\u009b31m \\u202eevil (submission 100)');
+    expect(line).toContain(
+      'CRM refused \\u001b[2J\\u001b[1;1Hfake prompt$ \\u000dOVERWRITTEN\\u0007 \\u009b31m \\u202eevil (submission 100)',
+    );
     const listed = await cli('failed');
     expect(listed.out).not.toMatch(CONTROL);
     expect(listed.out).toContain('\\u001b[2J');
@@ -127,8 +132,18 @@ describe('hostile jobs', () => {
     // Delayed, so its data can be spoiled before a worker takes it.
     const notJson = await queue.add('submission.created', { v: 1 }, { jobId: 'wh-not-json', attempts: 3, delay: 300 });
     await raw.hset(queue.toKey(notJson.id!), 'data', '{"v":1,"body":');
-    const nullBody = await queue.add('submission.created', { v: 1, body: Buffer.from('null').toString('base64'), headers: {}, receivedAt: Date.now() }, { jobId: 'wh-null-body', attempts: 3 });
-    await eventually('both to be failed', async () => (await raw.zscore(queue.toKey('failed'), 'wh-not-json')) !== null && (await raw.zscore(queue.toKey('failed'), 'wh-null-body')) !== null, 10_000);
+    const nullBody = await queue.add(
+      'submission.created',
+      { v: 1, body: Buffer.from('null').toString('base64'), headers: {}, receivedAt: Date.now() },
+      { jobId: 'wh-null-body', attempts: 3 },
+    );
+    await eventually(
+      'both to be failed',
+      async () =>
+        (await raw.zscore(queue.toKey('failed'), 'wh-not-json')) !== null &&
+        (await raw.zscore(queue.toKey('failed'), 'wh-null-body')) !== null,
+      10_000,
+    );
     expect(runs.some((run) => run.payload === null)).toBe(false);
 
     const shown = await cli('show', 'wh-not-json');
@@ -136,9 +151,15 @@ describe('hostile jobs', () => {
     expect(shown.code).toBe(0);
     expect(shown.err).toBe('');
     expect(shown.out).not.toMatch(/\n\s+at /);
-    expect(JSON.parse(shown.out)).toMatchObject({ state: 'failed', attemptsMade: 1, delivery: { error: expect.stringMatching(/holds data that is not JSON/) } });
+    expect(JSON.parse(shown.out)).toMatchObject({
+      state: 'failed',
+      attemptsMade: 1,
+      delivery: { error: expect.stringMatching(/holds data that is not JSON/) },
+    });
     expect(JSON.parse(shown.out).failedReason).toMatch(/holds data that is not JSON/);
-    expect(JSON.parse((await cli('show', nullBody.id!)).out).failedReason).toMatch(/holds a body that is null, not a submission.created object/);
+    expect(JSON.parse((await cli('show', nullBody.id!)).out).failedReason).toMatch(
+      /holds a body that is null, not a submission.created object/,
+    );
     const listed = JSON.parse((await cli('failed', '--json', '--limit', '100')).out) as Array<{ id: string }>;
     expect(listed.map((row) => row.id)).toEqual(expect.arrayContaining(['wh-not-json', 'wh-null-body']));
     await raw.del(queue.toKey('wh-not-json'));
@@ -157,7 +178,10 @@ describe('hostile jobs', () => {
     expect(retried.code).toBe(0);
     expect(retried.out).toMatch(/^20 failed deliveries sent back to the queue/m);
     expect(retried.out.match(/^retrying /gm)).toHaveLength(20);
-    await eventually('each to fail again', async () => (await queue.getFailedCount()) === 20 && runs.length - before >= 20);
+    await eventually(
+      'each to fail again',
+      async () => (await queue.getFailedCount()) === 20 && runs.length - before >= 20,
+    );
     await sleep(300);
     expect(runs.length - before).toBe(20);
   });
@@ -167,10 +191,22 @@ describe('hostile jobs', () => {
     const posted = await postDelivery(url, delivery, { 'x-jwt': 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
-    await eventually('the job to complete and its body to be accounted', async () => (await raw.zscore(queue.toKey('kept-bodies'), id)) !== null);
-    expect(((await queue.getJob(id))!.data as { body?: unknown }).body).toBe(Buffer.from(delivery.body).toString('base64'));
+    await eventually(
+      'the job to complete and its body to be accounted',
+      async () => (await raw.zscore(queue.toKey('kept-bodies'), id)) !== null,
+    );
+    expect(((await queue.getJob(id))!.data as { body?: unknown }).body).toBe(
+      Buffer.from(delivery.body).toString('base64'),
+    );
     expect(Number(await raw.get(queue.toKey('kept-bodies:total')))).toBe(Buffer.byteLength(delivery.body));
     const shown = JSON.parse((await cli('show', id, '--json')).out);
-    expect(shown).toMatchObject({ state: 'completed', delivery: { payload: { submission_id: 7 }, bytes: Buffer.byteLength(delivery.body), headers: { 'content-type': 'application/json', 'x-jwt': '<masked, 28 chars>' } } });
+    expect(shown).toMatchObject({
+      state: 'completed',
+      delivery: {
+        payload: { submission_id: 7 },
+        bytes: Buffer.byteLength(delivery.body),
+        headers: { 'content-type': 'application/json', 'x-jwt': '<masked, 28 chars>' },
+      },
+    });
   });
 });

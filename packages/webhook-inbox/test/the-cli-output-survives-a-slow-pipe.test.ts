@@ -20,9 +20,14 @@ beforeAll(async () => {
   try {
     // A payload of 4,000 answers: `show` prints it pretty, one line per key, about 1 MB.
     const body = JSON.parse(deliveryBody(1)) as { data: Record<string, unknown> };
-    for (let i = 0; i < 4_000; i++) body.data[`field-${i}`] = { value: `answer ${i} ${'x'.repeat(200)}`, name: `Question ${i}`, type: 'text' };
+    for (let i = 0; i < 4_000; i++)
+      body.data[`field-${i}`] = { value: `answer ${i} ${'x'.repeat(200)}`, name: `Question ${i}`, type: 'text' };
     const rawBody = new TextEncoder().encode(JSON.stringify(body));
-    const job = await queue.add('submission.created', storeDelivery({ rawBody, signature: 'sha256=x', headers: {} }, Date.now()), { jobId: 'wh-big' });
+    const job = await queue.add(
+      'submission.created',
+      storeDelivery({ rawBody, signature: 'sha256=x', headers: {} }, Date.now()),
+      { jobId: 'wh-big' },
+    );
     id = job.id!;
     expectedBytes = rawBody.byteLength;
   } finally {
@@ -37,7 +42,9 @@ afterAll(async () => {
 describe('the CLI through a slow pipe', () => {
   it('writes all of its output before it exits, with its exit code', async () => {
     const bin = fileURLToPath(new URL('../bin/forms-webhook-inbox.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'show', id, '--queue', QUEUE, '--redis', redis.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'show', id, '--queue', QUEUE, '--redis', redis.url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -59,7 +66,10 @@ describe('the CLI through a slow pipe', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(out.length).toBeGreaterThan(expectedBytes);
-    const shown = JSON.parse(out) as { id: string; delivery: { bytes: number; payload: { data: Record<string, unknown> } } };
+    const shown = JSON.parse(out) as {
+      id: string;
+      delivery: { bytes: number; payload: { data: Record<string, unknown> } };
+    };
     expect(shown.id).toBe(id);
     expect(shown.delivery.bytes).toBe(expectedBytes);
     expect(Object.keys(shown.delivery.payload.data)).toHaveLength(4_001);

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { inboxMiddleware } from '../src/adapters/node.js';
-import { createInbox, createInboxWorker, submissionKeyFor, type Inbox, type InboxDelivery, type InboxWorker } from '../src/index.js';
+import {
+  createInbox,
+  createInboxWorker,
+  submissionKeyFor,
+  type Inbox,
+  type InboxDelivery,
+  type InboxWorker,
+} from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
 
 let redis: RedisServer;
@@ -43,7 +50,8 @@ describe('the submission key', () => {
     const updated = created.replace('"value":"Ada 4242 é/"', '"value":"Ada Lovelace"');
     expect(updated).not.toBe(created);
     const other = deliveryBody(4243);
-    for (const body of [created, updated, other]) expect((await postDelivery(url, await signed(body))).status).toBe(202);
+    for (const body of [created, updated, other])
+      expect((await postDelivery(url, await signed(body))).status).toBe(202);
     await eventually('three runs', () => runs.length === 3);
 
     const bySubmission = (id: number) => runs.filter((run) => run.payload.submission_id === id);

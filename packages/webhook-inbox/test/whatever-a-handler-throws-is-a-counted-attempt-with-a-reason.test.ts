@@ -66,7 +66,11 @@ describe('a handler that fails without a proper Error', () => {
       expect(posted.status).toBe(202);
       ids.push(posted.body.id!);
     }
-    await eventually('every delivery to be dead-lettered after its two attempts', () => failures.filter((f) => f.final).length === deliveries.length, 10_000);
+    await eventually(
+      'every delivery to be dead-lettered after its two attempts',
+      () => failures.filter((f) => f.final).length === deliveries.length,
+      10_000,
+    );
     for (const id of ids) {
       expect(failures.filter((f) => f.id === id).map((f) => [f.attempt, f.final])).toEqual([
         [1, false],
@@ -75,12 +79,30 @@ describe('a handler that fails without a proper Error', () => {
     }
 
     let out = '';
-    expect(await runInboxCli(['failed', '--json', '--redis', redis.url, '--queue', QUEUE], { out: (line) => (out += line), err: () => {} })).toBe(0);
-    const reasons = Object.fromEntries((JSON.parse(out) as Array<{ submissionId: number; failedReason: string; attemptsMade: number }>).map((row) => [row.submissionId, row]));
-    expect(reasons[1]).toMatchObject({ attemptsMade: 2, failedReason: 'The handler failed with null instead of an Error: throw an Error that says what went wrong.' });
-    expect(reasons[2]).toMatchObject({ attemptsMade: 2, failedReason: 'The handler failed with undefined instead of an Error: throw an Error that says what went wrong.' });
+    expect(
+      await runInboxCli(['failed', '--json', '--redis', redis.url, '--queue', QUEUE], {
+        out: (line) => (out += line),
+        err: () => {},
+      }),
+    ).toBe(0);
+    const reasons = Object.fromEntries(
+      (JSON.parse(out) as Array<{ submissionId: number; failedReason: string; attemptsMade: number }>).map((row) => [
+        row.submissionId,
+        row,
+      ]),
+    );
+    expect(reasons[1]).toMatchObject({
+      attemptsMade: 2,
+      failedReason: 'The handler failed with null instead of an Error: throw an Error that says what went wrong.',
+    });
+    expect(reasons[2]).toMatchObject({
+      attemptsMade: 2,
+      failedReason: 'The handler failed with undefined instead of an Error: throw an Error that says what went wrong.',
+    });
     expect(reasons[3]).toMatchObject({ attemptsMade: 2, failedReason: 'the CRM said no' });
     expect(reasons[4]!.failedReason).toMatch(/^The handler threw an Error \(Error\) whose message could not be read/);
-    expect(reasons[5]!.failedReason).toBe('The handler failed with object {"code":"E_CRM","retryable":false} instead of an Error: throw an Error that says what went wrong.');
+    expect(reasons[5]!.failedReason).toBe(
+      'The handler failed with object {"code":"E_CRM","retryable":false} instead of an Error: throw an Error that says what went wrong.',
+    );
   });
 });

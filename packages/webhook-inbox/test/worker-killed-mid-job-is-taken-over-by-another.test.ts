@@ -10,15 +10,25 @@ const world = processWorldPerFile();
 
 describe('a worker killed mid-job', () => {
   it('loses its jobs to another worker, which completes each exactly once', async () => {
-    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'takeover', LOCK_MS: '1000', STALLED_MS: '500' };
+    const env = {
+      REDIS_URL: world.redis.url,
+      WEBHOOK_SECRET: SECRET,
+      INBOX_QUEUE: 'takeover',
+      LOCK_MS: '1000',
+      STALLED_MS: '500',
+    };
     const receiver = await startFixture('receiver.mjs', env);
     const doomed = await startFixture('worker.mjs', { ...env, WORK_MS: '600000', CONCURRENCY: '8' });
     world.fixtures.push(receiver, doomed);
     const deliveries = await Promise.all(Array.from({ length: 5 }, (_, i) => signedDelivery(70_000 + i)));
-    const answers = await inBatches(deliveries, 5, (d) => postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d));
+    const answers = await inBatches(deliveries, 5, (d) =>
+      postDelivery(`http://127.0.0.1:${receiver.port}/webhooks/forms`, d),
+    );
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     const ids = deliveries.map((d) => jobIdFor(d.body));
-    await eventually('the first worker holds all five jobs', () => ids.every((id) => doomed.messages.some((m) => m.type === 'started' && m.id === id)));
+    await eventually('the first worker holds all five jobs', () =>
+      ids.every((id) => doomed.messages.some((m) => m.type === 'started' && m.id === id)),
+    );
 
     const survivor = await startFixture('worker.mjs', { ...env, WORK_MS: '0' });
     world.fixtures.push(survivor);
@@ -27,7 +37,11 @@ describe('a worker killed mid-job', () => {
 
     expect(await doomed.kill('SIGKILL')).toBe('SIGKILL');
     const tookOver = performance.now();
-    await eventually('the survivor completes all five', () => ids.every((id) => survivor.messages.some((m) => m.type === 'done' && m.id === id)), 15_000);
+    await eventually(
+      'the survivor completes all five',
+      () => ids.every((id) => survivor.messages.some((m) => m.type === 'done' && m.id === id)),
+      15_000,
+    );
     // Lock (1 s) plus a stalled check (every 0.5 s) plus a fetch: seconds, not the 30 s default.
     expect(performance.now() - tookOver).toBeLessThan(10_000);
     await sleep(1_000);

@@ -9,7 +9,17 @@ if (process.argv[2] === 'measure') {
   const { createVerifier, sign } = await import('@forms-api/webhook-verify');
   const { createPayloadValidator } = await import('@forms-api/webhook-verify/validate');
   const secret = 'whsec_bench_0123456789abcdef';
-  const body = Buffer.from(JSON.stringify({ form_id: 123, form_title: 'Contact Form', form_slug: 'contact-form-ab12cd', submission: { Name: 'Jane Doé' }, data: { '3700d380-197b-47b9-a008-3acc31bbd506': { value: 'Jane Doé', name: 'Name', type: 'text' } }, message: 'Please do not use the `submission` field.', submission_id: 456 }));
+  const body = Buffer.from(
+    JSON.stringify({
+      form_id: 123,
+      form_title: 'Contact Form',
+      form_slug: 'contact-form-ab12cd',
+      submission: { Name: 'Jane Doé' },
+      data: { '3700d380-197b-47b9-a008-3acc31bbd506': { value: 'Jane Doé', name: 'Name', type: 'text' } },
+      message: 'Please do not use the `submission` field.',
+      submission_id: 456,
+    }),
+  );
   const header = await sign(secret, body);
   const plain = createVerifier({ secret });
   const validating = createVerifier({ secret, validate: createPayloadValidator() });
@@ -33,11 +43,18 @@ if (process.argv[2] === 'measure') {
   console.log(JSON.stringify({ node: process.version, bytes: body.length, verify, parse, parseValidated, compileMs }));
 } else {
   assertRuntimesInstalled();
-  console.log('| runtime | body | verify (µs/call) | parseWebhook (µs/call) | parseWebhook + validate (µs/call) | validation added | schema compile, once (ms) |');
+  console.log(
+    '| runtime | body | verify (µs/call) | parseWebhook (µs/call) | parseWebhook + validate (µs/call) | validation added | schema compile, once (ms) |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const runtime of [runtimes['node 24'], { command: process.execPath, args: [] }]) {
-    const out = execFileSync(runtime.command, [...runtime.args, new URL(import.meta.url).pathname, 'measure'], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } });
+    const out = execFileSync(runtime.command, [...runtime.args, new URL(import.meta.url).pathname, 'measure'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...runtimeEnv },
+    });
     const r = JSON.parse(out.trim().split('\n').at(-1));
-    console.log(`| Node ${r.node} | ${r.bytes} B | ${r.verify.toFixed(2)} | ${r.parse.toFixed(2)} | ${r.parseValidated.toFixed(2)} | +${(r.parseValidated - r.parse).toFixed(2)} µs (${((r.parseValidated / r.parse - 1) * 100).toFixed(0)}%) | ${r.compileMs.toFixed(1)} |`);
+    console.log(
+      `| Node ${r.node} | ${r.bytes} B | ${r.verify.toFixed(2)} | ${r.parse.toFixed(2)} | ${r.parseValidated.toFixed(2)} | +${(r.parseValidated - r.parse).toFixed(2)} µs (${((r.parseValidated / r.parse - 1) * 100).toFixed(0)}%) | ${r.compileMs.toFixed(1)} |`,
+    );
   }
 }

@@ -14,7 +14,12 @@ import process from 'node:process';
 
 const which = process.argv[2] === 'web' ? 'web' : 'resolved';
 const build = which === 'web' ? await import('../dist/web.js') : await import('@forms-api/webhook-verify');
-const buildName = which === 'web' ? 'Web Crypto' : import.meta.resolve('@forms-api/webhook-verify').endsWith('/dist/node.js') ? 'node:crypto' : 'Web Crypto';
+const buildName =
+  which === 'web'
+    ? 'Web Crypto'
+    : import.meta.resolve('@forms-api/webhook-verify').endsWith('/dist/node.js')
+      ? 'node:crypto'
+      : 'Web Crypto';
 
 const SECRET = 'whsec_1234567890abcdefghijklmnop';
 const SIZES = [
@@ -24,7 +29,11 @@ const SIZES = [
 ].filter(([label]) => !process.env.BENCH_SIZES || process.env.BENCH_SIZES.split(',').includes(label));
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 60);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const runtime = globalThis.Bun ? `Bun ${globalThis.Bun.version}` : globalThis.Deno ? `Deno ${globalThis.Deno.version.deno}` : `Node ${process.version.slice(1)}`;
+const runtime = globalThis.Bun
+  ? `Bun ${globalThis.Bun.version}`
+  : globalThis.Deno
+    ? `Deno ${globalThis.Deno.version.deno}`
+    : `Node ${process.version.slice(1)}`;
 
 let octokitVerify;
 if (which === 'resolved') {
@@ -36,7 +45,12 @@ if (which === 'resolved') {
 }
 
 function bodyOf(size) {
-  const text = JSON.stringify({ form_id: 1, form_title: 'Bench', submission: { text: 'x'.repeat(Math.max(0, size - 64)) }, submission_id: 2 });
+  const text = JSON.stringify({
+    form_id: 1,
+    form_title: 'Bench',
+    submission: { text: 'x'.repeat(Math.max(0, size - 64)) },
+    submission_id: 2,
+  });
   return new Uint8Array(Buffer.from(text.slice(0, size)));
 }
 
@@ -58,7 +72,13 @@ async function slice(fn) {
   return (ops / elapsed) * 1000;
 }
 
-const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+const key = await crypto.subtle.importKey(
+  'raw',
+  new TextEncoder().encode(SECRET),
+  { name: 'HMAC', hash: 'SHA-256' },
+  false,
+  ['sign', 'verify'],
+);
 const secretKey = createSecretKey(Buffer.from(SECRET));
 const fail = (name) => {
   throw new Error(`${name} failed to verify`);
@@ -74,17 +94,26 @@ for (const [label, size] of SIZES) {
   // compare (of raw digests, or of hex digests as bytes, whichever is faster on the runtime).
   const sameHex = (digestHex) => timingSafeEqual(Buffer.from(digestHex, 'latin1'), Buffer.from(hex, 'latin1'));
   const primitives = {
-    'node:crypto createHmac, raw digests': () => timingSafeEqual(createHmac('sha256', SECRET).update(body).digest(), Buffer.from(hex, 'hex')) || fail('createHmac'),
-    'node:crypto createHmac, hex digests': () => sameHex(createHmac('sha256', SECRET).update(body).digest('hex')) || fail('createHmac hex'),
-    'node:crypto createHmac(KeyObject)': () => timingSafeEqual(createHmac('sha256', secretKey).update(body).digest(), Buffer.from(hex, 'hex')) || fail('createHmac(KeyObject)'),
-    'crypto.subtle.verify, cached key': async () => (await crypto.subtle.verify('HMAC', key, Buffer.from(hex, 'hex'), body)) || fail('subtle.verify'),
-    'crypto.subtle.sign, cached key': async () => (await crypto.subtle.sign('HMAC', key, body)).byteLength === 32 || fail('subtle.sign'),
+    'node:crypto createHmac, raw digests': () =>
+      timingSafeEqual(createHmac('sha256', SECRET).update(body).digest(), Buffer.from(hex, 'hex')) ||
+      fail('createHmac'),
+    'node:crypto createHmac, hex digests': () =>
+      sameHex(createHmac('sha256', SECRET).update(body).digest('hex')) || fail('createHmac hex'),
+    'node:crypto createHmac(KeyObject)': () =>
+      timingSafeEqual(createHmac('sha256', secretKey).update(body).digest(), Buffer.from(hex, 'hex')) ||
+      fail('createHmac(KeyObject)'),
+    'crypto.subtle.verify, cached key': async () =>
+      (await crypto.subtle.verify('HMAC', key, Buffer.from(hex, 'hex'), body)) || fail('subtle.verify'),
+    'crypto.subtle.sign, cached key': async () =>
+      (await crypto.subtle.sign('HMAC', key, body)).byteLength === 32 || fail('subtle.sign'),
   };
   if (globalThis.Bun) {
     const { CryptoHasher } = globalThis.Bun;
     const keyed = new CryptoHasher('sha256', SECRET);
-    primitives['Bun.CryptoHasher'] = () => sameHex(new CryptoHasher('sha256', SECRET).update(body).digest('hex')) || fail('Bun.CryptoHasher');
-    primitives['Bun.CryptoHasher, keyed copy'] = () => sameHex(keyed.copy().update(body).digest('hex')) || fail('Bun.CryptoHasher copy');
+    primitives['Bun.CryptoHasher'] = () =>
+      sameHex(new CryptoHasher('sha256', SECRET).update(body).digest('hex')) || fail('Bun.CryptoHasher');
+    primitives['Bun.CryptoHasher, keyed copy'] = () =>
+      sameHex(keyed.copy().update(body).digest('hex')) || fail('Bun.CryptoHasher copy');
   }
   // The promise-returning cases are timed as returned (slice() awaits each result, as it awaits
   // the primitives' booleans); the warm-up checks that they verify.
@@ -103,7 +132,13 @@ for (const [label, size] of SIZES) {
   const [fastestName, fastest] = Object.keys(primitives)
     .map((name) => [name, best[name]])
     .sort((a, b) => b[1] - a[1])[0];
-  results.push({ size: label, fastestName, fastest, subtleSign: best['crypto.subtle.sign, cached key'], opsPerSecond: best });
+  results.push({
+    size: label,
+    fastestName,
+    fastest,
+    subtleSign: best['crypto.subtle.sign, cached key'],
+    opsPerSecond: best,
+  });
 }
 
 console.log(JSON.stringify({ runtime, build: buildName, sliceMs: SLICE_MS, rounds: ROUNDS, results }));

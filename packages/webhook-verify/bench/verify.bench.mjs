@@ -12,10 +12,20 @@ import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtim
 assertRuntimesInstalled();
 const script = fileURLToPath(new URL('./verify-on-this-runtime.mjs', import.meta.url));
 const TARGET = 0.9;
-const order = [runtimes['node 24'], runtimes['node 22'], { command: process.execPath, args: [] }, runtimes.bun, runtimes.deno];
+const order = [
+  runtimes['node 24'],
+  runtimes['node 22'],
+  { command: process.execPath, args: [] },
+  runtimes.bun,
+  runtimes.deno,
+];
 
 const measure = (runtime, build) => {
-  const output = execFileSync(runtime.command, [...runtime.args, script, build], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv }, maxBuffer: 1 << 20 });
+  const output = execFileSync(runtime.command, [...runtime.args, script, build], {
+    encoding: 'utf8',
+    env: { ...process.env, ...runtimeEnv },
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(output.trim().split('\n').at(-1));
 };
 const ratio = (value, limit) => (value / limit).toFixed(2) + 'x';
@@ -34,7 +44,11 @@ for (const runtime of order) {
       ['Web build verify(secret, …) / subtle.sign', w.opsPerSecond['verify(secret, …)'], w.subtleSign],
       ['Web build createVerifier / subtle.sign', w.opsPerSecond['createVerifier().verify'], w.subtleSign],
     ];
-    const row = { runtime: `${resolved.runtime} (${resolved.build} build)`, body: r.size, 'fastest primitive: ops/s': `${r.fastestName}: ${Math.round(r.fastest).toLocaleString('en-US')}` };
+    const row = {
+      runtime: `${resolved.runtime} (${resolved.build} build)`,
+      body: r.size,
+      'fastest primitive: ops/s': `${r.fastestName}: ${Math.round(r.fastest).toLocaleString('en-US')}`,
+    };
     for (const [column, value, limit] of checks) {
       row[column] = ratio(value, limit) + (value / limit < TARGET ? ' *' : '');
       if (value / limit < TARGET) misses.push(`${row.runtime} ${r.size} ${column}: ${ratio(value, limit)}`);
@@ -45,7 +59,13 @@ for (const runtime of order) {
   });
 }
 
-console.log(`webhook-verify: verifications per CPU-second, as ratios to each runtime's fastest HMAC primitive (target >= ${TARGET.toFixed(2)}x; * = below)`);
+console.log(
+  `webhook-verify: verifications per CPU-second, as ratios to each runtime's fastest HMAC primitive (target >= ${TARGET.toFixed(2)}x; * = below)`,
+);
 console.log(`${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}; ${settings}.`);
 console.table(rows);
-console.log(misses.length === 0 ? `Every ratio is at or above ${TARGET.toFixed(2)}x.` : `Below ${TARGET.toFixed(2)}x:\n  ${misses.join('\n  ')}`);
+console.log(
+  misses.length === 0
+    ? `Every ratio is at or above ${TARGET.toFixed(2)}x.`
+    : `Below ${TARGET.toFixed(2)}x:\n  ${misses.join('\n  ')}`,
+);

@@ -75,7 +75,8 @@ async function run(argv: string[], io: Output): Promise<number> {
     }
     case 'send': {
       const [url, ...extra] = rest;
-      if (!url || !/^https?:\/\//.test(url)) throw new CliError('send needs the receiver URL (http:// or https://) as its argument.');
+      if (!url || !/^https?:\/\//.test(url))
+        throw new CliError('send needs the receiver URL (http:// or https://) as its argument.');
       if (extra.length > 0) throw new CliError(`send takes one URL (got also ${JSON.stringify(extra.join(' '))}).`);
       const timeoutMs = parseTimeout(values['timeout-ms']);
       const body = new Uint8Array(values.body ? readFile(values.body) : Buffer.from(exampleBody(), 'utf8'));
@@ -90,21 +91,38 @@ async function run(argv: string[], io: Output): Promise<number> {
     }
     case 'inbox':
       // The inbox sits above this package: it ships its own command rather than being loaded from here.
-      throw new CliError('The webhook inbox has its own command: install @forms-api/webhook-inbox and run `forms-webhook-inbox` (for example `npx forms-webhook-inbox stats`).');
+      throw new CliError(
+        'The webhook inbox has its own command: install @forms-api/webhook-inbox and run `forms-webhook-inbox` (for example `npx forms-webhook-inbox stats`).',
+      );
     default:
       throw new CliError(`Unknown command ${JSON.stringify(command)}.`);
   }
 }
 
-async function send(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>, timeoutMs: number, signed: boolean, io: Output): Promise<number> {
+async function send(
+  url: string,
+  body: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signed: boolean,
+  io: Output,
+): Promise<number> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     const text = await response.text();
     const elapsed = performance.now() - started;
     // The receiver's words reach a terminal: escaped and bounded, so they cannot move the cursor,
     // rewrite the line, ring or flood it.
-    io.out(`${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`);
+    io.out(
+      `${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`,
+    );
     if (text) io.out(printable(text, 500));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
@@ -149,14 +167,16 @@ function parseArguments(argv: string[]) {
     });
   } catch (error) {
     // node:util's parse errors (unknown flag, missing value) are usage errors, told as such.
-    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new CliError(error.message);
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS'))
+      throw new CliError(error.message);
     throw error;
   }
 }
 
 function parseTimeout(value: string | undefined): number {
   if (value === undefined) return 5000;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`--timeout-ms takes a positive whole number of milliseconds (got ${JSON.stringify(value)}).`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new CliError(`--timeout-ms takes a positive whole number of milliseconds (got ${JSON.stringify(value)}).`);
   return Number(value);
 }
 
@@ -169,7 +189,9 @@ function readFile(file: string): Buffer {
     return readFileSync(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new CliError(`Cannot read --body ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error)}.`);
+    throw new CliError(
+      `Cannot read --body ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error)}.`,
+    );
   }
 }
 

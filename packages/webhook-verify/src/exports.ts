@@ -1,13 +1,23 @@
 // What both builds export besides the crypto-bound functions.
 export { WebhookRequestError, WebhookUsageError, WebhookVerificationError } from './core/errors.js';
-export type { WebhookRequestContext, WebhookRequestReason, WebhookUsageCode, WebhookVerificationReason } from './core/errors.js';
+export type {
+  WebhookRequestContext,
+  WebhookRequestReason,
+  WebhookUsageCode,
+  WebhookVerificationReason,
+} from './core/errors.js';
 export { SIGNATURE_HEADER, parseSignatureHeader } from './core/header.js';
 export type { ParsedSignature } from './core/header.js';
 export type { RawBody } from './core/body.js';
 export type { ParseOptions, PayloadValidator, ReleaseClaim, Verifier } from './core/api.js';
 export { rejectionBody, rejectionFor, rejectionHeaders } from './core/policy.js';
 export type { AnswerOptions, DuplicatePolicy, Rejection, RejectionBody, RejectionReason } from './core/policy.js';
-export { createBodyBudget, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PENDING_BODY_BYTES } from './core/body-limits.js';
+export {
+  createBodyBudget,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_PENDING_BODY_BYTES,
+} from './core/body-limits.js';
 export type { BodyBudget, BodyLimitOptions } from './core/body-limits.js';
 export type { VerifiedWebhook, WebhookRequestOptions } from './core/request.js';
 export { MemoryReplayStore } from './replay.js';

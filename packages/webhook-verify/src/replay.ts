@@ -30,7 +30,8 @@ export class MemoryReplayStore implements ReplayStore {
   constructor(options: MemoryReplayStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#now = options.now ?? Date.now;
-    if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) throw new RangeError('MemoryReplayStore: maxEntries must be a positive integer.');
+    if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1)
+      throw new RangeError('MemoryReplayStore: maxEntries must be a positive integer.');
   }
 
   claim(key: string, ttlMs: number): boolean {

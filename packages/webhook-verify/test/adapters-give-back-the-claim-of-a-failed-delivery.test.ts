@@ -18,7 +18,10 @@ type Target = { url: string; close: () => Promise<void> };
 /** The handler fails on the first delivery (as a database outage would), then succeeds. */
 type Behaviour = { failuresLeft: number; processed: number };
 
-const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour, onDuplicate?: DuplicatePolicy) => Promise<Target>> = {
+const receivers: Record<
+  string,
+  (store: MemoryReplayStore, b: Behaviour, onDuplicate?: DuplicatePolicy) => Promise<Target>
+> = {
   'node:http listener (handler throws synchronously)': (replayStore, b, onDuplicate) =>
     listenOn(
       createWebhookListener({ secret: SECRET, replayStore, onDuplicate }, (_payload, _req, res) => {
@@ -34,7 +37,10 @@ const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour, onDupli
       b.processed++;
       res.sendStatus(204);
     });
-    app.use((_error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
+    app.use(
+      (_error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+        void res.status(500).end(),
+    );
     return listen(app.listen(0, '127.0.0.1'));
   },
   'fastify (handler rejects)': async (replayStore, b, onDuplicate) => {
@@ -67,8 +73,16 @@ const receivers: Record<string, (store: MemoryReplayStore, b: Behaviour, onDupli
         return listenOn(async (req, res) => {
           const chunks: Buffer[] = [];
           for await (const chunk of req) chunks.push(chunk as Buffer);
-          const response = await handler(new Request(`http://127.0.0.1${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
-          res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+          const response = await handler(
+            new Request(`http://127.0.0.1${req.url}`, {
+              method: 'POST',
+              headers: req.headers as Record<string, string>,
+              body: Buffer.concat(chunks),
+            }),
+          );
+          res
+            .writeHead(response.status, Object.fromEntries(response.headers))
+            .end(Buffer.from(await response.arrayBuffer()));
         });
       },
     ]),
@@ -90,7 +104,10 @@ describe.each(Object.keys(receivers))('%s', (name) => {
     expect(behaviour.processed).toBe(1);
     await new Promise((r) => setTimeout(r, 20));
     const duplicate = await post(target.url, BODY, headers);
-    expect({ status: duplicate.status, body: duplicate.json() }).toEqual({ status: 200, body: { status: 'duplicate', message: expect.stringMatching(/already received/) } });
+    expect({ status: duplicate.status, body: duplicate.json() }).toEqual({
+      status: 200,
+      body: { status: 'duplicate', message: expect.stringMatching(/already received/) },
+    });
     expect(behaviour.processed).toBe(1);
   });
 
@@ -113,7 +130,9 @@ describe.each(Object.keys(receivers))('%s', (name) => {
   it('does not claim a delivery refused before its handler ran', async () => {
     const store = new MemoryReplayStore();
     target = await receivers[name]!(store, { failuresLeft: 0, processed: 0 });
-    expect((await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE, 'content-type': 'text/plain' })).status).toBe(415);
+    expect(
+      (await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE, 'content-type': 'text/plain' })).status,
+    ).toBe(415);
     expect((await post(target.url, `${BODY} `, { 'x-webhook-signature': SIGNATURE })).status).toBe(401);
     expect(store.size).toBe(0);
   });

@@ -25,12 +25,19 @@ const targets: Record<string, () => Promise<Target>> = {
     ),
   'express with its own raw body reading': async () => {
     const app = express();
-    app.post('/', webhookMiddleware({ secret: SECRET }), (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)));
+    app.post('/', webhookMiddleware({ secret: SECRET }), (req, res) =>
+      res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)),
+    );
     return listen(app.listen(0, '127.0.0.1'));
   },
   'express.raw() then the middleware': async () => {
     const app = express();
-    app.post('/', express.raw({ type: 'application/json', limit: '2mb' }), webhookMiddleware({ secret: SECRET }), (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)));
+    app.post(
+      '/',
+      express.raw({ type: 'application/json', limit: '2mb' }),
+      webhookMiddleware({ secret: SECRET }),
+      (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)),
+    );
     return listen(app.listen(0, '127.0.0.1'));
   },
   fastify: async () => {
@@ -65,12 +72,15 @@ describe.each(Object.keys(targets))('%s', (name) => {
   });
   afterAll(() => target.close());
 
-  it.each(POLICY_CASES.map(([label, request, status, reason]) => ({ label, request, status, reason })))('answers $label with $status', async ({ request, status, reason }) => {
-    const response = await post(target.url, request.body, request.headers);
-    expect(response.status).toBe(status);
-    if (status === 200) expect(response.json()).toEqual({ accepted: 456 });
-    else expect(response.json().error).toBe(reason);
-  });
+  it.each(POLICY_CASES.map(([label, request, status, reason]) => ({ label, request, status, reason })))(
+    'answers $label with $status',
+    async ({ request, status, reason }) => {
+      const response = await post(target.url, request.body, request.headers);
+      expect(response.status).toBe(status);
+      if (status === 200) expect(response.json()).toEqual({ accepted: 456 });
+      else expect(response.json().error).toBe(reason);
+    },
+  );
 
   it('answers 413 to a body over the limit, with the shared { error, message } body', async () => {
     const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) });
@@ -80,12 +90,15 @@ describe.each(Object.keys(targets))('%s', (name) => {
   });
 
   // With express.raw() the body is read by express.raw, which enforces its own `limit`.
-  it.skipIf(name.startsWith('express.raw'))('answers 413 to a chunked body without Content-Length as soon as it passes the limit', async () => {
-    // 4,096 chunks of 1 KiB = 4 MiB offered; the receiver must stop near 1 MiB and still answer.
-    const response = await postChunked(target.url, 4096, 1024, { 'x-webhook-signature': SIGNATURE });
-    expect(response.status).toBe(413);
-    expect(response.json().error).toBe('body_too_large');
-  });
+  it.skipIf(name.startsWith('express.raw'))(
+    'answers 413 to a chunked body without Content-Length as soon as it passes the limit',
+    async () => {
+      // 4,096 chunks of 1 KiB = 4 MiB offered; the receiver must stop near 1 MiB and still answer.
+      const response = await postChunked(target.url, 4096, 1024, { 'x-webhook-signature': SIGNATURE });
+      expect(response.status).toBe(413);
+      expect(response.json().error).toBe('body_too_large');
+    },
+  );
 });
 
 describe('fetch API adapter with a chunked body and no Content-Length', () => {
@@ -99,7 +112,12 @@ describe('fetch API adapter with a chunked body and no Content-Length', () => {
         controller.enqueue(new Uint8Array(512).fill(0x20));
       },
     });
-    const request = new Request('http://127.0.0.1/hook', { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': SIGNATURE }, duplex: 'half' } as RequestInit);
+    const request = new Request('http://127.0.0.1/hook', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': SIGNATURE },
+      duplex: 'half',
+    } as RequestInit);
     const response = await handler(request);
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(10); // stopped reading early instead of buffering 512 KB

@@ -14,7 +14,11 @@ import { BODY, SECRET, SIGNATURE, listenOn } from './http-helpers.js';
 const bin = fileURLToPath(new URL('../bin/forms-webhook.js', import.meta.url));
 const run = promisify(execFile);
 
-function cli(args: string[], input?: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  input?: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
     let stdout = '';
@@ -39,7 +43,15 @@ describe('forms-webhook', () => {
 
   it('verifies a body from a file: 0 when valid, 1 with the reason when not', async () => {
     expect((await cli(['verify', '--body', bodyFile, '--secret', SECRET, '--signature', SIGNATURE])).code).toBe(0);
-    const bad = await cli(['verify', '--body', bodyFile, '--secret', SECRET, '--signature', 'sha256=' + '0'.repeat(64)]);
+    const bad = await cli([
+      'verify',
+      '--body',
+      bodyFile,
+      '--secret',
+      SECRET,
+      '--signature',
+      'sha256=' + '0'.repeat(64),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/signature_mismatch/);
     expect(bad.stderr).not.toContain(SECRET);
@@ -69,15 +81,20 @@ describe('forms-webhook', () => {
       expect(code).toBe(0);
       expect(stdout).toMatch(/^204 No Content in \d+\.\d ms/);
       expect(received).toHaveLength(1);
-      expect(received[0]).toMatchObject({ submissionId: 456, headers: { 'x-api-key': 'k-7Hq2', 'x-webhook-signature': SIGNATURE } });
+      expect(received[0]).toMatchObject({
+        submissionId: 456,
+        headers: { 'x-api-key': 'k-7Hq2', 'x-webhook-signature': SIGNATURE },
+      });
     });
 
-    it('prints a hostile receiver\'s status text and body escaped and bounded (issue 20 #16)', async () => {
+    it("prints a hostile receiver's status text and body escaped and bounded (issue 20 #16)", async () => {
       // A raw socket, so the status line can carry what a framework would refuse to write.
       const hostile = createNetServer((socket) => {
         socket.once('data', () => {
           const body = `\u001b[2J\u001b]0;pwned\u0007ok\rFORGED LINE\u202e${'x'.repeat(5000)}`;
-          socket.end(`HTTP/1.1 200 OK\u001b[31m red\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+          socket.end(
+            `HTTP/1.1 200 OK\u001b[31m red\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+          );
         });
       });
       await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
@@ -98,7 +115,7 @@ describe('forms-webhook', () => {
     });
   });
 
-  it('sends `inbox` to the inbox\'s own command instead of loading a package above this one', async () => {
+  it("sends `inbox` to the inbox's own command instead of loading a package above this one", async () => {
     const { code, stderr } = await cli(['inbox', 'stats']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/forms-webhook-inbox/);

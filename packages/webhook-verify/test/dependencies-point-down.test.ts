@@ -11,13 +11,17 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const FORBIDDEN = ['@forms-api/webhook-inbox', '@forms-api/spec', 'ajv', 'ajv-formats'];
 
 function builtFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? builtFiles(join(dir, e.name)) : /\.(c?js)$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? builtFiles(join(dir, e.name)) : /\.(c?js)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every string literal naming one of them: an import, a require, or a specifier kept in a constant for a later import(). */
 function namesIn(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/["'`]((?:@forms-api\/(?:webhook-inbox|spec)|ajv|ajv-formats)(?:\/[^"'`]*)?)["'`]/g)].map((m) => m[1]!);
+  return [...text.matchAll(/["'`]((?:@forms-api\/(?:webhook-inbox|spec)|ajv|ajv-formats)(?:\/[^"'`]*)?)["'`]/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 describe('webhook-verify depends on nothing above it', () => {

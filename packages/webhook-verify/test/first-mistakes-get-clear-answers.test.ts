@@ -10,7 +10,12 @@ import * as fetchWeb from '../src/adapters/fetch-web.js';
 import { WebhookUsageError, createVerifier, parseWebhook } from '../src/node.js';
 import { BODY, SECRET, SIGNATURE, listen, post } from './http-helpers.js';
 
-const signedRequest = () => new Request('http://127.0.0.1/hook', { method: 'POST', body: BODY, headers: { 'content-type': 'application/json', 'x-webhook-signature': SIGNATURE } });
+const signedRequest = () =>
+  new Request('http://127.0.0.1/hook', {
+    method: 'POST',
+    body: BODY,
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': SIGNATURE },
+  });
 
 describe.each([
   ['node:crypto', fetchNode],
@@ -22,7 +27,11 @@ describe.each([
   ])('%s: throws a WebhookUsageError that says how to fix it, not a raw TypeError', async (_label, consume) => {
     const request = signedRequest();
     await consume(request);
-    for (const call of [() => adapter.verifyWebhookRequest(request, { secret: SECRET }), () => adapter.verifyFetchRequest(request, { secret: SECRET }), () => adapter.webhookHandler({ secret: SECRET }, () => new Response())(request)]) {
+    for (const call of [
+      () => adapter.verifyWebhookRequest(request, { secret: SECRET }),
+      () => adapter.verifyFetchRequest(request, { secret: SECRET }),
+      () => adapter.webhookHandler({ secret: SECRET }, () => new Response())(request),
+    ]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookUsageError);
       expect((error as WebhookUsageError).code).toBe('invalid_body');
@@ -36,11 +45,16 @@ describe.each([
       await c.req.json(); // e.g. a logging middleware
       await next();
     });
-    app.post('/hook', (c) => adapter.webhookHandler({ secret: SECRET }, () => new Response(null, { status: 204 }))(c.req.raw));
+    app.post('/hook', (c) =>
+      adapter.webhookHandler({ secret: SECRET }, () => new Response(null, { status: 204 }))(c.req.raw),
+    );
     app.onError((error, c) => c.json({ name: error.name, message: error.message }, 500));
     const response = await app.request(signedRequest());
     expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ name: 'WebhookUsageError', message: expect.stringMatching(/already read/) });
+    expect(await response.json()).toMatchObject({
+      name: 'WebhookUsageError',
+      message: expect.stringMatching(/already read/),
+    });
   });
 });
 
@@ -59,7 +73,10 @@ describe('`validate: true` instead of a validator function', () => {
       expect(attempt).toThrow(WebhookUsageError);
       expect(attempt).toThrow(/createPayloadValidator/);
     }
-    await expect(parseWebhook(SECRET, BODY, SIGNATURE, options)).rejects.toMatchObject({ name: 'WebhookUsageError', code: 'invalid_option' });
+    await expect(parseWebhook(SECRET, BODY, SIGNATURE, options)).rejects.toMatchObject({
+      name: 'WebhookUsageError',
+      code: 'invalid_option',
+    });
   });
 });
 

@@ -11,14 +11,24 @@ import { describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
 import { webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
-import { MemoryReplayStore, WebhookUsageError, WebhookVerificationError, createVerifier, parseWebhook, sign } from '../src/node.js';
+import {
+  MemoryReplayStore,
+  WebhookUsageError,
+  WebhookVerificationError,
+  createVerifier,
+  parseWebhook,
+  sign,
+} from '../src/node.js';
 import * as web from '../src/web.js';
 import { BODY, SECRET, SIGNATURE, listenOn, post } from './http-helpers.js';
 
 const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
 
 /** Runs a script with this Node; resolves with its exit code and output, killing it after `timeoutMs`. */
-function runNode(args: string[], options: { input?: string; timeoutMs?: number; onStdout?: (text: string, kill: () => void) => void } = {}) {
+function runNode(
+  args: string[],
+  options: { input?: string; timeoutMs?: number; onStdout?: (text: string, kill: () => void) => void } = {},
+) {
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -61,8 +71,16 @@ describe('a createWebhookListener receiver whose handler throws synchronously', 
         void (async () => {
           const url = `http://127.0.0.1:${port}`;
           const headers = { 'x-webhook-signature': SIGNATURE };
-          statuses[0] = await post(url, BODY, headers).then((r) => r.status, () => -1);
-          statuses.push(await post(url, BODY, headers).then((r) => r.status, () => -1));
+          statuses[0] = await post(url, BODY, headers).then(
+            (r) => r.status,
+            () => -1,
+          );
+          statuses.push(
+            await post(url, BODY, headers).then(
+              (r) => r.status,
+              () => -1,
+            ),
+          );
           kill();
         })();
       },
@@ -82,13 +100,17 @@ describe('a signed body that is JSON but not an object', () => {
       const error = await api.parseWebhook(SECRET, body, signature).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookVerificationError);
       expect((error as WebhookVerificationError).reason).toBe('invalid_payload');
-      await expect(api.createVerifier({ secret: SECRET }).parseWebhook(body, signature)).rejects.toMatchObject({ reason: 'invalid_payload' });
+      await expect(api.createVerifier({ secret: SECRET }).parseWebhook(body, signature)).rejects.toMatchObject({
+        reason: 'invalid_payload',
+      });
     }
   });
 
   it('never reaches a listener handler, which answers 400', async () => {
     let reached = 0;
-    const target = await listenOn(createWebhookListener({ secret: SECRET }, (_payload, _req, res) => void (reached++, res.writeHead(204).end())));
+    const target = await listenOn(
+      createWebhookListener({ secret: SECRET }, (_payload, _req, res) => void (reached++, res.writeHead(204).end())),
+    );
     try {
       const response = await post(target.url, 'null', { 'x-webhook-signature': await sign(SECRET, 'null') });
       expect(response.status).toBe(400);
@@ -115,7 +137,12 @@ describe('a replay window that is not a positive whole number of milliseconds', 
     const refusals: unknown[] = [
       await parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
       await web.parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
-      ...[() => createVerifier(options), () => webhookMiddleware(options), () => createWebhookListener(options, () => {}), () => fetchWeb.webhookHandler(options, () => new Response())].map((create) => {
+      ...[
+        () => createVerifier(options),
+        () => webhookMiddleware(options),
+        () => createWebhookListener(options, () => {}),
+        () => fetchWeb.webhookHandler(options, () => new Response()),
+      ].map((create) => {
         try {
           create();
           return 'accepted';
@@ -126,7 +153,10 @@ describe('a replay window that is not a positive whole number of milliseconds', 
       await (async () => {
         const app = Fastify();
         app.register(webhookVerify, options);
-        const outcome = await app.ready().then(() => 'accepted', (e: unknown) => e);
+        const outcome = await app.ready().then(
+          () => 'accepted',
+          (e: unknown) => e,
+        );
         await app.close();
         return outcome;
       })(),
@@ -139,7 +169,10 @@ describe('a replay window that is not a positive whole number of milliseconds', 
   });
 
   it('a positive whole number is accepted', async () => {
-    expect((await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: new MemoryReplayStore(), replayTtlMs: 60_000 })).submission_id).toBe(456);
+    expect(
+      (await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: new MemoryReplayStore(), replayTtlMs: 60_000 }))
+        .submission_id,
+    ).toBe(456);
   });
 });
 
@@ -148,7 +181,11 @@ describe('the forms-webhook CLI given bad arguments', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['--timeout-ms abc', ['send', 'http://127.0.0.1:9/', '--timeout-ms', 'abc'], /--timeout-ms/],
     ['--timeout-ms -5', ['send', 'http://127.0.0.1:9/', '--timeout-ms', '-5'], /--timeout-ms/],
-    ['a missing --body file', ['sign', '--secret', SECRET, '--body', '/nonexistent/forms-webhook-body.json'], /forms-webhook-body\.json/],
+    [
+      'a missing --body file',
+      ['sign', '--secret', SECRET, '--body', '/nonexistent/forms-webhook-body.json'],
+      /forms-webhook-body\.json/,
+    ],
     ['an unknown flag', ['sign', '--secret', SECRET, '--sekret', 'x'], /--sekret/],
     ['a flag without its value', ['verify', '--secret', SECRET, '--signature'], /--signature/],
     ['an unknown command', ['frobnicate'], /frobnicate/],

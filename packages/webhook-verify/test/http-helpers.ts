@@ -20,7 +20,11 @@ export async function listen(server: Server): Promise<{ url: string; close: () =
 export const listenOn = (listener: RequestListener) => listen(createServer(listener));
 
 export async function post(url: string, body: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  const response = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   const text = await response.text();
   return { status: response.status, text, json: () => JSON.parse(text) };
 }
@@ -29,24 +33,51 @@ export async function post(url: string, body: string, headers: Record<string, st
 export const POLICY_CASES: Array<[string, { body: string; headers: Record<string, string> }, number, string]> = [
   ['a valid request', { body: BODY, headers: { 'x-webhook-signature': SIGNATURE } }, 200, 'accepted'],
   ['a missing signature', { body: BODY, headers: {} }, 401, 'missing_signature'],
-  ['a malformed signature', { body: BODY, headers: { 'x-webhook-signature': SIGNATURE.toUpperCase() } }, 401, 'malformed_signature'],
-  ['a signature of another body', { body: `${BODY} `, headers: { 'x-webhook-signature': SIGNATURE } }, 401, 'signature_mismatch'],
-  ['a wrong content type', { body: BODY, headers: { 'content-type': 'text/plain', 'x-webhook-signature': SIGNATURE } }, 415, 'unsupported_content_type'],
+  [
+    'a malformed signature',
+    { body: BODY, headers: { 'x-webhook-signature': SIGNATURE.toUpperCase() } },
+    401,
+    'malformed_signature',
+  ],
+  [
+    'a signature of another body',
+    { body: `${BODY} `, headers: { 'x-webhook-signature': SIGNATURE } },
+    401,
+    'signature_mismatch',
+  ],
+  [
+    'a wrong content type',
+    { body: BODY, headers: { 'content-type': 'text/plain', 'x-webhook-signature': SIGNATURE } },
+    415,
+    'unsupported_content_type',
+  ],
 ];
 
 /** POSTs `count` chunks of `size` bytes with chunked transfer encoding (no Content-Length), stopping once answered. */
-export function postChunked(url: string, count: number, size: number, headers: Record<string, string> = {}): Promise<{ status: number; json: () => any; sent: number }> {
+export function postChunked(
+  url: string,
+  count: number,
+  size: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: () => any; sent: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text), sent });
-      });
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } },
+      (res) => {
+        answered = true;
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (d) => (text += d))
+          .on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text), sent });
+          });
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     const chunk = Buffer.alloc(size, 0x20);
     const pump = () => {

@@ -8,7 +8,10 @@ import { BODY, SECRET, SIGNATURE, post } from './http-helpers.js';
 
 describe.each(['throws', 'rejects'])('webhookMiddleware whose next %s', (mode) => {
   it('answers 500 with the shared body and keeps the process serving', async () => {
-    const child = fork(new URL('./fixtures/throwing-next-receiver.mjs', import.meta.url), { env: { ...process.env, SECRET, NEXT: mode }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(new URL('./fixtures/throwing-next-receiver.mjs', import.meta.url), {
+      env: { ...process.env, SECRET, NEXT: mode },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     let exitCode: number | null = null;
     child.on('exit', (code) => (exitCode = code));
     try {

@@ -30,7 +30,11 @@ describe('misuse', () => {
     ['a list holding an empty secret', [SECRET, '']],
     ['a non-string secret', 12345],
   ])('refuses %s', async (_label, secret) => {
-    for (const call of [() => verify(secret as never, '{}', null), () => verifyOrThrow(secret as never, '{}', null), () => parseWebhook(secret as never, '{}', null)]) {
+    for (const call of [
+      () => verify(secret as never, '{}', null),
+      () => verifyOrThrow(secret as never, '{}', null),
+      () => parseWebhook(secret as never, '{}', null),
+    ]) {
       const error = await call().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookUsageError);
       expect((error as WebhookUsageError).code).toBe('invalid_secret');

@@ -11,7 +11,11 @@ const SECRET = vectors.defaultSecret as string;
 const BODY = vectors.valid[0].body.utf8 as string;
 const SIGNATURE = vectors.valid[0].signature as string;
 
-const reasonOf = (promise: Promise<unknown>) => promise.then(() => 'none', (e: WebhookVerificationError) => e.reason);
+const reasonOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'none',
+    (e: WebhookVerificationError) => e.reason,
+  );
 
 describe('parseWebhook', () => {
   it('returns the typed payload of a valid request', async () => {
@@ -28,7 +32,9 @@ describe('parseWebhook', () => {
     const notJson = 'form_id=1';
     expect(await reasonOf(parseWebhook(SECRET, notJson, await sign(SECRET, notJson)))).toBe('invalid_json');
     const wrongShape = JSON.stringify({ form_id: 'one', submission: {} });
-    const error = (await parseWebhook(SECRET, wrongShape, await sign(SECRET, wrongShape), { validate: createPayloadValidator() }).catch((e) => e)) as WebhookVerificationError;
+    const error = (await parseWebhook(SECRET, wrongShape, await sign(SECRET, wrongShape), {
+      validate: createPayloadValidator(),
+    }).catch((e) => e)) as WebhookVerificationError;
     expect(error.reason).toBe('invalid_payload');
     expect(error.details.join('\n')).toMatch(/form_title|form_id/);
   });
@@ -44,7 +50,9 @@ describe('parseWebhook', () => {
     let now = 1_000_000;
     const replayStore = new MemoryReplayStore({ now: () => now });
     await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, replayTtlMs: 60_000 });
-    expect(await reasonOf(parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, replayTtlMs: 60_000 }))).toBe('replayed');
+    expect(await reasonOf(parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, replayTtlMs: 60_000 }))).toBe(
+      'replayed',
+    );
     now += 60_001;
     expect(await reasonOf(parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, replayTtlMs: 60_000 }))).toBe('none');
   });
@@ -66,7 +74,9 @@ describe('createVerifier', () => {
     const verifier = create({ secret: ['whsec_new_secret_123', SECRET] });
     expect(await verifier.verify(BODY, SIGNATURE)).toBe(true);
     expect(await verifier.sign(BODY)).toBe(await sign('whsec_new_secret_123', BODY));
-    await expect(verifier.verifyOrThrow(BODY, 'sha256=' + 'a'.repeat(64))).rejects.toMatchObject({ reason: 'signature_mismatch' });
+    await expect(verifier.verifyOrThrow(BODY, 'sha256=' + 'a'.repeat(64))).rejects.toMatchObject({
+      reason: 'signature_mismatch',
+    });
     expect((await verifier.parseWebhook(BODY, SIGNATURE)).submission_id).toBe(456);
   });
 });

@@ -1,12 +1,24 @@
 // The replay guard claims a delivery only once it passed every check, gives the claim back when
 // the handler fails, and lets exactly one of two concurrent arrivals through.
 import { describe, expect, it } from 'vitest';
-import { MemoryReplayStore, WebhookUsageError, WebhookVerificationError, createVerifier, handleWebhook, parseWebhook, sign } from '../src/node.js';
+import {
+  MemoryReplayStore,
+  WebhookUsageError,
+  WebhookVerificationError,
+  createVerifier,
+  handleWebhook,
+  parseWebhook,
+  sign,
+} from '../src/node.js';
 import * as web from '../src/web.js';
 import { createPayloadValidator } from '../src/validate.js';
 import { BODY, SECRET, SIGNATURE } from './http-helpers.js';
 
-const reasonOf = (promise: Promise<unknown>) => promise.then(() => 'none', (e: WebhookVerificationError) => e.reason);
+const reasonOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'none',
+    (e: WebhookVerificationError) => e.reason,
+  );
 
 describe.each([
   ['node', { parseWebhook, handleWebhook, createVerifier }],
@@ -20,31 +32,57 @@ describe.each([
     expect(await reasonOf(api.parseWebhook(SECRET, notJson, notJsonSignature, { replayStore }))).toBe('invalid_json');
 
     const refuseAll = () => ['/ refused by a stricter validator'];
-    expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: refuseAll }))).toBe('invalid_payload');
-    expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: refuseAll }))).toBe('invalid_payload');
+    expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: refuseAll }))).toBe(
+      'invalid_payload',
+    );
+    expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: refuseAll }))).toBe(
+      'invalid_payload',
+    );
     // The receiver is fixed and redeployed: the sender's retry is processed, not refused as a replay.
-    expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: createPayloadValidator() }))).toBe('none');
+    expect(
+      await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore, validate: createPayloadValidator() })),
+    ).toBe('none');
     expect(await reasonOf(api.parseWebhook(SECRET, BODY, SIGNATURE, { replayStore }))).toBe('replayed');
   });
 
   it('does not claim a delivery whose signature does not match', async () => {
     const replayStore = new MemoryReplayStore();
-    expect(await reasonOf(api.parseWebhook('whsec_another_secret', BODY, SIGNATURE, { replayStore }))).toBe('signature_mismatch');
+    expect(await reasonOf(api.parseWebhook('whsec_another_secret', BODY, SIGNATURE, { replayStore }))).toBe(
+      'signature_mismatch',
+    );
     expect(replayStore.size).toBe(0);
   });
 
   it('handleWebhook gives the claim back when the handler throws, and keeps it when it succeeds', async () => {
     const replayStore = new MemoryReplayStore();
     const failure = new Error('database down');
-    await expect(api.handleWebhook(SECRET, BODY, SIGNATURE, () => Promise.reject(failure), { replayStore })).rejects.toBe(failure);
-    await expect(api.handleWebhook(SECRET, BODY, SIGNATURE, () => { throw failure; }, { replayStore })).rejects.toBe(failure);
-    expect(await api.handleWebhook(SECRET, BODY, SIGNATURE, (payload) => payload.submission_id, { replayStore })).toBe(456);
+    await expect(
+      api.handleWebhook(SECRET, BODY, SIGNATURE, () => Promise.reject(failure), { replayStore }),
+    ).rejects.toBe(failure);
+    await expect(
+      api.handleWebhook(
+        SECRET,
+        BODY,
+        SIGNATURE,
+        () => {
+          throw failure;
+        },
+        { replayStore },
+      ),
+    ).rejects.toBe(failure);
+    expect(await api.handleWebhook(SECRET, BODY, SIGNATURE, (payload) => payload.submission_id, { replayStore })).toBe(
+      456,
+    );
     expect(await reasonOf(api.handleWebhook(SECRET, BODY, SIGNATURE, () => 'twice', { replayStore }))).toBe('replayed');
   });
 
   it('createVerifier().handleWebhook does the same', async () => {
     const verifier = api.createVerifier({ secret: SECRET, replayStore: new MemoryReplayStore() });
-    await expect(verifier.handleWebhook(BODY, SIGNATURE, () => { throw new Error('no'); })).rejects.toThrow('no');
+    await expect(
+      verifier.handleWebhook(BODY, SIGNATURE, () => {
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
     expect(await verifier.handleWebhook(BODY, SIGNATURE, () => 'processed')).toBe('processed');
     expect(await reasonOf(verifier.parseWebhook(BODY, SIGNATURE))).toBe('replayed');
   });
@@ -52,7 +90,16 @@ describe.each([
   it('lets exactly one of two concurrent arrivals of a delivery through', async () => {
     const verifier = api.createVerifier({ secret: SECRET, replayStore: new MemoryReplayStore() });
     let processed = 0;
-    const outcomes = await Promise.all([1, 2].map(() => reasonOf(verifier.handleWebhook(BODY, SIGNATURE, async () => { processed++; await new Promise((r) => setTimeout(r, 20)); }))));
+    const outcomes = await Promise.all(
+      [1, 2].map(() =>
+        reasonOf(
+          verifier.handleWebhook(BODY, SIGNATURE, async () => {
+            processed++;
+            await new Promise((r) => setTimeout(r, 20));
+          }),
+        ),
+      ),
+    );
     expect(outcomes.sort()).toEqual(['none', 'replayed']);
     expect(processed).toBe(1);
   });
@@ -69,7 +116,9 @@ describe('parseWebhook with a replay store', () => {
 
   it('refuses a store without claim and release, naming the Redis commands for a former seen() store', async () => {
     const legacy = { seen: () => false };
-    const error = await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: legacy as never }).catch((e: unknown) => e);
+    const error = await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: legacy as never }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WebhookUsageError);
     expect((error as WebhookUsageError).code).toBe('invalid_option');
     expect((error as Error).message).toMatch(/SET key 1 NX PX/);

@@ -4,4 +4,6 @@ const build = (specifier, node, web) => {
   const url = import.meta.resolve(specifier);
   return url.endsWith(node) ? 'node' : url.endsWith(web) ? 'web' : `unexpected(${url})`;
 };
-console.log(`${build('@forms-api/webhook-verify', '/dist/node.js', '/dist/web.js')} ${build('@forms-api/webhook-verify/fetch', '/dist/adapters/fetch-node.js', '/dist/adapters/fetch-web.js')}`);
+console.log(
+  `${build('@forms-api/webhook-verify', '/dist/node.js', '/dist/web.js')} ${build('@forms-api/webhook-verify/fetch', '/dist/adapters/fetch-node.js', '/dist/adapters/fetch-web.js')}`,
+);

@@ -4,7 +4,11 @@ import { signatureProperties } from './signature-properties.mjs';
 
 const [build = 'node'] = process.argv.slice(2);
 const api = await import(new URL(`../dist/${build}.js`, import.meta.url).href);
-const runtime = globalThis.Bun ? `bun ${globalThis.Bun.version}` : globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : `node ${process.version}`;
+const runtime = globalThis.Bun
+  ? `bun ${globalThis.Bun.version}`
+  : globalThis.Deno
+    ? `deno ${globalThis.Deno.version.deno}`
+    : `node ${process.version}`;
 const properties = Object.entries(signatureProperties(api));
 let failed = 0;
 for (const [name, run] of properties) {

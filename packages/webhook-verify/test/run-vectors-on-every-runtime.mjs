@@ -16,16 +16,30 @@ for (const [name, runtime] of all) {
   // The export conditions must hand each runtime its fastest build: node:crypto on Node, Bun and
   // Deno (measured: bench/verify.bench.mjs), for the package root and for `/fetch`.
   const want = 'node node';
-  const got = execFileSync(runtime.command, [...runtime.args, resolveProbe], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }).trim();
+  const got = execFileSync(runtime.command, [...runtime.args, resolveProbe], {
+    encoding: 'utf8',
+    env: { ...process.env, ...runtimeEnv },
+  }).trim();
   if (got === want) console.log(`${name}: the package name and /fetch resolve to the ${want} builds`);
   else {
     failed++;
     console.error(`${name}: the package name and /fetch resolve to "${got}", expected "${want}"`);
   }
-  const runs = [[runner, 'node'], [runner, 'web'], [runner, 'web', '--no-buffer'], [propertyRunner, 'node'], [propertyRunner, 'web']];
+  const runs = [
+    [runner, 'node'],
+    [runner, 'web'],
+    [runner, 'web', '--no-buffer'],
+    [propertyRunner, 'node'],
+    [propertyRunner, 'web'],
+  ];
   for (const run of runs) {
     try {
-      process.stdout.write(execFileSync(runtime.command, [...runtime.args, ...run], { encoding: 'utf8', env: { ...process.env, ...runtimeEnv } }));
+      process.stdout.write(
+        execFileSync(runtime.command, [...runtime.args, ...run], {
+          encoding: 'utf8',
+          env: { ...process.env, ...runtimeEnv },
+        }),
+      );
     } catch (error) {
       failed++;
       process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? error.message}`);

@@ -11,5 +11,6 @@ describe.each([
   ['node', nodeBuild],
   ['web', webBuild],
 ])('%s build', (_name, api) => {
-  for (const [name, run] of Object.entries(signatureProperties(api) as Record<string, () => Promise<void>>)) it(name, run);
+  for (const [name, run] of Object.entries(signatureProperties(api) as Record<string, () => Promise<void>>))
+    it(name, run);
 });

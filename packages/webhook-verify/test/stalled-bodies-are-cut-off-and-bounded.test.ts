@@ -22,8 +22,13 @@ afterEach(() => {
   receiver = undefined;
 });
 
-async function startReceiver(adapter: 'node' | 'fetch'): Promise<{ port: number; report: () => Promise<{ baseline: number; peak: number; open: number }> }> {
-  receiver = fork(new URL('./fixtures/stalling-receiver.mjs', import.meta.url), { env: { ...process.env, ADAPTER: adapter, SECRET }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function startReceiver(
+  adapter: 'node' | 'fetch',
+): Promise<{ port: number; report: () => Promise<{ baseline: number; peak: number; open: number }> }> {
+  receiver = fork(new URL('./fixtures/stalling-receiver.mjs', import.meta.url), {
+    env: { ...process.env, ADAPTER: adapter, SECRET },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const child = receiver;
   const [{ port }] = (await once(child, 'message')) as [{ port: number }];
   return {
@@ -65,7 +70,10 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 it('documents the defaults it is judged by', () => {
-  expect({ timeout: (api as Record<string, unknown>).DEFAULT_BODY_TIMEOUT_MS, budget: (api as Record<string, unknown>).DEFAULT_MAX_PENDING_BODY_BYTES }).toEqual({
+  expect({
+    timeout: (api as Record<string, unknown>).DEFAULT_BODY_TIMEOUT_MS,
+    budget: (api as Record<string, unknown>).DEFAULT_MAX_PENDING_BODY_BYTES,
+  }).toEqual({
     timeout: DEFAULT_BODY_TIMEOUT_MS,
     budget: DEFAULT_MAX_PENDING_BODY_BYTES,
   });
@@ -81,7 +89,9 @@ describe.each(['node', 'fetch'] as const)('%s adapter under 200 stalled 1 MiB bo
     await until(() => connections.every((c) => c.closedAfterMs !== undefined), DEFAULT_BODY_TIMEOUT_MS + slack + 5_000);
     const { baseline, peak, open } = await report();
     const stillOpen = connections.filter((c) => c.closedAfterMs === undefined).length;
-    const lateCloses = connections.filter((c) => (c.closedAfterMs ?? Infinity) > DEFAULT_BODY_TIMEOUT_MS + slack).length;
+    const lateCloses = connections.filter(
+      (c) => (c.closedAfterMs ?? Infinity) > DEFAULT_BODY_TIMEOUT_MS + slack,
+    ).length;
     const heldMiB = (peak - baseline) / MiB;
     console.log(
       `${adapter}: ${CONNECTIONS} stalled bodies of ${SENT} bytes: peak +${heldMiB.toFixed(1)} MiB of arrayBuffers (budget ${DEFAULT_MAX_PENDING_BODY_BYTES / MiB} MiB), ${stillOpen} still open, ${lateCloses} closed later than ${DEFAULT_BODY_TIMEOUT_MS + slack} ms`,
@@ -102,7 +112,8 @@ describe.each(['node', 'fetch'] as const)('%s adapter under 200 stalled 1 MiB bo
       expect(answered.length).toBe(CONNECTIONS);
       expect(statuses).toContain('408');
       expect(statuses).toContain('503');
-      for (const c of connections.filter((c) => c.response.startsWith('HTTP/1.1 503'))) expect(c.response).toMatch(/\r\nretry-after: 5\r\n/i);
+      for (const c of connections.filter((c) => c.response.startsWith('HTTP/1.1 503')))
+        expect(c.response).toMatch(/\r\nretry-after: 5\r\n/i);
     }
   }, 40_000);
 });
@@ -112,14 +123,24 @@ describe('the limits are configurable and checked', () => {
     const { createServer } = await import('node:http');
     const { createWebhookListener } = await import('../src/adapters/node.js');
     const bodyBudget = api.createBodyBudget(2048);
-    const server = createServer(createWebhookListener({ secret: SECRET, bodyTimeoutMs: 400, maxBodyBytes: 2048, bodyBudget }, (_p, _r, res) => void res.writeHead(204).end()));
+    const server = createServer(
+      createWebhookListener(
+        { secret: SECRET, bodyTimeoutMs: 400, maxBodyBytes: 2048, bodyBudget },
+        (_p, _r, res) => void res.writeHead(204).end(),
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const send = (bytes: number) => {
       const socket = connect(port, '127.0.0.1');
       const seen = { response: '', closed: false };
-      socket.on('data', (chunk) => (seen.response += chunk.toString('latin1'))).on('close', () => (seen.closed = true)).on('error', () => {});
-      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2048\r\nX-Webhook-Signature: ${SIGNATURE}\r\n\r\n`);
+      socket
+        .on('data', (chunk) => (seen.response += chunk.toString('latin1')))
+        .on('close', () => (seen.closed = true))
+        .on('error', () => {});
+      socket.write(
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2048\r\nX-Webhook-Signature: ${SIGNATURE}\r\n\r\n`,
+      );
       socket.write(Buffer.alloc(bytes, 0x20));
       return seen;
     };

@@ -29,27 +29,41 @@ function consumerProject(resolution: keyof typeof settings): string {
     symlinkSync(target, join(dir, 'node_modules', name), 'dir');
   };
   link('@forms-api/webhook-verify', packageDir);
-  for (const dep of ['express', 'fastify', 'hono', '@types/express', '@types/node']) link(dep, join(packageDir, 'node_modules', dep));
+  for (const dep of ['express', 'fastify', 'hono', '@types/express', '@types/node'])
+    link(dep, join(packageDir, 'node_modules', dep));
   mkdirSync(join(dir, 'src'));
   for (const file of readdirSync(sources)) symlinkSync(join(sources, file), join(dir, 'src', file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type }));
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module, moduleResolution, target: 'es2022', lib: ['es2022', 'dom'], types: ['node'], esModuleInterop: true, skipLibCheck: true },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module,
+        moduleResolution,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: ['node'],
+        esModuleInterop: true,
+        skipLibCheck: true,
+      },
       include: ['src'],
     }),
   );
   return dir;
 }
 
-describe.each(Object.keys(settings) as Array<keyof typeof settings>)('a --strict consumer with moduleResolution %s', (resolution) => {
-  it('compiles against the built package', async () => {
-    const dir = consumerProject(resolution);
-    const result = await promisify(execFile)(process.execPath, [tsc, '-p', dir, '--pretty', 'false']).then(
-      () => '',
-      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
-    );
-    expect(result).toBe('');
-  }, 120_000);
-});
+describe.each(Object.keys(settings) as Array<keyof typeof settings>)(
+  'a --strict consumer with moduleResolution %s',
+  (resolution) => {
+    it('compiles against the built package', async () => {
+      const dir = consumerProject(resolution);
+      const result = await promisify(execFile)(process.execPath, [tsc, '-p', dir, '--pretty', 'false']).then(
+        () => '',
+        (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      );
+      expect(result).toBe('');
+    }, 120_000);
+  },
+);

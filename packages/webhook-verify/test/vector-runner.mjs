@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 
 export const vectors = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8'));
 
-const bodyOf = (body) => (body.hex !== undefined ? Uint8Array.from(body.hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16)) : body.utf8);
+const bodyOf = (body) =>
+  body.hex !== undefined ? Uint8Array.from(body.hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16)) : body.utf8;
 
 /** @param {{ sign: Function, verify: Function, verifyOrThrow: Function }} api */
 export async function runVectors(api) {
@@ -14,7 +15,9 @@ export async function runVectors(api) {
     const signed = await api.sign(v.secret, body);
     const verified = await api.verify(v.secret, body, v.signature);
     const rotated = await api.verify(['a-different-secret-1', v.secret], body, v.signature);
-    lines.push(`valid ${v.name}: sign ${signed === v.signature ? 'ok' : `MISMATCH ${signed}`}, verify ${verified}, rotation ${rotated}`);
+    lines.push(
+      `valid ${v.name}: sign ${signed === v.signature ? 'ok' : `MISMATCH ${signed}`}, verify ${verified}, rotation ${rotated}`,
+    );
   }
   for (const v of vectors.invalid) {
     const body = bodyOf(v.body);
@@ -25,7 +28,9 @@ export async function runVectors(api) {
     } catch (error) {
       reason = error.reason ?? `unexpected ${error.name}`;
     }
-    lines.push(`invalid ${v.name}: verify ${verified}, reason ${reason}${reason === v.reason ? '' : ` (EXPECTED ${v.reason})`}`);
+    lines.push(
+      `invalid ${v.name}: verify ${verified}, reason ${reason}${reason === v.reason ? '' : ` (EXPECTED ${v.reason})`}`,
+    );
   }
   return lines;
 }

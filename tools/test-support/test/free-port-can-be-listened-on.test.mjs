@@ -4,10 +4,11 @@ import { createServer } from 'node:net';
 import { expect, it } from 'vitest';
 import { freePort } from '../index.mjs';
 
-const listenOn = (port) => new Promise((resolve, reject) => {
-  const server = createServer().once('error', reject);
-  server.listen(port, '127.0.0.1', () => resolve(server));
-});
+const listenOn = (port) =>
+  new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
 
 it('returns a port a server can listen on, not one already taken', async () => {
   const port = await freePort();

@@ -54,7 +54,12 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   const checks: Check[] = [];
   const begin = (ctx: CheckContext): Allowance => {
     // One allowance per target: the first explore check of a target starts it.
-    if (!allowance || allowance.checksLeft <= 0) allowance = { requestsLeft: options.budget, deadline: Date.now() + options.timeLimitMs, checksLeft: checks.filter((c) => !c.writes || ctx.target.write).length };
+    if (!allowance || allowance.checksLeft <= 0)
+      allowance = {
+        requestsLeft: options.budget,
+        deadline: Date.now() + options.timeLimitMs,
+        checksLeft: checks.filter((c) => !c.writes || ctx.target.write).length,
+      };
     return allowance;
   };
 
@@ -62,7 +67,14 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
    * Runs a property over generated cases within this check's share of the budget; records the
    * shrunk counterexample's unexpected failures (with the seed) and one example of each known drift.
    */
-  async function explore<T>(ctx: CheckContext, name: string, arbitrary: fc.Arbitrary<T>, run: (scratch: CheckContext, value: T) => Promise<void>, requestsPerCase: number, describe: (value: T) => string): Promise<void> {
+  async function explore<T>(
+    ctx: CheckContext,
+    name: string,
+    arbitrary: fc.Arbitrary<T>,
+    run: (scratch: CheckContext, value: T) => Promise<void>,
+    requestsPerCase: number,
+    describe: (value: T) => string,
+  ): Promise<void> {
     const a = begin(ctx);
     const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
     a.checksLeft--;
@@ -77,14 +89,21 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         try {
           await run(scratch, value);
         } catch (error) {
-          if (!(error instanceof SkipCheck)) scratch.fail({ kind: 'setup', message: `the generated case threw: ${error instanceof Error ? error.message : String(error)}` });
+          if (!(error instanceof SkipCheck))
+            scratch.fail({
+              kind: 'setup',
+              message: `the generated case threw: ${error instanceof Error ? error.message : String(error)}`,
+            });
         } finally {
           // Whatever a case created is undone before the next one (and before shrinking repeats it).
           for (const cleanup of scratch.cleanups.reverse()) {
             try {
               await cleanup.run();
             } catch (error) {
-              scratch.fail({ kind: 'setup', message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand` });
+              scratch.fail({
+                kind: 'setup',
+                message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand`,
+              });
             }
           }
         }
@@ -95,7 +114,13 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         last = { judged, value };
         return false;
       }),
-      { seed: options.seed, numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()), markInterruptAsFailure: false },
+      {
+        seed: options.seed,
+        numRuns,
+        endOnFailure: false,
+        interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
+        markInterruptAsFailure: false,
+      },
     );
     a.requestsLeft -= spent;
     if (result.failed && last) {
@@ -109,7 +134,9 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   for (const operationId of ['listWorkspaceForms', 'listFormSubmissions'] as const) {
     const parameters = queryParameters(spec, operationId, arbitraries.resolve);
     const query = fc.record(
-      Object.fromEntries(parameters.map((p) => [p.name, fc.option(valueOf(arbitraries, p.schema), { nil: undefined, freq: 3 })])),
+      Object.fromEntries(
+        parameters.map((p) => [p.name, fc.option(valueOf(arbitraries, p.schema), { nil: undefined, freq: 3 })]),
+      ),
       { requiredKeys: [] },
     ) as fc.Arbitrary<Query>;
     checks.push({
@@ -117,76 +144,146 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       operationId,
       on: 'live',
       run: (ctx) =>
-        explore(ctx, `${operationId} query`, query, async (scratch, q) => {
-          const sent = clean(q);
-          const exchange = await sendList(scratch, operationId, sent);
-          const valid = parameters.every((p) => !(p.name in sent) || spec.validator.validateSchema(`${operationId} ${p.name}`, p.schema, sent[p.name]).valid);
-          judgeList(scratch, operationId, exchange, sent, valid);
-        }, 1, (q) => JSON.stringify(clean(q))),
+        explore(
+          ctx,
+          `${operationId} query`,
+          query,
+          async (scratch, q) => {
+            const sent = clean(q);
+            const exchange = await sendList(scratch, operationId, sent);
+            const valid = parameters.every(
+              (p) =>
+                !(p.name in sent) ||
+                spec.validator.validateSchema(`${operationId} ${p.name}`, p.schema, sent[p.name]).valid,
+            );
+            judgeList(scratch, operationId, exchange, sent, valid);
+          },
+          1,
+          (q) => JSON.stringify(clean(q)),
+        ),
     });
   }
 
   // Authentication and abilities on every operation that needs a token.
-  const secured = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => !OPERATIONS[id].public && OPERATIONS[id].method === 'GET');
+  const secured = (Object.keys(OPERATIONS) as OperationId[]).filter(
+    (id) => !OPERATIONS[id].public && OPERATIONS[id].method === 'GET',
+  );
   checks.push({
     name: 'explore: no token, a wrong token, a token lacking the ability',
     operationId: 'getForm',
     on: 'live',
     run: (ctx) =>
       // An operation on an integration needs one the target names: an unknown id may answer 404 before the token is judged.
-      explore(ctx, 'auth', fc.tuple(fc.constantFrom(...secured.filter((id) => !OPERATIONS[id].path.includes('{integrationid}') || ctx.target.ids.integrationId)), fc.constantFrom('none', 'wrong', 'lacking') as fc.Arbitrary<'none' | 'wrong' | 'lacking'>), async (scratch, [operationId, who]) => {
-        let token: string | null;
-        if (who === 'none') token = null;
-        else if (who === 'wrong') token = WRONG_TOKEN;
-        else {
-          const lacking = scratch.tokensWithoutAbilityFor(operationId).at(0);
-          if (!lacking) return;
-          token = lacking;
-        }
-        const exchange = await get(scratch, operationId, token);
-        scratch.expectResponse(exchange, { operationId, status: who === 'lacking' ? 403 : 401 });
-      }, 1, ([operationId, who]) => `${operationId} with ${who === 'none' ? 'no token' : who === 'wrong' ? 'a wrong token' : 'a token lacking the ability'}`),
+      explore(
+        ctx,
+        'auth',
+        fc.tuple(
+          fc.constantFrom(
+            ...secured.filter((id) => !OPERATIONS[id].path.includes('{integrationid}') || ctx.target.ids.integrationId),
+          ),
+          fc.constantFrom('none', 'wrong', 'lacking') as fc.Arbitrary<'none' | 'wrong' | 'lacking'>,
+        ),
+        async (scratch, [operationId, who]) => {
+          let token: string | null;
+          if (who === 'none') token = null;
+          else if (who === 'wrong') token = WRONG_TOKEN;
+          else {
+            const lacking = scratch.tokensWithoutAbilityFor(operationId).at(0);
+            if (!lacking) return;
+            token = lacking;
+          }
+          const exchange = await get(scratch, operationId, token);
+          scratch.expectResponse(exchange, { operationId, status: who === 'lacking' ? 403 : 401 });
+        },
+        1,
+        ([operationId, who]) =>
+          `${operationId} with ${who === 'none' ? 'no token' : who === 'wrong' ? 'a wrong token' : 'a token lacking the ability'}`,
+      ),
   });
 
   // The stateful sequence the spec's links describe: create, then each link, delete, then each link again (404).
   const links = linksOf(spec, 'createFormIntegration');
-  const integrationBody = arbitraries.valid({ $ref: '#/components/schemas/WebhookIntegrationInput' }).map((body: any) => ({ ...body, status: 'inactive', data: { ...body.data, webhook_url: 'https://example.com/forms-api-contract-test' } }));
+  const integrationBody = arbitraries
+    .valid({ $ref: '#/components/schemas/WebhookIntegrationInput' })
+    .map((body: any) => ({
+      ...body,
+      status: 'inactive',
+      data: { ...body.data, webhook_url: 'https://example.com/forms-api-contract-test' },
+    }));
   checks.push({
     name: 'explore: create an integration, follow its links, delete it, then each link answers 404',
     operationId: 'createFormIntegration',
     on: 'live',
     writes: true,
     run: (ctx) =>
-      explore(ctx, 'integration links', fc.tuple(integrationBody, integrationBody), async (scratch, [created, updated]) => {
-        const form = scratch.target.ids.formId;
-        const exchange = await scratch.send(() => scratch.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form } }, body: created as never }));
-        const body = scratch.expectResponse(exchange, { operationId: 'createFormIntegration', status: 200 }) as { form_integration?: { id?: number } } | undefined;
-        const id = body?.form_integration?.id;
-        if (typeof id !== 'number') return;
-        let deleted = false;
-        scratch.onCleanup(`delete integration ${id}`, async () => {
-          if (!deleted) await scratch.send(() => scratch.client().DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form, integrationid: id } } }));
-        });
-        const path = (link: LinkSpec) => linkParameters(link, { form }, body);
-        for (const link of links.filter((l) => l.operationId !== 'deleteFormIntegration')) {
-          scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), { operationId: link.operationId, status: 200 });
-        }
-        // An update reads back as updated: the list shows the new state.
-        const listed = await scratch.send(() => scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }));
-        const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 }) as Array<{ id: number; status?: string }> | undefined;
-        const mine = Array.isArray(list) ? list.find((i) => i.id === id) : undefined;
-        if (Array.isArray(list) && !mine) scratch.observe('created-integration-not-listed', 'listFormIntegrations', `integration ${id} is not in its form's list`, { exchange: listed });
-        for (const link of links.filter((l) => l.operationId === 'deleteFormIntegration')) {
-          scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), { operationId: link.operationId, status: 200 });
-          deleted = true;
-        }
-        // Use after delete: every link of the deleted integration answers 404.
-        for (const link of links) {
-          const after = await follow(scratch, link.operationId, path(link), updated);
-          if (after.status === 200) scratch.observe('deleted-integration-still-answers', link.operationId, `integration ${id} answers 200 after it was deleted`, { expected: '404', received: '200', exchange: after });
-          else scratch.expectResponse(after, { operationId: link.operationId, status: 404 });
-        }
-      }, 10, () => 'create, update, list events, delete, then update/events/delete again'),
+      explore(
+        ctx,
+        'integration links',
+        fc.tuple(integrationBody, integrationBody),
+        async (scratch, [created, updated]) => {
+          const form = scratch.target.ids.formId;
+          const exchange = await scratch.send(() =>
+            scratch
+              .client()
+              .POST(OPERATIONS.createFormIntegration.path, { params: { path: { form } }, body: created as never }),
+          );
+          const body = scratch.expectResponse(exchange, { operationId: 'createFormIntegration', status: 200 }) as
+            { form_integration?: { id?: number } } | undefined;
+          const id = body?.form_integration?.id;
+          if (typeof id !== 'number') return;
+          let deleted = false;
+          scratch.onCleanup(`delete integration ${id}`, async () => {
+            if (!deleted)
+              await scratch.send(() =>
+                scratch
+                  .client()
+                  .DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form, integrationid: id } } }),
+              );
+          });
+          const path = (link: LinkSpec) => linkParameters(link, { form }, body);
+          for (const link of links.filter((l) => l.operationId !== 'deleteFormIntegration')) {
+            scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), {
+              operationId: link.operationId,
+              status: 200,
+            });
+          }
+          // An update reads back as updated: the list shows the new state.
+          const listed = await scratch.send(() =>
+            scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
+          );
+          const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 }) as
+            Array<{ id: number; status?: string }> | undefined;
+          const mine = Array.isArray(list) ? list.find((i) => i.id === id) : undefined;
+          if (Array.isArray(list) && !mine)
+            scratch.observe(
+              'created-integration-not-listed',
+              'listFormIntegrations',
+              `integration ${id} is not in its form's list`,
+              { exchange: listed },
+            );
+          for (const link of links.filter((l) => l.operationId === 'deleteFormIntegration')) {
+            scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), {
+              operationId: link.operationId,
+              status: 200,
+            });
+            deleted = true;
+          }
+          // Use after delete: every link of the deleted integration answers 404.
+          for (const link of links) {
+            const after = await follow(scratch, link.operationId, path(link), updated);
+            if (after.status === 200)
+              scratch.observe(
+                'deleted-integration-still-answers',
+                link.operationId,
+                `integration ${id} answers 200 after it was deleted`,
+                { expected: '404', received: '200', exchange: after },
+              );
+            else scratch.expectResponse(after, { operationId: link.operationId, status: 404 });
+          }
+        },
+        10,
+        () => 'create, update, list events, delete, then update/events/delete again',
+      ),
   });
 
   // Wrong parent: a submission or an integration addressed through another form's path.
@@ -198,23 +295,54 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     run: async (ctx) => {
       const other = ctx.target.ids.freeFormId ?? ctx.target.ids.captchaFormId;
       const submissionId = ctx.target.ids.submissionId;
-      if (!other || !submissionId) return ctx.skip('needs FORMS_API_SUBMISSION_ID and another form (FORMS_API_FREE_FORM_ID or FORMS_API_CAPTCHA_FORM_ID)');
+      if (!other || !submissionId)
+        return ctx.skip(
+          'needs FORMS_API_SUBMISSION_ID and another form (FORMS_API_FREE_FORM_ID or FORMS_API_CAPTCHA_FORM_ID)',
+        );
       const integrationId = ctx.target.ids.integrationId;
       // Its own answers: a body valid for its form, so only the parent in the path can be wrong (and nothing changes should the service accept it).
       const original = await findSubmission(ctx, submissionId);
       if (!original) return ctx.skip(`submission ${submissionId} was not found in form ${ctx.target.ids.formId}`);
       const ownAnswers = answersOf(original);
-      await explore(ctx, 'wrong parent', fc.constantFrom(...(['submission', ...(integrationId ? ['integration events'] : [])] as const)), async (scratch, what) => {
-        if (what === 'submission') {
-          const exchange = await scratch.send(() => scratch.client().PUT(OPERATIONS.updateFormSubmission.path, { params: { path: { id: other, submission_id: submissionId } }, body: ownAnswers }));
-          if (exchange.status === 200) scratch.observe('reachable-through-another-form', 'updateFormSubmission', `submission ${submissionId} of form ${ctx.target.ids.formId} answers 200 through form ${other}`, { expected: '404', received: '200', exchange });
-          else scratch.expectResponse(exchange, { operationId: 'updateFormSubmission', status: [404, 422] });
-        } else {
-          const exchange = await scratch.send(() => scratch.client().GET(OPERATIONS.listIntegrationEvents.path, { params: { path: { form: other, integrationid: integrationId! } } }));
-          if (exchange.status === 200) scratch.observe('reachable-through-another-form', 'listIntegrationEvents', `integration ${integrationId} answers 200 through form ${other}`, { expected: '404', received: '200', exchange });
-          else scratch.expectResponse(exchange, { operationId: 'listIntegrationEvents', status: 404 });
-        }
-      }, 1, (what) => what);
+      await explore(
+        ctx,
+        'wrong parent',
+        fc.constantFrom(...(['submission', ...(integrationId ? ['integration events'] : [])] as const)),
+        async (scratch, what) => {
+          if (what === 'submission') {
+            const exchange = await scratch.send(() =>
+              scratch.client().PUT(OPERATIONS.updateFormSubmission.path, {
+                params: { path: { id: other, submission_id: submissionId } },
+                body: ownAnswers,
+              }),
+            );
+            if (exchange.status === 200)
+              scratch.observe(
+                'reachable-through-another-form',
+                'updateFormSubmission',
+                `submission ${submissionId} of form ${ctx.target.ids.formId} answers 200 through form ${other}`,
+                { expected: '404', received: '200', exchange },
+              );
+            else scratch.expectResponse(exchange, { operationId: 'updateFormSubmission', status: [404, 422] });
+          } else {
+            const exchange = await scratch.send(() =>
+              scratch.client().GET(OPERATIONS.listIntegrationEvents.path, {
+                params: { path: { form: other, integrationid: integrationId! } },
+              }),
+            );
+            if (exchange.status === 200)
+              scratch.observe(
+                'reachable-through-another-form',
+                'listIntegrationEvents',
+                `integration ${integrationId} answers 200 through form ${other}`,
+                { expected: '404', received: '200', exchange },
+              );
+            else scratch.expectResponse(exchange, { operationId: 'listIntegrationEvents', status: 404 });
+          }
+        },
+        1,
+        (what) => what,
+      );
     },
   });
 
@@ -226,17 +354,32 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     run: async (ctx) => {
       const foreign = ctx.target.ids.foreignFormId;
       if (!foreign) return ctx.skip('set FORMS_API_FOREIGN_FORM_ID (a form of a workspace the token cannot reach)');
-      const reads = (['getForm', 'listFormSubmissions', 'listFormIntegrations'] as const).filter((id) => OPERATIONS[id]);
-      await explore(ctx, 'foreign form', fc.constantFrom(...reads), async (scratch, operationId) => {
-        const exchange = await get(scratch, operationId, undefined, foreign);
-        if (exchange.status === 200) scratch.observe('foreign-form-readable', operationId, `form ${foreign} of another workspace answers 200`, { expected: '401, 403 or 404', received: '200', exchange });
-        else scratch.expectResponse(exchange, { operationId, status: [403, 404] });
-      }, 1, (operationId) => `${operationId} on form ${foreign}`);
+      const reads = (['getForm', 'listFormSubmissions', 'listFormIntegrations'] as const).filter(
+        (id) => OPERATIONS[id],
+      );
+      await explore(
+        ctx,
+        'foreign form',
+        fc.constantFrom(...reads),
+        async (scratch, operationId) => {
+          const exchange = await get(scratch, operationId, undefined, foreign);
+          if (exchange.status === 200)
+            scratch.observe('foreign-form-readable', operationId, `form ${foreign} of another workspace answers 200`, {
+              expected: '401, 403 or 404',
+              received: '200',
+              exchange,
+            });
+          else scratch.expectResponse(exchange, { operationId, status: [403, 404] });
+        },
+        1,
+        (operationId) => `${operationId} on form ${foreign}`,
+      );
     },
   });
 
   const byOperation = new Map<OperationId, Check[]>();
-  for (const check of checks) byOperation.set(check.operationId, [...(byOperation.get(check.operationId) ?? []), check]);
+  for (const check of checks)
+    byOperation.set(check.operationId, [...(byOperation.get(check.operationId) ?? []), check]);
   return [...byOperation].map(([operationId, list]) => ({ operationId, checks: list }));
 }
 
@@ -281,9 +424,19 @@ function valueOf(arbitraries: ReturnType<typeof schemaArbitraries>, schema: Sche
 const clean = (q: Query): Query => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined));
 
 /** A list request with generated query values, as a client would serialise them (arrays repeated, objects as JSON). */
-function sendList(ctx: CheckContext, operationId: 'listWorkspaceForms' | 'listFormSubmissions', query: Query): Promise<Exchange> {
-  const path = operationId === 'listWorkspaceForms' ? { workspaceId: ctx.target.ids.workspaceId } : { id: ctx.target.ids.formId };
-  const serialised = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v !== null && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : v]));
+function sendList(
+  ctx: CheckContext,
+  operationId: 'listWorkspaceForms' | 'listFormSubmissions',
+  query: Query,
+): Promise<Exchange> {
+  const path =
+    operationId === 'listWorkspaceForms' ? { workspaceId: ctx.target.ids.workspaceId } : { id: ctx.target.ids.formId };
+  const serialised = Object.fromEntries(
+    Object.entries(query).map(([k, v]) => [
+      k,
+      v !== null && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : v,
+    ]),
+  );
   return ctx.send(() => untyped(ctx).GET(OPERATIONS[operationId].path, { params: { path, query: serialised } }));
 }
 
@@ -296,36 +449,79 @@ const META = (body: any) => (body && typeof body === 'object' ? body.meta : unde
  * most the size asked for and never more than 100, a status filter lists only that status, and
  * submissions come newest first.
  */
-function judgeList(ctx: CheckContext, operationId: 'listWorkspaceForms' | 'listFormSubmissions', exchange: Exchange, query: Query, valid: boolean): void {
-  const refusals = (operationById(operationId)?.statuses ?? []).filter((s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 429);
-  const body = ctx.expectResponse(exchange, { operationId, status: valid ? [200] : [200, ...refusals] }) as { data?: any[] } | undefined;
+function judgeList(
+  ctx: CheckContext,
+  operationId: 'listWorkspaceForms' | 'listFormSubmissions',
+  exchange: Exchange,
+  query: Query,
+  valid: boolean,
+): void {
+  const refusals = (operationById(operationId)?.statuses ?? []).filter(
+    (s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 429,
+  );
+  const body = ctx.expectResponse(exchange, { operationId, status: valid ? [200] : [200, ...refusals] }) as
+    { data?: any[] } | undefined;
   if (exchange.status !== 200 || !body || !Array.isArray(body.data)) return;
-  const perPage = typeof query.per_page === 'number' && Number.isInteger(query.per_page) && query.per_page >= 1 ? Math.min(query.per_page, 100) : 100;
+  const perPage =
+    typeof query.per_page === 'number' && Number.isInteger(query.per_page) && query.per_page >= 1
+      ? Math.min(query.per_page, 100)
+      : 100;
   if (body.data.length > perPage) {
-    ctx.observe('page-over-its-bound', operationId, `a page of ${body.data.length} rows for per_page=${String(query.per_page ?? '(default)')}`, { expected: `at most ${perPage}`, received: String(body.data.length), exchange });
+    ctx.observe(
+      'page-over-its-bound',
+      operationId,
+      `a page of ${body.data.length} rows for per_page=${String(query.per_page ?? '(default)')}`,
+      { expected: `at most ${perPage}`, received: String(body.data.length), exchange },
+    );
   }
   const meta = META(body);
-  if (meta && typeof meta.per_page === 'number' && meta.per_page > 100) ctx.observe('page-over-its-bound', operationId, `meta.per_page is ${meta.per_page}`, { expected: 'at most 100', received: String(meta.per_page), exchange });
+  if (meta && typeof meta.per_page === 'number' && meta.per_page > 100)
+    ctx.observe('page-over-its-bound', operationId, `meta.per_page is ${meta.per_page}`, {
+      expected: 'at most 100',
+      received: String(meta.per_page),
+      exchange,
+    });
   if (operationId !== 'listFormSubmissions') return;
   if (query.status === 'completed' || query.status === 'partial') {
     const other = body.data.find((s) => s?.data?.status !== undefined && s.data.status !== query.status);
-    if (other) ctx.observe('filter-lets-other-status-through', operationId, `submission ${other.id} has status ${other.data.status} under status=${String(query.status)}`, { exchange });
+    if (other)
+      ctx.observe(
+        'filter-lets-other-status-through',
+        operationId,
+        `submission ${other.id} has status ${other.data.status} under status=${String(query.status)}`,
+        { exchange },
+      );
   }
   for (let i = 1; i < body.data.length; i++) {
     const before = body.data[i - 1]?.data?.created_at;
     const after = body.data[i]?.data?.created_at;
     if (typeof before === 'string' && typeof after === 'string' && before < after) {
-      ctx.observe('not-newest-first', operationId, `not newest first: ${body.data[i - 1].id} (${before}) before ${body.data[i].id} (${after})`, { expected: 'created_at descending', received: 'ascending step', exchange });
+      ctx.observe(
+        'not-newest-first',
+        operationId,
+        `not newest first: ${body.data[i - 1].id} (${before}) before ${body.data[i].id} (${after})`,
+        { expected: 'created_at descending', received: 'ascending step', exchange },
+      );
       break;
     }
   }
 }
 
 /** A GET of a secured operation with ids of the target (or `form` for its form parameter). */
-function get(ctx: CheckContext, operationId: OperationId, token: string | null | undefined, form?: number): Promise<Exchange> {
+function get(
+  ctx: CheckContext,
+  operationId: OperationId,
+  token: string | null | undefined,
+  form?: number,
+): Promise<Exchange> {
   const ids = ctx.target.ids;
   const formId = form ?? ids.formId;
-  const path: Record<string, number> = { workspaceId: ids.workspaceId, form: formId, id: formId, integrationid: ids.integrationId ?? UNKNOWN_ID };
+  const path: Record<string, number> = {
+    workspaceId: ids.workspaceId,
+    form: formId,
+    id: formId,
+    integrationid: ids.integrationId ?? UNKNOWN_ID,
+  };
   return ctx.send(() => untyped(ctx, token).GET(OPERATIONS[operationId].path, { params: { path } }));
 }
 
@@ -337,18 +533,38 @@ interface LinkSpec {
 
 /** The links of an operation's 200 response in the spec. */
 export function linksOf(spec: SpecArtifacts, operationId: OperationId): LinkSpec[] {
-  const entry = spec.validator.operations.get(operationId) as { operation: { responses?: Record<string, { links?: Record<string, { operationId: OperationId; parameters?: Record<string, string> }> }> } };
+  const entry = spec.validator.operations.get(operationId) as {
+    operation: {
+      responses?: Record<
+        string,
+        { links?: Record<string, { operationId: OperationId; parameters?: Record<string, string> }> }
+      >;
+    };
+  };
   const links = entry.operation.responses?.['200']?.links ?? {};
-  return Object.entries(links).map(([name, link]) => ({ name, operationId: link.operationId, parameters: link.parameters ?? {} }));
+  return Object.entries(links).map(([name, link]) => ({
+    name,
+    operationId: link.operationId,
+    parameters: link.parameters ?? {},
+  }));
 }
 
 /** Evaluates a link's runtime expressions: `$request.path.<name>` and `$response.body#/<pointer>`. */
-export function linkParameters(link: LinkSpec, requestPath: Record<string, unknown>, responseBody: unknown): Record<string, unknown> {
+export function linkParameters(
+  link: LinkSpec,
+  requestPath: Record<string, unknown>,
+  responseBody: unknown,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(link.parameters).map(([name, expression]) => {
-      if (expression.startsWith('$request.path.')) return [name, requestPath[expression.slice('$request.path.'.length)]];
+      if (expression.startsWith('$request.path.'))
+        return [name, requestPath[expression.slice('$request.path.'.length)]];
       if (expression.startsWith('$response.body#')) {
-        const pointer = expression.slice('$response.body#'.length).split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+        const pointer = expression
+          .slice('$response.body#'.length)
+          .split('/')
+          .slice(1)
+          .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
         return [name, pointer.reduce<any>((node, key) => node?.[key], responseBody)];
       }
       throw new Error(`link ${link.name}: runtime expression ${expression} is not one the explorer evaluates`);
@@ -357,16 +573,33 @@ export function linkParameters(link: LinkSpec, requestPath: Record<string, unkno
 }
 
 /** Sends a link's operation with its parameters (a PUT with `body`). */
-function follow(ctx: CheckContext, operationId: OperationId, path: Record<string, unknown>, body: unknown): Promise<Exchange> {
+function follow(
+  ctx: CheckContext,
+  operationId: OperationId,
+  path: Record<string, unknown>,
+  body: unknown,
+): Promise<Exchange> {
   const { method, path: template } = OPERATIONS[operationId];
   const client = untyped(ctx);
   const options = { params: { path }, ...(method === 'PUT' ? { body } : {}) };
-  return ctx.send(() => (method === 'PUT' ? client.PUT(template, options) : method === 'DELETE' ? client.DELETE(template, options) : client.GET(template, options)));
+  return ctx.send(() =>
+    method === 'PUT'
+      ? client.PUT(template, options)
+      : method === 'DELETE'
+        ? client.DELETE(template, options)
+        : client.GET(template, options),
+  );
 }
 
-type UntypedCall = (path: string, options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown }) => Promise<unknown>;
+type UntypedCall = (
+  path: string,
+  options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown },
+) => Promise<unknown>;
 
 /** The target's client without its path types: generated requests choose paths and values at run time. */
-function untyped(ctx: CheckContext, token?: string | null): { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall } {
+function untyped(
+  ctx: CheckContext,
+  token?: string | null,
+): { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall } {
   return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall };
 }

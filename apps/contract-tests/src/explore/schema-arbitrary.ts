@@ -63,7 +63,8 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     if (typeof schema.type === 'string') return [schema.type];
     if (schema.properties || schema.required || schema.additionalProperties !== undefined) return ['object'];
     if (schema.items) return ['array'];
-    if (schema.minLength !== undefined || schema.maxLength !== undefined || schema.pattern !== undefined) return ['string'];
+    if (schema.minLength !== undefined || schema.maxLength !== undefined || schema.pattern !== undefined)
+      return ['string'];
     if (schema.minimum !== undefined || schema.maximum !== undefined) return ['number'];
     return [];
   };
@@ -77,7 +78,11 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     // A format generates well-formed values; a pattern beside it narrows them.
     if (byFormat) return byFormat.filter((text) => within(text) && (!pattern || pattern.test(text)));
     if (pattern) return fc.stringMatching(pattern).filter(within);
-    return fc.string({ minLength, maxLength: Math.min(maxLength, Math.max(minLength, LONGEST_FREE_STRING)), unit: 'grapheme-ascii' });
+    return fc.string({
+      minLength,
+      maxLength: Math.min(maxLength, Math.max(minLength, LONGEST_FREE_STRING)),
+      unit: 'grapheme-ascii',
+    });
   }
 
   function formatArbitrary(format: string | undefined): fc.Arbitrary<string> | undefined {
@@ -87,7 +92,9 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
       case 'email':
         return fc.emailAddress();
       case 'date-time':
-        return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString());
+        return fc
+          .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
+          .map((d) => d.toISOString());
       case 'uuid':
         return fc.uuid();
       default:
@@ -102,7 +109,11 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     if (typeof n !== 'object') return n ? arbitrary.filter(() => false) : arbitrary;
     const pattern = n.pattern === undefined ? undefined : new RegExp(n.pattern, 'u');
     const forbidden: unknown[] = 'const' in n ? [n.const] : Array.isArray(n.enum) ? n.enum : [];
-    return arbitrary.filter((v) => !(pattern && typeof v === 'string' && pattern.test(v)) && !forbidden.some((f) => JSON.stringify(f) === JSON.stringify(v)));
+    return arbitrary.filter(
+      (v) =>
+        !(pattern && typeof v === 'string' && pattern.test(v)) &&
+        !forbidden.some((f) => JSON.stringify(f) === JSON.stringify(v)),
+    );
   }
 
   function valid(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
@@ -139,19 +150,32 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
         return stringArbitrary(s);
       case 'array': {
         const minLength: number = s.minItems ?? 0;
-        const maxLength: number = depth >= MAX_DEPTH ? minLength : Math.min(s.maxItems ?? LONGEST_FREE_ARRAY, Math.max(minLength, LONGEST_FREE_ARRAY));
+        const maxLength: number =
+          depth >= MAX_DEPTH
+            ? minLength
+            : Math.min(s.maxItems ?? LONGEST_FREE_ARRAY, Math.max(minLength, LONGEST_FREE_ARRAY));
         return fc.array(valid(s.items ?? true, depth + 1), { minLength, maxLength });
       }
       case 'object': {
         const properties: Record<string, Schema> = s.properties ?? {};
         const required: string[] = s.required ?? [];
         const names = Object.keys(properties);
-        const record = names.length > 0 ? fc.record(Object.fromEntries(names.map((n) => [n, valid(properties[n]!, depth + 1)])), { requiredKeys: names.filter((n) => required.includes(n) || depth >= MAX_DEPTH) }) : fc.constant({});
+        const record =
+          names.length > 0
+            ? fc.record(Object.fromEntries(names.map((n) => [n, valid(properties[n]!, depth + 1)])), {
+                requiredKeys: names.filter((n) => required.includes(n) || depth >= MAX_DEPTH),
+              })
+            : fc.constant({});
         const extra = s.additionalProperties;
         if (names.length > 0 || extra === false || extra === undefined || depth >= MAX_DEPTH) return record;
         // A map (answers by field id, headers by name): keys from propertyNames, values from additionalProperties.
-        const key = s.propertyNames ? (valid(s.propertyNames, depth + 1) as fc.Arbitrary<string>) : fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' });
-        return fc.dictionary(key, valid(extra, depth + 1), { minKeys: s.minProperties ?? 0, maxKeys: Math.min(s.maxProperties ?? 3, 3) });
+        const key = s.propertyNames
+          ? (valid(s.propertyNames, depth + 1) as fc.Arbitrary<string>)
+          : fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' });
+        return fc.dictionary(key, valid(extra, depth + 1), {
+          minKeys: s.minProperties ?? 0,
+          maxKeys: Math.min(s.maxProperties ?? 3, 3),
+        });
       }
       default:
         throw new SchemaError(`unknown type ${type}`);
@@ -167,20 +191,28 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     const out: LabelledValue[] = [];
     const types = typesOf(s);
     if (types.includes('integer') || types.includes('number')) {
-      if (s.minimum !== undefined) out.push({ label: 'minimum-1', value: s.minimum - 1 }, { label: 'minimum', value: s.minimum });
-      if (s.maximum !== undefined) out.push({ label: 'maximum', value: s.maximum }, { label: 'maximum+1', value: s.maximum + 1 });
+      if (s.minimum !== undefined)
+        out.push({ label: 'minimum-1', value: s.minimum - 1 }, { label: 'minimum', value: s.minimum });
+      if (s.maximum !== undefined)
+        out.push({ label: 'maximum', value: s.maximum }, { label: 'maximum+1', value: s.maximum + 1 });
       out.push({ label: 'zero', value: 0 });
     }
     if (types.includes('string') && s.pattern === undefined && !s.format && !Array.isArray(s.enum)) {
       const min: number = s.minLength ?? 0;
       out.push({ label: 'empty', value: '' });
-      if (min > 1) out.push({ label: 'minLength-1', value: 'a'.repeat(min - 1) }, { label: 'minLength', value: 'a'.repeat(min) });
-      if (s.maxLength !== undefined) out.push({ label: 'longest (maxLength)', value: 'a'.repeat(s.maxLength) }, { label: 'maxLength+1', value: 'a'.repeat(s.maxLength + 1) });
+      if (min > 1)
+        out.push({ label: 'minLength-1', value: 'a'.repeat(min - 1) }, { label: 'minLength', value: 'a'.repeat(min) });
+      if (s.maxLength !== undefined)
+        out.push(
+          { label: 'longest (maxLength)', value: 'a'.repeat(s.maxLength) },
+          { label: 'maxLength+1', value: 'a'.repeat(s.maxLength + 1) },
+        );
     }
     if (types.includes('array')) {
       out.push({ label: 'empty array', value: [] });
       const item = example(s.items ?? true);
-      if (s.maxItems !== undefined) out.push({ label: 'maxItems+1', value: Array.from({ length: s.maxItems + 1 }, () => item) });
+      if (s.maxItems !== undefined)
+        out.push({ label: 'maxItems+1', value: Array.from({ length: s.maxItems + 1 }, () => item) });
     }
     return out;
   }
@@ -191,7 +223,15 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     const out: LabelledValue[] = [];
     const types = typesOf(s);
     const sample = example(s);
-    const wrongTypes: Record<string, unknown> = { string: 'text', integer: 17, number: 1.5, boolean: true, null: null, array: [], object: {} };
+    const wrongTypes: Record<string, unknown> = {
+      string: 'text',
+      integer: 17,
+      number: 1.5,
+      boolean: true,
+      null: null,
+      array: [],
+      object: {},
+    };
     for (const [type, value] of Object.entries(wrongTypes)) {
       const allowed = types.includes(type) || (type === 'integer' && types.includes('number'));
       if (!allowed && types.length > 0) out.push({ label: `wrong type (${type})`, value });
@@ -200,14 +240,17 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
       if (typeof sample === 'number') out.push({ label: 'number as text', value: String(sample) });
       if (types.includes('integer') && !types.includes('number')) out.push({ label: 'fraction', value: 1.5 });
     }
-    if (Array.isArray(s.enum) && s.enum.every((v: unknown) => typeof v === 'string')) out.push({ label: 'outside the enum', value: 'not-one-of-them' });
-    if (types.some((t) => ['string', 'integer', 'number', 'boolean'].includes(t)) && !types.includes('array')) out.push({ label: 'array for a scalar', value: [sample] });
+    if (Array.isArray(s.enum) && s.enum.every((v: unknown) => typeof v === 'string'))
+      out.push({ label: 'outside the enum', value: 'not-one-of-them' });
+    if (types.some((t) => ['string', 'integer', 'number', 'boolean'].includes(t)) && !types.includes('array'))
+      out.push({ label: 'array for a scalar', value: [sample] });
     if (types.includes('object') && sample && typeof sample === 'object' && !Array.isArray(sample)) {
       for (const name of (s.required ?? []) as string[]) {
         const { [name]: _dropped, ...rest } = sample as Record<string, unknown>;
         out.push({ label: `missing required ${name}`, value: rest });
       }
-      if (s.additionalProperties === false) out.push({ label: 'unknown member', value: { ...(sample as object), not_in_the_schema: 1 } });
+      if (s.additionalProperties === false)
+        out.push({ label: 'unknown member', value: { ...(sample as object), not_in_the_schema: 1 } });
     }
     return out;
   }
@@ -216,7 +259,10 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
   function hostile(schema: Schema): LabelledValue[] {
     const s = resolve(schema);
     if (typeof s !== 'object' || !typesOf(s).includes('string')) return [];
-    return [...CONTROL_CHARACTERS.map((text) => ({ label: `control characters ${JSON.stringify(text)}`, value: text })), { label: 'very long string', value: 'x'.repeat(VERY_LONG) }];
+    return [
+      ...CONTROL_CHARACTERS.map((text) => ({ label: `control characters ${JSON.stringify(text)}`, value: text })),
+      { label: 'very long string', value: 'x'.repeat(VERY_LONG) },
+    ];
   }
 
   return { valid: (schema) => valid(schema), boundaries, invalid, hostile, resolve };

@@ -15,14 +15,24 @@ export function shellQuote(value: string): string {
     .map((c) => {
       if (c === '\\') return '\\\\';
       if (c === "'") return "\\'";
-      return CONTROL.test(c) ? [...new TextEncoder().encode(c)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('') : c;
+      return CONTROL.test(c)
+        ? [...new TextEncoder().encode(c)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')
+        : c;
     })
     .join('');
   return `$'${escaped}'`;
 }
 
 /** Headers worth repeating in a repro; hop-by-hop and fetch-internal ones are noise. */
-const SKIP_HEADERS = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'user-agent', 'accept-language', 'sec-fetch-mode']);
+const SKIP_HEADERS = new Set([
+  'content-length',
+  'host',
+  'connection',
+  'accept-encoding',
+  'user-agent',
+  'accept-language',
+  'sec-fetch-mode',
+]);
 
 export function toCurl(exchange: Exchange, redact: Redact): string {
   const parts = ['curl', '-sS', '-i'];
@@ -33,7 +43,10 @@ export function toCurl(exchange: Exchange, redact: Redact): string {
       // Double quotes so the shell expands the variable; the value itself is never printed.
       const token = value.replace(/^Bearer\s+/i, '');
       const placeholder = redact(token);
-      parts.push('-H', `"Authorization: Bearer ${placeholder !== token && /^\$[A-Z_]+$/.test(placeholder) ? placeholder : '$FORMS_API_TOKEN'}"`);
+      parts.push(
+        '-H',
+        `"Authorization: Bearer ${placeholder !== token && /^\$[A-Z_]+$/.test(placeholder) ? placeholder : '$FORMS_API_TOKEN'}"`,
+      );
       continue;
     }
     parts.push('-H', shellQuote(`${name}: ${value}`));

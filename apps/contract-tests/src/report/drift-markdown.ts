@@ -26,10 +26,22 @@ const sourceLink = (s: SourceCitation): string => {
   return `[${s.path}:${s.line}${s.endLine && s.endLine !== s.line ? `-${s.endLine}` : ''}](https://github.com/${s.repo}/blob/${s.commit}/${s.path}#${lines})`;
 };
 
-function entrySection(entry: DriftEntry & { contractQuotes?: string[] }, seen: RunReport['ledgerSeen'][number] | undefined): string[] {
+function entrySection(
+  entry: DriftEntry & { contractQuotes?: string[] },
+  seen: RunReport['ledgerSeen'][number] | undefined,
+): string[] {
   const evidence = (entry.evidence ?? {}) as Evidence;
-  const out = [`### ${entry.id}`, '', `**${inline(entry.title)}** (${entry.severity}${entry.operationId ? `, \`${entry.operationId}\`` : ''})`, ''];
-  out.push(seen ? `- **Seen** ${seen.count}× on ${seen.targets.map((t) => `\`${t}\``).join(', ')}.` : '- **Not seen** in this run: fixed upstream, or not exercised by this configuration.');
+  const out = [
+    `### ${entry.id}`,
+    '',
+    `**${inline(entry.title)}** (${entry.severity}${entry.operationId ? `, \`${entry.operationId}\`` : ''})`,
+    '',
+  ];
+  out.push(
+    seen
+      ? `- **Seen** ${seen.count}× on ${seen.targets.map((t) => `\`${t}\``).join(', ')}.`
+      : '- **Not seen** in this run: fixed upstream, or not exercised by this configuration.',
+  );
   out.push(`- **The contract:** ${inline(entry.contract)}`);
   for (const quote of entry.contractQuotes ?? []) out.push(`  > ${inline(quote)}`);
   out.push(`- **The service:** ${inline(entry.observed)}`);
@@ -54,10 +66,19 @@ export function renderDriftMarkdown(report: RunReport, ledger: DriftLedger): str
     '',
     '| entry | severity | seen on |',
     '|---|---|---|',
-    ...ledger.entries.map((e) => `| [${e.id}](#${e.id}) | ${e.severity} | ${seenById.get(e.id)?.targets.map((t) => `\`${t}\``).join(', ') ?? 'not seen'} |`),
+    ...ledger.entries.map(
+      (e) =>
+        `| [${e.id}](#${e.id}) | ${e.severity} | ${
+          seenById
+            .get(e.id)
+            ?.targets.map((t) => `\`${t}\``)
+            .join(', ') ?? 'not seen'
+        } |`,
+    ),
     '',
   ];
-  if (report.expectationFailures.length > 0) out.push('## Expectations not met', '', ...report.expectationFailures.map((l) => `- ${inline(l)}`), '');
+  if (report.expectationFailures.length > 0)
+    out.push('## Expectations not met', '', ...report.expectationFailures.map((l) => `- ${inline(l)}`), '');
   out.push('## Entries', '');
   for (const entry of ledger.entries) out.push(...entrySection(entry, seenById.get(entry.id)));
   return out.join('\n');

@@ -18,19 +18,30 @@ export function renderJUnit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const targets = [...new Set(report.results.map((r) => r.target))];
   const errored = report.targets.filter((t) => t.error);
-  const failuresOf = (name: string) => report.results.filter((r) => r.target === name && (r.outcome === 'failed' || (report.strict && r.outcome === 'known-drift'))).length;
+  const failuresOf = (name: string) =>
+    report.results.filter(
+      (r) => r.target === name && (r.outcome === 'failed' || (report.strict && r.outcome === 'known-drift')),
+    ).length;
   const totalFailures = targets.reduce((n, t) => n + failuresOf(t), 0) + errored.length;
-  lines.push(`<testsuites name="forms-api contract" tests="${report.results.length + errored.length}" failures="${totalFailures}">`);
+  lines.push(
+    `<testsuites name="forms-api contract" tests="${report.results.length + errored.length}" failures="${totalFailures}">`,
+  );
   for (const target of targets) {
     const results = report.results.filter((r) => r.target === target);
     const skipped = results.filter((r) => r.outcome === 'skipped').length;
     const time = results.reduce((ms, r) => ms + r.durationMs, 0) / 1000;
-    lines.push(`  <testsuite name="${xmlEscape(target)}" tests="${results.length}" failures="${failuresOf(target)}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}">`);
+    lines.push(
+      `  <testsuite name="${xmlEscape(target)}" tests="${results.length}" failures="${failuresOf(target)}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}">`,
+    );
     for (const r of results) {
-      lines.push(`    <testcase classname="${xmlEscape(`${target}.${r.operationId}`)}" name="${xmlEscape(r.name)}" time="${(r.durationMs / 1000).toFixed(3)}">`);
+      lines.push(
+        `    <testcase classname="${xmlEscape(`${target}.${r.operationId}`)}" name="${xmlEscape(r.name)}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      );
       const body = xmlEscape([r.reason ?? '', ...r.curl.map((c) => `repro: ${c}`)].filter(Boolean).join('\n'));
       if (r.outcome === 'failed' || (report.strict && r.outcome === 'known-drift')) {
-        lines.push(`      <failure message="${xmlEscape((r.reason ?? 'failed').split('\n')[0]!)}" type="${r.outcome}">${body}</failure>`);
+        lines.push(
+          `      <failure message="${xmlEscape((r.reason ?? 'failed').split('\n')[0]!)}" type="${r.outcome}">${body}</failure>`,
+        );
       } else if (r.outcome === 'skipped') {
         lines.push(`      <skipped message="${xmlEscape(r.reason ?? 'skipped')}"/>`);
       } else if (r.outcome === 'known-drift' || r.outcome === 'info') {
@@ -42,7 +53,9 @@ export function renderJUnit(report: RunReport): string {
   }
   for (const t of errored) {
     lines.push(`  <testsuite name="${xmlEscape(t.name)}" tests="1" failures="1" errors="0" skipped="0">`);
-    lines.push(`    <testcase classname="${xmlEscape(t.name)}" name="start target"><failure message="${xmlEscape(t.error!.split('\n')[0]!)}">${xmlEscape(t.error!)}</failure></testcase>`);
+    lines.push(
+      `    <testcase classname="${xmlEscape(t.name)}" name="start target"><failure message="${xmlEscape(t.error!.split('\n')[0]!)}">${xmlEscape(t.error!)}</failure></testcase>`,
+    );
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');

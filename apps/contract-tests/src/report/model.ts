@@ -69,7 +69,14 @@ export function totalsOf(results: readonly CheckResult[]): Totals {
   return totals;
 }
 
-export function buildReport(input: { startedAt: Date; strict: boolean; targets: TargetRun[]; results: CheckResult[]; ledger: DriftLedger; explore?: RunReport['explore'] }): RunReport {
+export function buildReport(input: {
+  startedAt: Date;
+  strict: boolean;
+  targets: TargetRun[];
+  results: CheckResult[];
+  ledger: DriftLedger;
+  explore?: RunReport['explore'];
+}): RunReport {
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
   const counts = new Map<string, number>();
@@ -92,13 +99,22 @@ export function buildReport(input: { startedAt: Date; strict: boolean; targets: 
     const seen = new Set(mine.flatMap((r) => r.driftIds));
     // Entries of operations that ran (a run limited with --operation expects only theirs).
     const ran = new Set(mine.map((r) => r.operationId));
-    const missing = ledger.entries.filter((e) => !seen.has(e.id) && e.match.some((m) => ran.has(m.operationId))).map((e) => e.id);
-    return missing.length > 0 ? [`${t.name} behaves like the service, yet did not show: ${missing.join(', ')} (the sandbox no longer reproduces it, or the suite no longer recognises it)`] : [];
+    const missing = ledger.entries
+      .filter((e) => !seen.has(e.id) && e.match.some((m) => ran.has(m.operationId)))
+      .map((e) => e.id);
+    return missing.length > 0
+      ? [
+          `${t.name} behaves like the service, yet did not show: ${missing.join(', ')} (the sandbox no longer reproduces it, or the suite no longer recognises it)`,
+        ]
+      : [];
   });
   // --strict: known drift fails the run, except where it is the expectation (the observed sandbox).
-  const reference = new Set(targets.filter((t) => t.expectsDrift === 'every-entry').flatMap((t) => [t.name, `${t.name} (prism proxy)`]));
+  const reference = new Set(
+    targets.filter((t) => t.expectsDrift === 'every-entry').flatMap((t) => [t.name, `${t.name} (prism proxy)`]),
+  );
   const strictDrift = results.some((r) => r.outcome === 'known-drift' && !reference.has(r.target));
-  const failed = totals.failed > 0 || targets.some((t) => t.error) || (strict && strictDrift) || expectationFailures.length > 0;
+  const failed =
+    totals.failed > 0 || targets.some((t) => t.error) || (strict && strictDrift) || expectationFailures.length > 0;
   return {
     startedAt: input.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -108,8 +124,12 @@ export function buildReport(input: { startedAt: Date; strict: boolean; targets: 
     targets,
     results,
     totals,
-    ledgerSeen: ledger.entries.filter((e) => counts.has(e.id)).map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
-    ledgerNotSeen: liveRan ? ledger.entries.filter((e) => !counts.has(e.id)).map((e) => ({ id: e.id, title: e.title })) : [],
+    ledgerSeen: ledger.entries
+      .filter((e) => counts.has(e.id))
+      .map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
+    ledgerNotSeen: liveRan
+      ? ledger.entries.filter((e) => !counts.has(e.id)).map((e) => ({ id: e.id, title: e.title }))
+      : [],
     expectationFailures,
     exitCode: failed ? 1 : 0,
   };

@@ -3,15 +3,22 @@
 import type { RunReport } from './model.js';
 import { formatDuration, totalsOf } from './model.js';
 
-const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length));
-const indent = (text: string, by = '      '): string => text.split('\n').map((l) => by + l).join('\n');
+const pad = (text: string, width: number): string =>
+  text.length >= width ? text : text + ' '.repeat(width - text.length);
+const indent = (text: string, by = '      '): string =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 
 export function renderSummary(report: RunReport): string {
   const out: string[] = [];
   out.push('', '== Contract suite summary ==', '');
   for (const target of report.targets) {
     // The target's own results and its prism proxy pass (named after it).
-    const results = report.results.filter((r) => r.target === target.name || r.target === `${target.name} (prism proxy)`);
+    const results = report.results.filter(
+      (r) => r.target === target.name || r.target === `${target.name} (prism proxy)`,
+    );
     if (target.error) {
       out.push(`target ${target.name}: ERROR — ${target.error}`, '');
       continue;
@@ -20,11 +27,17 @@ export function renderSummary(report: RunReport): string {
     for (const name of byTarget) {
       const mine = results.filter((r) => r.target === name);
       const t = totalsOf(mine);
-      out.push(`target ${name}: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info`);
-      out.push(`  ${pad('operation', 26)} ${pad('passed', 7)} ${pad('failed', 7)} ${pad('drift', 6)} ${pad('skipped', 8)} info`);
+      out.push(
+        `target ${name}: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info`,
+      );
+      out.push(
+        `  ${pad('operation', 26)} ${pad('passed', 7)} ${pad('failed', 7)} ${pad('drift', 6)} ${pad('skipped', 8)} info`,
+      );
       for (const op of [...new Set(mine.map((r) => r.operationId))]) {
         const o = totalsOf(mine.filter((r) => r.operationId === op));
-        out.push(`  ${pad(op, 26)} ${pad(String(o.passed), 7)} ${pad(String(o.failed), 7)} ${pad(String(o['known-drift']), 6)} ${pad(String(o.skipped), 8)} ${o.info}`);
+        out.push(
+          `  ${pad(op, 26)} ${pad(String(o.passed), 7)} ${pad(String(o.failed), 7)} ${pad(String(o['known-drift']), 6)} ${pad(String(o.skipped), 8)} ${o.info}`,
+        );
       }
       out.push('');
     }
@@ -41,7 +54,9 @@ export function renderSummary(report: RunReport): string {
   }
   const drift = report.results.filter((r) => r.outcome === 'known-drift');
   if (drift.length > 0) {
-    out.push(`-- Known drift (${report.strict ? 'fails the run: --strict' : 'not failing; --strict makes it fail'}) --`);
+    out.push(
+      `-- Known drift (${report.strict ? 'fails the run: --strict' : 'not failing; --strict makes it fail'}) --`,
+    );
     for (const r of drift) out.push(`~ [${r.target}] ${r.operationId} › ${r.name}: ${r.driftIds.join(', ')}`);
     out.push('');
   }
@@ -49,14 +64,20 @@ export function renderSummary(report: RunReport): string {
   if (skipped.length > 0) {
     out.push('-- Skipped --');
     const reasons = new Map<string, string[]>();
-    for (const r of skipped) reasons.set(`[${r.target}] ${r.reason ?? ''}`, [...(reasons.get(`[${r.target}] ${r.reason ?? ''}`) ?? []), `${r.operationId} › ${r.name}`]);
-    for (const [reason, checks] of reasons) out.push(`- ${reason} (${checks.length}: ${checks.slice(0, 3).join('; ')}${checks.length > 3 ? '; …' : ''})`);
+    for (const r of skipped)
+      reasons.set(`[${r.target}] ${r.reason ?? ''}`, [
+        ...(reasons.get(`[${r.target}] ${r.reason ?? ''}`) ?? []),
+        `${r.operationId} › ${r.name}`,
+      ]);
+    for (const [reason, checks] of reasons)
+      out.push(`- ${reason} (${checks.length}: ${checks.slice(0, 3).join('; ')}${checks.length > 3 ? '; …' : ''})`);
     out.push('');
   }
   if (report.ledgerSeen.length > 0 || report.ledgerNotSeen.length > 0) {
     out.push('-- Drift ledger --');
     for (const e of report.ledgerSeen) out.push(`seen     ${e.id} (${e.count}× on ${e.targets.join(', ')})`);
-    for (const e of report.ledgerNotSeen) out.push(`not seen ${e.id} — fixed upstream, or not exercised by this configuration?`);
+    for (const e of report.ledgerNotSeen)
+      out.push(`not seen ${e.id} — fixed upstream, or not exercised by this configuration?`);
     out.push('');
   }
   if (report.expectationFailures.length > 0) {
@@ -72,14 +93,20 @@ export function renderSummary(report: RunReport): string {
       const paced = tr.unlimited
         ? ', not spaced: the tenant reports no rate limit'
         : tr.requestsPerMinute !== undefined
-        ? `, paced at ${tr.requestsPerMinute}/min, waited ${formatDuration(tr.waitedMs ?? 0)}${tr.rateLimited ? ` (${tr.rateLimited}× 429 met, ${formatDuration(tr.rateLimitedWaitMs ?? 0)} of it after them${tr.gaveUp ? `, ${tr.gaveUp} still refused past the bound` : ', all waited out'})` : ''}`
-        : '';
+          ? `, paced at ${tr.requestsPerMinute}/min, waited ${formatDuration(tr.waitedMs ?? 0)}${tr.rateLimited ? ` (${tr.rateLimited}× 429 met, ${formatDuration(tr.rateLimitedWaitMs ?? 0)} of it after them${tr.gaveUp ? `, ${tr.gaveUp} still refused past the bound` : ', all waited out'})` : ''}`
+          : '';
       out.push(`${x.name}: ${tr.requests} requests sent${paced}, ${formatDuration(tr.durationMs)}`);
     }
     out.push(`duration: ${formatDuration(report.durationMs)}`, '');
   }
-  if (report.explore) out.push(`explore: seed ${report.explore.seed} — replay the generated cases with --seed ${report.explore.seed}`, '');
+  if (report.explore)
+    out.push(
+      `explore: seed ${report.explore.seed} — replay the generated cases with --seed ${report.explore.seed}`,
+      '',
+    );
   const t = report.totals;
-  out.push(`Total: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info — ${report.exitCode === 0 ? 'OK' : 'FAILED'}`);
+  out.push(
+    `Total: ${t.passed} passed, ${t.failed} failed, ${t['known-drift']} known drift, ${t.skipped} skipped, ${t.info} info — ${report.exitCode === 0 ? 'OK' : 'FAILED'}`,
+  );
   return out.join('\n');
 }

@@ -14,14 +14,28 @@ export function toJson(report: RunReport, redact: Redact): string {
     ...rest,
     failures: failures.map(({ exchange, schemaErrors, ...f }) => ({
       ...f,
-      ...(schemaErrors ? { schemaErrors: schemaErrors.map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, message: e.message, params: e.params })) } : {}),
+      ...(schemaErrors
+        ? {
+            schemaErrors: schemaErrors.map((e) => ({
+              instancePath: e.instancePath,
+              keyword: e.keyword,
+              message: e.message,
+              params: e.params,
+            })),
+          }
+        : {}),
       ...(exchange ? { request: `${exchange.method} ${exchange.url}`, status: exchange.status } : {}),
     })),
   }));
   return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
 }
 
-export async function writeReports(report: RunReport, dir: string, redact: Redact, ledger: DriftLedger): Promise<{ json: string; xml: string; drift: string }> {
+export async function writeReports(
+  report: RunReport,
+  dir: string,
+  redact: Redact,
+  ledger: DriftLedger,
+): Promise<{ json: string; xml: string; drift: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');

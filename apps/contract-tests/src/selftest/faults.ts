@@ -2,7 +2,13 @@
 // of Prism, and the sandbox's own fault switches. Both take their faults from the sandbox's one
 // catalogue (FAULT_CATALOGUE); the proxy adds the two that only make sense on a mock. Each fault
 // names the operations whose checks must report it.
-import { FAULT_CATALOGUE, SANDBOX_FAULTS, operationOf, type Fault, type SandboxBehaviour } from '@forms-api/sandbox/faults';
+import {
+  FAULT_CATALOGUE,
+  SANDBOX_FAULTS,
+  operationOf,
+  type Fault,
+  type SandboxBehaviour,
+} from '@forms-api/sandbox/faults';
 import type { SpecArtifacts } from '../spec.js';
 import { mockTarget, startPrismMock, type PrismServer } from '../targets/prism.js';
 import { startSandboxTarget } from '../targets/sandbox.js';
@@ -24,11 +30,16 @@ export interface FaultSource {
   close(): Promise<void>;
 }
 
-const caseOf = (fault: Fault): FaultCase => ({ name: fault.name, description: fault.description, operations: [...fault.operations] });
+const caseOf = (fault: Fault): FaultCase => ({
+  name: fault.name,
+  description: fault.description,
+  operations: [...fault.operations],
+});
 
 /** A catalogue fault that is a response rewrite only: the proxy applies the sandbox's own function. */
 function fromCatalogue(fault: Fault): FaultCase & { apply: ProxyFault } {
-  if (!fault.response || fault.request || fault.delivery) throw new Error(`${fault.name} is not a response rewrite; the proxy cannot apply it`);
+  if (!fault.response || fault.request || fault.delivery)
+    throw new Error(`${fault.name} is not a response rewrite; the proxy cannot apply it`);
   return { ...caseOf(fault), apply: { response: fault.response } };
 }
 
@@ -42,7 +53,8 @@ export const PROXY_FAULTS: Array<FaultCase & { apply: ProxyFault }> = [
     apply: {
       // On the mock, "the token lacks the ability" is Prefer: code=403; the broken service ignores it.
       request(req) {
-        if (operationOf(req.method, req.path) === 'listFormSubmissions' && req.headers.prefer === 'code=403') delete req.headers.prefer;
+        if (operationOf(req.method, req.path) === 'listFormSubmissions' && req.headers.prefer === 'code=403')
+          delete req.headers.prefer;
       },
     },
   },
@@ -94,8 +106,13 @@ export function sandboxFaultSource(behaviour: SandboxBehaviour = 'contract'): Fa
     name: `${label} fault switches`,
     faults: SANDBOX_FAULT_CASES,
     start: (fault) => {
-      if (fault !== undefined && !(SANDBOX_FAULTS as readonly string[]).includes(fault)) throw new Error(`unknown sandbox fault ${fault}`);
-      return startSandboxTarget({ name: `selftest-${label}:${fault ?? 'baseline'}`, behaviour, ...(fault ? { faults: [fault as Fault['name']] } : {}) });
+      if (fault !== undefined && !(SANDBOX_FAULTS as readonly string[]).includes(fault))
+        throw new Error(`unknown sandbox fault ${fault}`);
+      return startSandboxTarget({
+        name: `selftest-${label}:${fault ?? 'baseline'}`,
+        behaviour,
+        ...(fault ? { faults: [fault as Fault['name']] } : {}),
+      });
     },
     close: async () => {},
   };

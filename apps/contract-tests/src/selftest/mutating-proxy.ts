@@ -20,7 +20,14 @@ export interface MutatingProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'content-encoding']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'content-encoding',
+]);
 
 export async function startMutatingProxy(upstream: string, fault?: ProxyFault): Promise<MutatingProxy> {
   const server = createServer((incoming, outgoing) => {
@@ -28,20 +35,31 @@ export async function startMutatingProxy(upstream: string, fault?: ProxyFault): 
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', async () => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(incoming.headers))
+        if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const req: ProxiedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers };
       fault?.request?.(req);
       try {
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        const upstreamResponse = await fetch(`${upstream}${req.path}`, { method: req.method, headers: req.headers, ...(body && req.method !== 'GET' ? { body } : {}) });
-        const res: ProxiedResponse = { status: upstreamResponse.status, headers: {}, body: await upstreamResponse.text() };
+        const upstreamResponse = await fetch(`${upstream}${req.path}`, {
+          method: req.method,
+          headers: req.headers,
+          ...(body && req.method !== 'GET' ? { body } : {}),
+        });
+        const res: ProxiedResponse = {
+          status: upstreamResponse.status,
+          headers: {},
+          body: await upstreamResponse.text(),
+        };
         upstreamResponse.headers.forEach((value, key) => {
           if (!HOP_BY_HOP.has(key)) res.headers[key] = value;
         });
         fault?.response?.(req, res);
         outgoing.writeHead(res.status, res.headers).end(res.status === 204 ? undefined : res.body);
       } catch (error) {
-        outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`mutating proxy: ${error instanceof Error ? error.message : String(error)}`);
+        outgoing
+          .writeHead(502, { 'content-type': 'text/plain' })
+          .end(`mutating proxy: ${error instanceof Error ? error.message : String(error)}`);
       }
     });
   });

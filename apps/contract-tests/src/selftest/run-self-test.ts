@@ -27,12 +27,23 @@ export interface SelfTestReport {
 /** The explorer's seed in the self-test: a fixed one, so a verdict replays. */
 export const SELF_TEST_SEED = 18;
 
-export async function runSelfTest(spec: SpecArtifacts, source: FaultSource, signal: AbortSignal = new AbortController().signal): Promise<SelfTestReport> {
+export async function runSelfTest(
+  spec: SpecArtifacts,
+  source: FaultSource,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<SelfTestReport> {
   const run = async (fault: string | undefined, operations?: string[]) => {
     const target = await source.start(fault);
     try {
       // The written checks and the explorer with its default budget (it runs on live targets only).
-      const suites = [...allSuites, ...exploreSuite(spec, { seed: SELF_TEST_SEED, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS })];
+      const suites = [
+        ...allSuites,
+        ...exploreSuite(spec, {
+          seed: SELF_TEST_SEED,
+          budget: DEFAULT_EXPLORE_BUDGET,
+          timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
+        }),
+      ];
       return await runTarget(target, { spec, suites, signal, ...(operations ? { operations } : {}) });
     } finally {
       await target.stop();
@@ -42,18 +53,33 @@ export async function runSelfTest(spec: SpecArtifacts, source: FaultSource, sign
   const baselineFailures = (await run(undefined, baselineOps)).filter((r) => r.outcome === 'failed');
   const verdicts: FaultVerdict[] = [];
   for (const fault of source.faults) {
-    const failed = (await run(fault.name, fault.operations)).filter((r) => r.outcome === 'failed' && fault.operations.includes(r.operationId));
+    const failed = (await run(fault.name, fault.operations)).filter(
+      (r) => r.outcome === 'failed' && fault.operations.includes(r.operationId),
+    );
     const evidence = failed.map((r) => `${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`);
     // The explorer's finding first: it is what shows a fault no check was written for is found.
     evidence.sort((a, b) => Number(b.includes('› explore:')) - Number(a.includes('› explore:')));
-    verdicts.push({ fault: fault.name, caught: failed.length > 0, evidence, byExplorer: evidence.some((e) => e.includes('› explore:')) });
+    verdicts.push({
+      fault: fault.name,
+      caught: failed.length > 0,
+      evidence,
+      byExplorer: evidence.some((e) => e.includes('› explore:')),
+    });
   }
-  return { source: source.name, baselineFailures, verdicts, caught: verdicts.filter((v) => v.caught).length, total: verdicts.length };
+  return {
+    source: source.name,
+    baselineFailures,
+    verdicts,
+    caught: verdicts.filter((v) => v.caught).length,
+    total: verdicts.length,
+  };
 }
 
 export function renderSelfTest(report: SelfTestReport): string {
   const lines = [`self-test (${report.source}): faults caught ${report.caught}/${report.total}`];
-  for (const v of report.verdicts) lines.push(`  ${v.caught ? '✓' : '✗'} ${v.fault}${v.evidence[0] ? ` — ${v.evidence[0]}` : ' — NOT REPORTED'}`);
-  if (report.baselineFailures.length > 0) lines.push(`  baseline had ${report.baselineFailures.length} failure(s): the healthy target must pass`);
+  for (const v of report.verdicts)
+    lines.push(`  ${v.caught ? '✓' : '✗'} ${v.fault}${v.evidence[0] ? ` — ${v.evidence[0]}` : ' — NOT REPORTED'}`);
+  if (report.baselineFailures.length > 0)
+    lines.push(`  baseline had ${report.baselineFailures.length} failure(s): the healthy target must pass`);
   return lines.join('\n');
 }

@@ -7,7 +7,8 @@ import type { Exchange } from '../model.js';
 import type { Check } from './types.js';
 
 type ParametersOf<Op extends OperationId> = operations[Op]['parameters'];
-type JsonBodyOf<Op extends OperationId> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
+type JsonBodyOf<Op extends OperationId> =
+  NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
 
 /** Variations of an operation's valid request, typed by the spec; the operation suite knows how to send it. */
 export interface SendOptions<Op extends OperationId> {
@@ -66,7 +67,15 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
         const secured = !OPERATIONS[operationId].public;
         ctx.expectResponse(exchange, { operationId, status: secured ? 401 : 200 });
         if (secured && !exchange.responseHeaders?.['sl-violations']) {
-          ctx.fail({ kind: 'behaviour', observation: 'prism-401-unexplained', operationId, message: 'Prism did not explain its 401 in sl-violations', expected: 'an sl-violations header', received: 'none', exchange });
+          ctx.fail({
+            kind: 'behaviour',
+            observation: 'prism-401-unexplained',
+            operationId,
+            message: 'Prism did not explain its 401 in sl-violations',
+            expected: 'an sl-violations header',
+            received: 'none',
+            exchange,
+          });
         }
       },
     },
@@ -74,7 +83,8 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
 }
 
 /** The request of a basic check besides its token: fixed, or worked out when the check runs (it may create what it addresses). */
-export type BasicRequest<Op extends OperationId> = SendOptions<Op> | ((ctx: CheckContext) => SendOptions<Op> | Promise<SendOptions<Op>>);
+export type BasicRequest<Op extends OperationId> =
+  SendOptions<Op> | ((ctx: CheckContext) => SendOptions<Op> | Promise<SendOptions<Op>>);
 
 export interface BasicCase<Op extends OperationId> {
   /** The request (default: the operation's default request). */
@@ -100,15 +110,22 @@ export interface LiveBasics<Op extends OperationId> {
   readonly inspect?: (ctx: CheckContext, exchange: Exchange) => void;
 }
 
-const prepare = async <Op extends OperationId>(ctx: CheckContext, request: BasicRequest<Op> | undefined): Promise<SendOptions<Op>> =>
-  typeof request === 'function' ? request(ctx) : (request ?? {});
+const prepare = async <Op extends OperationId>(
+  ctx: CheckContext,
+  request: BasicRequest<Op> | undefined,
+): Promise<SendOptions<Op>> => (typeof request === 'function' ? request(ctx) : (request ?? {}));
 
 /** The happy path, 401, 403 and 404 of an operation on live targets, each a check of its own. */
 export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Check[] {
   const { operationId, send } = b;
   const secured = !OPERATIONS[operationId].public;
   /** One check of `status`: the request once per token `tokens` gives (one, or every token lacking the ability). */
-  const check = (standardName: string, basic: BasicCase<Op>, status: number, tokens: (ctx: CheckContext) => TokenChoice[]): Check => ({
+  const check = (
+    standardName: string,
+    basic: BasicCase<Op>,
+    status: number,
+    tokens: (ctx: CheckContext) => TokenChoice[],
+  ): Check => ({
     name: basic.name ?? standardName,
     operationId,
     on: 'live',
@@ -125,9 +142,15 @@ export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Chec
     },
   });
   const checks: Check[] = [];
-  if (b.happyPath !== false) checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => [undefined]));
+  if (b.happyPath !== false)
+    checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => [undefined]));
   if (secured && b.noToken !== false) checks.push(check('no token: 401', b.noToken ?? {}, 401, () => [null]));
-  if (secured && b.withoutAbility !== false) checks.push(check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) => ctx.tokensWithoutAbilityFor(operationId)));
+  if (secured && b.withoutAbility !== false)
+    checks.push(
+      check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) =>
+        ctx.tokensWithoutAbilityFor(operationId),
+      ),
+    );
   if (b.unknown) checks.push(check('unknown id: 404', b.unknown, 404, () => [undefined]));
   return checks;
 }

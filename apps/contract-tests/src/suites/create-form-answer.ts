@@ -37,16 +37,30 @@ export function answersFor(fields: FormField[], marker: string): AnswerRequest {
     const option = (field.select ?? field.multi_select)?.options[0]?.name;
     const value: AnswerValue | undefined = (() => {
       switch (field.type) {
-        case 'text': case 'rich_text': return `${field.name} ${marker}`;
-        case 'email': return 'contract-test@example.com';
-        case 'url': return 'https://example.com/contract-test';
-        case 'number': case 'rating': case 'scale': case 'slider': return 1;
-        case 'checkbox': return true;
-        case 'date': return new Date().toISOString().slice(0, 10);
-        case 'phone_number': return '+15555550100';
-        case 'select': return option;
-        case 'multi_select': return option ? [option] : undefined;
-        default: return undefined;
+        case 'text':
+        case 'rich_text':
+          return `${field.name} ${marker}`;
+        case 'email':
+          return 'contract-test@example.com';
+        case 'url':
+          return 'https://example.com/contract-test';
+        case 'number':
+        case 'rating':
+        case 'scale':
+        case 'slider':
+          return 1;
+        case 'checkbox':
+          return true;
+        case 'date':
+          return new Date().toISOString().slice(0, 10);
+        case 'phone_number':
+          return '+15555550100';
+        case 'select':
+          return option;
+        case 'multi_select':
+          return option ? [option] : undefined;
+        default:
+          return undefined;
       }
     })();
     if (value !== undefined && !field.type.startsWith('nf-')) answers[field.id] = value;
@@ -58,24 +72,52 @@ async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
   const hook = await setUpWebhook(ctx);
   const marker = `rt-${Date.now()}`;
   const mark = hook.receiver.received.length;
-  const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body: answersFor(await formFields(ctx), marker) });
+  const answer = await send(ctx, {
+    path: { form: ctx.target.ids.formId },
+    body: answersFor(await formFields(ctx), marker),
+  });
   if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
 
   const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
-  if (!delivery) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: answer });
+  if (!delivery)
+    return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', {
+      expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`,
+      received: 'nothing',
+      exchange: answer,
+    });
 
   if (delivery.bodyLimit !== undefined) {
-    return ctx.observe('webhook-round-trip', operationId, `the webhook body is longer than ${delivery.bodyLimit} bytes`, { expected: 'a submission.created payload', received: `${ctx.excerpt(delivery.rawBody.toString('utf8'), 80)}…`, exchange: answer });
+    return ctx.observe(
+      'webhook-round-trip',
+      operationId,
+      `the webhook body is longer than ${delivery.bodyLimit} bytes`,
+      {
+        expected: 'a submission.created payload',
+        received: `${ctx.excerpt(delivery.rawBody.toString('utf8'), 80)}…`,
+        exchange: answer,
+      },
+    );
   }
   const signature = delivery.headers['x-webhook-signature'];
   if (!(await verify(hook.secret, delivery.rawBody, Array.isArray(signature) ? signature[0] : signature))) {
-    ctx.observe('webhook-round-trip', operationId, 'the signature does not verify over the raw body', { expected: 'sha256=HMAC(secret, raw body)', received: ctx.excerpt(String(signature ?? 'no X-Webhook-Signature header')), exchange: answer });
+    ctx.observe('webhook-round-trip', operationId, 'the signature does not verify over the raw body', {
+      expected: 'sha256=HMAC(secret, raw body)',
+      received: ctx.excerpt(String(signature ?? 'no X-Webhook-Signature header')),
+      exchange: answer,
+    });
   }
   if (delivery.headers[hook.header.name.toLowerCase()] !== hook.header.value) {
-    ctx.observe('webhook-round-trip', operationId, `the custom header ${hook.header.name} was not sent`, { expected: hook.header.value, received: ctx.excerpt(String(delivery.headers[hook.header.name.toLowerCase()] ?? 'absent')) });
+    ctx.observe('webhook-round-trip', operationId, `the custom header ${hook.header.name} was not sent`, {
+      expected: hook.header.value,
+      received: ctx.excerpt(String(delivery.headers[hook.header.name.toLowerCase()] ?? 'absent')),
+    });
   }
   const contentType = String(delivery.headers['content-type'] ?? '');
-  if (!contentType.startsWith('application/json')) ctx.observe('webhook-round-trip', operationId, 'the webhook is not JSON', { expected: 'application/json', received: ctx.excerpt(contentType) || 'none' });
+  if (!contentType.startsWith('application/json'))
+    ctx.observe('webhook-round-trip', operationId, 'the webhook is not JSON', {
+      expected: 'application/json',
+      received: ctx.excerpt(contentType) || 'none',
+    });
   if (!expectValidPayload(ctx, delivery)) return;
 
   await expectDispatchRecorded(ctx, hook.integrationId);
@@ -87,12 +129,22 @@ function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { sub
   try {
     payload = JSON.parse(delivery.rawBody.toString('utf8'));
   } catch {
-    ctx.observe('webhook-round-trip', operationId, 'the webhook body is not JSON', { expected: 'JSON', received: ctx.excerpt(delivery.rawBody.toString('utf8')) });
+    ctx.observe('webhook-round-trip', operationId, 'the webhook body is not JSON', {
+      expected: 'JSON',
+      received: ctx.excerpt(delivery.rawBody.toString('utf8')),
+    });
     return undefined;
   }
   const valid = ctx.spec.validator.validateWebhookPayload(payload);
   if (!valid.valid) {
-    ctx.fail({ kind: 'schema', operationId: 'submissionCreatedWebhook', message: 'submission.created payload does not match its schema', expected: 'a payload valid against the webhook schema', received: describeErrors(valid.errors), schemaErrors: valid.errors });
+    ctx.fail({
+      kind: 'schema',
+      operationId: 'submissionCreatedWebhook',
+      message: 'submission.created payload does not match its schema',
+      expected: 'a payload valid against the webhook schema',
+      received: describeErrors(valid.errors),
+      schemaErrors: valid.errors,
+    });
   }
   return payload !== null && typeof payload === 'object' ? (payload as { submission_id?: unknown }) : {};
 }
@@ -102,10 +154,22 @@ function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { sub
  * an answer can be posted to.
  */
 async function openPublicForms(ctx: CheckContext): Promise<number[]> {
-  const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listWorkspaceForms.path, { params: { path: { workspaceId: ctx.target.ids.workspaceId }, query: { per_page: 100 } } }));
+  const list = await ctx.send(() =>
+    ctx.client().GET(OPERATIONS.listWorkspaceForms.path, {
+      params: { path: { workspaceId: ctx.target.ids.workspaceId }, query: { per_page: 100 } },
+    }),
+  );
   const parsed = ctx.json(list);
-  const forms = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; visibility?: unknown; is_closed?: unknown }> } | null)?.data ?? []) : [];
-  const others = forms.filter((f) => typeof f.id === 'number' && f.id !== ctx.target.ids.formId && f.visibility === 'public' && f.is_closed !== true).map((f) => f.id as number);
+  const forms = parsed.ok
+    ? ((parsed.value as { data?: Array<{ id?: unknown; visibility?: unknown; is_closed?: unknown }> } | null)?.data ??
+      [])
+    : [];
+  const others = forms
+    .filter(
+      (f) =>
+        typeof f.id === 'number' && f.id !== ctx.target.ids.formId && f.visibility === 'public' && f.is_closed !== true,
+    )
+    .map((f) => f.id as number);
   return [ctx.target.ids.formId, ...others];
 }
 
@@ -115,7 +179,9 @@ async function formWithoutRequiredFields(ctx: CheckContext): Promise<number> {
     const fields = await formFields(ctx, formId);
     if (fields.some((f) => !f.type.startsWith('nf-')) && !fields.some((f) => f.required)) return formId;
   }
-  return ctx.skip(`no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`);
+  return ctx.skip(
+    `no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`,
+  );
 }
 
 /**
@@ -129,10 +195,27 @@ async function answerWithNoValue(ctx: CheckContext): Promise<void> {
   const answer = await send(ctx, { path: { form: formId }, body: { completion_time: 5 } });
   if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
   const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
-  if (!delivery) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: answer });
+  if (!delivery)
+    return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', {
+      expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`,
+      received: 'nothing',
+      exchange: answer,
+    });
   const payload = expectValidPayload(ctx, delivery) as { submission?: unknown } | undefined;
-  if (payload && (payload.submission === null || typeof payload.submission !== 'object' || Array.isArray(payload.submission))) {
-    ctx.observe('webhook-answers-not-an-object', operationId, 'the webhook of an answer with no value does not send its answers as an object', { expected: '"submission": {}', received: ctx.excerpt(JSON.stringify(payload.submission) ?? 'absent'), exchange: answer });
+  if (
+    payload &&
+    (payload.submission === null || typeof payload.submission !== 'object' || Array.isArray(payload.submission))
+  ) {
+    ctx.observe(
+      'webhook-answers-not-an-object',
+      operationId,
+      'the webhook of an answer with no value does not send its answers as an object',
+      {
+        expected: '"submission": {}',
+        received: ctx.excerpt(JSON.stringify(payload.submission) ?? 'absent'),
+        exchange: answer,
+      },
+    );
   }
 }
 
@@ -149,10 +232,16 @@ async function partialAnswer(ctx: CheckContext): Promise<void> {
   const accepted = ctx.expectResponse(answer, { operationId, status: 200 });
   if (accepted === undefined || answer.status !== 200) return;
   // A service that does not take partials on this form saves a completed submission instead.
-  if (!(accepted && typeof accepted === 'object' && 'submission_hash' in accepted)) return ctx.skip(`form ${ctx.target.ids.formId} takes no partial submissions (the answer was saved as completed)`);
+  if (!(accepted && typeof accepted === 'object' && 'submission_hash' in accepted))
+    return ctx.skip(`form ${ctx.target.ids.formId} takes no partial submissions (the answer was saved as completed)`);
   const delivery = await hook.receiver.waitFor(mark, QUIET_MS, ctx.signal);
   if (!delivery) {
-    ctx.observe('partial-sends-no-webhook', operationId, 'a partial submission was created and no submission.created was sent', { expected: `a POST within ${QUIET_MS} ms`, received: 'nothing', exchange: answer });
+    ctx.observe(
+      'partial-sends-no-webhook',
+      operationId,
+      'a partial submission was created and no submission.created was sent',
+      { expected: `a POST within ${QUIET_MS} ms`, received: 'nothing', exchange: answer },
+    );
   }
 }
 
@@ -174,10 +263,16 @@ async function publicEdit(ctx: CheckContext): Promise<void> {
     // Another form may refuse the suite's plausible answer (a captcha, a rule of its own): try the next.
     if (first.status !== 200 && formId !== ctx.target.ids.formId) continue;
     const accepted = ctx.expectResponse(first, { operationId, status: 200 });
-    const publicId = accepted && typeof accepted === 'object' ? (accepted as { submission_id?: unknown }).submission_id : undefined;
+    const publicId =
+      accepted && typeof accepted === 'object' ? (accepted as { submission_id?: unknown }).submission_id : undefined;
     if (first.status !== 200 || typeof publicId !== 'string') continue;
     const created = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
-    if (!created) return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', { expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`, received: 'nothing', exchange: first });
+    if (!created)
+      return ctx.observe('webhook-round-trip', operationId, 'no submission.created request reached the receiver', {
+        expected: `a POST within ${DELIVERY_TIMEOUT_MS} ms`,
+        received: 'nothing',
+        exchange: first,
+      });
     const createdId = expectValidPayload(ctx, created)?.submission_id;
     const next = hook.receiver.received.length;
     const edited = answersFor(fields, `edited-${Date.now()}`);
@@ -187,13 +282,25 @@ async function publicEdit(ctx: CheckContext): Promise<void> {
     const again = await hook.receiver.waitFor(next, QUIET_MS, ctx.signal);
     const againId = again ? expectValidPayload(ctx, again)?.submission_id : undefined;
     if (again && againId !== undefined && againId === createdId) {
-      return ctx.observe('answer-resends-webhook-for-existing-submission', operationId, `editing submission ${String(createdId)} of form ${formId} through the public endpoint sent submission.created for it again`, { expected: 'no second submission.created for the same submission_id', received: `submission.created for submission_id ${String(againId)}`, exchange: edit });
+      return ctx.observe(
+        'answer-resends-webhook-for-existing-submission',
+        operationId,
+        `editing submission ${String(createdId)} of form ${formId} through the public endpoint sent submission.created for it again`,
+        {
+          expected: 'no second submission.created for the same submission_id',
+          received: `submission.created for submission_id ${String(againId)}`,
+          exchange: edit,
+        },
+      );
     }
   }
 }
 
 /** Whether an event of the events list, in the spec's shape or the service's, records a successful dispatch. */
-const isSuccess = (event: unknown): boolean => typeof event === 'object' && event !== null && String((event as { status?: unknown }).status).toLowerCase() === 'success';
+const isSuccess = (event: unknown): boolean =>
+  typeof event === 'object' &&
+  event !== null &&
+  String((event as { status?: unknown }).status).toLowerCase() === 'success';
 
 /**
  * Reads the integration's events until one records a successful dispatch. The list is judged like
@@ -212,14 +319,21 @@ async function expectDispatchRecorded(ctx: CheckContext, integrationId: number):
     }
     if (attempt === 4) {
       ctx.expectResponse(events, { operationId: 'listIntegrationEvents', status: 200 });
-      ctx.observe('dispatch-not-recorded', 'listIntegrationEvents', 'no successful dispatch in the events list', { expected: 'an event with status success', received: ctx.excerpt(events.responseBody, 300), exchange: events });
+      ctx.observe('dispatch-not-recorded', 'listIntegrationEvents', 'no successful dispatch in the events list', {
+        expected: 'an event with status success',
+        received: ctx.excerpt(events.responseBody, 300),
+        exchange: events,
+      });
     }
   }
 }
 
 const listEvents = (ctx: CheckContext, integrationId: number) =>
-  ctx.send(() => ctx.client().GET(OPERATIONS.listIntegrationEvents.path, { params: { path: { form: ctx.target.ids.formId, integrationid: integrationId } } }));
-
+  ctx.send(() =>
+    ctx.client().GET(OPERATIONS.listIntegrationEvents.path, {
+      params: { path: { form: ctx.target.ids.formId, integrationid: integrationId } },
+    }),
+  );
 
 /**
  * An active integration whose logic no submission of the suite meets: nothing may be sent, and
@@ -230,17 +344,42 @@ async function filteredOutSubmission(ctx: CheckContext): Promise<void> {
   const text = fields.find((f) => f.type === 'text');
   if (!text) return ctx.skip('the form has no text field for a webhook condition');
   const marker = `never-${Date.now()}`;
-  const logic = { operatorIdentifier: 'and', children: [{ identifier: text.id, value: { operator: 'equals', property_meta: { id: text.id, type: 'text' }, value: marker } }] };
+  const logic = {
+    operatorIdentifier: 'and',
+    children: [
+      {
+        identifier: text.id,
+        value: { operator: 'equals', property_meta: { id: text.id, type: 'text' }, value: marker },
+      },
+    ],
+  };
   const hook = await setUpWebhook(ctx, { logic });
   const mark = hook.receiver.received.length;
-  const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body: answersFor(fields, `rt-${Date.now()}`) });
+  const answer = await send(ctx, {
+    path: { form: ctx.target.ids.formId },
+    body: answersFor(fields, `rt-${Date.now()}`),
+  });
   if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
   const delivery = await hook.receiver.waitFor(mark, QUIET_MS, ctx.signal);
-  if (delivery) ctx.observe('logic-ignored', operationId, 'a submission the integration logic excludes was sent', { expected: `no request within ${QUIET_MS} ms`, received: `${delivery.method} ${delivery.path}`, exchange: answer });
+  if (delivery)
+    ctx.observe('logic-ignored', operationId, 'a submission the integration logic excludes was sent', {
+      expected: `no request within ${QUIET_MS} ms`,
+      received: `${delivery.method} ${delivery.path}`,
+      exchange: answer,
+    });
   const events = await listEvents(ctx, hook.integrationId);
   const list = ctx.expectResponse(events, { operationId: 'listIntegrationEvents', status: 200 });
   if (!delivery && Array.isArray(list) && list.some(isSuccess)) {
-    ctx.observe('success-event-without-delivery', 'listIntegrationEvents', 'a successful dispatch is recorded although nothing was sent', { expected: 'no event (nothing was dispatched)', received: ctx.excerpt(events.responseBody, 300), exchange: events });
+    ctx.observe(
+      'success-event-without-delivery',
+      'listIntegrationEvents',
+      'a successful dispatch is recorded although nothing was sent',
+      {
+        expected: 'no event (nothing was dispatched)',
+        received: ctx.excerpt(events.responseBody, 300),
+        exchange: events,
+      },
+    );
   }
 }
 
@@ -254,13 +393,34 @@ export const suite: OperationSuite = {
       operationId,
       on: 'live',
       async run(ctx) {
-        ctx.expectResponse(await send(ctx, { path: { form: 'no-such-form-contract-test' } }), { operationId, status: 404 });
+        ctx.expectResponse(await send(ctx, { path: { form: 'no-such-form-contract-test' } }), {
+          operationId,
+          status: 404,
+        });
       },
     },
     { name: 'webhook round trip', operationId, on: 'live', writes: true, run: webhookRoundTrip },
-    { name: 'a submission the webhook logic excludes: nothing sent, nothing recorded', operationId, on: 'live', writes: true, run: filteredOutSubmission },
-    { name: 'an answer with no value: the webhook sends its answers as an object', operationId, on: 'live', writes: true, run: answerWithNoValue },
+    {
+      name: 'a submission the webhook logic excludes: nothing sent, nothing recorded',
+      operationId,
+      on: 'live',
+      writes: true,
+      run: filteredOutSubmission,
+    },
+    {
+      name: 'an answer with no value: the webhook sends its answers as an object',
+      operationId,
+      on: 'live',
+      writes: true,
+      run: answerWithNoValue,
+    },
     { name: 'a partial answer: submission.created is sent', operationId, on: 'live', writes: true, run: partialAnswer },
-    { name: 'a public edit of a submission: no second submission.created for it', operationId, on: 'live', writes: true, run: publicEdit },
+    {
+      name: 'a public edit of a submission: no second submission.created for it',
+      operationId,
+      on: 'live',
+      writes: true,
+      run: publicEdit,
+    },
   ],
 };

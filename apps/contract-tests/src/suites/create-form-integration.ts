@@ -4,7 +4,13 @@
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
-import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, type Send } from './common.js';
+import {
+  deliberatelyInvalid,
+  documentedStatusChecks,
+  liveBasicChecks,
+  prismOwnBehaviour,
+  type Send,
+} from './common.js';
 import { deleteIntegrationAfterwards, integrationBody } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
@@ -21,7 +27,9 @@ export const send: Send<typeof operationId> = (ctx, o = {}) =>
 /** Deletes what a request created, whether the check meant it to (happy path) or the service should have refused it. */
 function removeIfCreated(ctx: CheckContext, exchange: Exchange): void {
   const parsed = ctx.json(exchange);
-  const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id : undefined;
+  const id = parsed.ok
+    ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id
+    : undefined;
   if (exchange.status === 200 && typeof id === 'number') deleteIntegrationAfterwards(ctx, id);
 }
 
@@ -30,7 +38,13 @@ export const suite: OperationSuite = {
   checks: [
     ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({ operationId, send, happyPath: { writes: true }, withoutAbility: { writes: true }, inspect: removeIfCreated }),
+    ...liveBasicChecks({
+      operationId,
+      send,
+      happyPath: { writes: true },
+      withoutAbility: { writes: true },
+      inspect: removeIfCreated,
+    }),
     {
       name: 'invalid webhook URL: 422',
       operationId,
@@ -69,7 +83,9 @@ export const suite: OperationSuite = {
       writes: true,
       async run(ctx) {
         // The published contract offers Authorization as a custom webhook header.
-        const exchange = await send(ctx, { body: integrationBody({ webhook_headers: { Authorization: 'Bearer contract-test' } }) });
+        const exchange = await send(ctx, {
+          body: integrationBody({ webhook_headers: { Authorization: 'Bearer contract-test' } }),
+        });
         removeIfCreated(ctx, exchange);
         ctx.expectResponse(exchange, { operationId, status: 200, traits: ['webhook-headers-name-authorization'] });
       },

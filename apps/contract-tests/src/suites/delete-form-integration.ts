@@ -11,12 +11,16 @@ const operationId = 'deleteFormIntegration';
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
     ctx.client(o.token, o.headers).DELETE(OPERATIONS[operationId].path, {
-      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } },
+      params: {
+        path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path },
+      },
     }),
   );
 
 /** A temporary integration to delete; its own cleanup tolerates the 404 after the check deleted it. */
-const temporary = async (ctx: CheckContext) => ({ path: { integrationid: (await createTemporaryIntegration(ctx, integrationBody())).id } });
+const temporary = async (ctx: CheckContext) => ({
+  path: { integrationid: (await createTemporaryIntegration(ctx, integrationBody())).id },
+});
 
 export const suite: OperationSuite = {
   operationId,

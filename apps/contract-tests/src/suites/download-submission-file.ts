@@ -11,7 +11,11 @@ import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './c
 import type { OperationSuite } from './types.js';
 
 const operationId = 'downloadSubmissionFile';
-const MOCK_FILE = { filename: 'aW52b2ljZS0yMDI0LnBkZg', expires: 1736432123, signature: '3f1c0e7d9a4b2c8e6f5d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d' };
+const MOCK_FILE = {
+  filename: 'aW52b2ljZS0yMDI0LnBkZg',
+  expires: 1736432123,
+  signature: '3f1c0e7d9a4b2c8e6f5d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d',
+};
 
 interface FileRef {
   form: number;
@@ -25,7 +29,10 @@ export const send = (ctx: CheckContext, o: SendOptions<typeof operationId> & { f
   return ctx.send(() =>
     // A public operation: no token unless a check asks for one.
     ctx.client(o.token === undefined ? null : o.token, o.headers).GET(OPERATIONS[operationId].path, {
-      params: { path: { form: file.form, filename: file.filename }, query: { expires: file.expires, signature: file.signature } },
+      params: {
+        path: { form: file.form, filename: file.filename },
+        query: { expires: file.expires, signature: file.signature },
+      },
       parseAs: 'blob',
     }),
   );
@@ -34,16 +41,26 @@ export const send = (ctx: CheckContext, o: SendOptions<typeof operationId> & { f
 /** The signed URL of a file answer among the first page of submissions. */
 async function findFile(ctx: CheckContext): Promise<FileRef> {
   const formId = ctx.target.ids.formId;
-  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { per_page: 100 } } }));
+  const exchange = await ctx.send(() =>
+    ctx
+      .client()
+      .GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { per_page: 100 } } }),
+  );
   const text = exchange.responseBody ?? '';
   const match = /"file_url"\s*:\s*"([^"]+)"/.exec(text);
   if (!match) return ctx.skip('no file answer among the latest 100 submissions');
   const url = new URL(JSON.parse(`"${match[1]}"`) as string);
   const filename = url.pathname.split('/').at(-1)!;
-  return { form: formId, filename, expires: Number(url.searchParams.get('expires')), signature: url.searchParams.get('signature') ?? '' };
+  return {
+    form: formId,
+    filename,
+    expires: Number(url.searchParams.get('expires')),
+    signature: url.searchParams.get('signature') ?? '',
+  };
 }
 
-type Reached = { kind: 'status'; status: number } | { kind: 'error'; message: string } | { kind: 'not-followed'; reason: string };
+type Reached =
+  { kind: 'status'; status: number } | { kind: 'error'; message: string } | { kind: 'not-followed'; reason: string };
 
 /**
  * Requests the target of the download's redirect (issue 20 #3: a tenant's Location once sent the
@@ -55,13 +72,20 @@ async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> 
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]);
   if (target.origin === new URL(ctx.target.baseUrl).origin) {
     // The tenant's own host: through the target's pacer, like every other request to it.
-    const stored = await targetFetch({ pacer: ctx.target.pacer, traffic: ctx.target.traffic })(target, { redirect: 'manual', signal }).catch((error: unknown) => error as Error);
+    const stored = await targetFetch({ pacer: ctx.target.pacer, traffic: ctx.target.traffic })(target, {
+      redirect: 'manual',
+      signal,
+    }).catch((error: unknown) => error as Error);
     if (stored instanceof Error) return { kind: 'error', message: stored.message };
     await stored.body?.cancel();
     return { kind: 'status', status: stored.status };
   }
   const checked = await checkWebhookUrl(target.href, { allowPrivate: false });
-  if (!checked.ok) return { kind: 'not-followed', reason: `off the tenant's origin, only public https is followed (${checked.error.replace(/^The webhook URL/, 'the URL')})` };
+  if (!checked.ok)
+    return {
+      kind: 'not-followed',
+      reason: `off the tenant's origin, only public https is followed (${checked.error.replace(/^The webhook URL/, 'the URL')})`,
+    };
   return pinnedStatus(checked.value, signal);
 }
 
@@ -69,7 +93,8 @@ async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> 
 function pinnedStatus(destination: WebhookDestination, signal: AbortSignal): Promise<Reached> {
   const pinned = destination.pinned!;
   const lookup: LookupFunction = (_host, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
+    if (options.all)
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
   return new Promise((resolve) => {
@@ -97,19 +122,42 @@ export const suite: OperationSuite = {
         if (exchange.status !== 302) return;
         // The documented redirect leads to storage, outside the API: the file must be there, without a token.
         const location = exchange.responseHeaders?.location;
-        if (!location) return ctx.observe('redirect-without-location', operationId, 'a 302 without a Location header', { expected: 'a Location header', received: 'none', exchange });
+        if (!location)
+          return ctx.observe('redirect-without-location', operationId, 'a 302 without a Location header', {
+            expected: 'a Location header',
+            received: 'none',
+            exchange,
+          });
         let target: URL;
         try {
           target = new URL(location, exchange.url);
         } catch {
-          return ctx.observe('redirect-leads-nowhere', operationId, 'the Location is not a URL', { expected: 'a URL to the file', received: ctx.excerpt(location), exchange });
+          return ctx.observe('redirect-leads-nowhere', operationId, 'the Location is not a URL', {
+            expected: 'a URL to the file',
+            received: ctx.excerpt(location),
+            exchange,
+          });
         }
         const reached = await followRedirect(ctx, target);
         if (reached.kind === 'not-followed') {
           // Judged by its form only: the suite never sends a request a tenant aims at a private host.
-          ctx.notes.push({ label: 'redirect not followed', message: `the redirect leads to ${ctx.excerpt(target.origin, 120)}, not followed: ${reached.reason}`, failure: { kind: 'behaviour', operationId, message: 'redirect not followed', received: ctx.excerpt(target.href, 300), exchange } });
+          ctx.notes.push({
+            label: 'redirect not followed',
+            message: `the redirect leads to ${ctx.excerpt(target.origin, 120)}, not followed: ${reached.reason}`,
+            failure: {
+              kind: 'behaviour',
+              operationId,
+              message: 'redirect not followed',
+              received: ctx.excerpt(target.href, 300),
+              exchange,
+            },
+          });
         } else if (reached.kind === 'error' || reached.status !== 200) {
-          ctx.observe('redirect-leads-nowhere', operationId, `the redirect target did not serve the file`, { expected: '200 and the file', received: reached.kind === 'error' ? reached.message : `status ${reached.status}`, exchange });
+          ctx.observe('redirect-leads-nowhere', operationId, `the redirect target did not serve the file`, {
+            expected: '200 and the file',
+            received: reached.kind === 'error' ? reached.message : `status ${reached.status}`,
+            exchange,
+          });
         }
       },
     },

@@ -16,7 +16,11 @@ export function formRef(ctx: CheckContext): string | number {
 }
 
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() => ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, { params: { path: { form: formRef(ctx), ...o.path } } }));
+  ctx.send(() =>
+    ctx
+      .client(o.token, o.headers)
+      .GET(OPERATIONS[operationId].path, { params: { path: { form: formRef(ctx), ...o.path } } }),
+  );
 
 export const suite: OperationSuite = {
   operationId,

@@ -12,9 +12,15 @@ type WebhookIntegrationInput = components['schemas']['WebhookIntegrationInput'];
 type FormField = components['schemas']['FormField'];
 
 /** A body for a webhook integration the suite owns. Inactive by default, so it never dispatches. */
-export function integrationBody(overrides: Partial<WebhookIntegrationInput['data']> & { status?: 'active' | 'inactive' } = {}): WebhookIntegrationInput {
+export function integrationBody(
+  overrides: Partial<WebhookIntegrationInput['data']> & { status?: 'active' | 'inactive' } = {},
+): WebhookIntegrationInput {
   const { status = 'inactive', ...data } = overrides;
-  return { integration_id: 'webhook', status, data: { webhook_url: 'https://example.com/forms-api-contract-test', ...data } };
+  return {
+    integration_id: 'webhook',
+    status,
+    data: { webhook_url: 'https://example.com/forms-api-contract-test', ...data },
+  };
 }
 
 /** A random signing secret; registered for redaction so it never reaches a report. */
@@ -28,29 +34,55 @@ export function newSecret(ctx: CheckContext): string {
  * Creates an integration on the target's form and registers its deletion as a cleanup, so it is
  * removed even when the check fails. Returns its id.
  */
-export async function createTemporaryIntegration(ctx: CheckContext, body: WebhookIntegrationInput, formId: number = ctx.target.ids.formId): Promise<{ id: number; body: unknown }> {
-  const exchange = await ctx.send(() => ctx.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form: formId } }, body }));
+export async function createTemporaryIntegration(
+  ctx: CheckContext,
+  body: WebhookIntegrationInput,
+  formId: number = ctx.target.ids.formId,
+): Promise<{ id: number; body: unknown }> {
+  const exchange = await ctx.send(() =>
+    ctx.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form: formId } }, body }),
+  );
   const parsed = ctx.json(exchange);
-  const id = parsed.ok ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id : undefined;
+  const id = parsed.ok
+    ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id
+    : undefined;
   if (exchange.status !== 200 || typeof id !== 'number') {
-    throw new CheckFailed([{ kind: 'setup', message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`, exchange }]);
+    throw new CheckFailed([
+      {
+        kind: 'setup',
+        message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`,
+        exchange,
+      },
+    ]);
   }
   deleteIntegrationAfterwards(ctx, id, formId);
   return { id, body: parsed.ok ? parsed.value : undefined };
 }
 
 /** Registers the deletion of an integration as a cleanup of the check (a 404 means the check deleted it already). */
-export function deleteIntegrationAfterwards(ctx: CheckContext, id: number, formId: number = ctx.target.ids.formId): void {
+export function deleteIntegrationAfterwards(
+  ctx: CheckContext,
+  id: number,
+  formId: number = ctx.target.ids.formId,
+): void {
   ctx.onCleanup(`delete integration ${id}`, async () => {
-    const del = await ctx.send(() => ctx.client().DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form: formId, integrationid: id } } }));
-    if (del.status !== 200 && del.status !== 204 && del.status !== 404) throw new CheckFailed([{ kind: 'setup', message: `DELETE answered ${del.status ?? 'nothing'}`, exchange: del }]);
+    const del = await ctx.send(() =>
+      ctx
+        .client()
+        .DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form: formId, integrationid: id } } }),
+    );
+    if (del.status !== 200 && del.status !== 204 && del.status !== 404)
+      throw new CheckFailed([{ kind: 'setup', message: `DELETE answered ${del.status ?? 'nothing'}`, exchange: del }]);
   });
 }
 
 /** The integration to read: the configured one, or (when allowed to write) a temporary one. */
 export async function readableIntegrationId(ctx: CheckContext): Promise<number> {
   if (ctx.target.ids.integrationId !== undefined) return ctx.target.ids.integrationId;
-  if (!ctx.target.write) return ctx.skip(`no integration to read (set ${envVariableOf('integrationId')}, or run with --write to use a temporary one)`);
+  if (!ctx.target.write)
+    return ctx.skip(
+      `no integration to read (set ${envVariableOf('integrationId')}, or run with --write to use a temporary one)`,
+    );
   return (await createTemporaryIntegration(ctx, integrationBody())).id;
 }
 
@@ -58,7 +90,11 @@ export async function readableIntegrationId(ctx: CheckContext): Promise<number> 
 export async function findSubmission(ctx: CheckContext, id: number, maxPages = 20): Promise<Submission | undefined> {
   const formId = ctx.target.ids.formId;
   for (let page = 1; page <= maxPages; page++) {
-    const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { page, per_page: 100 } } }));
+    const exchange = await ctx.send(() =>
+      ctx
+        .client()
+        .GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { page, per_page: 100 } } }),
+    );
     const parsed = ctx.json(exchange);
     if (exchange.status !== 200 || !parsed.ok) return undefined;
     const body = parsed.value as { data?: Submission[]; meta?: { last_page?: number } } | null;
@@ -74,7 +110,9 @@ export const META_KEYS: ReadonlySet<string> = new Set(['status', 'created_at', '
 
 /** The answers of a submission as an update body (field ids only, plus completion_time). */
 export function answersOf(submission: Submission): SubmissionUpdate {
-  const answers: SubmissionUpdate = Object.fromEntries(Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)));
+  const answers: SubmissionUpdate = Object.fromEntries(
+    Object.entries(submission.data).filter(([key]) => !META_KEYS.has(key)),
+  );
   if (typeof submission.completion_time === 'number') answers.completion_time = Math.round(submission.completion_time);
   return answers;
 }
@@ -82,7 +120,13 @@ export function answersOf(submission: Submission): SubmissionUpdate {
 /** Whether an answer is a file or signature answer as listed: file entries (in a list, or keyed by position). */
 export const isListedFileAnswer = (value: unknown): boolean => {
   const items = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [];
-  return items.length > 0 && items.every((item) => item !== null && typeof item === 'object' && typeof (item as { file_name?: unknown }).file_name === 'string');
+  return (
+    items.length > 0 &&
+    items.every(
+      (item) =>
+        item !== null && typeof item === 'object' && typeof (item as { file_name?: unknown }).file_name === 'string',
+    )
+  );
 };
 
 /**
@@ -107,7 +151,10 @@ export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
   const id = ctx.target.ids.submissionId;
   if (id === undefined) return ctx.skip(`no submission to update (set ${envVariableOf('submissionId')})`);
   const original = await findSubmission(ctx, id);
-  if (!original) throw new CheckFailed([{ kind: 'setup', message: `submission ${id} was not found in form ${ctx.target.ids.formId}` }]);
+  if (!original)
+    throw new CheckFailed([
+      { kind: 'setup', message: `submission ${id} was not found in form ${ctx.target.ids.formId}` },
+    ]);
   restoreAfterwards(ctx, original, await formFields(ctx));
   return original;
 }
@@ -117,18 +164,27 @@ export function restoreAfterwards(ctx: CheckContext, original: Submission, field
   const formId = ctx.target.ids.formId;
   ctx.onCleanup(`restore the answers of submission ${original.id}`, async () => {
     const restore = await ctx.send(() =>
-      ctx.client().PUT(OPERATIONS.updateFormSubmission.path, { params: { path: { id: formId, submission_id: original.id } }, body: answersToSendBack(original, fields) }),
+      ctx.client().PUT(OPERATIONS.updateFormSubmission.path, {
+        params: { path: { id: formId, submission_id: original.id } },
+        body: answersToSendBack(original, fields),
+      }),
     );
-    if (restore.status !== 200) throw new CheckFailed([{ kind: 'setup', message: `PUT answered ${restore.status ?? 'nothing'}`, exchange: restore }]);
+    if (restore.status !== 200)
+      throw new CheckFailed([
+        { kind: 'setup', message: `PUT answered ${restore.status ?? 'nothing'}`, exchange: restore },
+      ]);
   });
 }
 
 /** The form's fields, read with getForm (a skip when the form cannot be read). */
 export async function formFields(ctx: CheckContext, formId: number = ctx.target.ids.formId): Promise<FormField[]> {
-  const exchange = await ctx.send(() => ctx.client().GET(OPERATIONS.getForm.path, { params: { path: { form: formId } } }));
+  const exchange = await ctx.send(() =>
+    ctx.client().GET(OPERATIONS.getForm.path, { params: { path: { form: formId } } }),
+  );
   const parsed = ctx.json(exchange);
   const fields = parsed.ok ? (parsed.value as { properties?: FormField[] } | null)?.properties : undefined;
-  if (exchange.status !== 200 || !Array.isArray(fields)) return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
+  if (exchange.status !== 200 || !Array.isArray(fields))
+    return ctx.skip(`could not read the form's fields (getForm answered ${exchange.status ?? 'nothing'})`);
   return fields;
 }
 
@@ -138,14 +194,20 @@ export async function formFields(ctx: CheckContext, formId: number = ctx.target.
  */
 export function stringField(submission: Submission, fields?: FormField[]): string | undefined {
   const freeText = fields ? new Set(fields.filter((f) => f.type === 'text').map((f) => f.id)) : undefined;
-  return Object.entries(submission.data).find(([key, value]) => !META_KEYS.has(key) && typeof value === 'string' && (!freeText || freeText.has(key)))?.[0];
+  return Object.entries(submission.data).find(
+    ([key, value]) => !META_KEYS.has(key) && typeof value === 'string' && (!freeText || freeText.has(key)),
+  )?.[0];
 }
 
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });

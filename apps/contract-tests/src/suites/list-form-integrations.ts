@@ -7,7 +7,11 @@ import type { OperationSuite } from './types.js';
 const operationId = 'listFormIntegrations';
 
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() => ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, { params: { path: { form: ctx.target.ids.formId, ...o.path } } }));
+  ctx.send(() =>
+    ctx
+      .client(o.token, o.headers)
+      .GET(OPERATIONS[operationId].path, { params: { path: { form: ctx.target.ids.formId, ...o.path } } }),
+  );
 
 export const suite: OperationSuite = {
   operationId,

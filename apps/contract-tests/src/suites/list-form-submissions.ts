@@ -5,7 +5,15 @@ import { OPERATIONS, type ListSubmissionsQuery, type components } from '@forms-a
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
 import { envVariableOf } from '../targets/settings.js';
-import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, queryOfLink, UNKNOWN_ID, type Send } from './common.js';
+import {
+  deliberatelyInvalid,
+  documentedStatusChecks,
+  liveBasicChecks,
+  prismOwnBehaviour,
+  queryOfLink,
+  UNKNOWN_ID,
+  type Send,
+} from './common.js';
 import { formFields, META_KEYS } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
@@ -22,7 +30,10 @@ export const send: Send<typeof operationId> = (ctx, o = {}) =>
   );
 
 /** One page, validated; the check stops (as a failure) when the page itself is wrong. */
-async function page(ctx: CheckContext, query: ListSubmissionsQuery): Promise<{ body: SubmissionPage; exchange: Exchange } | undefined> {
+async function page(
+  ctx: CheckContext,
+  query: ListSubmissionsQuery,
+): Promise<{ body: SubmissionPage; exchange: Exchange } | undefined> {
   const exchange = await send(ctx, { query });
   const before = ctx.failures.length;
   const body = ctx.expectResponse(exchange, { operationId, status: 200 }) as SubmissionPage | undefined;
@@ -38,7 +49,14 @@ function answerText(submission: Submission): string {
   const values = Object.entries(submission.data)
     .filter(([key]) => !META_KEYS.has(key))
     .map(([, value]) => value);
-  const flatten = (v: unknown): string[] => (v === null || v === undefined ? [] : Array.isArray(v) ? v.flatMap(flatten) : typeof v === 'object' ? Object.values(v as object).flatMap(flatten) : [String(v)]);
+  const flatten = (v: unknown): string[] =>
+    v === null || v === undefined
+      ? []
+      : Array.isArray(v)
+        ? v.flatMap(flatten)
+        : typeof v === 'object'
+          ? Object.values(v as object).flatMap(flatten)
+          : [String(v)];
   return values.flatMap(flatten).join('\n').toLowerCase();
 }
 
@@ -63,7 +81,10 @@ export const suite: OperationSuite = {
       on: 'live',
       async run(ctx) {
         // Not a page size the spec offers, so the tenant may read it as it likes, but never past the maximum.
-        ctx.expectResponse(await send(ctx, { query: { per_page: deliberatelyInvalid(-1) } }), { operationId, status: 200 });
+        ctx.expectResponse(await send(ctx, { query: { per_page: deliberatelyInvalid(-1) } }), {
+          operationId,
+          status: 200,
+        });
       },
     },
     {
@@ -74,7 +95,11 @@ export const suite: OperationSuite = {
         const all = await page(ctx, { per_page: 1 });
         const unknown = await page(ctx, { status: deliberatelyInvalid('archived'), per_page: 1 });
         if (all && unknown && unknown.body.meta.total !== all.body.meta.total) {
-          ctx.observe('unknown-status-filters', operationId, 'status=archived does not list every submission', { expected: `total ${all.body.meta.total} (as without status)`, received: `total ${unknown.body.meta.total}`, exchange: unknown.exchange });
+          ctx.observe('unknown-status-filters', operationId, 'status=archived does not list every submission', {
+            expected: `total ${all.body.meta.total} (as without status)`,
+            received: `total ${unknown.body.meta.total}`,
+            exchange: unknown.exchange,
+          });
         }
       },
     },
@@ -84,8 +109,13 @@ export const suite: OperationSuite = {
       on: 'live',
       async run(ctx) {
         const freeFormId = ctx.target.ids.freeFormId;
-        if (freeFormId === undefined) return ctx.skip(`no form of a free workspace (set ${envVariableOf('freeFormId')})`);
-        ctx.expectResponse(await send(ctx, { path: { id: freeFormId }, query: { status: 'partial' } }), { operationId, status: 403, traits: ['workspace-below-pro'] });
+        if (freeFormId === undefined)
+          return ctx.skip(`no form of a free workspace (set ${envVariableOf('freeFormId')})`);
+        ctx.expectResponse(await send(ctx, { path: { id: freeFormId }, query: { status: 'partial' } }), {
+          operationId,
+          status: 403,
+          traits: ['workspace-below-pro'],
+        });
       },
     },
     {
@@ -103,15 +133,37 @@ export const suite: OperationSuite = {
           for (const s of result.body.data) {
             seen.set(s.id, (seen.get(s.id) ?? 0) + 1);
             order.push(s);
-            if (s.data.status !== FILTER.status) ctx.observe('filter-lets-other-status-through', operationId, `submission ${s.id} has status ${s.data.status} under status=${FILTER.status}`, { exchange: result.exchange });
+            if (s.data.status !== FILTER.status)
+              ctx.observe(
+                'filter-lets-other-status-through',
+                operationId,
+                `submission ${s.id} has status ${s.data.status} under status=${FILTER.status}`,
+                { exchange: result.exchange },
+              );
           }
-          if (result.body.meta.total !== undefined && n === 1 && result.body.meta.total === 0) return ctx.skip('the form has no completed submission to page through');
+          if (result.body.meta.total !== undefined && n === 1 && result.body.meta.total === 0)
+            return ctx.skip('the form has no completed submission to page through');
         }
         const duplicates = [...seen].filter(([, count]) => count > 1).map(([id]) => id);
-        if (duplicates.length > 0) ctx.observe('submission-listed-twice', operationId, `submissions listed more than once: ${duplicates.join(', ')}`, { expected: 'each submission once', received: `${duplicates.length} duplicate(s)`, exchange: ctx.recorder.last()! });
+        if (duplicates.length > 0)
+          ctx.observe(
+            'submission-listed-twice',
+            operationId,
+            `submissions listed more than once: ${duplicates.join(', ')}`,
+            {
+              expected: 'each submission once',
+              received: `${duplicates.length} duplicate(s)`,
+              exchange: ctx.recorder.last()!,
+            },
+          );
         for (let i = 1; i < order.length; i++) {
           if (order[i - 1]!.data.created_at < order[i]!.data.created_at) {
-            ctx.observe('not-newest-first', operationId, `not newest first: ${order[i - 1]!.id} (${order[i - 1]!.data.created_at}) before ${order[i]!.id} (${order[i]!.data.created_at})`, { expected: 'created_at descending', received: 'ascending step', exchange: ctx.recorder.last()! });
+            ctx.observe(
+              'not-newest-first',
+              operationId,
+              `not newest first: ${order[i - 1]!.id} (${order[i - 1]!.data.created_at}) before ${order[i]!.id} (${order[i]!.data.created_at})`,
+              { expected: 'created_at descending', received: 'ascending step', exchange: ctx.recorder.last()! },
+            );
             break;
           }
         }
@@ -133,11 +185,16 @@ export const suite: OperationSuite = {
         const ids = (p: SubmissionPage) => p.data.map((s) => s.id).join(',');
         const missing = ['status', 'per_page'].filter((key) => !url.searchParams.has(key));
         if (missing.length > 0 || ids(followed.body) !== ids(explicit.body)) {
-          ctx.observe('links-drop-filters', operationId, `links.next drops ${missing.join(', ') || 'nothing'} and leads to a different page`, {
-            expected: `page 2 of status=${FILTER.status}&per_page=${PER_PAGE}: [${ids(explicit.body)}]`,
-            received: `${next}: [${ids(followed.body)}]`,
-            exchange: followed.exchange,
-          });
+          ctx.observe(
+            'links-drop-filters',
+            operationId,
+            `links.next drops ${missing.join(', ') || 'nothing'} and leads to a different page`,
+            {
+              expected: `page 2 of status=${FILTER.status}&per_page=${PER_PAGE}: [${ids(explicit.body)}]`,
+              received: `${next}: [${ids(followed.body)}]`,
+              exchange: followed.exchange,
+            },
+          );
         }
       },
     },
@@ -155,17 +212,40 @@ export const suite: OperationSuite = {
         const term = word.slice(0, 3).toUpperCase();
         const found = await page(ctx, { search: term, per_page: 100 });
         if (found && !found.body.data.some((s) => s.id === sample.id)) {
-          ctx.observe('search-misses-a-value', operationId, `searching "${term}" (a value's text, other case) does not find submission ${sample.id}`, { expected: `submission ${sample.id} listed`, received: 'not listed', exchange: found.exchange });
+          ctx.observe(
+            'search-misses-a-value',
+            operationId,
+            `searching "${term}" (a value's text, other case) does not find submission ${sample.id}`,
+            { expected: `submission ${sample.id} listed`, received: 'not listed', exchange: found.exchange },
+          );
         }
         // Terms that appear in no value must match nothing: a field id (a key), the LIKE
         // wildcards, and "0" (a term like any other).
         const fieldId = Object.keys(sample.data).find((k) => !META_KEYS.has(k));
-        const probes: Array<{ term: string; traits: string[] }> = [...(fieldId ? [{ term: fieldId, traits: ['term-is-a-field-id'] }] : []), { term: '%', traits: [] }, { term: '_', traits: [] }, { term: '0', traits: [] }];
+        const probes: Array<{ term: string; traits: string[] }> = [
+          ...(fieldId ? [{ term: fieldId, traits: ['term-is-a-field-id'] }] : []),
+          { term: '%', traits: [] },
+          { term: '_', traits: [] },
+          { term: '0', traits: [] },
+        ];
         for (const { term: probe, traits } of probes) {
           const result = await page(ctx, { search: probe, per_page: 100 });
           const wrong = result?.body.data.filter((s) => !answerText(s).includes(probe.toLowerCase())) ?? [];
           if (result && wrong.length > 0) {
-            ctx.observe('search-matches-no-value', operationId, `searching "${probe}" lists ${wrong.length} submission(s) with no value containing it`, { expected: 'only submissions whose answer values contain the term', received: `ids ${wrong.slice(0, 5).map((s) => s.id).join(', ')}`, exchange: result.exchange, traits });
+            ctx.observe(
+              'search-matches-no-value',
+              operationId,
+              `searching "${probe}" lists ${wrong.length} submission(s) with no value containing it`,
+              {
+                expected: 'only submissions whose answer values contain the term',
+                received: `ids ${wrong
+                  .slice(0, 5)
+                  .map((s) => s.id)
+                  .join(', ')}`,
+                exchange: result.exchange,
+                traits,
+              },
+            );
           }
         }
       },
@@ -175,7 +255,9 @@ export const suite: OperationSuite = {
       operationId,
       on: 'live',
       async run(ctx) {
-        const fileFields = new Set((await formFields(ctx)).filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id));
+        const fileFields = new Set(
+          (await formFields(ctx)).filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id),
+        );
         if (fileFields.size === 0) return ctx.skip('the form has no files or signature field');
         let seen = 0;
         for (let n = 1, last = 1; n <= Math.min(last, MAX_PAGES); n++) {
@@ -188,7 +270,16 @@ export const suite: OperationSuite = {
               if (value === undefined || value === null || value === '') continue;
               seen++;
               if (!Array.isArray(value)) {
-                ctx.observe('file-answer-not-a-list', operationId, `submission ${s.id}: the answer to file field ${id} is not a list`, { expected: 'a list of {file_url, file_name}', received: ctx.excerpt(JSON.stringify(value), 160), exchange: result.exchange });
+                ctx.observe(
+                  'file-answer-not-a-list',
+                  operationId,
+                  `submission ${s.id}: the answer to file field ${id} is not a list`,
+                  {
+                    expected: 'a list of {file_url, file_name}',
+                    received: ctx.excerpt(JSON.stringify(value), 160),
+                    exchange: result.exchange,
+                  },
+                );
                 return;
               }
             }

@@ -11,7 +11,9 @@ const operationId = 'listIntegrationEvents';
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
     ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, {
-      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } },
+      params: {
+        path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path },
+      },
     }),
   );
 
@@ -23,6 +25,12 @@ export const suite: OperationSuite = {
   checks: [
     ...documentedStatusChecks(operationId, send),
     ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({ operationId, send, happyPath: { request: readable }, withoutAbility: { request: readable }, unknown: { request: { path: { integrationid: UNKNOWN_ID } } } }),
+    ...liveBasicChecks({
+      operationId,
+      send,
+      happyPath: { request: readable },
+      withoutAbility: { request: readable },
+      unknown: { request: { path: { integrationid: UNKNOWN_ID } } },
+    }),
   ],
 };

@@ -13,12 +13,16 @@ import { send as listIntegrationEvents } from './list-integration-events.js';
 import type { Check, OperationSuite } from './types.js';
 
 /** Prism's findings about one exchange, as lines; `excerpt` cuts quoted bodies (redacting first). */
-export function prismViolations(exchange: Exchange, excerpt: (text: string, chars: number) => string = (text, chars) => text.slice(0, chars)): string[] {
+export function prismViolations(
+  exchange: Exchange,
+  excerpt: (text: string, chars: number) => string = (text, chars) => text.slice(0, chars),
+): string[] {
   const lines: string[] = [];
   const header = exchange.responseHeaders?.['sl-violations'];
   if (header) {
     try {
-      for (const v of JSON.parse(header) as Array<{ location?: string[]; message?: string; severity?: string }>) lines.push(`${v.severity ?? 'Error'} at ${(v.location ?? []).join('.')}: ${v.message ?? ''}`);
+      for (const v of JSON.parse(header) as Array<{ location?: string[]; message?: string; severity?: string }>)
+        lines.push(`${v.severity ?? 'Error'} at ${(v.location ?? []).join('.')}: ${v.message ?? ''}`);
     } catch {
       lines.push(`sl-violations: ${header}`);
     }
@@ -26,7 +30,11 @@ export function prismViolations(exchange: Exchange, excerpt: (text: string, char
   const body = exchange.responseBody ?? '';
   if (body.includes('stoplight.io/prism/errors')) {
     try {
-      const problem = JSON.parse(body) as { title?: string; detail?: string; validation?: Array<{ location?: string[]; message?: string }> };
+      const problem = JSON.parse(body) as {
+        title?: string;
+        detail?: string;
+        validation?: Array<{ location?: string[]; message?: string }>;
+      };
       lines.push(`Prism error (${exchange.status}): ${problem.title ?? ''} ${problem.detail ?? ''}`.trim());
       for (const v of problem.validation ?? []) lines.push(`  at ${(v.location ?? []).join('.')}: ${v.message ?? ''}`);
     } catch {
@@ -45,7 +53,17 @@ function proxyCheck(operationId: OperationId, send: (ctx: CheckContext) => Promi
       const exchange = await send(ctx);
       const lines = prismViolations(exchange, (text, chars) => ctx.excerpt(text, chars));
       if (lines.length > 0) {
-        ctx.notes.push({ label: 'violations', message: `Prism proxy reports ${lines.length} violation(s)`, failure: { kind: 'schema', operationId, message: 'Prism proxy violations', received: lines.join('; '), exchange } });
+        ctx.notes.push({
+          label: 'violations',
+          message: `Prism proxy reports ${lines.length} violation(s)`,
+          failure: {
+            kind: 'schema',
+            operationId,
+            message: 'Prism proxy violations',
+            received: lines.join('; '),
+            exchange,
+          },
+        });
       }
     },
   };
@@ -54,13 +72,20 @@ function proxyCheck(operationId: OperationId, send: (ctx: CheckContext) => Promi
 /** getForm is left out: Prism 5.14.2 refuses numeric ids for the id-or-slug parameter (see get-form.ts). */
 export const proxySuites: OperationSuite[] = [
   { operationId: 'listWorkspaceForms', checks: [proxyCheck('listWorkspaceForms', (ctx) => listWorkspaceForms(ctx))] },
-  { operationId: 'listFormSubmissions', checks: [proxyCheck('listFormSubmissions', (ctx) => listFormSubmissions(ctx))] },
-  { operationId: 'listFormIntegrations', checks: [proxyCheck('listFormIntegrations', (ctx) => listFormIntegrations(ctx))] },
+  {
+    operationId: 'listFormSubmissions',
+    checks: [proxyCheck('listFormSubmissions', (ctx) => listFormSubmissions(ctx))],
+  },
+  {
+    operationId: 'listFormIntegrations',
+    checks: [proxyCheck('listFormIntegrations', (ctx) => listFormIntegrations(ctx))],
+  },
   {
     operationId: 'listIntegrationEvents',
     checks: [
       proxyCheck('listIntegrationEvents', (ctx) => {
-        if (ctx.target.ids.integrationId === undefined) return ctx.skip(`no integration to read (set ${envVariableOf('integrationId')})`);
+        if (ctx.target.ids.integrationId === undefined)
+          return ctx.skip(`no integration to read (set ${envVariableOf('integrationId')})`);
         return listIntegrationEvents(ctx);
       }),
     ],

@@ -3,7 +3,14 @@
 // Authorization custom header (200), each on a temporary integration (deleted afterwards).
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
-import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
+import {
+  deliberatelyInvalid,
+  documentedStatusChecks,
+  liveBasicChecks,
+  prismOwnBehaviour,
+  UNKNOWN_ID,
+  type Send,
+} from './common.js';
 import { createTemporaryIntegration, integrationBody } from './helpers.js';
 import type { OperationSuite } from './types.js';
 
@@ -12,12 +19,15 @@ const operationId = 'updateFormIntegration';
 export const send: Send<typeof operationId> = (ctx, o = {}) =>
   ctx.send(() =>
     ctx.client(o.token, o.headers).PUT(OPERATIONS[operationId].path, {
-      params: { path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path } },
+      params: {
+        path: { form: ctx.target.ids.formId, integrationid: ctx.target.ids.integrationId ?? UNKNOWN_ID, ...o.path },
+      },
       body: o.body ?? integrationBody(),
     }),
   );
 
-const temporaryId = async (ctx: CheckContext): Promise<number> => (await createTemporaryIntegration(ctx, integrationBody())).id;
+const temporaryId = async (ctx: CheckContext): Promise<number> =>
+  (await createTemporaryIntegration(ctx, integrationBody())).id;
 
 export const suite: OperationSuite = {
   operationId,
@@ -29,7 +39,10 @@ export const suite: OperationSuite = {
       send,
       happyPath: {
         writes: true,
-        request: async (ctx) => ({ path: { integrationid: await temporaryId(ctx) }, body: integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/updated' }) }),
+        request: async (ctx) => ({
+          path: { integrationid: await temporaryId(ctx) },
+          body: integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/updated' }),
+        }),
       },
       noToken: { request: { path: { integrationid: UNKNOWN_ID } } },
       withoutAbility: { writes: true, request: async (ctx) => ({ path: { integrationid: await temporaryId(ctx) } }) },
@@ -43,7 +56,10 @@ export const suite: OperationSuite = {
       async run(ctx) {
         const id = await temporaryId(ctx);
         const { integration_id: _omitted, ...body } = integrationBody();
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: deliberatelyInvalid(body) }), { operationId, status: 500 });
+        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body: deliberatelyInvalid(body) }), {
+          operationId,
+          status: 500,
+        });
       },
     },
     {
@@ -54,7 +70,11 @@ export const suite: OperationSuite = {
       async run(ctx) {
         const id = await temporaryId(ctx);
         const body = integrationBody({ webhook_headers: { Authorization: 'Bearer contract-test' } });
-        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body }), { operationId, status: 200, traits: ['webhook-headers-name-authorization'] });
+        ctx.expectResponse(await send(ctx, { path: { integrationid: id }, body }), {
+          operationId,
+          status: 200,
+          traits: ['webhook-headers-name-authorization'],
+        });
       },
     },
   ],

@@ -4,8 +4,25 @@
 // an update on a captcha form. Every change is undone afterwards.
 import { OPERATIONS, type components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
-import { deliberatelyInvalid, documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send, type SendOptions } from './common.js';
-import { answersOf, answersToSendBack, borrowSubmission, findSubmission, formFields, isListedFileAnswer, restoreAfterwards, stringField } from './helpers.js';
+import {
+  deliberatelyInvalid,
+  documentedStatusChecks,
+  liveBasicChecks,
+  prismOwnBehaviour,
+  UNKNOWN_ID,
+  type Send,
+  type SendOptions,
+} from './common.js';
+import {
+  answersOf,
+  answersToSendBack,
+  borrowSubmission,
+  findSubmission,
+  formFields,
+  isListedFileAnswer,
+  restoreAfterwards,
+  stringField,
+} from './helpers.js';
 import { envVariableOf } from '../targets/settings.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
 import type { OperationSuite } from './types.js';
@@ -47,12 +64,16 @@ async function borrowForChange(ctx: CheckContext) {
  */
 async function fullChange(ctx: CheckContext) {
   const change = await borrowForChange(ctx);
-  const request: SendOptions<typeof operationId> = { path: { submission_id: change.original.id }, body: { ...answersToSendBack(change.original, change.fields), [change.field]: change.value } };
+  const request: SendOptions<typeof operationId> = {
+    path: { submission_id: change.original.id },
+    body: { ...answersToSendBack(change.original, change.fields), [change.field]: change.value },
+  };
   return { ...change, request };
 }
 
 /** Required fields of the form that a body leaves out. */
-const requiredLeftOut = (fields: FormField[], body: object): string[] => fields.filter((f) => f.required && !f.hidden && !Object.hasOwn(body, f.id)).map((f) => f.id);
+const requiredLeftOut = (fields: FormField[], body: object): string[] =>
+  fields.filter((f) => f.required && !f.hidden && !Object.hasOwn(body, f.id)).map((f) => f.id);
 
 /** The answers of a submission the update checks may send to any submission (read, never changed). */
 async function someAnswers(ctx: CheckContext) {
@@ -73,14 +94,20 @@ async function submissionWithFiles(ctx: CheckContext) {
   if (fileFields.length === 0) return ctx.skip(`form ${ctx.target.ids.formId} has no file or signature field`);
   const formId = ctx.target.ids.formId;
   for (let page = 1; page <= FILE_SEARCH_PAGES; page++) {
-    const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { status: 'completed', page, per_page: 100 } } }));
+    const list = await ctx.send(() =>
+      ctx.client().GET(OPERATIONS.listFormSubmissions.path, {
+        params: { path: { id: formId }, query: { status: 'completed', page, per_page: 100 } },
+      }),
+    );
     const parsed = ctx.json(list);
     const body = parsed.ok ? (parsed.value as { data?: Submission[]; meta?: { last_page?: number } } | null) : null;
     const found = body?.data?.find((s) => fileFields.some((id) => isListedFileAnswer(s.data[id])));
     if (found) return { submission: found, fields };
     if (!body?.meta?.last_page || page >= body.meta.last_page) break;
   }
-  return ctx.skip(`no completed submission of form ${formId} has a file or signature answer in its first ${FILE_SEARCH_PAGES} pages`);
+  return ctx.skip(
+    `no completed submission of form ${formId} has a file or signature answer in its first ${FILE_SEARCH_PAGES} pages`,
+  );
 }
 
 export const suite: OperationSuite = {
@@ -93,9 +120,13 @@ export const suite: OperationSuite = {
       operationId,
       async run(ctx) {
         // A submission that exists, so only the body can be wrong (an unknown one is a 404 first).
-        if (ctx.target.kind === 'live' && ctx.target.ids.submissionId === undefined) return ctx.skip(`no submission to address (set ${envVariableOf('submissionId')})`);
+        if (ctx.target.kind === 'live' && ctx.target.ids.submissionId === undefined)
+          return ctx.skip(`no submission to address (set ${envVariableOf('submissionId')})`);
         // completion_time is an integer; a word is invalid on every form, so nothing is changed.
-        ctx.expectResponse(await send(ctx, { body: deliberatelyInvalid({ completion_time: 'seventy' }) }), { operationId, status: 422 });
+        ctx.expectResponse(await send(ctx, { body: deliberatelyInvalid({ completion_time: 'seventy' }) }), {
+          operationId,
+          status: 422,
+        });
       },
     },
     ...liveBasicChecks({
@@ -110,7 +141,10 @@ export const suite: OperationSuite = {
         request: async (ctx) => (await fullChange(ctx)).request,
       },
       // A body valid for the form, so only the unknown id can be wrong with it.
-      unknown: { name: 'unknown submission: 404', request: async (ctx) => ({ path: { submission_id: UNKNOWN_ID }, body: await someAnswers(ctx) }) },
+      unknown: {
+        name: 'unknown submission: 404',
+        request: async (ctx) => ({ path: { submission_id: UNKNOWN_ID }, body: await someAnswers(ctx) }),
+      },
     }),
     {
       name: 'token without forms-write, invalid body: 403',
@@ -118,7 +152,11 @@ export const suite: OperationSuite = {
       on: 'live',
       async run(ctx) {
         const token = ctx.tokenWithoutAbilityFor(operationId);
-        ctx.expectResponse(await send(ctx, { token, body: deliberatelyInvalid({ completion_time: 'seventy' }) }), { operationId, status: 403, traits: ['body-invalid'] });
+        ctx.expectResponse(await send(ctx, { token, body: deliberatelyInvalid({ completion_time: 'seventy' }) }), {
+          operationId,
+          status: 403,
+          traits: ['body-invalid'],
+        });
       },
     },
     {
@@ -131,7 +169,11 @@ export const suite: OperationSuite = {
         const { original, fields, field, value } = await borrowForChange(ctx);
         const body = { [field]: value };
         const traits = requiredLeftOut(fields, body).length > 0 ? ['body-omits-required-field'] : [];
-        ctx.expectResponse(await send(ctx, { path: { submission_id: original.id }, body }), { operationId, status: 200, traits });
+        ctx.expectResponse(await send(ctx, { path: { submission_id: original.id }, body }), {
+          operationId,
+          status: 200,
+          traits,
+        });
       },
     },
     {
@@ -144,18 +186,40 @@ export const suite: OperationSuite = {
         // and completion_time are left out and must stay as they were.
         const { original, fields, field, value } = await borrowForChange(ctx);
         const required = new Set(fields.filter((f) => f.required).map((f) => f.id));
-        const body = { ...Object.fromEntries(Object.entries(answersOf(original)).filter(([key]) => required.has(key))), [field]: value };
+        const body = {
+          ...Object.fromEntries(Object.entries(answersOf(original)).filter(([key]) => required.has(key))),
+          [field]: value,
+        };
         const exchange = await send(ctx, { path: { submission_id: original.id }, body });
-        if (exchange.status !== 200) return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
+        if (exchange.status !== 200)
+          return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
         const after = await findSubmission(ctx, original.id);
-        if (!after) return ctx.observe('updated-submission-gone', operationId, `submission ${original.id} disappeared after the update`, { exchange });
-        if (after.data[field] !== value) ctx.observe('sent-answer-not-stored', operationId, 'the sent answer was not stored', { expected: value, received: ctx.excerpt(JSON.stringify(after.data[field])), exchange });
-        const lost = Object.keys(original.data).filter((key) => !Object.hasOwn(body, key) && JSON.stringify(original.data[key]) !== JSON.stringify(after.data[key]));
+        if (!after)
+          return ctx.observe(
+            'updated-submission-gone',
+            operationId,
+            `submission ${original.id} disappeared after the update`,
+            { exchange },
+          );
+        if (after.data[field] !== value)
+          ctx.observe('sent-answer-not-stored', operationId, 'the sent answer was not stored', {
+            expected: value,
+            received: ctx.excerpt(JSON.stringify(after.data[field])),
+            exchange,
+          });
+        const lost = Object.keys(original.data).filter(
+          (key) => !Object.hasOwn(body, key) && JSON.stringify(original.data[key]) !== JSON.stringify(after.data[key]),
+        );
         if (original.completion_time !== after.completion_time) lost.push('completion_time');
         if (lost.length > 0) {
           ctx.observe('unsent-answers-changed', operationId, `answers not sent were changed: ${lost.join(', ')}`, {
             expected: 'unsent answers unchanged',
-            received: lost.map((k) => `${k}: ${JSON.stringify(k === 'completion_time' ? original.completion_time : original.data[k])} -> ${JSON.stringify(k === 'completion_time' ? after.completion_time : after.data[k])}`).join('; '),
+            received: lost
+              .map(
+                (k) =>
+                  `${k}: ${JSON.stringify(k === 'completion_time' ? original.completion_time : original.data[k])} -> ${JSON.stringify(k === 'completion_time' ? after.completion_time : after.data[k])}`,
+              )
+              .join('; '),
             exchange,
           });
         }
@@ -171,10 +235,15 @@ export const suite: OperationSuite = {
         const mark = hook.receiver.received.length;
         const { request } = await fullChange(ctx);
         const exchange = await send(ctx, request);
-        if (exchange.status !== 200) return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
+        if (exchange.status !== 200)
+          return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
         const sent = await hook.receiver.waitFor(mark, QUIET_MS, ctx.signal);
         if (sent) {
-          ctx.observe('update-sends-webhook', operationId, 'updating a submission sent a webhook', { expected: `no request within ${QUIET_MS} ms`, received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`, exchange });
+          ctx.observe('update-sends-webhook', operationId, 'updating a submission sent a webhook', {
+            expected: `no request within ${QUIET_MS} ms`,
+            received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`,
+            exchange,
+          });
         }
       },
     },
@@ -200,12 +269,19 @@ export const suite: OperationSuite = {
       async run(ctx) {
         const formId = ctx.target.ids.captchaFormId;
         if (formId === undefined) return ctx.skip(`no captcha-protected form (set ${envVariableOf('captchaFormId')})`);
-        const list = await ctx.send(() => ctx.client().GET(OPERATIONS.listFormSubmissions.path, { params: { path: { id: formId }, query: { status: 'completed', per_page: 1 } } }));
+        const list = await ctx.send(() =>
+          ctx.client().GET(OPERATIONS.listFormSubmissions.path, {
+            params: { path: { id: formId }, query: { status: 'completed', per_page: 1 } },
+          }),
+        );
         const parsed = ctx.json(list);
         const submission = parsed.ok ? (parsed.value as { data?: Submission[] } | null)?.data?.[0] : undefined;
         if (!submission) return ctx.skip(`form ${formId} has no completed submission to update`);
         // Its own answers, unchanged: nothing to put back, whatever the service makes of it.
-        const exchange = await send(ctx, { path: { id: formId, submission_id: submission.id }, body: answersOf(submission) });
+        const exchange = await send(ctx, {
+          path: { id: formId, submission_id: submission.id },
+          body: answersOf(submission),
+        });
         ctx.expectResponse(exchange, { operationId, status: 200, traits: ['form-has-captcha'] });
       },
     },

@@ -41,7 +41,10 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Reads a body up to `limit` bytes, then cancels the stream (which closes the connection). */
-async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; exceeded: boolean }> {
+async function readBounded(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; exceeded: boolean }> {
   if (!body) return { bytes: new Uint8Array(0), exceeded: false };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -97,7 +100,11 @@ export function recordingFetch(
     // answer, not a hop to follow to a host the suite does not test.
     // The per-request timeout is applied by `targetFetch` under the pacer, so a wait for the rate
     // limit is never cut short by it; a bare base fetch gets it here.
-    const request = new Request(original, { headers, redirect: 'manual', signal: timed ? original.signal : AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]) });
+    const request = new Request(original, {
+      headers,
+      redirect: 'manual',
+      signal: timed ? original.signal : AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]),
+    });
     const requestBody = request.body ? await request.clone().text() : undefined;
     const base_: Omit<Exchange, 'status'> = {
       method: request.method,
@@ -114,10 +121,19 @@ export function recordingFetch(
       // The pacer waited out what it could; the last 429 is the answer, with the wait it asked for.
       if (isFormsApiError(error) && error.kind === 'rate_limited') {
         const headers = new Headers(error.headers ?? {});
-        recorder.add({ ...base_, status: 429, responseHeaders: headersToRecord(headers), responseBody: '', rateLimited: { retryAfterMs: error.retryAfterMs ?? 0, refusals: error.attempts ?? 0 } });
+        recorder.add({
+          ...base_,
+          status: 429,
+          responseHeaders: headersToRecord(headers),
+          responseBody: '',
+          rateLimited: { retryAfterMs: error.retryAfterMs ?? 0, refusals: error.attempts ?? 0 },
+        });
         return new Response(null, { status: 429, headers });
       }
-      recorder.add({ ...base_, transportError: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      recorder.add({
+        ...base_,
+        transportError: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
       throw error;
     }
     recorder.add({
@@ -128,7 +144,11 @@ export function recordingFetch(
       ...(read.exceeded ? { responseBodyLimit: maxBodyBytes } : {}),
     });
     // The client parses this copy; a status a Response cannot carry throws here, after recording.
-    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : read.bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : read.bytes, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -204,7 +224,10 @@ function pacedWhileLimited(pacer: RequestPacer, attempt: typeof fetch): typeof f
  * target's pacer when it has one (so time spent waiting for the rate limit is not an attempt's
  * time), and counted.
  */
-export function targetFetch(options: { pacer?: RequestPacer | undefined; traffic?: TrafficMeter | undefined }, timeoutMs = 20_000): typeof fetch {
+export function targetFetch(
+  options: { pacer?: RequestPacer | undefined; traffic?: TrafficMeter | undefined },
+  timeoutMs = 20_000,
+): typeof fetch {
   const attempt = timedFetch(globalThis.fetch, timeoutMs);
   const base: typeof fetch = options.pacer ? pacedWhileLimited(options.pacer, attempt) : attempt;
   const traffic = options.traffic;
@@ -222,6 +245,13 @@ export function createHttpClient(options: HttpClientOptions): RawClient {
   const fetch = recordingFetch(options.recorder, options.headers, targetFetch(options));
   // Each attempt is bounded under the pacer (targetFetch); the client's own timer would also count
   // the time a request waits for the rate limit, so with a pacer it only guards against a hang.
-  if (options.token) return createFormsClient({ baseUrl: options.baseUrl, token: options.token, fetch, retry: false, timeoutMs: options.pacer ? PACED_CLIENT_TIMEOUT_MS : 20_000 });
+  if (options.token)
+    return createFormsClient({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      fetch,
+      retry: false,
+      timeoutMs: options.pacer ? PACED_CLIENT_TIMEOUT_MS : 20_000,
+    });
   return createClient<paths>({ baseUrl: options.baseUrl, fetch });
 }

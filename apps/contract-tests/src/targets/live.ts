@@ -53,9 +53,12 @@ function readConfigFile(path: string): Result<LiveSettings, ConfigError> {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    return failure(configError(`cannot read the config file ${path}: ${error instanceof Error ? error.message : String(error)}`));
+    return failure(
+      configError(`cannot read the config file ${path}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return failure(configError(`${path}: expected a JSON object`));
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return failure(configError(`${path}: expected a JSON object`));
   const values: LiveSettings = {};
   const problems: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
@@ -75,7 +78,11 @@ function readConfigFile(path: string): Result<LiveSettings, ConfigError> {
 }
 
 /** Reads and validates the live settings; every missing required variable is named. */
-export function loadLiveConfig(options: { env: NodeJS.ProcessEnv; configPath?: string; write: boolean }): Result<LiveSettings, ConfigError> {
+export function loadLiveConfig(options: {
+  env: NodeJS.ProcessEnv;
+  configPath?: string;
+  write: boolean;
+}): Result<LiveSettings, ConfigError> {
   let values: LiveSettings = {};
   if (options.configPath) {
     const file = readConfigFile(options.configPath);
@@ -112,7 +119,10 @@ export function loadLiveConfig(options: { env: NodeJS.ProcessEnv; configPath?: s
 const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
 /** A live target from validated settings. Nothing is started: the tenant is already there. */
-export function liveTarget(settings: LiveSettings, options: { write: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer }): Target {
+export function liveTarget(
+  settings: LiveSettings,
+  options: { write: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer },
+): Target {
   const tokens = Object.fromEntries(
     (Object.keys(TOKEN_ROLES) as TokenName[]).flatMap((name) => {
       const value = settings[name];
@@ -140,7 +150,9 @@ export function liveTarget(settings: LiveSettings, options: { write: boolean; pr
     ids,
     write: options.write,
     // The receiver URL is public (a tunnel) and forwards to the suite's receiver on a fixed port.
-    ...(receiverUrl ? { webhooks: { listenPort: Number(settings.webhookReceiverPort ?? 8787), receiverUrl: () => receiverUrl } } : {}),
+    ...(receiverUrl
+      ? { webhooks: { listenPort: Number(settings.webhookReceiverPort ?? 8787), receiverUrl: () => receiverUrl } }
+      : {}),
     proxyPass: options.proxyPass,
     ...(options.pacer ? { pacer: options.pacer } : {}),
     secrets: tokenSecrets(tokens),

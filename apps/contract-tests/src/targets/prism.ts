@@ -5,7 +5,13 @@ import { freePort, prismBin, startProcess, waitUntilAnswering } from './process.
 import { tokenSecrets, type Target, type TargetIds } from './target.js';
 
 /** Ids of the spec's examples, so Prism's example responses line up with the requests. */
-export const MOCK_IDS: TargetIds = { workspaceId: 1, formId: 42, formSlug: 'customer-feedback-x1y2z3', submissionId: 615432, integrationId: 7 };
+export const MOCK_IDS: TargetIds = {
+  workspaceId: 1,
+  formId: 42,
+  formSlug: 'customer-feedback-x1y2z3',
+  submissionId: 615432,
+  integrationId: 7,
+};
 /** Prism only checks that a bearer token is present; any value does. */
 const MOCK_TOKEN = 'prism-mock-token';
 
@@ -36,7 +42,17 @@ export function startPrismProxy(spec: SpecArtifacts, upstream: string): Promise<
 /** A mock target at `baseUrl` (Prism itself, or a proxy in front of it in the self-test). */
 export function mockTarget(name: string, baseUrl: string, stop: () => Promise<void>): Target {
   const tokens = { token: MOCK_TOKEN };
-  return { name, kind: 'mock', baseUrl, tokens, ids: MOCK_IDS, write: true, proxyPass: false, secrets: tokenSecrets(tokens), stop };
+  return {
+    name,
+    kind: 'mock',
+    baseUrl,
+    tokens,
+    ids: MOCK_IDS,
+    write: true,
+    proxyPass: false,
+    secrets: tokenSecrets(tokens),
+    stop,
+  };
 }
 
 export async function startPrismTarget(spec: SpecArtifacts): Promise<Target> {

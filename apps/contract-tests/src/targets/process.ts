@@ -70,7 +70,12 @@ export function startProcess(command: string, args: string[], label: string): Ma
 }
 
 /** Polls a URL until anything answers (any HTTP status), or fails with the process output. */
-export async function waitUntilAnswering(url: string, proc: ManagedProcess, label: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilAnswering(
+  url: string,
+  proc: ManagedProcess,
+  label: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

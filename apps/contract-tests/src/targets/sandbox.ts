@@ -1,6 +1,13 @@
 // The `sandbox` target: the embedded sandbox (@forms-api/sandbox) on a free port, private webhooks
 // allowed, rate limit off; the live suite runs against it with writes on (it is disposable).
-import { defaultSeed, startSandbox, type SandboxBehaviour, type SandboxFault, type SandboxHandle, type SeedFixture } from '@forms-api/sandbox';
+import {
+  defaultSeed,
+  startSandbox,
+  type SandboxBehaviour,
+  type SandboxFault,
+  type SandboxHandle,
+  type SeedFixture,
+} from '@forms-api/sandbox';
 import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
@@ -13,7 +20,14 @@ export class SandboxUnavailable extends Error {
 }
 
 /** Starts the sandbox (optionally with fault switches) and describes it as a live target. */
-export async function startSandboxTarget(options: { name?: string; behaviour?: SandboxBehaviour; faults?: readonly SandboxFault[]; expectsDrift?: DriftExpectation } = {}): Promise<Target> {
+export async function startSandboxTarget(
+  options: {
+    name?: string;
+    behaviour?: SandboxBehaviour;
+    faults?: readonly SandboxFault[];
+    expectsDrift?: DriftExpectation;
+  } = {},
+): Promise<Target> {
   const sandbox: SandboxHandle = await startSandbox({
     port: 0,
     allowPrivateWebhooks: true,
@@ -25,14 +39,19 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
   try {
     const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0);
     const free = sandbox.workspaces.find((w) => w.plan === 'free' && w.forms.length > 0);
-    if (!pro) throw new SandboxUnavailable('The sandbox seed has no Pro workspace with a form; start it with the default seed or a fixture that has one.');
+    if (!pro)
+      throw new SandboxUnavailable(
+        'The sandbox seed has no Pro workspace with a form; start it with the default seed or a fixture that has one.',
+      );
     const form = pro.forms[0]!;
     const captchaForm = sandbox.workspaces.flatMap((w) => w.forms).find((f) => f.captcha);
     const tokens: TargetTokens = {
       token: sandbox.tokens.all,
       ...(sandbox.tokens.withoutRead ? { tokenWithoutFormsRead: sandbox.tokens.withoutRead } : {}),
       ...(sandbox.tokens.withoutWrite ? { tokenWithoutFormsWrite: sandbox.tokens.withoutWrite } : {}),
-      ...(sandbox.tokens.withoutIntegrations ? { tokenWithoutManageIntegrations: sandbox.tokens.withoutIntegrations } : {}),
+      ...(sandbox.tokens.withoutIntegrations
+        ? { tokenWithoutManageIntegrations: sandbox.tokens.withoutIntegrations }
+        : {}),
       tokenWithoutAbilities: sandbox.tokens.none,
       tokenIntegrationsOnly: sandbox.tokens.integrations,
     };
@@ -44,7 +63,15 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
       kind: 'live',
       baseUrl: sandbox.baseUrl,
       tokens,
-      ids: { workspaceId: pro.id, formId: form.id, foreignFormId: FOREIGN_FORM_ID, formSlug: form.slug, ...(submissionId ? { submissionId } : {}), ...(free ? { freeFormId: free.forms[0]!.id } : {}), ...(captchaForm ? { captchaFormId: captchaForm.id } : {}) },
+      ids: {
+        workspaceId: pro.id,
+        formId: form.id,
+        foreignFormId: FOREIGN_FORM_ID,
+        formSlug: form.slug,
+        ...(submissionId ? { submissionId } : {}),
+        ...(free ? { freeFormId: free.forms[0]!.id } : {}),
+        ...(captchaForm ? { captchaFormId: captchaForm.id } : {}),
+      },
       write: true,
       webhooks: { listenPort: 0, receiverUrl: (port) => `http://127.0.0.1:${port}/webhook` },
       proxyPass: true,
@@ -64,7 +91,9 @@ export async function startSandboxTarget(options: { name?: string; behaviour?: S
 /** The newest completed submission of the form (it answers every required field): the one the write checks borrow and restore. */
 async function firstSubmissionId(baseUrl: string, token: string, formId: number): Promise<number | undefined> {
   try {
-    const response = await fetch(`${baseUrl}/open/forms/${formId}/submissions?per_page=1&status=completed`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${baseUrl}/open/forms/${formId}/submissions?per_page=1&status=completed`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = (await response.json()) as { data?: Array<{ id?: number }> };
     return body.data?.[0]?.id;
   } catch {
@@ -81,12 +110,24 @@ const FOREIGN_FORM_ID = 91;
  */
 function withForeignWorkspace(seed: SeedFixture): SeedFixture {
   const template = seed.forms.at(-1)!;
-  const outsider = seed.users.find((u) => !u.memberships.some((m) => m.workspaceId === seed.workspaces[0]!.id)) ?? seed.users.at(-1)!;
+  const outsider =
+    seed.users.find((u) => !u.memberships.some((m) => m.workspaceId === seed.workspaces[0]!.id)) ?? seed.users.at(-1)!;
   const workspaceId = Math.max(...seed.workspaces.map((w) => w.id)) + 1;
   return {
     ...seed,
     workspaces: [...seed.workspaces, { id: workspaceId, name: 'Another company', plan: 'pro' }],
-    users: seed.users.map((u) => (u.id === outsider.id ? { ...u, memberships: [...u.memberships, { workspaceId, role: 'admin' as const }] } : u)),
-    forms: [...seed.forms, { ...template, id: FOREIGN_FORM_ID, workspaceId, slug: 'another-company-form-z9y8x7', title: 'Another company form' }],
+    users: seed.users.map((u) =>
+      u.id === outsider.id ? { ...u, memberships: [...u.memberships, { workspaceId, role: 'admin' as const }] } : u,
+    ),
+    forms: [
+      ...seed.forms,
+      {
+        ...template,
+        id: FOREIGN_FORM_ID,
+        workspaceId,
+        slug: 'another-company-form-z9y8x7',
+        title: 'Another company form',
+      },
+    ],
   };
 }

@@ -51,7 +51,9 @@ export function abilitiesOfToken(tokens: TargetTokens, token: string): readonly 
 
 /** Every token role carrying none of `abilities`. */
 export function tokensLacking(abilities: readonly Ability[]): TokenName[] {
-  return (Object.keys(TOKEN_ROLES) as TokenName[]).filter((name) => !TOKEN_ROLES[name].carries.some((a: Ability) => abilities.includes(a)));
+  return (Object.keys(TOKEN_ROLES) as TokenName[]).filter(
+    (name) => !TOKEN_ROLES[name].carries.some((a: Ability) => abilities.includes(a)),
+  );
 }
 
 export interface TargetIds {

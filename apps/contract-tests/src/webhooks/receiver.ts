@@ -39,8 +39,17 @@ export async function startReceiver(port = 0, maxBodyBytes = MAX_RESPONSE_BYTES)
       if (size + chunk.byteLength > maxBodyBytes) {
         refused = true;
         chunks.push(chunk.subarray(0, maxBodyBytes - size));
-        record({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), bodyLimit: maxBodyBytes, receivedAt: Date.now() });
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end('{"message":"payload too large"}', () => req.destroy());
+        record({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          rawBody: Buffer.concat(chunks),
+          bodyLimit: maxBodyBytes,
+          receivedAt: Date.now(),
+        });
+        res
+          .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+          .end('{"message":"payload too large"}', () => req.destroy());
         return;
       }
       chunks.push(chunk);
@@ -48,7 +57,13 @@ export async function startReceiver(port = 0, maxBodyBytes = MAX_RESPONSE_BYTES)
     });
     req.on('end', () => {
       if (refused) return;
-      record({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() });
+      record({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+        receivedAt: Date.now(),
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });

@@ -17,9 +17,13 @@ export interface WebhookSetup {
  * `logic`: the integration's conditions (none by default: every submission is sent); `formId`:
  * the form to hook (default the target's).
  */
-export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<string, unknown>; formId?: number } = {}): Promise<WebhookSetup> {
+export async function setUpWebhook(
+  ctx: CheckContext,
+  options: { logic?: Record<string, unknown>; formId?: number } = {},
+): Promise<WebhookSetup> {
   const reach = ctx.target.webhooks;
-  if (!reach) return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
+  if (!reach)
+    return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
   const receiver = await startReceiver(reach.listenPort);
   ctx.onCleanup('stop the webhook receiver', () => receiver.close());
   const secret = newSecret(ctx);
@@ -27,7 +31,12 @@ export async function setUpWebhook(ctx: CheckContext, options: { logic?: Record<
   const { id } = await createTemporaryIntegration(
     ctx,
     {
-      ...integrationBody({ status: 'active', webhook_url: reach.receiverUrl(receiver.port), webhook_secret: secret, webhook_headers: { [header.name]: header.value } }),
+      ...integrationBody({
+        status: 'active',
+        webhook_url: reach.receiverUrl(receiver.port),
+        webhook_secret: secret,
+        webhook_headers: { [header.name]: header.value },
+      }),
       ...(options.logic ? { logic: options.logic } : {}),
     },
     options.formId,

@@ -4,7 +4,11 @@ const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, toke
 const controller = new AbortController();
 
 // #region raw
-forms.use({ onRequest({ request }) { request.headers.set('X-Request-Id', crypto.randomUUID()); } });
+forms.use({
+  onRequest({ request }) {
+    request.headers.set('X-Request-Id', crypto.randomUUID());
+  },
+});
 const { data, error, response } = await forms.GET('/open/forms/{id}/submissions', {
   params: { path: { id: 11 }, query: { status: 'all', per_page: 50 } },
   signal: controller.signal,

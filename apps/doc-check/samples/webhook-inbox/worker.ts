@@ -7,7 +7,9 @@ const worker = createInboxWorker({
     // `submissionKey` (form_id:submission_id) is the same for every delivery of this submission,
     // the re-sends after an update included: the idempotency key of your writes (upsert on it).
     // `id` is this delivery's own id, for logs and the CLI (`show`, `retry`).
-    console.log(`submission ${payload.submission_id} of form ${payload.form_id} (${id}, attempt ${attempt}): upsert on ${submissionKey}`);
+    console.log(
+      `submission ${payload.submission_id} of form ${payload.form_id} (${id}, attempt ${attempt}): upsert on ${submissionKey}`,
+    );
     // Throw to fail this attempt: it is retried with backoff, then kept in the failed set.
   },
 });

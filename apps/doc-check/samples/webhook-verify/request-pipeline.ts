@@ -7,7 +7,10 @@ const queue: SubmissionCreatedPayload[] = []; // your durable queue here
 
 createServer(async (req, res) => {
   try {
-    const { payload, release } = await verifyNodeRequest(req, { secret: process.env.FORMS_WEBHOOK_SECRET!, replayStore });
+    const { payload, release } = await verifyNodeRequest(req, {
+      secret: process.env.FORMS_WEBHOOK_SECRET!,
+      replayStore,
+    });
     try {
       queue.push(payload);
     } catch (error) {

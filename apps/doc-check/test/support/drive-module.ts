@@ -14,13 +14,22 @@ const { body, headers } = await signedDelivery(secret);
 if (mode === 'request') {
   const request = new Request('http://127.0.0.1/webhooks/forms', { method: 'POST', headers, body });
   const args = exportPath.startsWith('default.') ? [request, { FORMS_WEBHOOK_SECRET: secret }] : [request];
-  const response = (await target.call(exportPath.startsWith('default.') ? sample.default : undefined, ...args)) as Response;
+  const response = (await target.call(
+    exportPath.startsWith('default.') ? sample.default : undefined,
+    ...args,
+  )) as Response;
   console.log(JSON.stringify({ status: response.status }));
 } else {
   // `receive(rawBody, signature)`: the first delivery is accepted, its copy refused.
   const raw = new TextEncoder().encode(body);
-  const first = await target(raw, await sign(secret, raw)).then(() => 'accepted', (e: Error & { reason?: string }) => e.reason ?? e.message);
-  const second = await target(raw, await sign(secret, raw)).then(() => 'accepted', (e: Error & { reason?: string }) => e.reason ?? e.message);
+  const first = await target(raw, await sign(secret, raw)).then(
+    () => 'accepted',
+    (e: Error & { reason?: string }) => e.reason ?? e.message,
+  );
+  const second = await target(raw, await sign(secret, raw)).then(
+    () => 'accepted',
+    (e: Error & { reason?: string }) => e.reason ?? e.message,
+  );
   console.log(JSON.stringify({ first, second }));
 }
 process.exit(0);

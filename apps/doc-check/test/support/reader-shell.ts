@@ -27,9 +27,13 @@ export function readerShell(): ReaderShell {
   const root = mkdtempSync(join(tmpdir(), 'doc-commands-'));
   const prefix = join(root, 'npm-global');
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !RUN_VARIABLES.test(key)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !RUN_VARIABLES.test(key)) env[key] = value;
   // Node and the system tools, not the node_modules/.bin folders pnpm put in front for this run.
-  env.PATH = [dirname(process.execPath), ...(process.env.PATH ?? '').split(':').filter((p) => p && !p.includes('node_modules'))].join(':');
+  env.PATH = [
+    dirname(process.execPath),
+    ...(process.env.PATH ?? '').split(':').filter((p) => p && !p.includes('node_modules')),
+  ].join(':');
   env.TURBO_TELEMETRY_DISABLED = '1';
   env.npm_config_update_notifier = 'false';
   return {
@@ -37,7 +41,11 @@ export function readerShell(): ReaderShell {
     scratch: root,
     env,
     installPnpm(line: string) {
-      execFileSync('bash', ['-euo', 'pipefail', '-c', line], { cwd: root, env: { ...env, npm_config_prefix: prefix }, stdio: 'pipe' });
+      execFileSync('bash', ['-euo', 'pipefail', '-c', line], {
+        cwd: root,
+        env: { ...env, npm_config_prefix: prefix },
+        stdio: 'pipe',
+      });
       env.PATH = `${join(prefix, 'bin')}:${env.PATH}`;
     },
     remove() {

@@ -25,18 +25,36 @@ function commandFor(file: string): [string, string[]] {
 }
 
 /** Runs a sample to its end; fails after `timeoutMs`. */
-export function runToEnd(file: string, env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Finished> {
+export function runToEnd(
+  file: string,
+  env: Record<string, string>,
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<Finished> {
   const [command, args] = commandFor(file);
   return runCommand(command, args, file, env, options);
 }
 
 /** Runs a TypeScript file of the tests (a driver) with tsx, like a sample. */
-export function runTsx(args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Finished> {
+export function runTsx(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<Finished> {
   return runCommand(TSX, args, args[0]!, env, options);
 }
 
-function runCommand(command: string, args: string[], file: string, env: Record<string, string>, options: { cwd?: string; timeoutMs?: number }): Promise<Finished> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, cwd: options.cwd ?? SAMPLES, stdio: ['ignore', 'pipe', 'pipe'] });
+function runCommand(
+  command: string,
+  args: string[],
+  file: string,
+  env: Record<string, string>,
+  options: { cwd?: string; timeoutMs?: number },
+): Promise<Finished> {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    cwd: options.cwd ?? SAMPLES,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   let stdout = '';
   let stderr = '';
@@ -45,7 +63,11 @@ function runCommand(command: string, args: string[], file: string, env: Record<s
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${file} did not finish within ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `${file} did not finish within ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 60_000);
     child.once('error', reject);
     child.once('exit', (code) => {
@@ -67,7 +89,11 @@ export interface Running {
 /** Starts a long-running sample (a server, a worker). */
 export function start(file: string, env: Record<string, string>): Running {
   const [command, args] = commandFor(file);
-  const child = spawn(command, args, { env: { ...process.env, ...env }, cwd: SAMPLES, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    cwd: SAMPLES,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   let stdout = '';
   let stderr = '';
@@ -75,7 +101,9 @@ export function start(file: string, env: Record<string, string>): Running {
   const onData = () => watchers.forEach((w) => w());
   child.stdout!.on('data', (chunk: Buffer) => ((stdout += chunk), onData()));
   child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk), onData()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (live.delete(child), resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => (live.delete(child), resolve(code))),
+  );
   return {
     output: () => ({ stdout, stderr }),
     waitFor(pattern, timeoutMs = 30_000) {
@@ -89,14 +117,18 @@ export function start(file: string, env: Record<string, string>): Running {
         };
         const timer = setTimeout(() => {
           watchers.delete(check);
-          reject(new Error(`${file} did not print ${pattern} within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+          reject(
+            new Error(`${file} did not print ${pattern} within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+          );
         }, timeoutMs);
         watchers.add(check);
         void exited.then((code) => {
           if (!watchers.has(check)) return;
           watchers.delete(check);
           clearTimeout(timer);
-          reject(new Error(`${file} exited with ${code} before printing ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          reject(
+            new Error(`${file} exited with ${code} before printing ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`),
+          );
         });
         check();
       });

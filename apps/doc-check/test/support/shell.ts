@@ -52,7 +52,11 @@ export function runShell(script: string, options: ShellOptions): Promise<ShellRe
     };
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`\`${script}\` did not ${options.readyWhen ? `print ${options.readyWhen}` : 'finish'} within ${options.timeoutMs} ms; output:\n${output}`));
+      reject(
+        new Error(
+          `\`${script}\` did not ${options.readyWhen ? `print ${options.readyWhen}` : 'finish'} within ${options.timeoutMs} ms; output:\n${output}`,
+        ),
+      );
     }, options.timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk;

@@ -18,7 +18,10 @@ try {
 
   const all = [];
   for await (const form of forms.forms.iterate(workspace.id)) all.push(form);
-  assert.ok(all.some((form) => form.tags === null), 'a form whose tags are null');
+  assert.ok(
+    all.some((form) => form.tags === null),
+    'a form whose tags are null',
+  );
   assert.ok(all.flatMap((form) => form.tags ?? []).length > 0);
 
   const form = await forms.forms.get(16);
@@ -31,16 +34,30 @@ try {
   assert.equal(after.completion_time, before.completion_time);
 
   const { port } = receiver.address();
-  const saved = await forms.integrations.create(11, { integration_id: 'webhook', status: 'active', data: { webhook_url: `http://127.0.0.1:${port}/hook` } });
+  const saved = await forms.integrations.create(11, {
+    integration_id: 'webhook',
+    status: 'active',
+    data: { webhook_url: `http://127.0.0.1:${port}/hook` },
+  });
   const integrationId = saved.form_integration.id;
   const contact = await forms.forms.get(11);
-  await forms.answers.submit(11, Object.fromEntries(contact.properties.filter((p) => p.type === 'text' || p.type === 'email').map((p) => [p.id, p.type === 'email' ? 'ada@example.com' : 'Ada'])));
+  await forms.answers.submit(
+    11,
+    Object.fromEntries(
+      contact.properties
+        .filter((p) => p.type === 'text' || p.type === 'email')
+        .map((p) => [p.id, p.type === 'email' ? 'ada@example.com' : 'Ada']),
+    ),
+  );
   let events = [];
   for (let tries = 0; tries < 50 && events.length === 0; tries++) {
     events = await forms.integrations.events(11, integrationId);
     if (events.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  assert.ok(events.some((event) => event.status === 'Success'), `a Success event (got ${JSON.stringify(events)})`);
+  assert.ok(
+    events.some((event) => event.status === 'Success'),
+    `a Success event (got ${JSON.stringify(events)})`,
+  );
 } finally {
   await sandbox.close();
   receiver.close();

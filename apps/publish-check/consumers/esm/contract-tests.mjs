@@ -18,17 +18,21 @@ const tenant = await startSandbox({ port: 0, rateLimit: false });
 const reports = mkdtempSync(join(tmpdir(), 'contract-reports-'));
 try {
   // Asynchronously: the tenant answers from this very process.
-  const run = await promisify(execFile)(bin, ['--target', 'prism,live', '--operation', 'listWorkspaceForms', '--report-dir', reports], {
-    encoding: 'utf8',
-    timeout: 180_000,
-    env: {
-      ...process.env,
-      FORMS_API_BASE_URL: tenant.baseUrl,
-      FORMS_API_TOKEN: tenant.tokens.all,
-      FORMS_API_WORKSPACE_ID: String(tenant.workspaces[0].id),
-      FORMS_API_FORM_ID: String(tenant.workspaces[0].forms[0].id),
+  const run = await promisify(execFile)(
+    bin,
+    ['--target', 'prism,live', '--operation', 'listWorkspaceForms', '--report-dir', reports],
+    {
+      encoding: 'utf8',
+      timeout: 180_000,
+      env: {
+        ...process.env,
+        FORMS_API_BASE_URL: tenant.baseUrl,
+        FORMS_API_TOKEN: tenant.tokens.all,
+        FORMS_API_WORKSPACE_ID: String(tenant.workspaces[0].id),
+        FORMS_API_FORM_ID: String(tenant.workspaces[0].forms[0].id),
+      },
     },
-  });
+  );
   assert.match(run.stdout, /^target prism: [1-9]\d* passed, 0 failed/m);
   assert.match(run.stdout, /^target live: [1-9]\d* passed, 0 failed/m);
   assert.ok(!`${run.stdout}${run.stderr}`.includes(tenant.tokens.all), 'the token must not be printed');

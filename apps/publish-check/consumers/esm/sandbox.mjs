@@ -11,13 +11,18 @@ import { FAULT_CATALOGUE, SANDBOX_FAULTS } from '@forms-api/sandbox/faults';
 const sandbox = await startSandbox({ port: 0, rateLimit: false });
 try {
   const [workspace] = sandbox.workspaces;
-  const response = await fetch(`${sandbox.baseUrl}/open/workspaces/${workspace.id}/forms`, { headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' } });
+  const response = await fetch(`${sandbox.baseUrl}/open/workspaces/${workspace.id}/forms`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
+  });
   assert.equal(response.status, 200);
   assert.ok((await response.json()).data.length > 0);
 } finally {
   await sandbox.close();
 }
-await assert.rejects(startSandbox({ faults: ['no-such-fault'] }), (error) => error instanceof SandboxConfigError && error.kind === 'unknown-fault');
+await assert.rejects(
+  startSandbox({ faults: ['no-such-fault'] }),
+  (error) => error instanceof SandboxConfigError && error.kind === 'unknown-fault',
+);
 assert.equal(SANDBOX_FAULTS.length, Object.keys(FAULT_CATALOGUE).length);
 
 // The bin, through the link npm made in node_modules/.bin (what npx runs).
@@ -31,7 +36,11 @@ for await (const chunk of child.stdout) {
 }
 const line = JSON.parse(stdout.split('\n')[0]);
 assert.match(line.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-assert.equal((await fetch(`${line.baseUrl}/open/workspaces/1/forms`, { headers: { authorization: `Bearer ${line.tokens.all}` } })).status, 200);
+assert.equal(
+  (await fetch(`${line.baseUrl}/open/workspaces/1/forms`, { headers: { authorization: `Bearer ${line.tokens.all}` } }))
+    .status,
+  200,
+);
 child.kill('SIGTERM');
 const [code] = await once(child, 'exit');
 clearTimeout(timer);

@@ -11,5 +11,9 @@ assert.equal(bundle.openapi, '3.1.0');
 assert.ok(drift.entries.length > 0);
 assert.deepEqual(schema.required, ['form_id', 'form_title', 'submission_id', 'submission']);
 const validator = createSpecValidator(bundle);
-assert.equal(validator.validateComponent('FileEntry', { file_url: 'https://x.test/f?expires=1&signature=ab', file_name: 'a.pdf' }).valid, true);
+assert.equal(
+  validator.validateComponent('FileEntry', { file_url: 'https://x.test/f?expires=1&signature=ab', file_name: 'a.pdf' })
+    .valid,
+  true,
+);
 console.log('esm: @forms-api/spec ok');

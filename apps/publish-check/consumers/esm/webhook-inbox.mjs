@@ -15,7 +15,14 @@ const secret = 'whsec_1234567890abcdefghijklmnop';
 const body = '{"form_id":1,"form_title":"T","submission":{},"submission_id":2}';
 const inbox = createInbox({ connection: 'redis://127.0.0.1:1', secret, onRedisError: () => {} });
 const handler = inboxHandler(inbox);
-const post = (headers) => handler(new Request('http://x.test/hook', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }));
+const post = (headers) =>
+  handler(
+    new Request('http://x.test/hook', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    }),
+  );
 
 const unsigned = await post({});
 assert.equal(unsigned.status, 401);
@@ -38,6 +45,8 @@ assert.equal(typeof RedisReplayStore.prototype.claim, 'function');
 let usage = '';
 assert.equal(await runInboxCli(['--help'], { out: (l) => (usage += l), err: () => {} }), 0);
 assert.match(usage, /stats/);
-const bin = fileURLToPath(new URL('./node_modules/@forms-api/webhook-inbox/bin/forms-webhook-inbox.js', import.meta.url));
+const bin = fileURLToPath(
+  new URL('./node_modules/@forms-api/webhook-inbox/bin/forms-webhook-inbox.js', import.meta.url),
+);
 assert.match(execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' }), /retry <id>/);
 console.log('esm: @forms-api/webhook-inbox ok');

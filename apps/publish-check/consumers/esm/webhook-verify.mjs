@@ -13,6 +13,15 @@ assert.equal(await verify(secret, body, header), true);
 assert.equal(await web.verify(secret, body, header), true);
 await assert.rejects(verify(secret, { parsed: true }, header), WebhookUsageError);
 assert.deepEqual(createPayloadValidator()(JSON.parse(body)), []);
-const response = await webhookHandler({ secret }, () => new Response('ok'))(new Request('http://x.test/', { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': header } }));
+const response = await webhookHandler(
+  { secret },
+  () => new Response('ok'),
+)(
+  new Request('http://x.test/', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': header },
+  }),
+);
 assert.equal(await response.text(), 'ok');
 console.log('esm: @forms-api/webhook-verify ok');

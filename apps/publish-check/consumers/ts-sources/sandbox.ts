@@ -1,6 +1,13 @@
 // A TypeScript test setup starts the sandbox and gets its handle typed: tokens by name, seeded
 // workspaces and forms, typed configuration errors; an unknown token name or fault must not compile.
-import { SandboxConfigError, startSandbox, type SandboxConfigErrorKind, type SandboxHandle, type SandboxOptions, type TokenName } from '@forms-api/sandbox';
+import {
+  SandboxConfigError,
+  startSandbox,
+  type SandboxConfigErrorKind,
+  type SandboxHandle,
+  type SandboxOptions,
+  type TokenName,
+} from '@forms-api/sandbox';
 import { FAULT_CATALOGUE, type Fault, type SandboxFault } from '@forms-api/sandbox/faults';
 
 const options: SandboxOptions = { port: 0, allowPrivateWebhooks: true, rateLimit: false };

@@ -1,9 +1,20 @@
 // A TypeScript user gets a typed delivery in the worker handler, typed errors, and the Fetch
 // handler; a wrong error kind must not compile. (The root and /fetch entries need no @types/node.)
-import { createInbox, createInboxWorker, InboxError, type InboxDelivery, type InboxErrorKind, type SubmissionCreatedPayload } from '@forms-api/webhook-inbox';
+import {
+  createInbox,
+  createInboxWorker,
+  InboxError,
+  type InboxDelivery,
+  type InboxErrorKind,
+  type SubmissionCreatedPayload,
+} from '@forms-api/webhook-inbox';
 import { inboxHandler, inboxHealthHandler } from '@forms-api/webhook-inbox/fetch';
 
-const inbox = createInbox({ connection: 'redis://127.0.0.1:6379', secret: 'whsec_1234567890ab', retry: { attempts: 5, backoffMs: 1_000 } });
+const inbox = createInbox({
+  connection: 'redis://127.0.0.1:6379',
+  secret: 'whsec_1234567890ab',
+  retry: { attempts: 5, backoffMs: 1_000 },
+});
 export const POST: (request: Request) => Promise<Response> = inboxHandler(inbox);
 export const GET = inboxHealthHandler(inbox);
 
@@ -14,7 +25,14 @@ export const worker = createInboxWorker({
     const payload: SubmissionCreatedPayload = delivery.payload;
     const bytes: Uint8Array = delivery.rawBody;
     const signature: string | undefined = delivery.headers['x-webhook-signature'];
-    return [payload.submission_id, bytes.byteLength, signature, delivery.attempt, delivery.maxAttempts, delivery.receivedAt.toISOString()];
+    return [
+      payload.submission_id,
+      bytes.byteLength,
+      signature,
+      delivery.attempt,
+      delivery.maxAttempts,
+      delivery.receivedAt.toISOString(),
+    ];
   },
 });
 

@@ -15,4 +15,7 @@ export async function handle(raw: Uint8Array, header: string | null): Promise<nu
     throw error;
   }
 }
-export const fetchHandler = webhookHandler({ secret: 'whsec_1234567890ab' }, (payload) => new Response(payload.form_title));
+export const fetchHandler = webhookHandler(
+  { secret: 'whsec_1234567890ab' },
+  (payload) => new Response(payload.form_title),
+);

@@ -33,7 +33,9 @@ export interface Fault extends Behaviour {
 
 /** True for a successful JSON answer of `operationId`. */
 const answered = (operationId: OperationId, req: ExchangeRequest, res: ExchangeResponse) =>
-  res.status === 200 && operationOf(req.method, req.path) === operationId && (res.headers['content-type'] ?? '').startsWith('application/json');
+  res.status === 200 &&
+  operationOf(req.method, req.path) === operationId &&
+  (res.headers['content-type'] ?? '').startsWith('application/json');
 
 /** Parses the JSON body, lets `change` edit it, and writes it back. */
 function editJson(res: ExchangeResponse, change: (body: any) => void): void {
@@ -63,7 +65,8 @@ function unusual(name: string, value: string): boolean {
   return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
 
-const requestedPage = (req: ExchangeRequest) => Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
+const requestedPage = (req: ExchangeRequest) =>
+  Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
 
 export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   'rename-field': {
@@ -85,7 +88,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     description: 'submissions lose completion_time',
     operations: ['listFormSubmissions'],
     response(req, res) {
-      if (answered('listFormSubmissions', req, res)) editJson(res, (body) => body.data.forEach((s: Record<string, unknown>) => delete s.completion_time));
+      if (answered('listFormSubmissions', req, res))
+        editJson(res, (body) => body.data.forEach((s: Record<string, unknown>) => delete s.completion_time));
     },
   },
   'ignore-ability': {
@@ -105,7 +109,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     description: 'a submission form_id is a string',
     operations: ['listFormSubmissions'],
     response(req, res) {
-      if (answered('listFormSubmissions', req, res)) editJson(res, (body) => body.data.forEach((s: { form_id: unknown }) => (s.form_id = String(s.form_id))));
+      if (answered('listFormSubmissions', req, res))
+        editJson(res, (body) => body.data.forEach((s: { form_id: unknown }) => (s.form_id = String(s.form_id))));
     },
   },
   unsorted: {
@@ -121,7 +126,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     description: 'the status filter of the submission list is ignored',
     operations: ['listFormSubmissions'],
     request(req) {
-      if (operationOf(req.method, req.path) === 'listFormSubmissions') editQuery(req, (query) => query.delete('status'));
+      if (operationOf(req.method, req.path) === 'listFormSubmissions')
+        editQuery(req, (query) => query.delete('status'));
     },
   },
   'overlapping-pages': {
@@ -135,7 +141,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     },
     // The page number still claims what was asked for: only the rows overlap.
     response(req, res) {
-      if (answered('listFormSubmissions', req, res) && requestedPage(req) > 1) editJson(res, (body) => (body.meta.current_page = requestedPage(req)));
+      if (answered('listFormSubmissions', req, res) && requestedPage(req) > 1)
+        editJson(res, (body) => (body.meta.current_page = requestedPage(req)));
     },
   },
   'bad-signature': {
@@ -144,15 +151,23 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     operations: ['createFormAnswer'],
     delivery(delivery) {
       const signature = delivery.headers['x-webhook-signature'];
-      if (signature) delivery.headers['x-webhook-signature'] = signature.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+      if (signature)
+        delivery.headers['x-webhook-signature'] = signature.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
     },
   },
   'wrong-content-type': {
     name: 'wrong-content-type',
     description: 'JSON answers are labelled text/plain',
-    operations: ['listWorkspaceForms', 'getForm', 'listFormSubmissions', 'listFormIntegrations', 'listIntegrationEvents'],
+    operations: [
+      'listWorkspaceForms',
+      'getForm',
+      'listFormSubmissions',
+      'listFormIntegrations',
+      'listIntegrationEvents',
+    ],
     response(_req, res) {
-      if ((res.headers['content-type'] ?? '').startsWith('application/json')) res.headers['content-type'] = 'text/plain; charset=utf-8';
+      if ((res.headers['content-type'] ?? '').startsWith('application/json'))
+        res.headers['content-type'] = 'text/plain; charset=utf-8';
     },
   },
   'undocumented-status': {
@@ -215,7 +230,11 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       if (operation === 'updateFormSubmission') {
         const form = sandbox.formOfSubmission(Number(parts[4]));
         if (form !== undefined) req.path = `/open/forms/${form}/submissions/${parts[4]}${query}`;
-      } else if (operation === 'listIntegrationEvents' || operation === 'updateFormIntegration' || operation === 'deleteFormIntegration') {
+      } else if (
+        operation === 'listIntegrationEvents' ||
+        operation === 'updateFormIntegration' ||
+        operation === 'deleteFormIntegration'
+      ) {
         const form = sandbox.formOfIntegration(Number(parts[4]));
         if (form !== undefined) req.path = `/open/forms/${form}/${parts.slice(3).join('/')}${query}`;
       }
@@ -227,7 +246,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     operations: ['getForm', 'listFormSubmissions', 'listFormIntegrations'],
     request(req, sandbox) {
       const operation = operationOf(req.method, req.path);
-      if (operation !== 'getForm' && operation !== 'listFormSubmissions' && operation !== 'listFormIntegrations') return;
+      if (operation !== 'getForm' && operation !== 'listFormSubmissions' && operation !== 'listFormIntegrations')
+        return;
       const token = bearer(req);
       const form = segments(req)[2];
       // A token the sandbox issued (an unknown one is still refused), of a user outside the form's workspace.

@@ -8,13 +8,21 @@ export type FetchHandler = (request: Request, env?: unknown) => Response | Promi
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-export function behaviourAroundHandler(handler: FetchHandler, behaviours: readonly Behaviour[], sandbox: SandboxView): FetchHandler {
+export function behaviourAroundHandler(
+  handler: FetchHandler,
+  behaviours: readonly Behaviour[],
+  sandbox: SandboxView,
+): FetchHandler {
   const requestRewrites = behaviours.filter((b) => b.request);
   const responseRewrites = behaviours.filter((b) => b.response);
   if (requestRewrites.length === 0 && responseRewrites.length === 0) return handler;
   return async (request, env) => {
     const url = new URL(request.url);
-    const sent: ExchangeRequest = { method: request.method, path: `${url.pathname}${url.search}`, headers: Object.fromEntries(request.headers) };
+    const sent: ExchangeRequest = {
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(request.headers),
+    };
     const exchange: ExchangeRequest = { ...sent, headers: { ...sent.headers } };
     for (const b of requestRewrites) b.request!(exchange, sandbox);
     const rewritten = new Request(new URL(exchange.path, url.origin), {
@@ -26,9 +34,16 @@ export function behaviourAroundHandler(handler: FetchHandler, behaviours: readon
     } as RequestInit);
     const response = await handler(rewritten, env);
     if (responseRewrites.length === 0) return response;
-    const res: ExchangeResponse = { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+    const res: ExchangeResponse = {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: await response.text(),
+    };
     for (const b of responseRewrites) b.response!(sent, res);
-    return new Response(NO_BODY_STATUSES.has(res.status) ? null : res.body, { status: res.status, headers: res.headers });
+    return new Response(NO_BODY_STATUSES.has(res.status) ? null : res.body, {
+      status: res.status,
+      headers: res.headers,
+    });
   };
 }
 

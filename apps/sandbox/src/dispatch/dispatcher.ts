@@ -22,11 +22,16 @@ export interface DispatcherOptions {
 
 function describe(outcome: DeliveryOutcome): string {
   switch (outcome.kind) {
-    case 'answered': return `answered ${outcome.status}`;
-    case 'refused': return `refused (${outcome.reason})`;
-    case 'timeout': return `timed out after ${outcome.afterMs} ms`;
-    case 'unreachable': return `unreachable (${outcome.message})`;
-    case 'skipped': return 'skipped (its logic does not match)';
+    case 'answered':
+      return `answered ${outcome.status}`;
+    case 'refused':
+      return `refused (${outcome.reason})`;
+    case 'timeout':
+      return `timed out after ${outcome.afterMs} ms`;
+    case 'unreachable':
+      return `unreachable (${outcome.message})`;
+    case 'skipped':
+      return 'skipped (its logic does not match)';
   }
 }
 
@@ -45,12 +50,28 @@ export function createDispatcher(options: DispatcherOptions) {
       const targets = store.integrationsOf(form.id).filter((i) => i.status === 'active');
       if (targets.length === 0) return;
       const answers = structuredClone(submission.answers);
-      const editable = rules.payloadExtras && form.editableSubmissions && store.workspaces.get(form.workspaceId)?.plan === 'pro';
-      const extras = rules.payloadExtras ? { ...(editable ? { editLink: `${shareUrl(form)}?submission_id=${submission.publicId}` } : {}), ...(submission.meta?.attribution ? { attribution: submission.meta.attribution } : {}) } : {};
-      const body = serialiseLikeTheService(submissionCreatedPayload(form, submission, (name) => options.fileUrl(form.id, name), extras, rules.emptyAnswersAs));
+      const editable =
+        rules.payloadExtras && form.editableSubmissions && store.workspaces.get(form.workspaceId)?.plan === 'pro';
+      const extras = rules.payloadExtras
+        ? {
+            ...(editable ? { editLink: `${shareUrl(form)}?submission_id=${submission.publicId}` } : {}),
+            ...(submission.meta?.attribution ? { attribution: submission.meta.attribution } : {}),
+          }
+        : {};
+      const body = serialiseLikeTheService(
+        submissionCreatedPayload(
+          form,
+          submission,
+          (name) => options.fileUrl(form.id, name),
+          extras,
+          rules.emptyAnswersAs,
+        ),
+      );
       const deliver = () => deliverAll(targets, answers, body, save);
       if (!rules.queued) return deliver();
-      const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(deliver).finally(() => queued.delete(job));
+      const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(deliver)
+        .finally(() => queued.delete(job));
       queued.add(job);
     },
     /** Resolves once every queued delivery is recorded. */
@@ -59,17 +80,30 @@ export function createDispatcher(options: DispatcherOptions) {
     },
   };
 
-  async function deliverAll(targets: Integration[], answers: Submission['answers'], body: string, save: SubmissionSave): Promise<void> {
+  async function deliverAll(
+    targets: Integration[],
+    answers: Submission['answers'],
+    body: string,
+    save: SubmissionSave,
+  ): Promise<void> {
     await Promise.all(
       targets.map(async (integration) => {
         const url = integration.data.webhook_url;
         let outcome: DeliveryOutcome = { kind: 'skipped' };
         if (logicMet(integration.logic, answers)) {
-          const headers: Record<string, string> = { ...(integration.data.webhook_headers ?? {}), 'content-type': 'application/json', 'user-agent': rules.userAgent };
-          if (integration.data.webhook_secret) headers['x-webhook-signature'] = await sign(integration.data.webhook_secret, body);
+          const headers: Record<string, string> = {
+            ...(integration.data.webhook_headers ?? {}),
+            'content-type': 'application/json',
+            'user-agent': rules.userAgent,
+          };
+          if (integration.data.webhook_secret)
+            headers['x-webhook-signature'] = await sign(integration.data.webhook_secret, body);
           // A request that cannot even be built (a seeded header Node refuses) is that delivery's
           // failure, recorded like any other, never the failure of the save that sent it.
-          outcome = await transport.send({ url, headers, body }).catch((error: unknown) => ({ kind: 'refused' as const, reason: error instanceof Error ? error.message : String(error) }));
+          outcome = await transport.send({ url, headers, body }).catch((error: unknown) => ({
+            kind: 'refused' as const,
+            reason: error instanceof Error ? error.message : String(error),
+          }));
         }
         log(`webhook #${integration.id} (${save}) -> ${describe(outcome)}`);
         if (rules.recorded(outcome)) store.recordEvent(integration.id, { url, outcome, createdAt: options.now() });

@@ -7,7 +7,8 @@
 type Condition = { operator?: unknown; property_meta?: { id?: unknown }; value?: unknown };
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
-const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN);
+const asNumber = (v: unknown) =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
 
 function conditionMet(condition: Condition, answer: unknown): boolean {
   const expected = condition.value;
@@ -15,24 +16,45 @@ function conditionMet(condition: Condition, answer: unknown): boolean {
     const [a, b] = [asNumber(answer), asNumber(expected)];
     return !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
   };
-  const equals = () => (Array.isArray(answer) ? Array.isArray(expected) && answer.length === expected.length && expected.every((e) => answer.includes(e)) : answer === expected || compare((a, b) => a === b));
-  const contains = () => (Array.isArray(answer) ? (Array.isArray(expected) ? expected : [expected]).every((e) => answer.includes(e)) : typeof answer === 'string' && typeof expected === 'string' && answer.includes(expected));
+  const equals = () =>
+    Array.isArray(answer)
+      ? Array.isArray(expected) && answer.length === expected.length && expected.every((e) => answer.includes(e))
+      : answer === expected || compare((a, b) => a === b);
+  const contains = () =>
+    Array.isArray(answer)
+      ? (Array.isArray(expected) ? expected : [expected]).every((e) => answer.includes(e))
+      : typeof answer === 'string' && typeof expected === 'string' && answer.includes(expected);
   switch (condition.operator) {
-    case 'equals': return equals();
-    case 'does_not_equal': return !equals();
-    case 'contains': return contains();
-    case 'does_not_contain': return !contains();
-    case 'starts_with': return typeof answer === 'string' && typeof expected === 'string' && answer.startsWith(expected);
-    case 'ends_with': return typeof answer === 'string' && typeof expected === 'string' && answer.endsWith(expected);
-    case 'is_empty': return isEmpty(answer);
-    case 'is_not_empty': return !isEmpty(answer);
-    case 'is_checked': return answer === true;
-    case 'is_not_checked': return answer !== true;
-    case 'greater_than': return compare((a, b) => a > b);
-    case 'greater_than_or_equal_to': return compare((a, b) => a >= b);
-    case 'less_than': return compare((a, b) => a < b);
-    case 'less_than_or_equal_to': return compare((a, b) => a <= b);
-    default: return false;
+    case 'equals':
+      return equals();
+    case 'does_not_equal':
+      return !equals();
+    case 'contains':
+      return contains();
+    case 'does_not_contain':
+      return !contains();
+    case 'starts_with':
+      return typeof answer === 'string' && typeof expected === 'string' && answer.startsWith(expected);
+    case 'ends_with':
+      return typeof answer === 'string' && typeof expected === 'string' && answer.endsWith(expected);
+    case 'is_empty':
+      return isEmpty(answer);
+    case 'is_not_empty':
+      return !isEmpty(answer);
+    case 'is_checked':
+      return answer === true;
+    case 'is_not_checked':
+      return answer !== true;
+    case 'greater_than':
+      return compare((a, b) => a > b);
+    case 'greater_than_or_equal_to':
+      return compare((a, b) => a >= b);
+    case 'less_than':
+      return compare((a, b) => a < b);
+    case 'less_than_or_equal_to':
+      return compare((a, b) => a <= b);
+    default:
+      return false;
   }
 }
 
@@ -42,7 +64,10 @@ function treeMet(node: unknown, answers: Record<string, unknown>): boolean {
   if (group.operatorIdentifier === undefined) {
     const condition = group.value ?? {};
     const fieldId = condition.property_meta?.id;
-    return conditionMet(condition, typeof fieldId === 'string' && Object.hasOwn(answers, fieldId) ? answers[fieldId] : null);
+    return conditionMet(
+      condition,
+      typeof fieldId === 'string' && Object.hasOwn(answers, fieldId) ? answers[fieldId] : null,
+    );
   }
   const children = Array.isArray(group.children) ? group.children : [];
   if (group.operatorIdentifier === 'and') return children.every((child) => treeMet(child, answers));
@@ -52,6 +77,7 @@ function treeMet(node: unknown, answers: Record<string, unknown>): boolean {
 
 /** Whether a submission with these answers is sent to an integration with this logic. */
 export function logicMet(logic: unknown, answers: Record<string, unknown>): boolean {
-  if (logic === null || logic === undefined || (typeof logic === 'object' && Object.keys(logic).length === 0)) return true;
+  if (logic === null || logic === undefined || (typeof logic === 'object' && Object.keys(logic).length === 0))
+    return true;
   return treeMet(logic, answers);
 }

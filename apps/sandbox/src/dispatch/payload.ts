@@ -6,7 +6,8 @@ import type { Form, Submission } from '../model.js';
 
 export function formatAnswer(type: string, value: unknown, fileUrl: (name: string) => string): unknown {
   if (type === 'checkbox') return value ? 'Yes' : 'No';
-  if (type === 'files' || type === 'signature') return storedFileNames(value).map((name) => ({ file_url: fileUrl(name), file_name: name }));
+  if (type === 'files' || type === 'signature')
+    return storedFileNames(value).map((name) => ({ file_url: fileUrl(name), file_name: name }));
   return value;
 }
 
@@ -18,7 +19,13 @@ export interface PayloadExtras {
   attribution?: Record<string, string>;
 }
 
-export function submissionCreatedPayload(form: Form, submission: Submission, fileUrl: (name: string) => string, extras: PayloadExtras = {}, emptyAnswersAs: 'object' | 'list' = 'object'): Record<string, unknown> {
+export function submissionCreatedPayload(
+  form: Form,
+  submission: Submission,
+  fileUrl: (name: string) => string,
+  extras: PayloadExtras = {},
+  emptyAnswersAs: 'object' | 'list' = 'object',
+): Record<string, unknown> {
   const empty = () => (emptyAnswersAs === 'list' ? [] : {});
   const byName: Record<string, unknown> = {};
   const byId: Record<string, unknown> = {};
@@ -38,10 +45,14 @@ export function submissionCreatedPayload(form: Form, submission: Submission, fil
     message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
     submission_id: submission.id,
     ...(extras.editLink ? { edit_link: extras.editLink } : {}),
-    ...(extras.attribution && Object.keys(extras.attribution).length > 0 ? { meta: { attribution: extras.attribution } } : {}),
+    ...(extras.attribution && Object.keys(extras.attribution).length > 0
+      ? { meta: { attribution: extras.attribution } }
+      : {}),
   };
 }
 
 export function serialiseLikeTheService(payload: unknown): string {
-  return JSON.stringify(payload).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(payload)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

@@ -32,10 +32,12 @@ export interface TransportOptions extends WebhookUrlPolicy {
 }
 
 /** A lookup that answers with the checked address only (Node calls it for host names, not literals). */
-const pinnedLookup = (pinned: ResolvedAddress): LookupFunction => (_host, options, callback) => {
-  if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-  else callback(null, pinned.address, pinned.family);
-};
+const pinnedLookup =
+  (pinned: ResolvedAddress): LookupFunction =>
+  (_host, options, callback) => {
+    if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
 
 export function createTransport(options: TransportOptions): Transport {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -63,8 +65,14 @@ export function createTransport(options: TransportOptions): Transport {
         settle({ kind: 'timeout', afterMs: options.timeoutMs });
         request.destroy();
       }, options.timeoutMs);
-      request.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'unreachable', message: error.message, ...(error.code ? { code: error.code } : {}) }));
-      request.on('response', (response: IncomingMessage) => readExcerpt(response, options.answerBytes ?? RECEIVER_EXCERPT_BYTES, (excerpt) => settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt })));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        settle({ kind: 'unreachable', message: error.message, ...(error.code ? { code: error.code } : {}) }),
+      );
+      request.on('response', (response: IncomingMessage) =>
+        readExcerpt(response, options.answerBytes ?? RECEIVER_EXCERPT_BYTES, (excerpt) =>
+          settle({ kind: 'answered', status: response.statusCode ?? 0, excerpt }),
+        ),
+      );
       request.end(delivery.body);
     });
   }

@@ -11,24 +11,31 @@ const PHP_INTEGER_KEY = /^(0|-?[1-9]\d{0,17})$/;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 /** A name as a message may quote it: control characters shown as \xHH. */
-const quoted = (name: string) => name.replace(/[\x00-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const quoted = (name: string) =>
+  name.replace(/[\x00-\x1f\x7f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /**
  * The first problem of `headers` (an object of name → value) in the service's words, or undefined.
  * `blocked`: lower-cased names that cannot be customised.
  */
-export function webhookHeadersProblem(headers: Record<string, unknown>, blocked: ReadonlySet<string>): string | undefined {
+export function webhookHeadersProblem(
+  headers: Record<string, unknown>,
+  blocked: ReadonlySet<string>,
+): string | undefined {
   const entries = Object.entries(headers);
   if (entries.length > 10) return 'Maximum 10 custom headers allowed.';
   for (const [name, value] of entries) {
     if (name === '' || PHP_INTEGER_KEY.test(name)) return 'Header names must be non-empty strings.';
     if (bytes(name) > 255) return `Header name '${quoted(name)}' exceeds 255 characters.`;
-    if (blocked.has(name.toLowerCase())) return `The '${quoted(name)}' header cannot be customized for security reasons.`;
+    if (blocked.has(name.toLowerCase()))
+      return `The '${quoted(name)}' header cannot be customized for security reasons.`;
     // The sandbox's own check: the service would save it and record an error at every delivery.
-    if (!HEADER_NAME.test(name)) return `Header name '${quoted(name)}' is not a valid HTTP header name: use letters, digits and !#$%&'*+.^_\`|~- only, without spaces or non-ASCII characters.`;
+    if (!HEADER_NAME.test(name))
+      return `Header name '${quoted(name)}' is not a valid HTTP header name: use letters, digits and !#$%&'*+.^_\`|~- only, without spaces or non-ASCII characters.`;
     if (typeof value !== 'string') return `Header values must be strings. '${name}' has invalid value type.`;
     if (bytes(value) > 255) return `Header value for '${name}' exceeds 255 characters.`;
-    if (UNSENDABLE_VALUE.test(value)) return `Header value for '${name}' holds a line break, NUL or other control character, which no HTTP request can carry: remove it.`;
+    if (UNSENDABLE_VALUE.test(value))
+      return `Header value for '${name}' holds a line break, NUL or other control character, which no HTTP request can carry: remove it.`;
   }
   return undefined;
 }

@@ -35,17 +35,27 @@ export interface WebhookUrlPolicy {
   resolve?: (host: string) => Promise<ResolvedAddress[]>;
 }
 
-const systemResolve = async (host: string): Promise<ResolvedAddress[]> => (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+const systemResolve = async (host: string): Promise<ResolvedAddress[]> =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 /** Where a webhook may be delivered, or the reason it may not, in the service's words. */
-export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Promise<Result<WebhookDestination, string>> {
+export async function checkWebhookUrl(
+  raw: string,
+  policy: WebhookUrlPolicy,
+): Promise<Result<WebhookDestination, string>> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return err('The webhook URL must be a valid URL.');
   }
-  if (policy.allowPrivate) return url.protocol === 'https:' || url.protocol === 'http:' ? ok({ url }) : err('The webhook URL must use HTTP or HTTPS.');
+  if (policy.allowPrivate)
+    return url.protocol === 'https:' || url.protocol === 'http:'
+      ? ok({ url })
+      : err('The webhook URL must use HTTP or HTTPS.');
   if (url.protocol !== 'https:') return err('The webhook URL must use HTTPS.');
   if (url.username || url.password) return err('The webhook URL cannot contain embedded credentials.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -60,7 +70,8 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Pr
     }
   }
   if (addresses.length === 0) return err('The webhook URL host could not be resolved.');
-  if (!addresses.every((a) => isPublicAddress(a.address))) return err('The webhook URL must resolve only to public IP addresses.');
+  if (!addresses.every((a) => isPublicAddress(a.address)))
+    return err('The webhook URL must resolve only to public IP addresses.');
   // Like the service, prefer an IPv4 address when the host has both.
   return ok({ url, pinned: addresses.find((a) => a.family === 4) ?? addresses[0]! });
 }

@@ -15,7 +15,11 @@ export function adminRoutes(app: Hono, ctx: SandboxContext, adminToken: string):
   };
 
   app.post('/__sandbox/reset', (c) => {
-    if (!isAdmin(bearerToken(c))) throw new HttpError(401, { message: 'Resetting the sandbox needs its admin token: send Authorization: Bearer <adminToken> (the adminToken of the JSON line the sandbox printed, or of startSandbox()).' });
+    if (!isAdmin(bearerToken(c)))
+      throw new HttpError(401, {
+        message:
+          'Resetting the sandbox needs its admin token: send Authorization: Bearer <adminToken> (the adminToken of the JSON line the sandbox printed, or of startSandbox()).',
+      });
     ctx.store.reset();
     return json(200, { type: 'success', message: 'The sandbox was reset to its seed.' });
   });

@@ -32,15 +32,25 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
         answers = checked.value;
       },
     });
-    if (partial && rules.refusesEmptyPartial && ![...answers.values()].some((v) => v !== null && v !== false && !(Array.isArray(v) && v.length === 0))) {
-      throw new HttpError(422, { type: 'error', message: 'At least one field must have a value for partial submissions.' });
+    if (
+      partial &&
+      rules.refusesEmptyPartial &&
+      ![...answers.values()].some((v) => v !== null && v !== false && !(Array.isArray(v) && v.length === 0))
+    ) {
+      throw new HttpError(422, {
+        type: 'error',
+        message: 'At least one field must have a value for partial submissions.',
+      });
     }
     const resumed = rules.resumes(ctx.store, form, plan, body);
     // Other answers may have arrived while the body was read: the limit is judged again, with the save.
     refuseUnlessOpen(form);
     const firstSubmission = rules.reportsFirstSubmission && ctx.store.completedCount(form.id) === 0;
     // Validated already (an integer, or in observed its text too): stored as a number.
-    const completionTime = body.completion_time != null && Number.isInteger(Number(body.completion_time)) ? Number(body.completion_time) : null;
+    const completionTime =
+      body.completion_time != null && Number.isInteger(Number(body.completion_time))
+        ? Number(body.completion_time)
+        : null;
     // A new submission keeps the answers given; empty ones are not stored.
     const stored = Object.fromEntries([...answers].filter(([, value]) => value !== null));
     const status = partial ? 'partial' : 'completed';
@@ -57,7 +67,14 @@ export function answerRoutes(app: Hono, ctx: SandboxContext): void {
       saved = ctx.store.addSubmission(form.id, status, stored, completionTime, ctx.now(), meta);
     }
     await ctx.dispatcher.submissionSaved(form, saved, partial ? 'partial' : save);
-    if (partial) return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
-    return json(200, { type: 'success', message: 'Form submission saved.', submission_id: saved.publicId, is_first_submission: firstSubmission, redirect: false });
+    if (partial)
+      return json(200, { type: 'success', message: 'Partial submission saved', submission_hash: saved.publicId });
+    return json(200, {
+      type: 'success',
+      message: 'Form submission saved.',
+      submission_id: saved.publicId,
+      is_first_submission: firstSubmission,
+      redirect: false,
+    });
   });
 }

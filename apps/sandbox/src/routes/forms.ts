@@ -19,7 +19,13 @@ export function formRoutes(app: Hono, ctx: SandboxContext): void {
     const perPage = Math.min(Math.max(perPageValue === undefined ? 10 : phpInt(perPageValue), 1), 100);
     const page = lengthAwarePage(ctx.store.formsOf(workspace.id), pageOf(queryValue(c, 'page')), perPage);
     const presented = { ...page, items: page.items.map((f) => ctx.rules.present.formSummary(ctx, f)) };
-    return json(200, ctx.rules.listing.workspaceFormsBody(presented, listRequest(c, `${ctx.baseUrl}/open/workspaces/${workspace.id}/forms`)));
+    return json(
+      200,
+      ctx.rules.listing.workspaceFormsBody(
+        presented,
+        listRequest(c, `${ctx.baseUrl}/open/workspaces/${workspace.id}/forms`),
+      ),
+    );
   });
 
   serve(app, 'getForm', (c) => {

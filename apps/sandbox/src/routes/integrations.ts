@@ -1,6 +1,15 @@
 // Webhook integrations of a form and their dispatch events.
 import type { Context, Hono } from 'hono';
-import { authorise, caller, formOr404, jsonBody, pathId, runChecks, validateBody, type SandboxContext } from '../context.js';
+import {
+  authorise,
+  caller,
+  formOr404,
+  jsonBody,
+  pathId,
+  runChecks,
+  validateBody,
+  type SandboxContext,
+} from '../context.js';
 import { webhookHeadersProblem } from '../dispatch/webhook-headers.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
@@ -10,7 +19,8 @@ import { serve, type OperationId } from '../operations.js';
 type IntegrationInput = Pick<Integration, 'status' | 'data' | 'logic'>;
 
 /** Said after a refused receiver URL: a local receiver (http, loopback, private network) needs the sandbox's switch. */
-const PRIVATE_RECEIVER_HINT = 'For a local receiver (http://127.0.0.1:…, a private address), start the sandbox with --allow-private-webhooks (startSandbox({ allowPrivateWebhooks: true })).';
+const PRIVATE_RECEIVER_HINT =
+  'For a local receiver (http://127.0.0.1:…, a private address), start the sandbox with --allow-private-webhooks (startSandbox({ allowPrivateWebhooks: true })).';
 
 export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   const specBlocked = ctx.bundle.components.schemas.WebhookHeaders!['x-blocked-header-names'] as string[];
@@ -34,28 +44,47 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
   const integrationInput = async (c: Context, operationId: OperationId): Promise<IntegrationInput> => {
     const body = await jsonBody(c, ctx.rules.notAnObjectBody);
     const kind = body.integration_id;
-    if (typeof kind !== 'string' || !ctx.rules.integrations.knownKinds.includes(kind)) throw new HttpError(500, { message: 'Server Error' });
-    if (kind !== 'webhook') throw validationFailed('integration_id', `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`);
+    if (typeof kind !== 'string' || !ctx.rules.integrations.knownKinds.includes(kind))
+      throw new HttpError(500, { message: 'Server Error' });
+    if (kind !== 'webhook')
+      throw validationFailed(
+        'integration_id',
+        `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`,
+      );
     await validateBody(ctx, body, operationId, {
       accept: (error, sent) =>
         // The headers' entries are judged below, in the service's words, instead of the schema's.
-        (error.instancePath.startsWith('/data/webhook_headers') && !(error.instancePath === '/data/webhook_headers' && error.keyword === 'type')) ||
+        (error.instancePath.startsWith('/data/webhook_headers') &&
+          !(error.instancePath === '/data/webhook_headers' && error.keyword === 'type')) ||
         // With private webhooks allowed, plain http receivers are fine although the spec asks for https.
-        (ctx.webhookUrls.allowPrivate && error.keyword === 'pattern' && error.instancePath === '/data/webhook_url' && /^http:\/\//i.test(String(sent.data?.webhook_url))),
+        (ctx.webhookUrls.allowPrivate &&
+          error.keyword === 'pattern' &&
+          error.instancePath === '/data/webhook_url' &&
+          /^http:\/\//i.test(String(sent.data?.webhook_url))),
       more: async (sent, errors) => {
         const headers = sent.data?.webhook_headers;
-        const headersProblem = headers && typeof headers === 'object' && !Array.isArray(headers) ? webhookHeadersProblem(headers, blockedHeaders) : undefined;
+        const headersProblem =
+          headers && typeof headers === 'object' && !Array.isArray(headers)
+            ? webhookHeadersProblem(headers, blockedHeaders)
+            : undefined;
         if (headersProblem) errors.add('data.webhook_headers', headersProblem);
         if (typeof sent.data?.webhook_url === 'string') {
           const destination = await checkWebhookUrl(sent.data.webhook_url, ctx.webhookUrls);
-          if (!destination.ok) errors.add('data.webhook_url', ctx.webhookUrls.allowPrivate || !/HTTPS|public IP/.test(destination.error) ? destination.error : `${destination.error} ${PRIVATE_RECEIVER_HINT}`);
+          if (!destination.ok)
+            errors.add(
+              'data.webhook_url',
+              ctx.webhookUrls.allowPrivate || !/HTTPS|public IP/.test(destination.error)
+                ? destination.error
+                : `${destination.error} ${PRIVATE_RECEIVER_HINT}`,
+            );
         }
       },
     });
     // The configuration is replaced wholesale: what is not sent is not kept.
     const data: Integration['data'] = { webhook_url: body.data.webhook_url };
     if (body.data.webhook_secret) data.webhook_secret = body.data.webhook_secret;
-    if (body.data.webhook_headers && typeof body.data.webhook_headers === 'object') data.webhook_headers = body.data.webhook_headers;
+    if (body.data.webhook_headers && typeof body.data.webhook_headers === 'object')
+      data.webhook_headers = body.data.webhook_headers;
     return { status: body.status as Integration['status'], data, logic: (body.logic as Integration['logic']) ?? null };
   };
 
@@ -90,7 +119,11 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     // Looked up again after the body was read: deleted meanwhile is 404.
     const integration = integrationOr404(c, form);
     Object.assign(integration, input, { updatedAt: ctx.now() });
-    return json(200, { type: 'success', message: 'Form Integration was updated.', form_integration: present(integration) });
+    return json(200, {
+      type: 'success',
+      message: 'Form Integration was updated.',
+      form_integration: present(integration),
+    });
   });
 
   serve(app, 'deleteFormIntegration', async (c) => {
@@ -113,6 +146,9 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
     });
     const retention = ctx.rules.webhooks.eventRetentionMs;
     if (retention !== null) ctx.store.forgetEventsBefore(ctx.now() - retention);
-    return json(200, ctx.store.eventsOf(integrationOr404(c, form).id).map((e) => ctx.rules.present.webhookEvent(e)));
+    return json(
+      200,
+      ctx.store.eventsOf(integrationOr404(c, form).id).map((e) => ctx.rules.present.webhookEvent(e)),
+    );
   });
 }

@@ -31,13 +31,25 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     const filter = status && STATUS_FILTERS.has(status) ? (status as 'completed' | 'partial') : 'all';
     const workspace = ctx.store.workspaces.get(form.workspaceId)!;
     if (filter === 'partial' && !ctx.rules.partialFilterPlans.includes(workspace.plan)) {
-      throw new HttpError(403, { message: `Filtering partial submissions is a Pro feature, and workspace ${workspace.id} is on the ${workspace.plan} plan: list with status=completed or all, or upgrade the workspace.` });
+      throw new HttpError(403, {
+        message: `Filtering partial submissions is a Pro feature, and workspace ${workspace.id} is on the ${workspace.plan} plan: list with status=completed or all, or upgrade the workspace.`,
+      });
     }
     const term = ctx.rules.search.term(queryValue(c, 'search'));
-    const rows = ctx.store.findSubmissions(form.id, { status: filter, ...(term !== undefined ? { matches: ctx.rules.search.matcher(term) } : {}) });
-    const page = lengthAwarePage(rows, pageOf(queryValue(c, 'page')), ctx.rules.listing.submissionsPerPage(queryValue(c, 'per_page')));
+    const rows = ctx.store.findSubmissions(form.id, {
+      status: filter,
+      ...(term !== undefined ? { matches: ctx.rules.search.matcher(term) } : {}),
+    });
+    const page = lengthAwarePage(
+      rows,
+      pageOf(queryValue(c, 'page')),
+      ctx.rules.listing.submissionsPerPage(queryValue(c, 'per_page')),
+    );
     const presented = { ...page, items: page.items.map((s) => ctx.rules.present.submission(ctx, form, s)) };
-    return json(200, ctx.rules.listing.submissionsBody(presented, listRequest(c, `${ctx.baseUrl}/open/forms/${form.id}/submissions`)));
+    return json(
+      200,
+      ctx.rules.listing.submissionsBody(presented, listRequest(c, `${ctx.baseUrl}/open/forms/${form.id}/submissions`)),
+    );
   });
 
   serve(app, 'updateFormSubmission', async (c) => {
@@ -64,7 +76,12 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
 
   serve(app, 'downloadSubmissionFile', (c) => {
     const form = formOr404(ctx, c.req.param('form')!);
-    const checked = ctx.files.check(form.id, c.req.param('filename')!, c.req.query('expires'), c.req.query('signature'));
+    const checked = ctx.files.check(
+      form.id,
+      c.req.param('filename')!,
+      c.req.query('expires'),
+      c.req.query('signature'),
+    );
     if (!checked.ok) throw new HttpError(403, { message: 'Invalid signature.' });
     const file = storedFile(ctx, form, checked.value);
     if (!file) throw new HttpError(404, { type: 'error', message: 'File not found.' });

@@ -40,14 +40,32 @@ const token = (id: number, random: () => number): string =>
   `${id}|${Array.from({ length: 40 }, () => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[Math.floor(random() * 62)]).join('')}`;
 
 const FIRST = ['Jane', 'Omar', 'Li', 'Amélie', 'Kwame', 'Sofia', 'Ivan', 'Priya', 'Mateo', 'Yuki', 'Zoë', 'Noah'];
-const LAST = ['Doe', 'Haddad', 'Wei', 'Dubois', 'Mensah', 'García', 'Petrov', 'Sharma', 'Rossi', 'Tanaka', 'Ødegaard', 'Smith'];
+const LAST = [
+  'Doe',
+  'Haddad',
+  'Wei',
+  'Dubois',
+  'Mensah',
+  'García',
+  'Petrov',
+  'Sharma',
+  'Rossi',
+  'Tanaka',
+  'Ødegaard',
+  'Smith',
+];
 const CITIES = ['Zürich', 'Lagos', 'Osaka', 'Lyon', 'Austin', 'Pune', 'Porto', 'Tallinn'];
 
 function contactFields(random: () => number): Field[] {
   return [
     { id: uuid(random), name: 'Name', type: 'text', required: true },
     { id: uuid(random), name: 'Email', type: 'email', required: true },
-    { id: uuid(random), name: 'Topic', type: 'select', select: { options: ['Sales', 'Support', 'Billing'].map((n) => ({ id: n, name: n })) } },
+    {
+      id: uuid(random),
+      name: 'Topic',
+      type: 'select',
+      select: { options: ['Sales', 'Support', 'Billing'].map((n) => ({ id: n, name: n })) },
+    },
     { id: uuid(random), name: 'Message', type: 'rich_text' },
     { id: uuid(random), name: 'Website', type: 'url' },
     { id: uuid(random), name: 'Attachment', type: 'files' },
@@ -59,7 +77,12 @@ function surveyFields(random: () => number): Field[] {
   return [
     { id: uuid(random), name: 'Full name', type: 'text', required: true },
     { id: uuid(random), name: 'Age', type: 'number' },
-    { id: uuid(random), name: 'Interests', type: 'multi_select', multi_select: { options: ['Music', 'Sport', 'Travel', 'Books'].map((n) => ({ id: n, name: n })) } },
+    {
+      id: uuid(random),
+      name: 'Interests',
+      type: 'multi_select',
+      multi_select: { options: ['Music', 'Sport', 'Travel', 'Books'].map((n) => ({ id: n, name: n })) },
+    },
     { id: uuid(random), name: 'Subscribe', type: 'checkbox' },
     { id: uuid(random), name: 'Visit date', type: 'date' },
     { id: uuid(random), name: 'Phone', type: 'phone_number' },
@@ -75,7 +98,11 @@ function answerFor(field: Field, index: number, random: () => number): unknown {
     case 'text':
       return person;
     case 'email':
-      return `${person.toLowerCase().normalize('NFD').replace(/[^a-z ]/g, '').replace(' ', '.')}${index}@example.com`;
+      return `${person
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[^a-z ]/g, '')
+        .replace(' ', '.')}${index}@example.com`;
     case 'select':
       return field.select!.options[index % field.select!.options.length]!.name;
     case 'multi_select':
@@ -111,8 +138,19 @@ function registrationFields(random: () => number): Field[] {
   return [
     { id: uuid(random), name: 'Name', type: 'text', required: true },
     { id: uuid(random), name: 'Email', type: 'email', required: true },
-    { id: uuid(random), name: 'Ticket', type: 'select', select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) } },
-    { id: uuid(random), name: 'Sessions', type: 'matrix', rows: ['Morning', 'Afternoon'], columns: ['Attending', 'Not attending'] },
+    {
+      id: uuid(random),
+      name: 'Ticket',
+      type: 'select',
+      select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) },
+    },
+    {
+      id: uuid(random),
+      name: 'Sessions',
+      type: 'matrix',
+      rows: ['Morning', 'Afternoon'],
+      columns: ['Attending', 'Not attending'],
+    },
     { id: uuid(random), name: 'I accept the terms', type: 'checkbox', required: true },
     { id: uuid(random), name: 'Experience', type: 'rating', required: true },
   ];
@@ -122,7 +160,12 @@ function registrationFields(random: () => number): Field[] {
 function waitlistFields(random: () => number): Field[] {
   return [
     { id: uuid(random), name: 'Name', type: 'text', required: true },
-    { id: uuid(random), name: 'Tier', type: 'select', select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) } },
+    {
+      id: uuid(random),
+      name: 'Tier',
+      type: 'select',
+      select: { options: ['Standard', 'VIP'].map((n) => ({ id: n, name: n })) },
+    },
   ];
 }
 
@@ -131,7 +174,12 @@ function claimFields(random: () => number): Field[] {
   return [
     { id: uuid(random), name: 'Name', type: 'text' },
     { id: uuid(random), name: 'Amount', type: 'number' },
-    { id: uuid(random), name: 'Category', type: 'select', select: { options: ['Travel', 'Meals', 'Equipment'].map((n) => ({ id: n, name: n })) } },
+    {
+      id: uuid(random),
+      name: 'Category',
+      type: 'select',
+      select: { options: ['Travel', 'Meals', 'Equipment'].map((n) => ({ id: n, name: n })) },
+    },
     { id: uuid(random), name: 'Receipts', type: 'files' },
     { id: uuid(random), name: 'Signature', type: 'signature' },
     { id: uuid(random), name: 'Urgent', type: 'checkbox' },
@@ -143,12 +191,20 @@ function claimAnswers(form: Form, index: number): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (const field of form.properties) {
     answers[field.id] =
-      field.type === 'text' ? `${FIRST[index % FIRST.length]} ${LAST[(index * 3) % LAST.length]}`
-      : field.type === 'number' ? 12.5 * (index + 1)
-      : field.type === 'select' ? field.select!.options[index % 3]!.name
-      : field.type === 'files' ? [storedName(`receipt-${index}-a`, 'pdf', `${field.id}/${index}/a`), storedName(`receipt-${index}-b`, 'jpg', `${field.id}/${index}/b`)]
-      : field.type === 'signature' ? storedName('sign', 'png', `${field.id}/${index}`)
-      : index % 2 === 0;
+      field.type === 'text'
+        ? `${FIRST[index % FIRST.length]} ${LAST[(index * 3) % LAST.length]}`
+        : field.type === 'number'
+          ? 12.5 * (index + 1)
+          : field.type === 'select'
+            ? field.select!.options[index % 3]!.name
+            : field.type === 'files'
+              ? [
+                  storedName(`receipt-${index}-a`, 'pdf', `${field.id}/${index}/a`),
+                  storedName(`receipt-${index}-b`, 'jpg', `${field.id}/${index}/b`),
+                ]
+              : field.type === 'signature'
+                ? storedName('sign', 'png', `${field.id}/${index}`)
+                : index % 2 === 0;
   }
   return answers;
 }
@@ -159,19 +215,33 @@ function quirkAnswers(form: Form, index: number): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (const field of form.properties) {
     const value: unknown =
-      field.type === 'text' ? person
-      : field.type === 'email' ? `guest${index}@example.com`
-      : field.type === 'select' ? (index % 4 === 0 ? 'VIP' : 'Standard')
-      : field.type === 'matrix' ? { Morning: index % 2 === 0 ? 'Attending' : 'Not attending', Afternoon: 'Attending' }
-      : field.type === 'checkbox' ? true
-      : field.type === 'rating' ? 1 + (index % 5)
-      : undefined;
+      field.type === 'text'
+        ? person
+        : field.type === 'email'
+          ? `guest${index}@example.com`
+          : field.type === 'select'
+            ? index % 4 === 0
+              ? 'VIP'
+              : 'Standard'
+            : field.type === 'matrix'
+              ? { Morning: index % 2 === 0 ? 'Attending' : 'Not attending', Afternoon: 'Attending' }
+              : field.type === 'checkbox'
+                ? true
+                : field.type === 'rating'
+                  ? 1 + (index % 5)
+                  : undefined;
     if (value !== undefined) answers[field.id] = value;
   }
   return answers;
 }
 
-function submissionsFor(form: Form, count: number, firstId: number, random: () => number, partialShare: number): Submission[] {
+function submissionsFor(
+  form: Form,
+  count: number,
+  firstId: number,
+  random: () => number,
+  partialShare: number,
+): Submission[] {
   const out: Submission[] = [];
   for (let i = 0; i < count; i++) {
     const status = random() < partialShare ? 'partial' : 'completed';
@@ -205,7 +275,14 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     { id: 2, name: 'Side project', plan: 'free' as const },
   ];
   const users = [
-    { id: 1, name: 'Alice Admin', memberships: [{ workspaceId: 1, role: 'admin' as const }, { workspaceId: 2, role: 'admin' as const }] },
+    {
+      id: 1,
+      name: 'Alice Admin',
+      memberships: [
+        { workspaceId: 1, role: 'admin' as const },
+        { workspaceId: 2, role: 'admin' as const },
+      ],
+    },
     { id: 2, name: 'Bob Outsider', memberships: [{ workspaceId: 2, role: 'user' as const }] },
     { id: 3, name: 'Rita Readonly', memberships: [{ workspaceId: 1, role: 'readonly' as const }] },
   ];
@@ -219,7 +296,12 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     ['outsider', 2, [...all]],
     ['readonly', 3, [...all]],
   ];
-  const tokens = tokenSpecs.map(([name, userId, abilities], i) => ({ name, userId, abilities, token: token(101 + i, random) }));
+  const tokens = tokenSpecs.map(([name, userId, abilities], i) => ({
+    name,
+    userId,
+    abilities,
+    token: token(101 + i, random),
+  }));
   // The pairs draw from their own PRNG, so every value drawn after the tokens above stays as it was.
   const pairs = prng(20261124);
   const pairSpecs: Array<[AccessToken['name'], AccessToken['abilities']]> = [
@@ -227,13 +309,74 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     ['withoutWrite', ['forms-read', 'manage-integrations']],
     ['withoutIntegrations', ['forms-read', 'forms-write']],
   ];
-  tokens.push(...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })));
+  tokens.push(
+    ...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })),
+  );
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
-    { id: 11, workspaceId: 1, slug: 'contact-us-a1b2c3', title: 'Contact us', visibility: 'public', tags: ['support'], language: 'en', properties: contactFields(random), viewsCount: 4210, createdAt: at(120), updatedAt: at(2), closesAt: null, maxSubmissionsCount: null, partialSubmissions: true, editableSubmissions: true },
-    { id: 12, workspaceId: 1, slug: 'customer-survey-d4e5f6', title: 'Customer survey', visibility: 'public', tags: ['survey', 'q1'], language: 'en', properties: surveyFields(random), viewsCount: 1875, createdAt: at(90), updatedAt: at(5), closesAt: null, maxSubmissionsCount: null, editableSubmissions: true },
-    { id: 13, workspaceId: 1, slug: 'beta-signup-g7h8i9', title: 'Beta sign-up (closed)', visibility: 'closed', tags: [], language: 'en', properties: contactFields(random).slice(0, 2), viewsCount: 300, createdAt: at(200), updatedAt: at(60), closesAt: at(30), maxSubmissionsCount: 100 },
-    { id: 21, workspaceId: 2, slug: 'side-feedback-j1k2l3', title: 'Side project feedback', visibility: 'public', tags: [], language: 'en', properties: surveyFields(random), viewsCount: 95, createdAt: at(40), updatedAt: at(1), closesAt: null, maxSubmissionsCount: null },
+    {
+      id: 11,
+      workspaceId: 1,
+      slug: 'contact-us-a1b2c3',
+      title: 'Contact us',
+      visibility: 'public',
+      tags: ['support'],
+      language: 'en',
+      properties: contactFields(random),
+      viewsCount: 4210,
+      createdAt: at(120),
+      updatedAt: at(2),
+      closesAt: null,
+      maxSubmissionsCount: null,
+      partialSubmissions: true,
+      editableSubmissions: true,
+    },
+    {
+      id: 12,
+      workspaceId: 1,
+      slug: 'customer-survey-d4e5f6',
+      title: 'Customer survey',
+      visibility: 'public',
+      tags: ['survey', 'q1'],
+      language: 'en',
+      properties: surveyFields(random),
+      viewsCount: 1875,
+      createdAt: at(90),
+      updatedAt: at(5),
+      closesAt: null,
+      maxSubmissionsCount: null,
+      editableSubmissions: true,
+    },
+    {
+      id: 13,
+      workspaceId: 1,
+      slug: 'beta-signup-g7h8i9',
+      title: 'Beta sign-up (closed)',
+      visibility: 'closed',
+      tags: [],
+      language: 'en',
+      properties: contactFields(random).slice(0, 2),
+      viewsCount: 300,
+      createdAt: at(200),
+      updatedAt: at(60),
+      closesAt: at(30),
+      maxSubmissionsCount: 100,
+    },
+    {
+      id: 21,
+      workspaceId: 2,
+      slug: 'side-feedback-j1k2l3',
+      title: 'Side project feedback',
+      visibility: 'public',
+      tags: [],
+      language: 'en',
+      properties: surveyFields(random),
+      viewsCount: 95,
+      createdAt: at(40),
+      updatedAt: at(1),
+      closesAt: null,
+      maxSubmissionsCount: null,
+    },
   ];
   const submissions = [
     ...submissionsFor(forms[0]!, perForm, 1001, random, 0.2),
@@ -244,12 +387,52 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
 
   // The quirk forms draw from their own PRNG, so the data above stays as it was.
   const quirks = prng(20261123);
-  const registration: Form = { id: 14, workspaceId: 1, slug: 'event-registration-m4n5o6', title: 'Event registration', visibility: 'public', tags: null, language: 'en', captchaProvider: 'recaptcha', properties: registrationFields(quirks), viewsCount: 640, createdAt: at(30), updatedAt: at(3), closesAt: null, maxSubmissionsCount: null };
-  const waitlist: Form = { id: 15, workspaceId: 1, slug: 'vip-waitlist-p7q8r9', title: 'VIP waitlist', visibility: 'public', tags: ['vip'], language: 'en', properties: waitlistFields(quirks), viewsCount: 210, createdAt: at(20), updatedAt: at(4), closesAt: null, maxSubmissionsCount: null };
+  const registration: Form = {
+    id: 14,
+    workspaceId: 1,
+    slug: 'event-registration-m4n5o6',
+    title: 'Event registration',
+    visibility: 'public',
+    tags: null,
+    language: 'en',
+    captchaProvider: 'recaptcha',
+    properties: registrationFields(quirks),
+    viewsCount: 640,
+    createdAt: at(30),
+    updatedAt: at(3),
+    closesAt: null,
+    maxSubmissionsCount: null,
+  };
+  const waitlist: Form = {
+    id: 15,
+    workspaceId: 1,
+    slug: 'vip-waitlist-p7q8r9',
+    title: 'VIP waitlist',
+    visibility: 'public',
+    tags: ['vip'],
+    language: 'en',
+    properties: waitlistFields(quirks),
+    viewsCount: 210,
+    createdAt: at(20),
+    updatedAt: at(4),
+    closesAt: null,
+    maxSubmissionsCount: null,
+  };
   forms.push(registration, waitlist);
-  for (const [form, count, firstId] of [[registration, 24, 14001], [waitlist, 12, 15001]] as const) {
+  for (const [form, count, firstId] of [
+    [registration, 24, 14001],
+    [waitlist, 12, 15001],
+  ] as const) {
     for (let i = 0; i < count; i++) {
-      submissions.push({ id: firstId + i, formId: form.id, status: 'completed', answers: quirkAnswers(form, i), completionTime: 30 + i, createdAt: BASE_TIME - (count - i) * 53 * 60 * 1000, publicId: uuid(quirks) });
+      submissions.push({
+        id: firstId + i,
+        formId: form.id,
+        status: 'completed',
+        answers: quirkAnswers(form, i),
+        completionTime: 30 + i,
+        createdAt: BASE_TIME - (count - i) * 53 * 60 * 1000,
+        publicId: uuid(quirks),
+      });
     }
   }
   // A file answer whose stored list holds an empty entry before the file (left by older saves).
@@ -262,14 +445,43 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
     formId: waitlist.id,
     status: 'active',
     data: { webhook_url: 'https://receiver.invalid/vip-only', webhook_secret: 'whsec_sandbox_vip_only' },
-    logic: { operatorIdentifier: 'and', children: [{ identifier: tier, value: { operator: 'equals', property_meta: { id: tier, type: 'select' }, value: 'VIP' } }] },
+    logic: {
+      operatorIdentifier: 'and',
+      children: [
+        { identifier: tier, value: { operator: 'equals', property_meta: { id: tier, type: 'select' }, value: 'VIP' } },
+      ],
+    },
     createdAt: BASE_TIME - 5 * DAY,
     updatedAt: BASE_TIME - 5 * DAY,
   };
   // Form 16: files and a signature beside plain answers, every submission holding both (its own PRNG).
   const claims = prng(20261125);
-  const claim: Form = { id: 16, workspaceId: 1, slug: 'expense-claim-s1t2u3', title: 'Expense claim', visibility: 'public', tags: ['finance'], language: 'en', properties: claimFields(claims), viewsCount: 88, createdAt: at(150), updatedAt: at(100), closesAt: null, maxSubmissionsCount: null, ipTracking: true };
+  const claim: Form = {
+    id: 16,
+    workspaceId: 1,
+    slug: 'expense-claim-s1t2u3',
+    title: 'Expense claim',
+    visibility: 'public',
+    tags: ['finance'],
+    language: 'en',
+    properties: claimFields(claims),
+    viewsCount: 88,
+    createdAt: at(150),
+    updatedAt: at(100),
+    closesAt: null,
+    maxSubmissionsCount: null,
+    ipTracking: true,
+  };
   forms.push(claim);
-  for (let i = 0; i < 8; i++) submissions.push({ id: 16001 + i, formId: claim.id, status: 'completed', answers: claimAnswers(claim, i), completionTime: 40 + i * 3, createdAt: BASE_TIME - (8 - i) * 71 * 60 * 1000, publicId: uuid(claims) });
+  for (let i = 0; i < 8; i++)
+    submissions.push({
+      id: 16001 + i,
+      formId: claim.id,
+      status: 'completed',
+      answers: claimAnswers(claim, i),
+      completionTime: 40 + i * 3,
+      createdAt: BASE_TIME - (8 - i) * 71 * 60 * 1000,
+      publicId: uuid(claims),
+    });
   return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly] };
 }

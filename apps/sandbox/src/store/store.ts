@@ -3,7 +3,18 @@
 // request sees either all of another request's change or none of it.
 import { randomUUID } from 'node:crypto';
 import { storedFileNames } from '../files.js';
-import type { AccessToken, Ability, Answers, Form, Integration, SeedFixture, Submission, User, WebhookEventRecord, Workspace } from '../model.js';
+import type {
+  AccessToken,
+  Ability,
+  Answers,
+  Form,
+  Integration,
+  SeedFixture,
+  Submission,
+  User,
+  WebhookEventRecord,
+  Workspace,
+} from '../model.js';
 
 export interface SubmissionQuery {
   status: 'all' | 'completed' | 'partial';
@@ -54,8 +65,14 @@ export class SandboxStore {
     // Ids go on from where they were, never back to the seed's: a submission made after a reset
     // never has the id of one made before it, so its signed delivery never repeats an earlier one
     // byte for byte (a receiver's replay or dedupe store would drop it as a copy).
-    this.#nextSubmissionId = Math.max(this.#nextSubmissionId, seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1);
-    this.#nextIntegrationId = Math.max(this.#nextIntegrationId, (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1);
+    this.#nextSubmissionId = Math.max(
+      this.#nextSubmissionId,
+      seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1,
+    );
+    this.#nextIntegrationId = Math.max(
+      this.#nextIntegrationId,
+      (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1,
+    );
   }
 
   formBySlug(slug: string): Form | undefined {
@@ -63,7 +80,9 @@ export class SandboxStore {
   }
 
   formsOf(workspaceId: number): Form[] {
-    return [...this.forms.values()].filter((f) => f.workspaceId === workspaceId).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+    return [...this.forms.values()]
+      .filter((f) => f.workspaceId === workspaceId)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
   }
 
   /** A token of the same user holding every one of the abilities. */
@@ -104,7 +123,9 @@ export class SandboxStore {
     const form = this.forms.get(formId);
     if (!form) return false;
     const fileFields = form.properties.filter((f) => f.type === 'files' || f.type === 'signature').map((f) => f.id);
-    return this.submissionsOf(formId).some((s) => fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)));
+    return this.submissionsOf(formId).some((s) =>
+      fileFields.some((id) => s.answers[id] != null && storedFileNames(s.answers[id]).includes(name)),
+    );
   }
 
   completedCount(formId: number): number {
@@ -113,8 +134,24 @@ export class SandboxStore {
     return count;
   }
 
-  addSubmission(formId: number, status: Submission['status'], answers: Answers, completionTime: number | null, now: number, meta?: Submission['meta']): Submission {
-    const submission: Submission = { id: this.#nextSubmissionId++, formId, status, answers, completionTime, createdAt: now, publicId: randomUUID(), ...(meta ? { meta } : {}) };
+  addSubmission(
+    formId: number,
+    status: Submission['status'],
+    answers: Answers,
+    completionTime: number | null,
+    now: number,
+    meta?: Submission['meta'],
+  ): Submission {
+    const submission: Submission = {
+      id: this.#nextSubmissionId++,
+      formId,
+      status,
+      answers,
+      completionTime,
+      createdAt: now,
+      publicId: randomUUID(),
+      ...(meta ? { meta } : {}),
+    };
     const { rows, texts } = this.#submissions.get(formId)!;
     // Newest first: the new one goes before the first that is not newer than it (usually index 0).
     let index = 0;
@@ -137,7 +174,13 @@ export class SandboxStore {
   }
 
   addIntegration(formId: number, fields: Pick<Integration, 'status' | 'data' | 'logic'>, now: number): Integration {
-    const integration: Integration = { id: this.#nextIntegrationId++, formId, ...fields, createdAt: now, updatedAt: now };
+    const integration: Integration = {
+      id: this.#nextIntegrationId++,
+      formId,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.integrations.set(integration.id, integration);
     return integration;
   }
@@ -152,7 +195,11 @@ export class SandboxStore {
 
   /** Deletes every event recorded before `cutoff` (unix ms), as the service's daily clean-up does. */
   forgetEventsBefore(cutoff: number): void {
-    for (const [id, list] of this.events) this.events.set(id, list.filter((e) => e.createdAt >= cutoff));
+    for (const [id, list] of this.events)
+      this.events.set(
+        id,
+        list.filter((e) => e.createdAt >= cutoff),
+      );
   }
 
   /** Events of an integration, newest first. */

@@ -3,15 +3,25 @@
 // Usage: <runtime> smoke.mjs <baseUrl>
 const baseUrl = (globalThis.Deno ? Deno.args : process.argv.slice(2))[0];
 const { createFormsClient, FormsApiError } = await import(new URL('../../dist/index.js', import.meta.url).href);
-const runtime = globalThis.Bun ? `bun ${Bun.version}` : globalThis.Deno ? `deno ${Deno.version.deno}` : `node ${process.version}`;
+const runtime = globalThis.Bun
+  ? `bun ${Bun.version}`
+  : globalThis.Deno
+    ? `deno ${Deno.version.deno}`
+    : `node ${process.version}`;
 const fail = (message) => {
   console.error(`client smoke on ${runtime}: ${message}`);
   throw new Error(message);
 };
 
-const client = createFormsClient({ baseUrl, token: '1|smoke-token-for-runtime-tests-0000000000', timeoutMs: 5000, retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 5 } });
+const client = createFormsClient({
+  baseUrl,
+  token: '1|smoke-token-for-runtime-tests-0000000000',
+  timeoutMs: 5000,
+  retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 5 },
+});
 const seen = [];
-for await (const submission of client.submissions.iterate(7, { status: 'completed', search: 'jane', perPage: 3 })) seen.push(submission.id);
+for await (const submission of client.submissions.iterate(7, { status: 'completed', search: 'jane', perPage: 3 }))
+  seen.push(submission.id);
 if (seen.join(',') !== '10,9,8,7,6,5,4,3,2,1') fail(`iterate returned ${seen.join(',')}`);
 try {
   await client.forms.get(404);

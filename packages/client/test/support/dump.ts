@@ -34,5 +34,10 @@ export function everything(value: unknown, seen = new Set<unknown>()): string {
 
 /** The dumps a logger could make of an error: a walk, JSON, util.inspect, String. */
 export function dumps(err: unknown): string[] {
-  return [everything(err), JSON.stringify(err), inspect(err, { depth: Infinity, showHidden: true, getters: true }), String(err)];
+  return [
+    everything(err),
+    JSON.stringify(err),
+    inspect(err, { depth: Infinity, showHidden: true, getters: true }),
+    String(err),
+  ];
 }

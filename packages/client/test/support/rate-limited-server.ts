@@ -26,15 +26,23 @@ export async function startRateLimitedServer(limit: number, windowMs = 60_000): 
     const t = Number(req.headers[SENT_AT]);
     if (!Number.isFinite(t)) return json(res, 400, { message: `no ${SENT_AT} header` });
     const w = hit(t);
-    const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - w.count)) };
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - w.count)),
+    };
     if (w.count > limit) {
       refused++;
       const resetAt = w.start + windowMs;
-      return json(res, 429, { message: 'Too Many Attempts.' }, {
-        ...headers,
-        'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))),
-        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-      });
+      return json(
+        res,
+        429,
+        { message: 'Too Many Attempts.' },
+        {
+          ...headers,
+          'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))),
+          'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+        },
+      );
     }
     json(res, 200, [], headers);
   });

@@ -27,7 +27,9 @@ export async function webhookInbox(app: FastifyInstance, options: FastifyInboxOp
   await app.register(async (scope) => {
     await registerFastifyVerification(scope, config);
     scope.post(path, async (request, reply) => {
-      const answer = await withinFastifyReceive(request, request.webhook, () => answerDelivery(inbox, fastifyDelivery(request)));
+      const answer = await withinFastifyReceive(request, request.webhook, () =>
+        answerDelivery(inbox, fastifyDelivery(request)),
+      );
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
   });

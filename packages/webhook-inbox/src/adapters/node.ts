@@ -48,7 +48,9 @@ export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: Serve
 }
 
 /** `app.get('/healthz', inboxHealthMiddleware(inbox))`: 200 when Redis answers, 503 when not. */
-export function inboxHealthMiddleware(target: HealthTarget): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+export function inboxHealthMiddleware(
+  target: HealthTarget,
+): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
   return (_req, res, next) => {
     answerHealth(target).then(
       (answer) => send(res, answer),

@@ -17,7 +17,10 @@ const tracer = () => trace.getTracer(INSTRUMENTATION_NAME);
 /** Call before registering webhook-verify in the scope, so the verify span opens before its preHandler. */
 export function traceFastifyScope(scope: FastifyInstance, queue: string): void {
   scope.addHook('onRequest', async (request) => {
-    spans.set(request, { receive: tracer().startSpan(SPANS.receive, { kind: SpanKind.SERVER, attributes: { [ATTRIBUTES.queue]: queue } }), verify: undefined });
+    spans.set(request, {
+      receive: tracer().startSpan(SPANS.receive, { kind: SpanKind.SERVER, attributes: { [ATTRIBUTES.queue]: queue } }),
+      verify: undefined,
+    });
   });
   scope.addHook('preHandler', async (request) => {
     const open = spans.get(request);

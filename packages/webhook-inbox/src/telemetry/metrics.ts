@@ -1,7 +1,13 @@
 // The inbox's metrics, recorded once and exported twice: to OpenTelemetry through
 // `@opentelemetry/api` (a no-op until the application registers a MeterProvider) and to a
 // Prometheus registry (prom-client) that `renderMetrics()` serves as text for a `/metrics` route.
-import { metrics as otelMetrics, type Counter as OtelCounter, type Histogram as OtelHistogram, type MeterProvider, type ObservableGauge } from '@opentelemetry/api';
+import {
+  metrics as otelMetrics,
+  type Counter as OtelCounter,
+  type Histogram as OtelHistogram,
+  type MeterProvider,
+  type ObservableGauge,
+} from '@opentelemetry/api';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Answer } from '../answer.js';
@@ -73,12 +79,44 @@ function createPrometheusInstruments(): PrometheusInstruments {
   const registers = [registry];
   const instruments: PrometheusInstruments = {
     registry,
-    accepted: new Counter({ name: 'forms_inbox_deliveries_accepted_total', help: 'Deliveries stored in the queue and answered 202 (copies of a queued delivery included).', labelNames: ['queue'], registers }),
-    rejected: new Counter({ name: 'forms_inbox_deliveries_rejected_total', help: 'Deliveries not stored, by reason (signature_mismatch, body_too_large, redis_unavailable, ...).', labelNames: ['queue', 'reason'], registers }),
-    enqueueDuration: new Histogram({ name: 'forms_inbox_enqueue_duration_seconds', help: 'Time for Redis to confirm a delivery (the receiver answers 202 after it).', labelNames: ['queue'], buckets: ENQUEUE_BUCKETS, registers }),
-    attempts: new Counter({ name: 'forms_inbox_handler_attempts_total', help: 'Handler runs, by outcome (completed or failed).', labelNames: ['queue', 'outcome'], registers }),
-    handlerDuration: new Histogram({ name: 'forms_inbox_handler_duration_seconds', help: 'Duration of each handler run, by outcome.', labelNames: ['queue', 'outcome'], buckets: HANDLER_BUCKETS, registers }),
-    deadLetters: new Counter({ name: 'forms_inbox_dead_letters_total', help: 'Deliveries that failed their last attempt and stay in the failed set.', labelNames: ['queue'], registers }),
+    accepted: new Counter({
+      name: 'forms_inbox_deliveries_accepted_total',
+      help: 'Deliveries stored in the queue and answered 202 (copies of a queued delivery included).',
+      labelNames: ['queue'],
+      registers,
+    }),
+    rejected: new Counter({
+      name: 'forms_inbox_deliveries_rejected_total',
+      help: 'Deliveries not stored, by reason (signature_mismatch, body_too_large, redis_unavailable, ...).',
+      labelNames: ['queue', 'reason'],
+      registers,
+    }),
+    enqueueDuration: new Histogram({
+      name: 'forms_inbox_enqueue_duration_seconds',
+      help: 'Time for Redis to confirm a delivery (the receiver answers 202 after it).',
+      labelNames: ['queue'],
+      buckets: ENQUEUE_BUCKETS,
+      registers,
+    }),
+    attempts: new Counter({
+      name: 'forms_inbox_handler_attempts_total',
+      help: 'Handler runs, by outcome (completed or failed).',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    }),
+    handlerDuration: new Histogram({
+      name: 'forms_inbox_handler_duration_seconds',
+      help: 'Duration of each handler run, by outcome.',
+      labelNames: ['queue', 'outcome'],
+      buckets: HANDLER_BUCKETS,
+      registers,
+    }),
+    deadLetters: new Counter({
+      name: 'forms_inbox_dead_letters_total',
+      help: 'Deliveries that failed their last attempt and stay in the failed set.',
+      labelNames: ['queue'],
+      registers,
+    }),
     queueJobs: new Gauge({
       name: 'forms_inbox_queue_jobs',
       help: 'Jobs in the queue by state, read from Redis at scrape time (the same figure on every process: aggregate with max).',
@@ -88,7 +126,8 @@ function createPrometheusInstruments(): PrometheusInstruments {
         const read = await sharedSnapshots();
         instruments.queueJobs.reset();
         for (const [queue, snapshot] of read) {
-          for (const name of QUEUE_STATES) instruments.queueJobs.set({ queue: queue.name, state: name }, snapshot.counts[name] ?? 0);
+          for (const name of QUEUE_STATES)
+            instruments.queueJobs.set({ queue: queue.name, state: name }, snapshot.counts[name] ?? 0);
         }
       },
     }),
@@ -100,7 +139,8 @@ function createPrometheusInstruments(): PrometheusInstruments {
       async collect() {
         const read = await sharedSnapshots();
         instruments.oldestWaitingAge.reset();
-        for (const [queue, snapshot] of read) instruments.oldestWaitingAge.set({ queue: queue.name }, snapshot.oldestWaitingAgeSeconds);
+        for (const [queue, snapshot] of read)
+          instruments.oldestWaitingAge.set({ queue: queue.name }, snapshot.oldestWaitingAgeSeconds);
       },
     }),
   };
@@ -113,22 +153,52 @@ function otel(): OtelInstruments {
   const provider = otelMetrics.getMeterProvider();
   if (current.otel?.provider === provider) return current.otel;
   const meter = provider.getMeter(INSTRUMENTATION_NAME);
-  const queueJobs = meter.createObservableGauge('forms_inbox.queue.jobs', { description: 'Jobs in the queue by state, read from Redis when collected.', unit: '{job}' });
-  const oldestWaitingAge = meter.createObservableGauge('forms_inbox.queue.oldest_waiting_age', { description: 'Age of the oldest delivery waiting for a worker (0 when none waits).', unit: 's' });
-  meter.addBatchObservableCallback(async (result) => {
-    for (const [queue, snapshot] of await sharedSnapshots()) {
-      for (const name of QUEUE_STATES) result.observe(queueJobs, snapshot.counts[name] ?? 0, { queue: queue.name, state: name });
-      result.observe(oldestWaitingAge, snapshot.oldestWaitingAgeSeconds, { queue: queue.name });
-    }
-  }, [queueJobs, oldestWaitingAge]);
+  const queueJobs = meter.createObservableGauge('forms_inbox.queue.jobs', {
+    description: 'Jobs in the queue by state, read from Redis when collected.',
+    unit: '{job}',
+  });
+  const oldestWaitingAge = meter.createObservableGauge('forms_inbox.queue.oldest_waiting_age', {
+    description: 'Age of the oldest delivery waiting for a worker (0 when none waits).',
+    unit: 's',
+  });
+  meter.addBatchObservableCallback(
+    async (result) => {
+      for (const [queue, snapshot] of await sharedSnapshots()) {
+        for (const name of QUEUE_STATES)
+          result.observe(queueJobs, snapshot.counts[name] ?? 0, { queue: queue.name, state: name });
+        result.observe(oldestWaitingAge, snapshot.oldestWaitingAgeSeconds, { queue: queue.name });
+      }
+    },
+    [queueJobs, oldestWaitingAge],
+  );
   current.otel = {
     provider,
-    accepted: meter.createCounter('forms_inbox.deliveries.accepted', { description: 'Deliveries stored in the queue and answered 202.', unit: '{delivery}' }),
-    rejected: meter.createCounter('forms_inbox.deliveries.rejected', { description: 'Deliveries not stored, by reason.', unit: '{delivery}' }),
-    enqueueDuration: meter.createHistogram('forms_inbox.enqueue.duration', { description: 'Time for Redis to confirm a delivery.', unit: 's', advice: { explicitBucketBoundaries: ENQUEUE_BUCKETS } }),
-    attempts: meter.createCounter('forms_inbox.handler.attempts', { description: 'Handler runs, by outcome.', unit: '{attempt}' }),
-    handlerDuration: meter.createHistogram('forms_inbox.handler.duration', { description: 'Duration of each handler run, by outcome.', unit: 's', advice: { explicitBucketBoundaries: HANDLER_BUCKETS } }),
-    deadLetters: meter.createCounter('forms_inbox.dead_letters', { description: 'Deliveries that failed their last attempt.', unit: '{delivery}' }),
+    accepted: meter.createCounter('forms_inbox.deliveries.accepted', {
+      description: 'Deliveries stored in the queue and answered 202.',
+      unit: '{delivery}',
+    }),
+    rejected: meter.createCounter('forms_inbox.deliveries.rejected', {
+      description: 'Deliveries not stored, by reason.',
+      unit: '{delivery}',
+    }),
+    enqueueDuration: meter.createHistogram('forms_inbox.enqueue.duration', {
+      description: 'Time for Redis to confirm a delivery.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: ENQUEUE_BUCKETS },
+    }),
+    attempts: meter.createCounter('forms_inbox.handler.attempts', {
+      description: 'Handler runs, by outcome.',
+      unit: '{attempt}',
+    }),
+    handlerDuration: meter.createHistogram('forms_inbox.handler.duration', {
+      description: 'Duration of each handler run, by outcome.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: HANDLER_BUCKETS },
+    }),
+    deadLetters: meter.createCounter('forms_inbox.dead_letters', {
+      description: 'Deliveries that failed their last attempt.',
+      unit: '{delivery}',
+    }),
     queueJobs,
     oldestWaitingAge,
   };
@@ -226,7 +296,10 @@ async function snapshot(queue: Queue): Promise<QueueSnapshot> {
     queue.getJobs(['waiting'], 0, 0, true),
   ]);
   const timestamp = oldest[0]?.timestamp;
-  return { counts, oldestWaitingAgeSeconds: timestamp === undefined ? 0 : Math.max(0, (Date.now() - timestamp) / 1000) };
+  return {
+    counts,
+    oldestWaitingAgeSeconds: timestamp === undefined ? 0 : Math.max(0, (Date.now() - timestamp) / 1000),
+  };
 }
 
 /**

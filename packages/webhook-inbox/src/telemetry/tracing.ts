@@ -1,7 +1,16 @@
 // The inbox's traces, through the OpenTelemetry API only (no-op until the application registers a
 // TracerProvider): one trace per delivery, receive → verify → enqueue in the receiver, then BullMQ's
 // `process` span in the worker (bullmq-otel stores the trace context with the job) → handle.
-import { context, INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { Telemetry } from 'bullmq';
 import { BullMQOtel, BullMQOTelSpan } from 'bullmq-otel';
 import { INSTRUMENTATION_NAME } from './metrics.js';
@@ -17,7 +26,12 @@ export const ATTRIBUTES = {
 } as const;
 
 /** Span names, in the order a delivery goes through them. */
-export const SPANS = { receive: 'webhook receive', verify: 'webhook verify', enqueue: 'webhook enqueue', handle: 'webhook handle' } as const;
+export const SPANS = {
+  receive: 'webhook receive',
+  verify: 'webhook verify',
+  enqueue: 'webhook enqueue',
+  handle: 'webhook handle',
+} as const;
 
 const tracer = () => trace.getTracer(INSTRUMENTATION_NAME);
 
@@ -29,29 +43,43 @@ interface DeliveryIds {
 /** The form and submission of a verified payload, as span attributes. */
 export function payloadAttributes(payload: DeliveryIds | null | undefined): Attributes {
   const attributes: Attributes = {};
-  if (typeof payload?.form_id === 'number' || typeof payload?.form_id === 'string') attributes[ATTRIBUTES.formId] = payload.form_id;
-  if (typeof payload?.submission_id === 'number' || typeof payload?.submission_id === 'string') attributes[ATTRIBUTES.submissionId] = payload.submission_id;
+  if (typeof payload?.form_id === 'number' || typeof payload?.form_id === 'string')
+    attributes[ATTRIBUTES.formId] = payload.form_id;
+  if (typeof payload?.submission_id === 'number' || typeof payload?.submission_id === 'string')
+    attributes[ATTRIBUTES.submissionId] = payload.submission_id;
   return attributes;
 }
 
 /** Runs `fn` in a new active span; an error ends it with status ERROR and is rethrown. */
-export function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }, fn: (span: Span) => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, options.parent ?? context.active(), async (span) => {
-    try {
-      return await fn(span);
-    } catch (error) {
-      failSpan(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+export function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    options.parent ?? context.active(),
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (error) {
+        failSpan(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 export function failSpan(span: Span, error: unknown, reason?: string): void {
   if (error instanceof Error) span.recordException(error);
   if (reason) span.setAttribute(ATTRIBUTES.rejection, reason);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: reason ?? (error instanceof Error ? error.message : String(error)) });
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: reason ?? (error instanceof Error ? error.message : String(error)),
+  });
 }
 
 /** The request's span: the root of the delivery's trace (or a child of the caller's, if any). */
@@ -88,12 +116,27 @@ export function markRejected(reason: string, error?: unknown): void {
 /** Storing the delivery; BullMQ's own `add` span (and the context it stores with the job) is its child. */
 export function traceEnqueue<T>(queue: string, deliveryId: string, add: () => Promise<T>): Promise<T> {
   trace.getActiveSpan()?.setAttribute(ATTRIBUTES.deliveryId, deliveryId);
-  return inSpan(SPANS.enqueue, { kind: SpanKind.PRODUCER, attributes: { [ATTRIBUTES.queue]: queue, [ATTRIBUTES.deliveryId]: deliveryId } }, add);
+  return inSpan(
+    SPANS.enqueue,
+    { kind: SpanKind.PRODUCER, attributes: { [ATTRIBUTES.queue]: queue, [ATTRIBUTES.deliveryId]: deliveryId } },
+    add,
+  );
 }
 
 /** One handler run, inside BullMQ's `process` span (which continues the receive's trace). */
-export function traceHandle<T>(queue: string, deliveryId: string, payload: DeliveryIds, attempt: number, handle: () => Promise<T>): Promise<T> {
-  const attributes = { [ATTRIBUTES.queue]: queue, [ATTRIBUTES.deliveryId]: deliveryId, ...payloadAttributes(payload), [ATTRIBUTES.attempt]: attempt };
+export function traceHandle<T>(
+  queue: string,
+  deliveryId: string,
+  payload: DeliveryIds,
+  attempt: number,
+  handle: () => Promise<T>,
+): Promise<T> {
+  const attributes = {
+    [ATTRIBUTES.queue]: queue,
+    [ATTRIBUTES.deliveryId]: deliveryId,
+    ...payloadAttributes(payload),
+    [ATTRIBUTES.attempt]: attempt,
+  };
   trace.getActiveSpan()?.setAttributes(attributes);
   return inSpan(SPANS.handle, { attributes }, handle);
 }
@@ -114,7 +157,8 @@ export function workerTelemetry(): Telemetry {
   return {
     contextManager: otel.contextManager,
     tracer: {
-      startSpan: (name, options, parent) => (name.startsWith('process ') ? otel.tracer.startSpan(name, options, parent) : new BullMQOTelSpan(NOT_TRACED)),
+      startSpan: (name, options, parent) =>
+        name.startsWith('process ') ? otel.tracer.startSpan(name, options, parent) : new BullMQOTelSpan(NOT_TRACED),
     },
   };
 }

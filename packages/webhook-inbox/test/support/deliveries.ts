@@ -37,7 +37,11 @@ export interface Posted {
   ms: number;
 }
 
-export async function postDelivery(url: string, delivery: Pick<Signed, 'body' | 'signature'>, headers: Record<string, string> = {}): Promise<Posted> {
+export async function postDelivery(
+  url: string,
+  delivery: Pick<Signed, 'body' | 'signature'>,
+  headers: Record<string, string> = {},
+): Promise<Posted> {
   const started = performance.now();
   try {
     const response = await fetch(url, {
@@ -50,12 +54,20 @@ export async function postDelivery(url: string, delivery: Pick<Signed, 'body' | 
     return { status: response.status, body: text ? JSON.parse(text) : {}, ms: performance.now() - started };
   } catch (error) {
     // A refused connection or a timeout: the service would record an error event, as for a 503.
-    return { status: 0, body: { error: (error as Error).name, message: (error as Error).message }, ms: performance.now() - started };
+    return {
+      status: 0,
+      body: { error: (error as Error).name, message: (error as Error).message },
+      ms: performance.now() - started,
+    };
   }
 }
 
 /** Runs `fn` over `items`, at most `concurrency` at a time, keeping the order of results. */
-export async function inBatches<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
@@ -71,7 +83,11 @@ export async function inBatches<T, R>(items: readonly T[], concurrency: number, 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns true, or fails with `what` after `timeoutMs`. */
-export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+export async function eventually(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);

@@ -30,8 +30,14 @@ process.once('exit', () => {
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-export async function startFixture(name: 'receiver.mjs' | 'worker.mjs' | 'throwing-next.mjs', env: Record<string, string>): Promise<Fixture> {
-  const child = fork(fixturePath(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+export async function startFixture(
+  name: 'receiver.mjs' | 'worker.mjs' | 'throwing-next.mjs',
+  env: Record<string, string>,
+): Promise<Fixture> {
+  const child = fork(fixturePath(name), [], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   live.add(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -61,7 +67,9 @@ export async function startFixture(name: 'receiver.mjs' | 'worker.mjs' | 'throwi
       const waiter = { match, resolve: (m: FixtureMessage) => (clearTimeout(timer), resolve(m)) };
       const timer = setTimeout(() => {
         waiters.delete(waiter);
-        reject(new Error(`${name} (pid ${child.pid}) sent no matching message within ${timeoutMs} ms. Output:\n${output}`));
+        reject(
+          new Error(`${name} (pid ${child.pid}) sent no matching message within ${timeoutMs} ms. Output:\n${output}`),
+        );
       }, timeoutMs);
       waiters.add(waiter);
       exited.then((code) => {

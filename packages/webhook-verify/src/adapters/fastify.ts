@@ -24,7 +24,12 @@ declare module 'fastify' {
 }
 
 function isReadable(body: unknown): body is Readable {
-  return typeof body === 'object' && body !== null && typeof (body as Readable).on === 'function' && typeof (body as Readable).resume === 'function';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as Readable).on === 'function' &&
+    typeof (body as Readable).resume === 'function'
+  );
 }
 
 async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffer> {
@@ -32,7 +37,7 @@ async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffe
   if (Buffer.isBuffer(body)) return body;
   throw new WebhookUsageError(
     'invalid_body',
-    'The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope\'s body parsers), or give the route a parser that keeps the body as a Buffer.',
+    "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
   );
 }
 

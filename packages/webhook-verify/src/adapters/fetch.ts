@@ -6,16 +6,25 @@ import type { Receiver } from '../core/api.js';
 import { releaseAfterFailure } from '../core/api.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import { rejectionBody, rejectionFor, rejectionHeaders, type Rejection } from '../core/policy.js';
-import { acknowledges, createRequestVerifier, type VerifiedWebhook, type WebhookRequestOptions } from '../core/request.js';
+import {
+  acknowledges,
+  createRequestVerifier,
+  type VerifiedWebhook,
+  type WebhookRequestOptions,
+} from '../core/request.js';
 import { readRequestBody } from './fetch-body.js';
 
 export type FetchWebhookOptions = WebhookRequestOptions;
 
-export type FetchWebhookResult = ({ ok: true } & VerifiedWebhook<Uint8Array>) | ({ ok: false; error: unknown; response: Response } & Rejection);
+export type FetchWebhookResult =
+  ({ ok: true } & VerifiedWebhook<Uint8Array>) | ({ ok: false; error: unknown; response: Response } & Rejection);
 
 /** A rejection as the shared `{ error, message }` JSON `Response`. */
 export function rejectionResponse(rejection: Rejection): Response {
-  return new Response(JSON.stringify(rejectionBody(rejection)), { status: rejection.status, headers: rejectionHeaders(rejection) });
+  return new Response(JSON.stringify(rejectionBody(rejection)), {
+    status: rejection.status,
+    headers: rejectionHeaders(rejection),
+  });
 }
 
 export function createFetchAdapter(createReceiver: (options: WebhookRequestOptions) => Receiver) {
@@ -30,7 +39,10 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
       });
   };
 
-  const toResult = async (pending: Promise<VerifiedWebhook<Uint8Array>>, options: FetchWebhookOptions): Promise<FetchWebhookResult> => {
+  const toResult = async (
+    pending: Promise<VerifiedWebhook<Uint8Array>>,
+    options: FetchWebhookOptions,
+  ): Promise<FetchWebhookResult> => {
     try {
       return { ok: true, ...(await pending) };
     } catch (error) {

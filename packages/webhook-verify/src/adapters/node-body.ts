@@ -15,11 +15,13 @@ export type NodeRequestLike = Readable & { body?: unknown };
 export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimits): Promise<Buffer> {
   const { body } = req;
   if (Buffer.isBuffer(body)) return checkedSize(body, limits.maxBytes);
-  if (body instanceof Uint8Array) return checkedSize(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limits.maxBytes);
+  if (body instanceof Uint8Array)
+    return checkedSize(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limits.maxBytes);
   // express.text(): the body decoded with its charset; UTF-8 gives back the bytes that were sent.
   if (typeof body === 'string') return checkedSize(Buffer.from(body, 'utf8'), limits.maxBytes);
   // Express 5 leaves req.body undefined when no parser ran, Express 4 an empty object with the stream unread.
-  const untouched = body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
+  const untouched =
+    body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
   if (!untouched || req.readableEnded || !req.readable) throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
   return readStream(req, limits);
 }
@@ -40,7 +42,8 @@ function streamSource(stream: Readable): ChunkSource {
   let detach = () => {};
   return {
     start(sink) {
-      const onData = (chunk: Buffer | string) => sink.chunk(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+      const onData = (chunk: Buffer | string) =>
+        sink.chunk(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
       const onEnd = () => sink.end();
       const onError = (cause: unknown) => sink.fail(cause);
       const onClose = () => sink.fail(new Error('The connection closed before the end of the body.'));

@@ -33,7 +33,10 @@ export function releaseUnlessAcknowledged(res: ServerResponse, release: ReleaseC
   res.once('close', () => {
     if (res.writableFinished && acknowledges(res.statusCode)) return;
     release().catch((error: unknown) => {
-      process.emitWarning(`@forms-api/webhook-verify: a replay claim could not be released, so the retry of this delivery will be refused as replayed until it expires (${error instanceof Error ? error.message : String(error)}).`, 'WebhookReplayReleaseWarning');
+      process.emitWarning(
+        `@forms-api/webhook-verify: a replay claim could not be released, so the retry of this delivery will be refused as replayed until it expires (${error instanceof Error ? error.message : String(error)}).`,
+        'WebhookReplayReleaseWarning',
+      );
     });
   });
 }

@@ -6,7 +6,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import { nodeApi } from '../builds/node.js';
 import { HANDLER_FAILED, rejectionFor } from '../core/policy.js';
-import { createRequestVerifier, type RequestVerifier, type VerifiedWebhook, type WebhookRequestOptions } from '../core/request.js';
+import {
+  createRequestVerifier,
+  type RequestVerifier,
+  type VerifiedWebhook,
+  type WebhookRequestOptions,
+} from '../core/request.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import { readNodeRequestBody, type NodeRequestLike } from './node-body.js';
 import { releaseUnlessAcknowledged, writeRejection } from './node-response.js';
@@ -94,13 +99,17 @@ export function webhookMiddleware(options: NodeWebhookOptions) {
  */
 function callNext(next: Next, error: unknown, res: ServerResponse): void {
   const failed = (handlerError: unknown) => {
-    console.error('@forms-api/webhook-verify: the handler after webhookMiddleware failed; answering 500.', handlerError);
+    console.error(
+      '@forms-api/webhook-verify: the handler after webhookMiddleware failed; answering 500.',
+      handlerError,
+    );
     if (res.headersSent) res.destroy();
     else writeRejection(res, HANDLER_FAILED);
   };
   try {
     const result = error === undefined ? next() : next(error);
-    if (typeof (result as Promise<unknown> | undefined)?.then === 'function') (result as Promise<unknown>).then(undefined, failed);
+    if (typeof (result as Promise<unknown> | undefined)?.then === 'function')
+      (result as Promise<unknown>).then(undefined, failed);
   } catch (handlerError) {
     failed(handlerError);
   }

@@ -20,7 +20,11 @@ export interface Verifier {
   /** Verifies, parses, validates, then claims the delivery (kept: see `handleWebhook` to give it back on failure). */
   parseWebhook(rawBody: RawBody, signatureHeader: string | null | undefined): Promise<SubmissionCreatedPayload>;
   /** Like `parseWebhook`, then runs `handler`; the replay claim is given back when the handler throws. */
-  handleWebhook<T>(rawBody: RawBody, signatureHeader: string | null | undefined, handler: (payload: SubmissionCreatedPayload) => T | Promise<T>): Promise<T>;
+  handleWebhook<T>(
+    rawBody: RawBody,
+    signatureHeader: string | null | undefined,
+    handler: (payload: SubmissionCreatedPayload) => T | Promise<T>,
+  ): Promise<T>;
 }
 
 /** What adapters build on: the checks of one delivery, and its claim, as separate steps. */
@@ -60,10 +64,13 @@ export function createWebhookApi(backend: HmacBackend) {
     const hex = (header as string).slice(7);
     if (keys.length === 1) {
       const result = keys[0]!.verify(body, hex);
-      return typeof result === 'boolean' ? outcomeOf(result, vetted, header) : result.then((ok) => outcomeOf(ok, vetted, header));
+      return typeof result === 'boolean'
+        ? outcomeOf(result, vetted, header)
+        : result.then((ok) => outcomeOf(ok, vetted, header));
     }
     const results = keys.map((key) => key.verify(body, hex));
-    if (results.every((r): r is boolean => typeof r === 'boolean')) return outcomeOf(results.includes(true), vetted, header);
+    if (results.every((r): r is boolean => typeof r === 'boolean'))
+      return outcomeOf(results.includes(true), vetted, header);
     return Promise.all(results).then((all) => outcomeOf(all.includes(true), vetted, header));
   }
 
@@ -81,7 +88,11 @@ export function createWebhookApi(backend: HmacBackend) {
         // Even without a validator: `null`, an array or a scalar is never a payload, and a
         // handler typed for an object would fail on it far from here.
         if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-          throw new WebhookVerificationError('invalid_payload', { details: [`/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`] });
+          throw new WebhookVerificationError('invalid_payload', {
+            details: [
+              `/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`,
+            ],
+          });
         }
         if (options.validate) {
           const problems = options.validate(payload);
@@ -103,13 +114,22 @@ export function createWebhookApi(backend: HmacBackend) {
     };
   }
 
-  async function parse(r: Receiver, body: Uint8Array, header: string | null | undefined): Promise<SubmissionCreatedPayload> {
+  async function parse(
+    r: Receiver,
+    body: Uint8Array,
+    header: string | null | undefined,
+  ): Promise<SubmissionCreatedPayload> {
     const payload = await r.decode(body, header);
     await r.claim(header as string);
     return payload;
   }
 
-  async function handle<T>(r: Receiver, body: Uint8Array, header: string | null | undefined, handler: (payload: SubmissionCreatedPayload) => T | Promise<T>): Promise<T> {
+  async function handle<T>(
+    r: Receiver,
+    body: Uint8Array,
+    header: string | null | undefined,
+    handler: (payload: SubmissionCreatedPayload) => T | Promise<T>,
+  ): Promise<T> {
     const payload = await r.decode(body, header);
     const release = await r.claim(header as string);
     try {
@@ -144,7 +164,9 @@ export function createWebhookApi(backend: HmacBackend) {
   function verifyWith(keys: readonly PreparedKey[], rawBody: RawBody, header: unknown): Promise<boolean> {
     try {
       const outcome = check(keys, toBodyBytes(rawBody), header);
-      return typeof outcome === 'object' && outcome !== null ? outcome.then(isValid) : Promise.resolve(outcome === null);
+      return typeof outcome === 'object' && outcome !== null
+        ? outcome.then(isValid)
+        : Promise.resolve(outcome === null);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -170,7 +192,11 @@ export function createWebhookApi(backend: HmacBackend) {
       return formatSignatureHeader(await backend.prepare(secret).sign(toBodyBytes(rawBody)));
     },
     /** True when the header is a valid signature of the raw body under any of the secrets. */
-    verify(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<boolean> {
+    verify(
+      secret: string | readonly string[],
+      rawBody: RawBody,
+      signatureHeader: string | null | undefined,
+    ): Promise<boolean> {
       let keys: readonly PreparedKey[];
       try {
         keys = prepareAll(secret);
@@ -180,7 +206,11 @@ export function createWebhookApi(backend: HmacBackend) {
       return verifyWith(keys, rawBody, signatureHeader);
     },
     /** Like `verify`, but throws a `WebhookVerificationError` saying why and what to do. */
-    verifyOrThrow(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined): Promise<void> {
+    verifyOrThrow(
+      secret: string | readonly string[],
+      rawBody: RawBody,
+      signatureHeader: string | null | undefined,
+    ): Promise<void> {
       let keys: readonly PreparedKey[];
       try {
         keys = prepareAll(secret);
@@ -195,7 +225,12 @@ export function createWebhookApi(backend: HmacBackend) {
      * kept: if processing then fails, `await replayStore.release(signatureHeader)` so the retry is
      * processed, or use `handleWebhook`, which does it for you.
      */
-    async parseWebhook(secret: string | readonly string[], rawBody: RawBody, signatureHeader: string | null | undefined, options: ParseOptions = {}): Promise<SubmissionCreatedPayload> {
+    async parseWebhook(
+      secret: string | readonly string[],
+      rawBody: RawBody,
+      signatureHeader: string | null | undefined,
+      options: ParseOptions = {},
+    ): Promise<SubmissionCreatedPayload> {
       const keys = prepareAll(secret);
       return parse(receiver(keys, checkParseOptions(options)), toBodyBytes(rawBody), signatureHeader);
     },

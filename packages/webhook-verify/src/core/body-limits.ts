@@ -68,17 +68,31 @@ export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
   const timeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   checkPositiveInteger('bodyTimeoutMs', timeoutMs, 'milliseconds', '5000');
   const budget = options.bodyBudget ?? processBodyBudget;
-  if (typeof budget !== 'object' || budget === null || typeof budget.tryReserve !== 'function' || typeof budget.release !== 'function') {
-    throw new WebhookUsageError('invalid_option', '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.');
+  if (
+    typeof budget !== 'object' ||
+    budget === null ||
+    typeof budget.tryReserve !== 'function' ||
+    typeof budget.release !== 'function'
+  ) {
+    throw new WebhookUsageError(
+      'invalid_option',
+      '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.',
+    );
   }
   if (budget.maxBytes < maxBytes) {
-    throw new WebhookUsageError('invalid_option', `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`);
+    throw new WebhookUsageError(
+      'invalid_option',
+      `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`,
+    );
   }
   return { maxBytes, timeoutMs, budget };
 }
 
 function checkPositiveInteger(name: string, value: unknown, unit: string, fallback: string): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookUsageError('invalid_option', `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`);
+    throw new WebhookUsageError(
+      'invalid_option',
+      `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
+    );
   }
 }

@@ -26,6 +26,7 @@ export function toBodyBytes(rawBody: unknown): Uint8Array {
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an object${value && value.constructor && value.constructor !== Object ? ` (${value.constructor.name})` : ''}`;
+  if (typeof value === 'object')
+    return `an object${value && value.constructor && value.constructor !== Object ? ` (${value.constructor.name})` : ''}`;
   return `a ${typeof value}`;
 }

@@ -32,8 +32,10 @@ export function readBounded(source: ChunkSource, limits: BodyLimits): Promise<Ui
     source.start({
       chunk(bytes) {
         if (settled) return;
-        if (size + bytes.byteLength > maxBytes) return fail(new WebhookRequestError('body_too_large', { limit: maxBytes }));
-        if (!budget.tryReserve(bytes.byteLength)) return fail(new WebhookRequestError('receiver_busy', { retryAfterSeconds: Math.ceil(timeoutMs / 1000) }));
+        if (size + bytes.byteLength > maxBytes)
+          return fail(new WebhookRequestError('body_too_large', { limit: maxBytes }));
+        if (!budget.tryReserve(bytes.byteLength))
+          return fail(new WebhookRequestError('receiver_busy', { retryAfterSeconds: Math.ceil(timeoutMs / 1000) }));
         size += bytes.byteLength;
         chunks.push(bytes);
       },

@@ -4,12 +4,7 @@
 
 /** Why a webhook request was rejected. */
 export type WebhookVerificationReason =
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'signature_mismatch'
-  | 'replayed'
-  | 'invalid_json'
-  | 'invalid_payload';
+  'missing_signature' | 'malformed_signature' | 'signature_mismatch' | 'replayed' | 'invalid_json' | 'invalid_payload';
 
 const ADVICE: Record<WebhookVerificationReason, string> = {
   missing_signature:
@@ -32,16 +27,20 @@ export class WebhookVerificationError extends Error {
   readonly details: readonly string[];
 
   constructor(reason: WebhookVerificationReason, options: { details?: readonly string[]; cause?: unknown } = {}) {
-    super(`Webhook verification failed (${reason}): ${ADVICE[reason]}${options.details?.length ? ` Problems: ${options.details.join('; ')}` : ''}`, {
-      cause: options.cause,
-    });
+    super(
+      `Webhook verification failed (${reason}): ${ADVICE[reason]}${options.details?.length ? ` Problems: ${options.details.join('; ')}` : ''}`,
+      {
+        cause: options.cause,
+      },
+    );
     this.reason = reason;
     this.details = options.details ?? [];
   }
 }
 
 /** Why a request was refused before its signature could be checked. */
-export type WebhookRequestReason = 'unsupported_content_type' | 'body_too_large' | 'body_timeout' | 'receiver_busy' | 'unreadable_body';
+export type WebhookRequestReason =
+  'unsupported_content_type' | 'body_too_large' | 'body_timeout' | 'receiver_busy' | 'unreadable_body';
 
 /** What a refused request was judged by. */
 export interface WebhookRequestContext {

@@ -5,7 +5,8 @@ import { bytesToHex } from '../crypto/hex.js';
 const SIGNATURE = /^sha256=[0-9a-f]{64}$/;
 
 /** `hex` is the 64 lowercase hex digits of the digest; each backend decodes it its own fastest way. */
-export type ParsedSignature = { ok: true; hex: string } | { ok: false; reason: 'missing_signature' | 'malformed_signature' };
+export type ParsedSignature =
+  { ok: true; hex: string } | { ok: false; reason: 'missing_signature' | 'malformed_signature' };
 
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 

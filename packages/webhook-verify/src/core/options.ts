@@ -33,11 +33,19 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
   }
   if (replayStore === undefined) {
     if (replayTtlMs !== undefined) {
-      throw new WebhookUsageError('invalid_option', '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.');
+      throw new WebhookUsageError(
+        'invalid_option',
+        '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.',
+      );
     }
     return { validate, replay: undefined };
   }
-  if (typeof replayStore !== 'object' || replayStore === null || typeof replayStore.claim !== 'function' || typeof replayStore.release !== 'function') {
+  if (
+    typeof replayStore !== 'object' ||
+    replayStore === null ||
+    typeof replayStore.claim !== 'function' ||
+    typeof replayStore.release !== 'function'
+  ) {
     const legacy = typeof (replayStore as { seen?: unknown } | null)?.seen === 'function';
     throw new WebhookUsageError(
       'invalid_option',
@@ -45,7 +53,10 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
     );
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
-  if (replayTtlMs !== undefined && (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)) {
+  if (
+    replayTtlMs !== undefined &&
+    (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)
+  ) {
     throw new WebhookUsageError(
       'invalid_option',
       `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,

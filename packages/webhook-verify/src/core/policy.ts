@@ -1,6 +1,13 @@
 // The one rejection policy shared by every adapter and by webhook-inbox: which HTTP status and
 // `{ error, message }` body answer which failure.
-import { WebhookRequestError, WebhookUsageError, WebhookVerificationError, type WebhookRequestReason, type WebhookUsageCode, type WebhookVerificationReason } from './errors.js';
+import {
+  WebhookRequestError,
+  WebhookUsageError,
+  WebhookVerificationError,
+  type WebhookRequestReason,
+  type WebhookUsageCode,
+  type WebhookVerificationReason,
+} from './errors.js';
 
 /** Every `error` value a rejection can carry. */
 export type RejectionReason = WebhookVerificationReason | WebhookRequestReason | WebhookUsageCode | 'internal_error';
@@ -51,27 +58,52 @@ const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection
  * says nothing about it (it may hold what the sender must not see).
  */
 export function rejectionFor(error: unknown, options: AnswerOptions = {}): Rejection {
-  if (error instanceof WebhookVerificationError && error.reason === 'replayed' && (options.onDuplicate ?? 'acknowledge') === 'acknowledge') {
-    return { status: 200, reason: 'replayed', message: 'This delivery was already received (its signature is claimed in the replay store); it was not processed again.' };
+  if (
+    error instanceof WebhookVerificationError &&
+    error.reason === 'replayed' &&
+    (options.onDuplicate ?? 'acknowledge') === 'acknowledge'
+  ) {
+    return {
+      status: 200,
+      reason: 'replayed',
+      message:
+        'This delivery was already received (its signature is claimed in the replay store); it was not processed again.',
+    };
   }
   if (error instanceof WebhookRequestError && error.context.retryAfterSeconds !== undefined) {
-    return { status: STATUS[error.reason], reason: error.reason, message: error.message, retryAfterSeconds: error.context.retryAfterSeconds };
+    return {
+      status: STATUS[error.reason],
+      reason: error.reason,
+      message: error.message,
+      retryAfterSeconds: error.context.retryAfterSeconds,
+    };
   }
   if (error instanceof WebhookVerificationError || error instanceof WebhookRequestError) {
     return { status: STATUS[error.reason], reason: error.reason, message: error.message };
   }
   if (error instanceof WebhookUsageError) return { status: 500, reason: error.code, message: error.message };
-  return { status: 500, reason: 'internal_error', message: 'The webhook could not be processed because of an internal error.' };
+  return {
+    status: 500,
+    reason: 'internal_error',
+    message: 'The webhook could not be processed because of an internal error.',
+  };
 }
 
 export function checkDuplicatePolicy(value: unknown): DuplicatePolicy {
   if (value === undefined) return 'acknowledge';
   if (value === 'acknowledge' || value === 'reject') return value;
-  throw new WebhookUsageError('invalid_option', `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`);
+  throw new WebhookUsageError(
+    'invalid_option',
+    `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`,
+  );
 }
 
 /** The answer when the receiver's own handler failed after verification: 500 (the service records it as an error event; it does not retry). */
-export const HANDLER_FAILED: Rejection = { status: 500, reason: 'internal_error', message: 'The webhook was verified but its handler failed; it was not processed.' };
+export const HANDLER_FAILED: Rejection = {
+  status: 500,
+  reason: 'internal_error',
+  message: 'The webhook was verified but its handler failed; it was not processed.',
+};
 
 /** The `{ error, message }` body of a rejection: the one place its shape is written. */
 export function rejectionBody(rejection: Rejection): RejectionBody {

@@ -40,19 +40,27 @@ export interface WebhookRequestParts<Body extends Uint8Array> {
   readBody(limits: BodyLimits): Promise<Body>;
 }
 
-export type RequestVerifier = <Body extends Uint8Array>(parts: WebhookRequestParts<Body>) => Promise<VerifiedWebhook<Body>>;
+export type RequestVerifier = <Body extends Uint8Array>(
+  parts: WebhookRequestParts<Body>,
+) => Promise<VerifiedWebhook<Body>>;
 
 /** Checks the options once and returns the pipeline for one request at a time. */
-export function createRequestVerifier(createReceiver: (options: WebhookRequestOptions) => Receiver, options: WebhookRequestOptions): RequestVerifier {
-  if (typeof options !== 'object' || options === null) throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
+export function createRequestVerifier(
+  createReceiver: (options: WebhookRequestOptions) => Receiver,
+  options: WebhookRequestOptions,
+): RequestVerifier {
+  if (typeof options !== 'object' || options === null)
+    throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
   const limits = checkBodyLimits(options);
   checkDuplicatePolicy(options.onDuplicate);
   const limit = limits.maxBytes;
   const receiver = createReceiver(options);
   return async (parts) => {
-    if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType)) throw new WebhookRequestError('unsupported_content_type', { contentType: parts.contentType });
+    if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType))
+      throw new WebhookRequestError('unsupported_content_type', { contentType: parts.contentType });
     const declared = Number(parts.contentLength);
-    if (parts.contentLength && Number.isFinite(declared) && declared > limit) throw new WebhookRequestError('body_too_large', { limit });
+    if (parts.contentLength && Number.isFinite(declared) && declared > limit)
+      throw new WebhookRequestError('body_too_large', { limit });
     const rawBody = await parts.readBody(limits);
     const payload = await receiver.decode(rawBody, parts.signature);
     // decode() accepted the header, so it is the one signature string.

@@ -8,10 +8,16 @@ const EDGE_WHITESPACE = /^\s|\s$/;
 
 export function assertSecret(secret: unknown, label = 'secret'): asserts secret is string {
   if (typeof secret !== 'string') {
-    throw new WebhookUsageError('invalid_secret', `The webhook ${label} must be a string (got ${secret === null ? 'null' : typeof secret}).`);
+    throw new WebhookUsageError(
+      'invalid_secret',
+      `The webhook ${label} must be a string (got ${secret === null ? 'null' : typeof secret}).`,
+    );
   }
   if (secret.length === 0) {
-    throw new WebhookUsageError('invalid_secret', `The webhook ${label} is empty. Pass the integration's \`webhook_secret\` (check that the environment variable holding it is set).`);
+    throw new WebhookUsageError(
+      'invalid_secret',
+      `The webhook ${label} is empty. Pass the integration's \`webhook_secret\` (check that the environment variable holding it is set).`,
+    );
   }
   if (EDGE_WHITESPACE.test(secret)) {
     throw new WebhookUsageError(
@@ -25,7 +31,10 @@ export function assertSecret(secret: unknown, label = 'secret'): asserts secret 
 export function normaliseSecrets(secret: string | readonly string[]): readonly string[] {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new WebhookUsageError('invalid_secret', 'Pass a secret, or a non-empty array of secrets while rotating them.');
+    throw new WebhookUsageError(
+      'invalid_secret',
+      'Pass a secret, or a non-empty array of secrets while rotating them.',
+    );
   }
   secrets.forEach((s, i) => assertSecret(s, secrets.length > 1 ? `secret #${i + 1}` : 'secret'));
   return secrets;

@@ -6,7 +6,8 @@ for (let i = 0; i < 16; i++) NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
 
 export function hexToBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = (NIBBLE[hex.charCodeAt(2 * i)]! << 4) | NIBBLE[hex.charCodeAt(2 * i + 1)]!;
+  for (let i = 0; i < bytes.length; i++)
+    bytes[i] = (NIBBLE[hex.charCodeAt(2 * i)]! << 4) | NIBBLE[hex.charCodeAt(2 * i + 1)]!;
   return bytes;
 }
 

@@ -5,7 +5,10 @@
 // non-extractable CryptoKey, a keyed hasher). The least recently used entry is dropped first.
 import type { PreparedKey } from './backend.js';
 
-export function cachePreparedKeys(prepare: (secret: string) => PreparedKey, max = 16): { prepare: (secret: string) => PreparedKey; forget: (secret: string) => void } {
+export function cachePreparedKeys(
+  prepare: (secret: string) => PreparedKey,
+  max = 16,
+): { prepare: (secret: string) => PreparedKey; forget: (secret: string) => void } {
   const entries = new Map<string, PreparedKey>();
   // Most receivers use one secret: checking it first spares the Map on the hot path.
   let lastSecret: string | undefined;

@@ -12,7 +12,9 @@ const ALGORITHM = { name: 'HMAC', hash: 'SHA-256' } as const;
 function subtle(): SubtleCrypto {
   const api = globalThis.crypto?.subtle;
   if (!api) {
-    throw new Error('Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the Node build (`@forms-api/webhook-verify` under the "node" condition) or a runtime with Web Crypto.');
+    throw new Error(
+      'Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the Node build (`@forms-api/webhook-verify` under the "node" condition) or a runtime with Web Crypto.',
+    );
   }
   return api;
 }
@@ -31,11 +33,15 @@ function importHmacKey(secret: string, onFailure: () => void): PreparedKey {
     );
   return {
     sign(body) {
-      const signWith = (k: CryptoKey) => subtle().sign('HMAC', k, body as BufferSource).then((digest) => new Uint8Array(digest));
+      const signWith = (k: CryptoKey) =>
+        subtle()
+          .sign('HMAC', k, body as BufferSource)
+          .then((digest) => new Uint8Array(digest));
       return key ? signWith(key) : pending.then(signWith);
     },
     verify(body, hex) {
-      const verifyWith = (k: CryptoKey) => subtle().verify('HMAC', k, hexToBytes(hex) as BufferSource, body as BufferSource);
+      const verifyWith = (k: CryptoKey) =>
+        subtle().verify('HMAC', k, hexToBytes(hex) as BufferSource, body as BufferSource);
       return key ? verifyWith(key) : pending.then(verifyWith);
     },
   };

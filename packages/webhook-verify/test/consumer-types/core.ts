@@ -14,7 +14,12 @@ import {
   type ReplayStore,
   type SubmissionCreatedPayload,
 } from '@forms-api/webhook-verify';
-import { rejectionResponse, verifyFetchRequest, verifyWebhookRequest, webhookHandler } from '@forms-api/webhook-verify/fetch';
+import {
+  rejectionResponse,
+  verifyFetchRequest,
+  verifyWebhookRequest,
+  webhookHandler,
+} from '@forms-api/webhook-verify/fetch';
 import { createWebhookListener, verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { createPayloadValidator } from '@forms-api/webhook-verify/validate';
 
@@ -22,7 +27,10 @@ const secret = 'whsec_1234567890ab';
 const replayStore: ReplayStore = new MemoryReplayStore();
 
 export async function direct(raw: Uint8Array, header: string | null): Promise<number> {
-  const payload: SubmissionCreatedPayload = await parseWebhook(secret, raw, header, { validate: createPayloadValidator(), replayStore });
+  const payload: SubmissionCreatedPayload = await parseWebhook(secret, raw, header, {
+    validate: createPayloadValidator(),
+    replayStore,
+  });
   const handled: string = await handleWebhook(secret, raw, header, (p) => p.form_title, { replayStore });
   return payload.submission_id + handled.length;
 }
@@ -57,7 +65,11 @@ export async function queueing(request: Request): Promise<Response> {
 
 export const server = createServer(async (req, res) => {
   try {
-    const { payload, rawBody, signature, release } = await verifyNodeRequest(req, { secret, replayStore, maxBodyBytes: 65536 });
+    const { payload, rawBody, signature, release } = await verifyNodeRequest(req, {
+      secret,
+      replayStore,
+      maxBodyBytes: 65536,
+    });
     if (payload.form_id < 0) await release();
     res.end(`${rawBody.length} ${signature}`);
   } catch (error) {

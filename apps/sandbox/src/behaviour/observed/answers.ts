@@ -11,10 +11,31 @@ import type { RuleContext } from '../../rule-context.js';
 /** What Laravel's `accepted` rule takes for a required checkbox. */
 const ACCEPTED: readonly unknown[] = ['yes', 'on', '1', 1, true, 'true'];
 /** Laravel's `required`: null, an empty (trimmed) string and an empty list are no answer. */
-const unanswered = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+const unanswered = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
 
 /** SubmissionAttribution.php:9-26: the campaign parameters the service keeps. */
-export const ATTRIBUTION_PARAMETERS: readonly string[] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_id', 'utm_term', 'utm_content', 'utm_source_platform', 'utm_creative_format', 'utm_marketing_tactic', 'gclid', 'gbraid', 'wbraid', 'dclid', 'fbclid', 'ttclid', 'msclkid'];
+export const ATTRIBUTION_PARAMETERS: readonly string[] = [
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_id',
+  'utm_term',
+  'utm_content',
+  'utm_source_platform',
+  'utm_creative_format',
+  'utm_marketing_tactic',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'dclid',
+  'fbclid',
+  'ttclid',
+  'msclkid',
+];
 
 /** PHP's is_numeric: what Laravel's `numeric` accepts, numbers and numeric strings ("5", " 1.5e3"). */
 const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -50,7 +71,13 @@ const serverError = () => new HttpError(500, { message: 'Server Error' });
  * throw a TypeError, a 500, so file entries sent back as listed fail (audit D5); a name the form
  * does not hold is "Invalid file." under `<field>.<index>`. A URL not naming a file of the form is dropped.
  */
-function fileAnswer(ctx: RuleContext, form: Form, field: Field, value: unknown, errors: FieldErrors): Result<unknown, string> {
+function fileAnswer(
+  ctx: RuleContext,
+  form: Form,
+  field: Field,
+  value: unknown,
+  errors: FieldErrors,
+): Result<unknown, string> {
   if (!Array.isArray(value)) return err(`The ${field.name} field must be an array.`);
   const stored: string[] = [];
   value.forEach((item, index) => {
@@ -76,16 +103,29 @@ function fileAnswer(ctx: RuleContext, form: Form, field: Field, value: unknown, 
  */
 function signatureAnswer(ctx: RuleContext, form: Form, field: Field, value: unknown): Result<unknown, string> {
   if (typeof value !== 'string') return err(`The ${field.name} field must be a string.`);
-  if (FILE_NAME_LIKE.test(value)) return ok(parsesAsStoredName(value) && ctx.store.holdsFile(form.id, value) ? value : null);
+  if (FILE_NAME_LIKE.test(value))
+    return ok(parsesAsStoredName(value) && ctx.store.holdsFile(form.id, value) ? value : null);
   return ok(value.split(',')[1] !== undefined ? `sign_${randomUUID()}.png` : null);
 }
 
 /** One answer as the service validates and stores it: Laravel's loose `numeric` and `boolean`, its file handling; else the shared check. */
-function laravelAnswer(ctx: RuleContext, form: Form, field: Field, value: unknown, errors: FieldErrors): Result<unknown, string> {
+function laravelAnswer(
+  ctx: RuleContext,
+  form: Form,
+  field: Field,
+  value: unknown,
+  errors: FieldErrors,
+): Result<unknown, string> {
   if (value === null || value === '') return ok(null);
   switch (field.type) {
-    case 'number': case 'rating': case 'scale': case 'slider':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && NUMERIC_TEXT.test(value)) ? ok(value) : err(`The ${field.name} must be a number.`);
+    case 'number':
+    case 'rating':
+    case 'scale':
+    case 'slider':
+      return (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && NUMERIC_TEXT.test(value))
+        ? ok(value)
+        : err(`The ${field.name} must be a number.`);
     case 'checkbox':
       return BOOLEAN_LIKE.includes(value) ? ok(value) : err(`The ${field.name} field must be true or false.`);
     case 'files':
@@ -102,7 +142,12 @@ function laravelAnswer(ctx: RuleContext, form: Form, field: Field, value: unknow
  * required and not hidden (a checkbox must then be accepted, a rating at least 1), then its type;
  * then the captcha of a captcha form; then the meta keys. Keys that are not fields are dropped.
  */
-function answerFormRequest(ctx: RuleContext, form: Form, body: Record<string, unknown>, requireAll: boolean): CheckedAnswers {
+function answerFormRequest(
+  ctx: RuleContext,
+  form: Form,
+  body: Record<string, unknown>,
+  requireAll: boolean,
+): CheckedAnswers {
   const errors = new FieldErrors();
   const answers = new Map<string, unknown>();
   for (const field of form.properties) {
@@ -114,8 +159,10 @@ function answerFormRequest(ctx: RuleContext, form: Form, body: Record<string, un
         errors.add(field.id, `The ${field.name} field is required.`);
         continue;
       }
-      if (field.type === 'checkbox' && !ACCEPTED.includes(value)) errors.add(field.id, `The ${field.name} must be accepted.`);
-      if (field.type === 'rating' && typeof value === 'number' && value < 1) errors.add(field.id, 'A rating must be selected');
+      if (field.type === 'checkbox' && !ACCEPTED.includes(value))
+        errors.add(field.id, `The ${field.name} must be accepted.`);
+      if (field.type === 'rating' && typeof value === 'number' && value < 1)
+        errors.add(field.id, 'A rating must be selected');
     }
     if (!sent) continue;
     const checked = laravelAnswer(ctx, form, field, value, errors);
@@ -127,14 +174,24 @@ function answerFormRequest(ctx: RuleContext, form: Form, body: Record<string, un
   // the sandbox cannot reach, so no token passes.
   if (form.captchaProvider) {
     const key = form.captchaProvider === 'hcaptcha' ? 'h-captcha-response' : 'g-recaptcha-response';
-    errors.add(key, unanswered(body[key]) ? 'Please complete the captcha.' : "Invalid CAPTCHA. Please prove you're not a bot.");
+    errors.add(
+      key,
+      unanswered(body[key]) ? 'Please complete the captcha.' : "Invalid CAPTCHA. Please prove you're not a bot.",
+    );
   }
   // AnswerFormRequest.php:146-147.
-  if (body.completion_time != null && !isIntegerLike(body.completion_time)) errors.add('completion_time', 'The completion time must be an integer.');
-  if (body.submission_id != null && typeof body.submission_id !== 'string') errors.add('submission_id', 'The submission id must be a valid text.');
+  if (body.completion_time != null && !isIntegerLike(body.completion_time))
+    errors.add('completion_time', 'The completion time must be an integer.');
+  if (body.submission_id != null && typeof body.submission_id !== 'string')
+    errors.add('submission_id', 'The submission id must be a valid text.');
   // AnswerFormRequest.php:148-149: `array:<the attribution parameters>` refuses any other key.
   const tracking = body.tracking_parameters;
-  if (tracking != null && (typeof tracking !== 'object' || Array.isArray(tracking) || Object.keys(tracking).some((k) => !ATTRIBUTION_PARAMETERS.includes(k)))) {
+  if (
+    tracking != null &&
+    (typeof tracking !== 'object' ||
+      Array.isArray(tracking) ||
+      Object.keys(tracking).some((k) => !ATTRIBUTION_PARAMETERS.includes(k)))
+  ) {
     errors.add('tracking_parameters', 'The tracking parameters field must be an array.');
   }
   return errors.size > 0 ? err(errors) : ok(answers);

@@ -6,7 +6,8 @@
 // (`{"type": "error", …}`) are answered compactly like any response.
 import type { ExchangeRequest, ExchangeResponse } from '../behaviour.js';
 
-const escapeNonAscii = (json: string) => json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeNonAscii = (json: string) =>
+  json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** json_encode($value): compact, `\/`, `\uXXXX`. */
 export const jsonEncode = (value: unknown) => escapeNonAscii(JSON.stringify(value).replaceAll('/', '\\/'));
@@ -20,7 +21,12 @@ const renderedByExceptionHandler = (status: number, body: unknown) =>
 
 /** The response rewrite: every JSON body of the service's API re-encoded as the framework would. */
 export function encodeLikeTheFramework(req: ExchangeRequest, res: ExchangeResponse): void {
-  if (req.path.startsWith('/__sandbox/') || !(res.headers['content-type'] ?? '').startsWith('application/json') || res.body === '') return;
+  if (
+    req.path.startsWith('/__sandbox/') ||
+    !(res.headers['content-type'] ?? '').startsWith('application/json') ||
+    res.body === ''
+  )
+    return;
   let body: unknown;
   try {
     body = JSON.parse(res.body);

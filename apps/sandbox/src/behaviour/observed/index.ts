@@ -23,7 +23,20 @@ const ALSO_ACCEPTED: Partial<Record<OperationId, readonly Ability[]>> = {
 };
 
 /** The kinds of api/resources/data/forms/integrations.json; any other (or none) makes FormIntegrationsRequest throw: 500. */
-const INTEGRATION_KINDS = ['email', 'slack', 'discord', 'telegram', 'webhook', 'zapier', 'n8n', 'activepieces', 'make', 'pabbly', 'albato', 'google_sheets'];
+const INTEGRATION_KINDS = [
+  'email',
+  'slack',
+  'discord',
+  'telegram',
+  'webhook',
+  'zapier',
+  'n8n',
+  'activepieces',
+  'make',
+  'pabbly',
+  'albato',
+  'google_sheets',
+];
 
 /** PHP's is_numeric: optional surrounding whitespace, a sign, decimals and an exponent. */
 const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
@@ -124,7 +137,8 @@ const rules: Partial<SandboxRules> = {
 
   // FormSubmissionController.php:204-214: on cloud storage, a redirect to a pre-signed storage
   // URL valid one minute, which serves the file as application/octet-stream.
-  download: (ctx, file) => new Response(null, { status: 302, headers: { location: ctx.storage.presign(ctx.baseUrl, file) } }),
+  download: (ctx, file) =>
+    new Response(null, { status: 302, headers: { location: ctx.storage.presign(ctx.baseUrl, file) } }),
 };
 
 export const OBSERVED_BEHAVIOUR: Behaviour = {

@@ -39,7 +39,10 @@ export const PUBLIC_FORM_CONTROLLER: PublicAnswerRules = {
     const identifier = body.submission_hash ?? body.submission_id;
     if (identifier === undefined || identifier === null || identifier === '' || identifier === false) return undefined;
     if (!canEdit(form, plan) && !canPartial(form, plan)) return undefined;
-    const found = typeof identifier === 'string' && UUID.test(identifier) ? store.submissionsOf(form.id).find((s) => s.publicId === identifier) : undefined;
+    const found =
+      typeof identifier === 'string' && UUID.test(identifier)
+        ? store.submissionsOf(form.id).find((s) => s.publicId === identifier)
+        : undefined;
     if (!found) throw new HttpError(404, { message: 'Submission not found' });
     return canEdit(form, plan) || found.status === 'partial' ? found : undefined;
   },

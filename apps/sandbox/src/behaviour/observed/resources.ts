@@ -8,17 +8,29 @@ type Body = Record<string, unknown>;
 const FILE_TYPES = new Set(['files', 'signature']);
 
 /** PostgreSQL's jsonb key order: shorter keys first, then by their UTF-8 bytes. */
-const jsonbKeyOrder = (a: string, b: string) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
+const jsonbKeyOrder = (a: string, b: string) =>
+  Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** A value as a jsonb column gives it back: every object's keys re-sorted, at every depth (arrays keep their order). */
 export function jsonbOrdered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(jsonbOrdered);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort(jsonbKeyOrder).map((key) => [key, jsonbOrdered((value as Body)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort(jsonbKeyOrder)
+      .map((key) => [key, jsonbOrdered((value as Body)[key])]),
+  );
 }
 
 /** PHP's empty(): what FormSubmissionResource leaves as it is instead of mapping to file entries. */
-const phpEmpty = (v: unknown) => v === null || v === undefined || v === '' || v === '0' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
+const phpEmpty = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  v === '0' ||
+  v === false ||
+  v === 0 ||
+  (Array.isArray(v) && v.length === 0);
 
 /**
  * FormSubmissionResource.php:88-112: a file answer's entries become `{file_url, file_name}`, and
@@ -28,23 +40,42 @@ const phpEmpty = (v: unknown) => v === null || v === undefined || v === '' || v 
  */
 function fileEntries(ctx: RuleContext, form: Form, value: unknown): unknown {
   const items = Array.isArray(value) ? value : [value];
-  const kept = items.map((name, position) => [position, name] as const).filter(([, name]) => name !== null && name !== '');
-  const entries = kept.map(([position, name]) => [position, { file_url: ctx.files.url(ctx.baseUrl, form.id, String(name)), file_name: String(name) }] as const);
-  return entries.every(([position], i) => position === i) ? entries.map(([, entry]) => entry) : Object.fromEntries(entries.map(([position, entry]) => [String(position), entry]));
+  const kept = items
+    .map((name, position) => [position, name] as const)
+    .filter(([, name]) => name !== null && name !== '');
+  const entries = kept.map(
+    ([position, name]) =>
+      [position, { file_url: ctx.files.url(ctx.baseUrl, form.id, String(name)), file_name: String(name) }] as const,
+  );
+  return entries.every(([position], i) => position === i)
+    ? entries.map(([, entry]) => entry)
+    : Object.fromEntries(entries.map(([position, entry]) => [String(position), entry]));
 }
 
 function submissionResource(ctx: RuleContext, form: Form, s: Submission): Body {
   const types = new Map(form.properties.map((f) => [f.id, f.type]));
   const answers: Body = {};
   // `data` is a jsonb column (migration 2021_05_24_234028_create_form_submissions_table.php:20-27): its keys come back re-sorted, nested ones too.
-  for (const [id, value] of Object.entries(jsonbOrdered(s.answers) as Body)) answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
+  for (const [id, value] of Object.entries(jsonbOrdered(s.answers) as Body))
+    answers[id] = FILE_TYPES.has(types.get(id) ?? '') && !phpEmpty(value) ? fileEntries(ctx, form, value) : value;
   // The public UUID is `submission_id`, in `data` and at the top (FormSubmissionResource.php:33-69).
   // FormSubmissionResource.php:39-42, 64-66: the address inside `data` where the form and the plan
   // track it and meta is kept; the attribution as `meta` at the top when there is one.
-  const tracksIp = form.ipTracking && ctx.store.workspaces.get(form.workspaceId)?.plan === 'pro' && s.meta !== undefined && Object.keys(s.meta).length > 0;
+  const tracksIp =
+    form.ipTracking &&
+    ctx.store.workspaces.get(form.workspaceId)?.plan === 'pro' &&
+    s.meta !== undefined &&
+    Object.keys(s.meta).length > 0;
   const attribution = s.meta?.attribution;
   return {
-    data: { ...answers, status: s.status, created_at: sqlTime(s.createdAt), id: s.id, submission_id: s.publicId, ...(tracksIp ? { ip_address: s.meta?.ip_address ?? null } : {}) },
+    data: {
+      ...answers,
+      status: s.status,
+      created_at: sqlTime(s.createdAt),
+      id: s.id,
+      submission_id: s.publicId,
+      ...(tracksIp ? { ip_address: s.meta?.ip_address ?? null } : {}),
+    },
     completion_time: s.completionTime,
     form_id: s.formId,
     id: s.id,
@@ -85,18 +116,28 @@ function eventData(url: string, outcome: DeliveryOutcome): { status: 'Success' |
       if (outcome.status < 400) return { status: 'Success', data: {} };
       const summary = bodySummary(outcome.excerpt);
       const message = `HTTP request returned status code ${outcome.status}${summary === null ? '' : `:\n${summary}\n`}`;
-      return { status: 'Error', data: { status: outcome.status, message, response: jsonbOrdered(parsedOrNull(outcome.excerpt)) } };
+      return {
+        status: 'Error',
+        data: { status: outcome.status, message, response: jsonbOrdered(parsedOrNull(outcome.excerpt)) },
+      };
     }
     case 'refused':
       return { status: 'Error', data: { message: outcome.reason } };
     case 'timeout':
-      return { status: 'Error', data: { message: `cURL error 28: Operation timed out after ${outcome.afterMs} milliseconds with 0 bytes received ${CURL_ERRORS} for ${url}` } };
+      return {
+        status: 'Error',
+        data: {
+          message: `cURL error 28: Operation timed out after ${outcome.afterMs} milliseconds with 0 bytes received ${CURL_ERRORS} for ${url}`,
+        },
+      };
     case 'unreachable': {
       const { hostname, port, protocol } = new URL(url);
       const message =
-        outcome.code === 'ECONNREFUSED' ? `cURL error 7: Failed to connect to ${hostname} port ${port || (protocol === 'https:' ? 443 : 80)}: Couldn't connect to server`
-        : outcome.code === 'ENOTFOUND' || outcome.code === 'EAI_AGAIN' ? `cURL error 6: Could not resolve host: ${hostname}`
-        : `cURL error 56: ${outcome.message}`;
+        outcome.code === 'ECONNREFUSED'
+          ? `cURL error 7: Failed to connect to ${hostname} port ${port || (protocol === 'https:' ? 443 : 80)}: Couldn't connect to server`
+          : outcome.code === 'ENOTFOUND' || outcome.code === 'EAI_AGAIN'
+            ? `cURL error 6: Could not resolve host: ${hostname}`
+            : `cURL error 56: ${outcome.message}`;
       return { status: 'Error', data: { message: `${message} ${CURL_ERRORS} for ${url}` } };
     }
   }
@@ -105,21 +146,33 @@ function eventData(url: string, outcome: DeliveryOutcome): { status: 'Success' |
 export const LARAVEL_RESOURCES: Presenters = {
   // FormListResource.php:21-39: `plan_tier` (the workspace's tier) where the contract has `is_pro`
   // (ledger: form-summary-plan-tier), and `tags` as stored, null included (ledger: form-summary-tags-null).
-  formSummary: (ctx, form) => summaryFields(ctx, form, { plan_tier: ctx.store.workspaces.get(form.workspaceId)?.plan ?? 'free' }),
+  formSummary: (ctx, form) =>
+    summaryFields(ctx, form, { plan_tier: ctx.store.workspaces.get(form.workspaceId)?.plan ?? 'free' }),
   submission: submissionResource,
   // FormSubmissionController.php:94-100: `success()` with the submission resource
   // (ledger: update-submission-response-shape).
-  updatedSubmission: (ctx, form, s) => ({ type: 'success', message: 'Record successfully updated.', data: submissionResource(ctx, form, s) }),
+  updatedSubmission: (ctx, form, s) => ({
+    type: 'success',
+    message: 'Record successfully updated.',
+    data: submissionResource(ctx, form, s),
+  }),
   // FormIntegrationResource: the model's columns in table order (the contract's record, whose keys
   // keep their places), headers only when stored, then `deleted_at` and `provider` (null for webhooks).
   integration: (i) => ({
     ...CONTRACT_PRESENTERS.integration(i),
     // FormIntegrationsRequest.php:108: `{}` decodes to PHP's empty array, stored and given back as `[]`.
     logic: i.logic && typeof i.logic === 'object' && Object.keys(i.logic).length > 0 ? i.logic : [],
-    data: { webhook_url: i.data.webhook_url, ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}), ...(i.data.webhook_headers ? { webhook_headers: i.data.webhook_headers } : {}) },
+    data: {
+      webhook_url: i.data.webhook_url,
+      ...(i.data.webhook_secret ? { webhook_secret: i.data.webhook_secret } : {}),
+      ...(i.data.webhook_headers ? { webhook_headers: i.data.webhook_headers } : {}),
+    },
     deleted_at: null,
     provider: null,
   }),
   // FormIntegrationsEventResource.php:17-21: `{date, status, data}` (ledger: events-shape).
-  webhookEvent: (e: WebhookEventRecord) => ({ date: sqlTime(e.createdAt).slice(0, 16), ...eventData(e.url, e.outcome) }),
+  webhookEvent: (e: WebhookEventRecord) => ({
+    date: sqlTime(e.createdAt).slice(0, 16),
+    ...eventData(e.url, e.outcome),
+  }),
 };

@@ -12,12 +12,15 @@ function jsonbText(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return `[${value.map(jsonbText).join(', ')}]`;
-  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const keys = Object.keys(value).sort(
+    (a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)),
+  );
   return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText((value as Record<string, unknown>)[k])}`).join(', ')}}`;
 }
 
 /** `jsonb_each_text`: a string answer is its text, any other its JSON text; null is SQL NULL. */
-const answerText = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : jsonbText(value));
+const answerText = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : typeof value === 'string' ? value : jsonbText(value);
 
 /** `%term%` as a regular expression over one answer's text: `%` any run, `_` one character, `\x` a literal x. */
 function likePattern(term: string): RegExp {
