@@ -61,7 +61,6 @@ const segments = (req: ExchangeRequest) => req.path.split('?', 1)[0]!.split('/')
 function unusual(name: string, value: string): boolean {
   if (name === 'page' || name === 'per_page') return !/^[1-9]\d{0,2}$/.test(value);
   if (name === 'status') return !['completed', 'partial', 'all'].includes(value);
-  // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
 
