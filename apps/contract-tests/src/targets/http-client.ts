@@ -130,10 +130,7 @@ export function recordingFetch(
         });
         return new Response(null, { status: 429, headers });
       }
-      recorder.add({
-        ...base_,
-        transportError: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
+      recorder.add({ ...base_, transportError: describeTransportError(error) });
       throw error;
     }
     recorder.add({
@@ -175,6 +172,45 @@ function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
   return (input, init) => {
     const request = new Request(input, init);
     return base(new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) }));
+  };
+}
+
+/** `TypeError: fetch failed` says nothing; its cause (`UND_ERR_SOCKET: other side closed`) does. */
+function describeTransportError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause ? [cause.code, cause.message].filter((part) => typeof part === 'string' && part).join(': ') : '';
+  return `${error.name}: ${error.message}${detail ? ` (${detail})` : ''}`;
+}
+
+/** Methods HTTP defines as idempotent: sending one again changes nothing the first did. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * True for a connection that closed before any answer: typically a kept-alive socket the tenant
+ * closed just as it was reused (undici's idle timer can fire late on a loaded machine). No answer
+ * came, so there is nothing to judge.
+ */
+function isDroppedConnection(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/**
+ * Sends an idempotent request once more, on a new connection, when its connection dropped before
+ * any answer; a second failure is the tenant's (and reported). undici does not resend by itself.
+ */
+function resentOnDroppedConnection(attempt: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (!IDEMPOTENT_METHODS.has(request.method)) return attempt(request);
+    const again = request.clone();
+    try {
+      return await attempt(request);
+    } catch (error) {
+      if (!isDroppedConnection(error) || again.signal.aborted) throw error;
+      return attempt(again);
+    }
   };
 }
 
@@ -228,7 +264,7 @@ export function targetFetch(
   options: { pacer?: RequestPacer | undefined; traffic?: TrafficMeter | undefined },
   timeoutMs = 20_000,
 ): typeof fetch {
-  const attempt = timedFetch(globalThis.fetch, timeoutMs);
+  const attempt = resentOnDroppedConnection(timedFetch(globalThis.fetch, timeoutMs));
   const base: typeof fetch = options.pacer ? pacedWhileLimited(options.pacer, attempt) : attempt;
   const traffic = options.traffic;
   const counted: typeof fetch = traffic
