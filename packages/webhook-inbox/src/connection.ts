@@ -86,20 +86,22 @@ const everReady = new WeakSet<Redis>();
 /**
  * Resolves when the client can take a command now. A client that has never been ready (a process
  * that just started: a cold serverless function, a receiver's first request) is given up to
- * `timeoutMs` to connect, so its first delivery is not refused; one that was ready and lost Redis
- * fails at once, so a request never waits on an outage.
+ * `timeoutMs` to connect, so its first delivery is not refused; one that was ready and lost Redis,
+ * or whose connection attempt already failed (ioredis is `reconnecting`: a wrong or absent Redis),
+ * fails at once, so a request never waits on a Redis known to be down.
  */
 export async function connected(client: Redis, timeoutMs: number): Promise<boolean> {
   if (client.status === 'ready') {
     everReady.add(client);
     return true;
   }
-  if (everReady.has(client) || client.status === 'end' || client.status === 'close') return false;
+  if (everReady.has(client) || ['end', 'close', 'reconnecting'].includes(client.status)) return false;
   return new Promise<boolean>((resolve) => {
     const done = (ok: boolean) => {
       clearTimeout(timer);
       client.off('ready', onReady);
       client.off('end', onEnd);
+      client.off('reconnecting', onEnd);
       resolve(ok);
     };
     const onReady = () => {
@@ -110,6 +112,7 @@ export async function connected(client: Redis, timeoutMs: number): Promise<boole
     const timer = setTimeout(() => done(false), timeoutMs);
     client.once('ready', onReady);
     client.once('end', onEnd);
+    client.once('reconnecting', onEnd);
   });
 }
 

@@ -1,7 +1,8 @@
 // A receiver that has just started (a cold serverless function, a process's first request) has no
 // Redis connection yet: its first delivery waits for the connection, briefly, and is stored rather
 // than answered 503 (the service never retries, so a 503 there loses the submission). An inbox that
-// was connected and lost Redis still answers 503 at once.
+// was connected and lost Redis still answers 503 at once, and so does one whose first connection
+// was refused (a wrong or absent Redis: known down, no reason to wait).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { createInbox, RedisReplayStore, type Inbox } from '../src/index.js';
@@ -59,5 +60,22 @@ describe('a just-started receiver', () => {
     const started = performance.now();
     expect((await handler(await request(7003))).status).toBe(503);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('answers 503 at once when its first connection was refused (a wrong or absent Redis)', async () => {
+    const gone = await startRedisServer();
+    const url = gone.url;
+    await gone.close();
+    const inbox = createInbox({ connection: url, secret: SECRET, queue: 'never-up', onRedisError: () => {} });
+    closers.push(inbox);
+    const handler = inboxHandler(inbox);
+    // The first in the same tick as createInbox (still connecting), then after the refusal.
+    for (const id of [7004, 7005, 7006]) {
+      const started = performance.now();
+      const response = await handler(await request(id));
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: string }).error).toBe('redis_unavailable');
+      expect(performance.now() - started, 'well under enqueueTimeoutMs (2 s)').toBeLessThan(1_000);
+    }
   });
 });
