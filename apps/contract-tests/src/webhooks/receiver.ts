@@ -79,13 +79,16 @@ export async function startReceiver(port = 0, maxBodyBytes = MAX_RESPONSE_BYTES)
         const done = (value: ReceivedWebhook | undefined) => {
           clearTimeout(timer);
           waiters.delete(check);
+          // The signal outlives the wait (it is the whole run's): leave no listener on it.
+          signal?.removeEventListener('abort', onAbort);
           resolve(value);
         };
         const check = () => {
           if (received.length > since) done(received[since]);
         };
+        const onAbort = () => done(undefined);
         const timer = setTimeout(() => done(undefined), timeoutMs);
-        signal?.addEventListener('abort', () => done(undefined), { once: true });
+        signal?.addEventListener('abort', onAbort, { once: true });
         waiters.add(check);
         check();
       });
