@@ -9,6 +9,7 @@ import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
+import { loadLiveConfig } from './targets/live.js';
 import type { DriftLedger } from './drift.js';
 
 export interface CliIo {
@@ -22,7 +23,7 @@ export interface CliIo {
   readonly signal: AbortSignal;
 }
 
-/** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line, 130 interrupted). */
+/** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live settings, 130 interrupted). */
 export async function runCli(io: CliIo): Promise<number> {
   const parsed = parseCommandLine(io.argv, io.env);
   if (!parsed.ok) {
@@ -30,6 +31,19 @@ export async function runCli(io: CliIo): Promise<number> {
     return parsed.error.kind === 'help' ? 0 : 2;
   }
   const options = parsed.value;
+  // The tenant's settings are checked before any target starts: a CI job missing one learns it at
+  // once, not after the local targets have run (the message names variables, never values).
+  if (options.targets.includes('live')) {
+    const config = loadLiveConfig({
+      env: io.env,
+      write: options.write,
+      ...(options.config ? { configPath: options.config } : {}),
+    });
+    if (!config.ok) {
+      io.err(`target live: ${config.error.message}`);
+      return 2;
+    }
+  }
   const startedAt = new Date();
   // Filled with every token as the targets start; everything printed or written is redacted with it.
   const secrets = new Map<string, string>();
