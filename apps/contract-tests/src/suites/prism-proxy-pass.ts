@@ -85,7 +85,9 @@ export const proxySuites: OperationSuite[] = [
     checks: [
       proxyCheck('listIntegrationEvents', (ctx) => {
         if (ctx.target.ids.integrationId === undefined)
-          return ctx.skip(`no integration to read (set ${envVariableOf('integrationId')})`);
+          return ctx.skip(
+            `no integration to read (the embedded sandboxes start without one; against your tenant, set ${envVariableOf('integrationId')})`,
+          );
         return listIntegrationEvents(ctx);
       }),
     ],
