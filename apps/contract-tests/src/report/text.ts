@@ -57,7 +57,13 @@ export function renderSummary(report: RunReport): string {
     out.push(
       `-- Known drift (${report.strict ? 'fails the run: --strict' : 'not failing; --strict makes it fail'}) --`,
     );
-    for (const r of drift) out.push(`~ [${r.target}] ${r.operationId} › ${r.name}: ${r.driftIds.join(', ')}`);
+    // One line per distinct finding: a check repeated over pages or seeds says the same thing N times.
+    const lines = new Map<string, number>();
+    for (const r of drift) {
+      const line = `~ [${r.target}] ${r.operationId} › ${r.name}: ${r.driftIds.join(', ')}`;
+      lines.set(line, (lines.get(line) ?? 0) + 1);
+    }
+    for (const [line, count] of lines) out.push(count > 1 ? `${line} (${count}×)` : line);
     out.push('');
   }
   const skipped = report.results.filter((r) => r.outcome === 'skipped');
