@@ -51,6 +51,9 @@ async function deliver(formId: number, submissionId: number, secret = SECRET): P
 const runsOf = (id: string) => runs.filter((r) => r.id === id).length;
 const ids: Record<number, string> = {};
 let received: { start: string; middle: string; end: string };
+/** The failed deliveries of form 11 received before `middle`: submissions 1, 2 and 3. */
+const firstFailed = () => ['--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle];
+const BOTH_SECRETS = ['--secret', SECRET, '--secret', OLD_SECRET];
 
 describe('inbox replay', () => {
   it('setup: seven deliveries of two forms, at two moments, all dead letters', async () => {
@@ -71,22 +74,7 @@ describe('inbox replay', () => {
   });
 
   it('--dry-run lists the chosen deliveries (status, range, form) and changes nothing', async () => {
-    const result = await cli(
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--dry-run',
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-      '--json',
-    );
+    const result = await cli(...firstFailed(), '--dry-run', ...BOTH_SECRETS, '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.out) as {
       dryRun: boolean;
@@ -99,21 +87,7 @@ describe('inbox replay', () => {
       [3, 11, 'replay', ids[3]],
     ]);
     expect(await world.queue.getFailedCount()).toBe(7);
-    const text = await cli(
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--dry-run',
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-    );
+    const text = await cli(...firstFailed(), '--dry-run', ...BOTH_SECRETS);
     expect(text.out).toContain(`would replay ${ids[1]}  form 11 submission 1`);
     expect(text.out).toContain('3 deliveries would be replayed; nothing was changed (--dry-run).');
   });
@@ -144,21 +118,7 @@ describe('inbox replay', () => {
     let open!: () => void;
     gate = new Promise((resolve) => (open = resolve));
     const runsBefore = runs.length;
-    const args = [
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-      '--json',
-    ];
+    const args = [...firstFailed(), ...BOTH_SECRETS, '--json'];
     const [a, b] = await Promise.all([cli(...args), cli(...args)]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const outcomes = [a, b].flatMap(
