@@ -6,6 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { createSpecValidator } from '../lib/validator.mjs';
 import { applyDriftShapes } from '../scripts/observed-shapes.mjs';
 import { bundle, readJson } from './load-bundle.js';
+import {
+  deliveredEvent,
+  formSummaryBase,
+  listedSubmission,
+  submissionUuid,
+  timedOutEvent,
+} from './fixtures/observed-values.js';
 
 const ledger = readJson('dist/drift.json');
 const observedBundle = readJson('dist/openapi.observed.json');
@@ -13,33 +20,10 @@ const contract = createSpecValidator(bundle);
 const observed = createSpecValidator(observedBundle);
 const { 'x-generated': _generated, ...contractBody } = bundle;
 
-const summary = {
-  id: 12,
-  slug: 'contact',
-  title: 'Contact',
-  visibility: 'public',
-  tags: ['a'],
-  views_count: 3,
-  submissions_count: 1,
-  created_at: '2026-08-22T10:00:00+00:00',
-  updated_at: '2026-08-22T10:00:00+00:00',
-  last_edited_human: '2 hours ago',
-  closes_at: null,
-  is_closed: false,
-  max_submissions_count: null,
-  max_number_of_submissions_reached: false,
-  is_pro: false,
-  workspace_id: 3,
-  share_url: 'https://forms.example.com/forms/contact',
-};
+const summary = { ...formSummaryBase, tags: ['a'], is_pro: false };
 const { is_pro: _isPro, ...summaryWithoutIsPro } = summary;
-const listed = {
-  data: { status: 'completed', created_at: '2026-08-22 10:00:00', id: 7, name: 'Jane' },
-  completion_time: null,
-  form_id: 12,
-  id: 7,
-};
-const uuid = '9b2f2c4e-3a7d-4c1e-8f43-0d0b6f1a2e55';
+const listed = listedSubmission;
+const uuid = submissionUuid;
 
 /** A value the service sends, per shape-changing entry: [entry, component, value]. */
 const SENT: [string, string, unknown][] = [
@@ -50,12 +34,8 @@ const SENT: [string, string, unknown][] = [
     'UpdatedSubmission',
     { type: 'success', message: 'Updated.', data: { ...listed, submission_id: uuid } },
   ],
-  ['events-shape', 'WebhookEvent', { date: '2026-08-22 10:31', status: 'Success', data: {} }],
-  [
-    'events-shape',
-    'WebhookEvent',
-    { date: '2026-08-22 10:33', status: 'Error', data: { message: 'cURL error 28: Operation timed out' } },
-  ],
+  ['events-shape', 'WebhookEvent', deliveredEvent],
+  ['events-shape', 'WebhookEvent', timedOutEvent],
   [
     'webhook-submission-empty-array',
     'SubmissionCreatedPayload',

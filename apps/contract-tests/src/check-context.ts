@@ -101,7 +101,7 @@ export class CheckContext {
       recorder: this.recorder,
       ...(resolved ? { token: resolved } : {}),
       ...(headers ? { headers } : {}),
-      ...(this.target.pacer ? { pacer: this.target.pacer } : {}),
+      ...(this.target.pacing ? { pacing: this.target.pacing } : {}),
       ...(this.target.traffic ? { traffic: this.target.traffic } : {}),
     });
   }

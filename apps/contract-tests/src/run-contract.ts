@@ -1,7 +1,6 @@
 // Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
 // live targets), stops everything it started, and builds the report.
 import { createRequestPacer } from '@forms-api/client';
-import { tenantReportsNoLimit } from './targets/http-client.js';
 import type { CheckResult } from './model.js';
 import type { Check } from './suites/types.js';
 import { exploreSuite, type ExploreOptions } from './explore/explore.js';
@@ -231,7 +230,7 @@ async function proxyPass(
 
 /** What a target's run cost: requests, waits, 429s (from its pacer when it has one), and duration. */
 function trafficOf(target: Target, durationMs: number): TargetTraffic {
-  const stats = target.pacer?.stats();
+  const stats = target.pacing?.pacer.stats();
   return {
     // Each request the checks made once; a send again after a 429 is counted in `rateLimited`.
     requests: target.traffic?.requests ?? stats?.requests ?? 0,
@@ -245,13 +244,13 @@ function trafficOf(target: Target, durationMs: number): TargetTraffic {
           gaveUp: stats.gaveUp,
         }
       : {}),
-    ...(target.pacer && tenantReportsNoLimit(target.pacer) ? { unlimited: true } : {}),
+    ...(target.pacing?.tenantLimit === 'none' ? { unlimited: true } : {}),
   };
 }
 
 /** ` (12/58 checks; 85 requests, waited 41 s; about 2 min left)`: a paced run is long, and says how long. */
 function progressOf(target: Target, startedAt: number, progress: { done: number; total: number }): string {
-  const stats = target.pacer?.stats();
+  const stats = target.pacing?.pacer.stats();
   if (!stats) return '';
   const elapsed = Date.now() - startedAt;
   // What is left, at the pace of the checks so far (waits included); at least what the budget allows.

@@ -6,13 +6,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/run-cli.js';
 import { loadSpec } from '../src/spec.js';
+import { freePort } from '../src/targets/process.js';
 
 const sandboxCli = join(dirname(createRequire(import.meta.url).resolve('@forms-api/sandbox')), 'cli.js');
 
@@ -50,14 +50,6 @@ async function startSandboxCli(args: string[], options: { rateLimited?: boolean 
   running.push(child);
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return { child, ...(JSON.parse(line) as Omit<StartedSandbox, 'child'>) };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The environment a user would set for this tenant (README: live target settings). */

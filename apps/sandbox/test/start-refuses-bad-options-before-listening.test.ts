@@ -2,20 +2,11 @@
 // listening and no server handle behind (issue 21 item 8: an invalid publicUrl used to throw
 // after listen(), leaving the port open for the life of the process).
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
+import { freePort } from '@forms-api/redis-server';
 import { SandboxConfigError, startSandbox } from '../src/index.js';
 
 const listeningServers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
-
-/** A port free right now, for an option that names one. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Whether something can listen on the port (nothing else holds it). */
 async function canListenOn(port: number): Promise<boolean> {

@@ -15,24 +15,16 @@ import type {
   operations,
   paths,
 } from '../src/index.js';
+// The values live beside the spec's observed-bundle test, which validates the same ones (types depends on spec).
+import {
+  deliveredEvent,
+  formSummaryBase,
+  listedSubmission,
+  submissionUuid,
+  timedOutEvent,
+} from '../../../spec/test/fixtures/observed-values.js';
 
-const summary = {
-  id: 12,
-  slug: 'contact',
-  title: 'Contact',
-  visibility: 'public',
-  views_count: 3,
-  submissions_count: 1,
-  created_at: '2026-08-22T10:00:00+00:00',
-  updated_at: '2026-08-22T10:00:00+00:00',
-  last_edited_human: '2 hours ago',
-  closes_at: null,
-  is_closed: false,
-  max_submissions_count: null,
-  max_number_of_submissions_reached: false,
-  workspace_id: 3,
-  share_url: 'https://forms.example.com/forms/contact',
-} as const;
+const summary = formSummaryBase;
 
 // form-summary-tags-null: `tags: null`.
 export const nullTags = { ...summary, tags: null, plan_tier: 'free' } as const;
@@ -65,13 +57,7 @@ expectTypeOf<ContractTypes.FormSummaryPage>().not.toHaveProperty('links');
 export const updated = {
   type: 'success',
   message: 'Submission updated.',
-  data: {
-    data: { status: 'completed', created_at: '2026-08-22 10:00:00', id: 7, name: 'Jane' },
-    completion_time: null,
-    form_id: 12,
-    id: 7,
-    submission_id: '9b2f2c4e-3a7d-4c1e-8f43-0d0b6f1a2e55',
-  },
+  data: { ...listedSubmission, submission_id: submissionUuid },
 } as const;
 expectTypeOf(updated).toExtend<UpdatedSubmission>();
 expectTypeOf(updated).not.toExtend<ContractTypes.UpdatedSubmission>();
@@ -82,17 +68,13 @@ expectTypeOf<ContractTypes.UpdatedSubmission['data']>().toHaveProperty('submitte
 expectTypeOf<UpdatedSubmission['data']['id']>().toEqualTypeOf<number>();
 
 // events-shape: `{date, status: 'Success' | 'Error', data}`.
-export const delivery = { date: '2026-08-22 10:31', status: 'Success', data: {} } as const;
+export const delivery = deliveredEvent;
 export const receiverError = {
   date: '2026-08-22 10:32',
   status: 'Error',
   data: { message: 'HTTP request returned status code 500', response: { error: 'down' }, status: 500 },
 } as const;
-export const timeout = {
-  date: '2026-08-22 10:33',
-  status: 'Error',
-  data: { message: 'cURL error 28: Operation timed out' },
-} as const;
+export const timeout = timedOutEvent;
 expectTypeOf(delivery).toExtend<IntegrationEvent>();
 expectTypeOf(receiverError).toExtend<IntegrationEvent>();
 expectTypeOf(timeout).toExtend<IntegrationEvent>();

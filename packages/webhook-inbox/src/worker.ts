@@ -285,6 +285,11 @@ function defaultFailureReport(failure: {
  * BullMQ's worker, except that a job whose stored data is not JSON (written by hand, or by another
  * producer) is handed to the processor with a marker instead of failing inside BullMQ, where it
  * would stay active for ever; the processor then fails it as `corrupt_job`, with the reason.
+ *
+ * `createJob` is protected, not public API: BullMQ 6.7 offers no public hook where a fetched job's
+ * data is parsed (no option, no event; `Job.fromJSON` runs inside `nextJobFromJobData`). It is kept
+ * on purpose; test/bullmq-still-builds-fetched-jobs-through-create-job.test.ts fails, naming this
+ * override, if a BullMQ release renames it, changes its arguments or stops calling it.
  */
 class DeliveryWorker extends Worker {
   protected override createJob(data: JobJson, jobId: string): Job {

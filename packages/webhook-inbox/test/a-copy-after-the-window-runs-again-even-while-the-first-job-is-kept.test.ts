@@ -2,61 +2,33 @@
 // and a red team broke: after the window, a copy is a new delivery that runs, even while the first
 // job is still kept (a dead letter, a retained completed job), not a 202 for a job never added; and
 // during a secret rotation the same bytes signed under each secret are still one delivery.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
-const QUEUE = 'after-window';
 const OLD_SECRET = 'whsec_inbox_previous_secret_9876543210';
 const WINDOW_MS = 1_000;
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker;
-let server: Server;
-let queue: Queue;
-let url: string;
+let world: InboxWorld;
 const failing = new Set<number>();
 const runs: Array<{ id: string; submissionId: number }> = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
   // Completed jobs kept a day (the default), dead letters kept: both outlive the window.
-  inbox = createInbox({
-    connection: redis.url,
-    secret: [SECRET, OLD_SECRET],
-    queue: QUEUE,
-    dedupeWindowMs: WINDOW_MS,
-    retry: { attempts: 1, backoffMs: 50 },
-  });
-  worker = createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
-    handler: ({ id, payload }) => {
-      runs.push({ id, submissionId: payload.submission_id });
-      if (failing.has(payload.submission_id)) throw new Error('the CRM is down');
+  world = await startInboxWorld({
+    queue: 'after-window',
+    inbox: { secret: [SECRET, OLD_SECRET], dedupeWindowMs: WINDOW_MS, retry: { attempts: 1, backoffMs: 50 } },
+    worker: {
+      handler: ({ id, payload }) => {
+        runs.push({ id, submissionId: payload.submission_id });
+        if (failing.has(payload.submission_id)) throw new Error('the CRM is down');
+      },
+      onFailure: () => {},
     },
-    onFailure: () => {},
   });
-  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await queue?.close();
-  await redis?.close();
-});
+afterAll(() => world?.close());
 
 const runsOf = (submissionId: number) => runs.filter((run) => run.submissionId === submissionId);
 
@@ -64,32 +36,32 @@ describe('after the deduplication window', () => {
   it('a copy of a dead-lettered delivery is a new job, and runs', async () => {
     failing.add(1);
     const delivery = await signedDelivery(1);
-    const first = await postDelivery(url, delivery);
+    const first = await postDelivery(world.url, delivery);
     expect(first.status).toBe(202);
-    await eventually('the dead letter', async () => (await queue.getFailedCount()) === 1);
+    await eventually('the dead letter', async () => (await world.queue.getFailedCount()) === 1);
     failing.delete(1);
 
     await sleep(WINDOW_MS + 100);
-    const copy = await postDelivery(url, delivery);
+    const copy = await postDelivery(world.url, delivery);
     expect(copy.status).toBe(202);
     expect(copy.body.id).not.toBe(first.body.id);
     await eventually('the copy to run', () => runsOf(1).length === 2);
-    expect(await (await queue.getJob(copy.body.id!))!.getState()).toBe('completed');
+    expect(await (await world.queue.getJob(copy.body.id!))!.getState()).toBe('completed');
     // The dead letter is still there, untouched, for the operator.
-    expect(await (await queue.getJob(first.body.id!))!.getState()).toBe('failed');
+    expect(await (await world.queue.getJob(first.body.id!))!.getState()).toBe('failed');
   });
 
   it('a copy of a completed delivery still kept is a new job, and runs; copies inside the new window are not', async () => {
     const delivery = await signedDelivery(2);
-    const first = await postDelivery(url, delivery);
+    const first = await postDelivery(world.url, delivery);
     await eventually('the first run', () => runsOf(2).length === 1);
     await eventually(
       'the job to complete',
-      async () => (await (await queue.getJob(first.body.id!))?.getState()) === 'completed',
+      async () => (await (await world.queue.getJob(first.body.id!))?.getState()) === 'completed',
     );
 
     await sleep(WINDOW_MS + 100);
-    const copies = await Promise.all([postDelivery(url, delivery), postDelivery(url, delivery)]);
+    const copies = await Promise.all([postDelivery(world.url, delivery), postDelivery(world.url, delivery)]);
     expect(copies.map((c) => c.status)).toEqual([202, 202]);
     expect(copies[0]!.body.id).toBe(copies[1]!.body.id);
     expect(copies[0]!.body.id).not.toBe(first.body.id);
@@ -104,7 +76,7 @@ describe('during a secret rotation', () => {
     const body = deliveryBody(3);
     const underNew = { body, signature: await sign(SECRET, body) };
     const underOld = { body, signature: await sign(OLD_SECRET, body) };
-    const answers = [await postDelivery(url, underNew), await postDelivery(url, underOld)];
+    const answers = [await postDelivery(world.url, underNew), await postDelivery(world.url, underOld)];
     expect(answers.map((a) => a.status)).toEqual([202, 202]);
     expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
     await eventually('the run', () => runsOf(3).length === 1);

@@ -3,73 +3,33 @@
 // beyond it the oldest kept bodies are dropped first (replay then names them `body_not_kept`), a
 // body larger than the whole budget is dropped at once, and two workers completing at the same
 // time keep one account that never exceeds the budget.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import { runInboxCli } from '../src/cli.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
+import { createInboxWorker } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld, type WorldWorkerOptions } from './support/world.js';
 
 const QUEUE = 'kept-bodies';
 const SIZE = 20_000;
 // Three bodies of SIZE fit, a fourth does not.
 const BUDGET = 3 * SIZE + 5_000;
-let redis: RedisServer;
-let inbox: Inbox;
-let workers: InboxWorker[] = [];
-let queue: Queue;
-let raw: Redis;
-let server: Server;
-let url: string;
+let world: InboxWorld;
 const runs: Array<{ id: string; submissionId: number }> = [];
 
-const startWorker = () =>
-  createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
-    concurrency: 4,
-    completedBodyBytes: BUDGET,
-    handler: ({ id, payload }) => void runs.push({ id, submissionId: payload.submission_id }),
-  });
+const worker: WorldWorkerOptions = {
+  concurrency: 4,
+  completedBodyBytes: BUDGET,
+  handler: ({ id, payload }) => void runs.push({ id, submissionId: payload.submission_id }),
+};
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 1, backoffMs: 10 } });
-  workers = [startWorker()];
-  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
-  raw = new Redis(redis.port, '127.0.0.1');
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  world = await startInboxWorld({ queue: QUEUE, inbox: { retry: { attempts: 1, backoffMs: 10 } }, worker });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await Promise.all(workers.map((w) => w.close()));
-  await inbox?.close();
-  await queue?.close();
-  raw?.disconnect();
-  await redis?.close();
-});
-
-async function cli(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
-    out: (line) => (out += `${line}\n`),
-    err: (line) => (err += `${line}\n`),
-  });
-  return { code, out, err };
-}
+afterAll(() => world?.close());
 
 /** The raw bytes of the bodies completed jobs hold now, read from the jobs themselves. */
 async function keptBytes(): Promise<{ bytes: number; ids: string[] }> {
-  const jobs = await queue.getCompleted(0, -1);
+  const jobs = await world.queue.getCompleted(0, -1);
   const kept = jobs.filter((job) => typeof (job.data as { body?: unknown }).body === 'string');
   return {
     bytes: kept.reduce((sum, job) => sum + Buffer.byteLength((job.data as { body: string }).body, 'base64'), 0),
@@ -78,14 +38,15 @@ async function keptBytes(): Promise<{ bytes: number; ids: string[] }> {
 }
 
 const completed = async (id: string) =>
-  (await queue.getJob(id))?.finishedOn !== undefined && (await raw.zscore(queue.toKey('completed'), id)) !== null;
+  (await world.queue.getJob(id))?.finishedOn !== undefined &&
+  (await world.raw.zscore(world.queue.toKey('completed'), id)) !== null;
 
 const ids: Record<number, string> = {};
 
 describe('completed bodies within a byte budget', () => {
   it('keeps the newest bodies that fit and drops the oldest first; replay runs the kept ones and names the others', async () => {
     for (const submission of [1, 2, 3, 4, 5]) {
-      const posted = await postDelivery(url, await signedDelivery(submission, SIZE));
+      const posted = await postDelivery(world.url, await signedDelivery(submission, SIZE));
       expect(posted.status).toBe(202);
       ids[submission] = posted.body.id!;
       // One after the other, so "oldest" is well defined.
@@ -93,15 +54,15 @@ describe('completed bodies within a byte budget', () => {
         `delivery ${submission} to complete and be accounted`,
         async () =>
           (await completed(ids[submission]!)) &&
-          (await raw.zscore(queue.toKey('kept-bodies'), ids[submission]!)) !== null,
+          (await world.raw.zscore(world.queue.toKey('kept-bodies'), ids[submission]!)) !== null,
       );
     }
     const kept = await keptBytes();
     expect(kept.ids.sort()).toEqual([ids[3], ids[4], ids[5]].sort());
     expect(kept.bytes).toBeLessThanOrEqual(BUDGET);
-    expect(Number(await raw.get(queue.toKey('kept-bodies:total')))).toBe(kept.bytes);
+    expect(Number(await world.raw.get(world.queue.toKey('kept-bodies:total')))).toBe(kept.bytes);
     // A dropped body keeps the record: headers, size; `show` says why.
-    const shown = JSON.parse((await cli('show', ids[1]!, '--json')).out);
+    const shown = JSON.parse((await world.cli('show', ids[1]!, '--json')).out);
     expect(shown).toMatchObject({
       state: 'completed',
       delivery: {
@@ -110,9 +71,9 @@ describe('completed bodies within a byte budget', () => {
         bytes: Buffer.byteLength((await signedDelivery(1, SIZE)).body),
       },
     });
-    expect(Number(await raw.memory('USAGE', queue.toKey(ids[1]!)))).toBeLessThan(10_000);
+    expect(Number(await world.raw.memory('USAGE', world.queue.toKey(ids[1]!)))).toBeLessThan(10_000);
 
-    const dry = await cli('replay', '--status', 'completed', '--dry-run', '--json', '--secret', SECRET);
+    const dry = await world.cli('replay', '--status', 'completed', '--dry-run', '--json', '--secret', SECRET);
     expect(dry.code).toBe(1);
     const report = JSON.parse(dry.out) as { deliveries: Array<{ id: string; action: string; reason?: string }> };
     const of = (submission: number) => report.deliveries.find((d) => d.id === ids[submission]);
@@ -123,7 +84,17 @@ describe('completed bodies within a byte budget', () => {
     // The kept ones run again from their stored bytes, once each.
     const before = runs.length;
     // The bodiless ones are listed whatever --form says (their form is unknown without the body).
-    const replayed = await cli('replay', '--status', 'completed', '--form', '11', '--since', '1h', '--secret', SECRET);
+    const replayed = await world.cli(
+      'replay',
+      '--status',
+      'completed',
+      '--form',
+      '11',
+      '--since',
+      '1h',
+      '--secret',
+      SECRET,
+    );
     expect(replayed.out).toMatch(/^3 deliveries sent back to the queue; 2 cannot be replayed/m);
     await eventually('the three to run again', () => runs.length - before === 3);
     expect(
@@ -138,30 +109,30 @@ describe('completed bodies within a byte budget', () => {
     // Completing again counts each body once: the account still matches what is held.
     await eventually(
       'the account to settle',
-      async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
+      async () => Number(await world.raw.get(world.queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
     );
     expect((await keptBytes()).bytes).toBeLessThanOrEqual(BUDGET);
   });
 
   it('drops at once a body larger than the whole budget, keeping the smaller ones', async () => {
     const before = await keptBytes();
-    const posted = await postDelivery(url, await signedDelivery(6, BUDGET + 1_000));
+    const posted = await postDelivery(world.url, await signedDelivery(6, BUDGET + 1_000));
     expect(posted.status).toBe(202);
     await eventually(
       'the large delivery to complete with its body dropped',
       async () =>
         (await completed(posted.body.id!)) &&
-        ((await queue.getJob(posted.body.id!))!.data as { body?: unknown }).body === null,
+        ((await world.queue.getJob(posted.body.id!))!.data as { body?: unknown }).body === null,
     );
     expect((await keptBytes()).ids.sort()).toEqual(before.ids.sort());
   });
 
   it('holds the budget with two workers completing many deliveries at the same time', async () => {
-    workers.push(startWorker());
+    world.startWorker(worker);
     const posted = await Promise.all(
       Array.from(
         { length: 40 },
-        async (_, i) => (await postDelivery(url, await signedDelivery(100 + i, SIZE - 3 * i))).body.id!,
+        async (_, i) => (await postDelivery(world.url, await signedDelivery(100 + i, SIZE - 3 * i))).body.id!,
       ),
     );
     await eventually(
@@ -171,7 +142,7 @@ describe('completed bodies within a byte budget', () => {
     );
     await eventually(
       'the account to settle',
-      async () => Number(await raw.get(queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
+      async () => Number(await world.raw.get(world.queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
     );
     const kept = await keptBytes();
     expect(kept.bytes).toBeLessThanOrEqual(BUDGET);
@@ -180,7 +151,7 @@ describe('completed bodies within a byte budget', () => {
 
   it('refuses a budget that is not a non-negative integer, naming the option', () => {
     expect(() =>
-      createInboxWorker({ connection: redis.url, queue: QUEUE, handler: () => {}, completedBodyBytes: -1 }),
+      createInboxWorker({ connection: world.redis.url, queue: QUEUE, handler: () => {}, completedBodyBytes: -1 }),
     ).toThrow(/`completedBodyBytes` must be a non-negative integer \(got -1\)/);
   });
 });

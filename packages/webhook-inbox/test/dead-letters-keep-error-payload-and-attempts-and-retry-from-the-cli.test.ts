@@ -6,77 +6,40 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInboxCli } from '../src/cli.js';
-import {
-  createInbox,
-  createInboxWorker,
-  jobIdFor,
-  type Inbox,
-  type InboxDelivery,
-  type InboxWorker,
-} from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { inboxMiddleware } from '../src/adapters/node.js';
+import { jobIdFor, type InboxDelivery } from '../src/index.js';
+import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const QUEUE = 'dead-letters';
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker;
-let server: Server;
-let url: string;
+let world: InboxWorld;
 let failing = true;
 const runs: InboxDelivery[] = [];
 const runTimes: number[] = [];
 const failures: Array<{ id: string; attempt: number; final: boolean }> = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({
-    connection: redis.url,
-    secret: SECRET,
+  world = await startInboxWorld({
     queue: QUEUE,
-    retry: { attempts: 3, backoffMs: 100, jitter: 0 },
-  });
-  worker = createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
-    handler: (delivery) => {
-      runs.push(delivery);
-      runTimes.push(performance.now());
-      if (failing) throw new Error(`the CRM refused submission ${delivery.payload.submission_id}`);
+    path: '/webhooks/forms',
+    inbox: { retry: { attempts: 3, backoffMs: 100, jitter: 0 } },
+    worker: {
+      handler: (delivery) => {
+        runs.push(delivery);
+        runTimes.push(performance.now());
+        if (failing) throw new Error(`the CRM refused submission ${delivery.payload.submission_id}`);
+      },
+      onFailure: ({ id, attempt, final }) => failures.push({ id, attempt, final }),
     },
-    onFailure: ({ id, attempt, final }) => failures.push({ id, attempt, final }),
   });
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/forms`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await redis?.close();
-});
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
-    out: (l) => (out += `${l}\n`),
-    err: (l) => (err += `${l}\n`),
-  });
-  return { code, out, err };
-}
+afterAll(() => world?.close());
 
 describe('dead letters', () => {
   it('retries with backoff, then keeps the failed delivery with its error, payload and attempts', async () => {
     const delivery = await signedDelivery(4242);
     const id = jobIdFor(delivery.body);
-    expect((await postDelivery(url, delivery, { 'x-api-key': 'k-secret-1' })).status).toBe(202);
+    expect((await postDelivery(world.url, delivery, { 'x-api-key': 'k-secret-1' })).status).toBe(202);
     await eventually('three attempts and a final failure', () => failures.some((f) => f.final));
     expect(failures).toEqual([
       { id, attempt: 1, final: false },
@@ -96,7 +59,7 @@ describe('dead letters', () => {
     expect(firstGap).toBeGreaterThanOrEqual(95);
     expect(secondGap).toBeGreaterThanOrEqual(195);
 
-    const listed = await cli('failed', '--json');
+    const listed = await world.cli('failed', '--json');
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.out)).toEqual([
       {
@@ -109,11 +72,11 @@ describe('dead letters', () => {
         submissionId: 4242,
       },
     ]);
-    const human = await cli('failed');
+    const human = await world.cli('failed');
     expect(human.out).toContain(`${id}  attempts 3/3`);
     expect(human.out).toContain('the CRM refused submission 4242');
 
-    const shown = await cli('show', id, '--json');
+    const shown = await world.cli('show', id, '--json');
     const detail = JSON.parse(shown.out);
     expect(detail).toMatchObject({
       id,
@@ -128,34 +91,34 @@ describe('dead letters', () => {
     expect(shown.out).not.toContain(delivery.signature.slice(7));
     expect(shown.out).not.toContain('k-secret-1');
 
-    const stats = JSON.parse((await cli('stats', '--json')).out);
+    const stats = JSON.parse((await world.cli('stats', '--json')).out);
     expect(stats).toMatchObject({ queue: QUEUE, counts: { failed: 1, waiting: 0, active: 0 }, aof: false });
-    expect((await cli('stats')).out).toMatch(/AOF off/);
+    expect((await world.cli('stats')).out).toMatch(/AOF off/);
   });
 
   it('sends a dead letter back with a fresh set of attempts, and drains', async () => {
-    const [failed] = JSON.parse((await cli('failed', '--json')).out) as Array<{ id: string }>;
+    const [failed] = JSON.parse((await world.cli('failed', '--json')).out) as Array<{ id: string }>;
     failing = false;
     runs.length = 0;
-    const retried = await cli('retry', failed!.id);
+    const retried = await world.cli('retry', failed!.id);
     expect(retried).toMatchObject({ code: 0, out: `retrying ${failed!.id} (back in the queue with 3 attempts)\n` });
-    const drained = await cli('drain', '--timeout-ms', '10000');
+    const drained = await world.cli('drain', '--timeout-ms', '10000');
     expect(drained.code).toBe(0);
     expect(drained.out).toContain('drained');
     await eventually('the retried run', () => runs.length === 1);
     expect(runs[0]).toMatchObject({ id: failed!.id, attempt: 1 });
-    expect(JSON.parse((await cli('stats', '--json')).out).counts).toMatchObject({ failed: 0, completed: 1 });
-    expect(JSON.parse((await cli('failed', '--json')).out)).toEqual([]);
+    expect(JSON.parse((await world.cli('stats', '--json')).out).counts).toMatchObject({ failed: 0, completed: 1 });
+    expect(JSON.parse((await world.cli('failed', '--json')).out)).toEqual([]);
   });
 
   it('fails a job another producer added at once, saying so, instead of guessing at its data', async () => {
     const { Queue } = await import('bullmq');
-    const foreign = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
+    const foreign = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: world.redis.port } });
     try {
       const job = await foreign.add('something-else', { hello: 'world' }, { attempts: 5 });
       await eventually('the foreign job to fail', () => failures.some((f) => f.id === job.id));
       expect(failures.find((f) => f.id === job.id)).toEqual({ id: job.id, attempt: 1, final: true });
-      const shown = JSON.parse((await cli('show', job.id!, '--json')).out);
+      const shown = JSON.parse((await world.cli('show', job.id!, '--json')).out);
       expect(shown).toMatchObject({
         state: 'failed',
         attemptsMade: 1,
@@ -171,17 +134,20 @@ describe('dead letters', () => {
 
   it('says what is wrong, with exit codes 1 and 2', async () => {
     const [completedId] = runs.map((r) => r.id);
-    expect(await cli('retry', completedId!)).toMatchObject({
+    expect(await world.cli('retry', completedId!)).toMatchObject({
       code: 1,
       err: expect.stringContaining('is completed, not failed'),
     });
-    expect(await cli('show', 'wh-nope')).toMatchObject({ code: 1, err: expect.stringContaining('No job wh-nope') });
-    expect(await cli('retry')).toMatchObject({ code: 2, err: expect.stringContaining('retry needs a job id') });
-    expect(await cli('explode')).toMatchObject({
+    expect(await world.cli('show', 'wh-nope')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('No job wh-nope'),
+    });
+    expect(await world.cli('retry')).toMatchObject({ code: 2, err: expect.stringContaining('retry needs a job id') });
+    expect(await world.cli('explode')).toMatchObject({
       code: 2,
       err: expect.stringContaining('Unknown inbox command "explode"'),
     });
-    expect(await cli('failed', '--limit', '0')).toMatchObject({
+    expect(await world.cli('failed', '--limit', '0')).toMatchObject({
       code: 2,
       err: expect.stringContaining('--limit must be a positive whole number'),
     });
@@ -195,21 +161,21 @@ describe('dead letters', () => {
   });
 
   it('waits for pending jobs and gives up after --timeout-ms without deleting them', async () => {
-    await worker.close(); // nobody processes: the next delivery stays waiting
+    await world.worker!.close(); // nobody processes: the next delivery stays waiting
     const delivery = await signedDelivery(5151);
-    expect((await postDelivery(url, delivery)).status).toBe(202);
-    const drained = await cli('drain', '--timeout-ms', '300');
+    expect((await postDelivery(world.url, delivery)).status).toBe(202);
+    const drained = await world.cli('drain', '--timeout-ms', '300');
     expect(drained.code).toBe(1);
     expect(drained.err).toMatch(/still 1 pending after 300 ms \(waiting 1,.*Nothing was deleted/);
-    expect(JSON.parse((await cli('stats', '--json')).out).counts.waiting).toBe(1);
+    expect(JSON.parse((await world.cli('stats', '--json')).out).counts.waiting).toBe(1);
   });
 
   it('runs as the standalone forms-webhook-inbox command', async () => {
     const bin = fileURLToPath(new URL('../bin/forms-webhook-inbox.js', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [bin, 'stats', '--queue', QUEUE], {
-      env: { ...process.env, FORMS_INBOX_REDIS_URL: redis.url },
+      env: { ...process.env, FORMS_INBOX_REDIS_URL: world.redis.url },
     });
-    expect(stdout).toMatch(new RegExp(`queue ${QUEUE} on 127\\.0\\.0\\.1:${redis.port}`));
+    expect(stdout).toMatch(new RegExp(`queue ${QUEUE} on 127\\.0\\.0\\.1:${world.redis.port}`));
     expect(stdout).toMatch(/waiting\s+1/);
   });
 });

@@ -2,51 +2,31 @@
 // accepted and rejected deliveries by reason, enqueue latency, queue depth by state, the age of the
 // oldest waiting delivery, handler attempts and durations, dead letters; and a scrape that still
 // answers, promptly, while Redis is down.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMetricsMiddleware, inboxMiddleware } from '../src/adapters/node.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
+import { inboxMetricsMiddleware } from '../src/adapters/node.js';
 import { eventually, inBatches, postDelivery, signedDelivery } from './support/deliveries.js';
 import { parsePrometheus, valueOf, type Sample } from './support/prometheus.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const QUEUE = 'metrics-endpoint';
 const q = { queue: QUEUE };
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker | undefined;
-let server: Server;
-let base: string;
+let world: InboxWorld;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({
-    connection: redis.url,
-    secret: 'whsec_inbox_test_secret_0123456789',
-    queue: QUEUE,
-    retry: { attempts: 2, backoffMs: 20 },
-    onRedisError: () => {},
-  });
   const metrics = inboxMetricsMiddleware();
-  const receive = inboxMiddleware(inbox);
-  server = createServer((req, res) => (req.url === '/metrics' ? metrics(req, res) : receive(req, res)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  world = await startInboxWorld({
+    queue: QUEUE,
+    inbox: { retry: { attempts: 2, backoffMs: 20 }, onRedisError: () => {} },
+    serve: (receive) => (req, res) => (req.url === '/metrics' ? metrics(req, res) : receive(req, res)),
+  });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await redis?.close();
-});
+afterAll(() => world?.close());
 
 async function scrape(): Promise<{ samples: Sample[]; contentType: string | null; ms: number }> {
   const started = performance.now();
-  const response = await fetch(`${base}/metrics`);
+  const response = await fetch(`${world.base}/metrics`);
   expect(response.status).toBe(200);
   const text = await response.text();
   return {
@@ -57,7 +37,7 @@ async function scrape(): Promise<{ samples: Sample[]; contentType: string | null
 }
 
 describe('GET /metrics', () => {
-  const url = () => `${base}/webhooks/forms`;
+  const url = () => `${world.base}/webhooks/forms`;
 
   it('counts accepted and rejected deliveries by reason, their enqueue latency, and the queue they wait in', async () => {
     const deliveries = await Promise.all(Array.from({ length: 12 }, (_, i) => signedDelivery(i + 1)));
@@ -107,9 +87,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts handler attempts by outcome, their durations and the dead letters once workers run', async () => {
-    worker = createInboxWorker({
-      connection: redis.url,
-      queue: QUEUE,
+    world.startWorker({
       concurrency: 4,
       onFailure: () => {},
       async handler({ payload }) {
@@ -150,8 +128,8 @@ describe('GET /metrics', () => {
   });
 
   it('counts 503s by their kind, and still answers a scrape promptly while Redis is down (without the queue gauges)', async () => {
-    await redis.stop('SIGTERM');
-    await eventually('the inbox to see Redis gone', async () => !(await inbox.health()).ok);
+    await world.redis.stop('SIGTERM');
+    await eventually('the inbox to see Redis gone', async () => !(await world.inbox.health()).ok);
     const delivery = await signedDelivery(500);
     const answer = await postDelivery(url(), delivery);
     expect(answer.status).toBe(503);
@@ -161,6 +139,6 @@ describe('GET /metrics', () => {
     expect(valueOf(samples, 'forms_inbox_deliveries_accepted_total', q)).toBe(13);
     expect(valueOf(samples, 'forms_inbox_queue_jobs', { ...q, state: 'waiting' })).toBeUndefined();
     expect(ms).toBeLessThan(4_000);
-    await redis.start();
+    await world.redis.start();
   });
 });

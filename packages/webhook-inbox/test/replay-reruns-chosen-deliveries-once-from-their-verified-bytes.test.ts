@@ -2,80 +2,48 @@
 // chooses by status, time range and form; re-verifies the stored bytes against the secrets given
 // now (skipping, with the reason, what does not verify or has no bytes left); sends each chosen
 // delivery back once, even with two replays at the same moment; and a dry run changes nothing.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import { runInboxCli } from '../src/cli.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
-const QUEUE = 'replay';
 const OLD_SECRET = 'whsec_the_secret_before_rotation_00';
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker;
-let queue: Queue;
-let server: Server;
-let url: string;
+let world: InboxWorld;
 let failing = true;
 let gate: Promise<void> | undefined;
 const runs: Array<{ id: string; submissionId: number; attempt: number }> = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
   // Receivers verify with [new, old] while rotating: deliveries signed under either are queued.
-  inbox = createInbox({
-    connection: redis.url,
-    secret: [SECRET, OLD_SECRET],
-    queue: QUEUE,
-    retry: { attempts: 1, backoffMs: 10 },
-  });
-  worker = createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
-    concurrency: 8,
-    onFailure: () => {},
-    async handler({ id, payload, attempt }) {
-      runs.push({ id, submissionId: payload.submission_id, attempt });
-      await gate;
-      if (failing) throw new Error('the CRM is down');
+  world = await startInboxWorld({
+    queue: 'replay',
+    path: '/webhooks/forms',
+    inbox: { secret: [SECRET, OLD_SECRET], retry: { attempts: 1, backoffMs: 10 } },
+    worker: {
+      concurrency: 8,
+      onFailure: () => {},
+      async handler({ id, payload, attempt }) {
+        runs.push({ id, submissionId: payload.submission_id, attempt });
+        await gate;
+        if (failing) throw new Error('the CRM is down');
+      },
     },
   });
-  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/forms`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await queue?.close();
-  await redis?.close();
-});
+afterAll(() => world?.close());
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runInboxCli(['replay', ...args, '--redis', redis.url, '--queue', QUEUE], {
-    out: (l) => (out += `${l}\n`),
-    err: (l) => (err += `${l}\n`),
-  });
-  expect(out + err).not.toContain(SECRET);
-  expect(out + err).not.toContain(OLD_SECRET);
-  return { code, out, err };
+async function cli(...args: string[]) {
+  const run = await world.cli('replay', ...args);
+  expect(run.out + run.err).not.toContain(SECRET);
+  expect(run.out + run.err).not.toContain(OLD_SECRET);
+  return run;
 }
 
 /** A delivery of `formId`, signed with `secret`, posted to the receiver; its job id. */
 async function deliver(formId: number, submissionId: number, secret = SECRET): Promise<string> {
   const body = deliveryBody(submissionId).replace('"form_id":11', `"form_id":${formId}`);
-  const answer = await postDelivery(url, { body, signature: await sign(secret, body) });
+  const answer = await postDelivery(world.url, { body, signature: await sign(secret, body) });
   expect(answer.status).toBe(202);
   return answer.body.id!;
 }
@@ -83,6 +51,9 @@ async function deliver(formId: number, submissionId: number, secret = SECRET): P
 const runsOf = (id: string) => runs.filter((r) => r.id === id).length;
 const ids: Record<number, string> = {};
 let received: { start: string; middle: string; end: string };
+/** The failed deliveries of form 11 received before `middle`: submissions 1, 2 and 3. */
+const firstFailed = () => ['--status', 'failed', '--form', '11', '--since', received.start, '--until', received.middle];
+const BOTH_SECRETS = ['--secret', SECRET, '--secret', OLD_SECRET];
 
 describe('inbox replay', () => {
   it('setup: seven deliveries of two forms, at two moments, all dead letters', async () => {
@@ -99,26 +70,11 @@ describe('inbox replay', () => {
     const middle = new Date().toISOString();
     for (const submission of [6, 7]) ids[submission] = await deliver(11, submission);
     received = { start, middle, end: new Date(Date.now() + 1).toISOString() };
-    await eventually('seven dead letters', async () => (await queue.getFailedCount()) === 7);
+    await eventually('seven dead letters', async () => (await world.queue.getFailedCount()) === 7);
   });
 
   it('--dry-run lists the chosen deliveries (status, range, form) and changes nothing', async () => {
-    const result = await cli(
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--dry-run',
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-      '--json',
-    );
+    const result = await cli(...firstFailed(), '--dry-run', ...BOTH_SECRETS, '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.out) as {
       dryRun: boolean;
@@ -130,22 +86,8 @@ describe('inbox replay', () => {
       [2, 11, 'replay', ids[2]],
       [3, 11, 'replay', ids[3]],
     ]);
-    expect(await queue.getFailedCount()).toBe(7);
-    const text = await cli(
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--dry-run',
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-    );
+    expect(await world.queue.getFailedCount()).toBe(7);
+    const text = await cli(...firstFailed(), '--dry-run', ...BOTH_SECRETS);
     expect(text.out).toContain(`would replay ${ids[1]}  form 11 submission 1`);
     expect(text.out).toContain('3 deliveries would be replayed; nothing was changed (--dry-run).');
   });
@@ -176,21 +118,7 @@ describe('inbox replay', () => {
     let open!: () => void;
     gate = new Promise((resolve) => (open = resolve));
     const runsBefore = runs.length;
-    const args = [
-      '--status',
-      'failed',
-      '--form',
-      '11',
-      '--since',
-      received.start,
-      '--until',
-      received.middle,
-      '--secret',
-      SECRET,
-      '--secret',
-      OLD_SECRET,
-      '--json',
-    ];
+    const args = [...firstFailed(), ...BOTH_SECRETS, '--json'];
     const [a, b] = await Promise.all([cli(...args), cli(...args)]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const outcomes = [a, b].flatMap(
@@ -209,7 +137,7 @@ describe('inbox replay', () => {
     expect(again.code).toBe(0);
     expect(again.out).toContain('No failed deliveries match.');
     open();
-    await eventually('three completed', async () => (await queue.getCompletedCount()) === 3);
+    await eventually('three completed', async () => (await world.queue.getCompletedCount()) === 3);
     expect(
       runs
         .slice(runsBefore)
@@ -222,25 +150,27 @@ describe('inbox replay', () => {
     ]);
     for (const submission of [1, 2, 3]) expect(runsOf(ids[submission]!)).toBe(2); // the failed run, the replay
     // Nothing else moved: form 12 and the later ones are still dead letters.
-    expect((await queue.getFailed(0, -1)).map((j) => j.id).sort()).toEqual([ids[4], ids[5], ids[6], ids[7]].sort());
+    expect((await world.queue.getFailed(0, -1)).map((j) => j.id).sort()).toEqual(
+      [ids[4], ids[5], ids[6], ids[7]].sort(),
+    );
     gate = undefined;
   });
 
   it('--status completed runs completed deliveries again from their kept bytes', async () => {
     // Completed jobs keep their bodies within the workers' byte budget (64 MiB by default).
     for (const submission of [1, 2, 3])
-      expect(typeof ((await queue.getJob(ids[submission]!))!.data as { body?: unknown }).body).toBe('string');
+      expect(typeof ((await world.queue.getJob(ids[submission]!))!.data as { body?: unknown }).body).toBe('string');
     const result = await cli('--status', 'completed', '--form', '11', '--secret', SECRET, '--secret', OLD_SECRET);
     expect(result.code).toBe(0);
     expect(result.out).toContain('3 deliveries sent back to the queue.');
     await eventually('the three run a third time', () => [1, 2, 3].every((s) => runsOf(ids[s]!) === 3));
-    await eventually('three completed again', async () => (await queue.getCompletedCount()) === 3);
+    await eventually('three completed again', async () => (await world.queue.getCompletedCount()) === 3);
   });
 
   it('says which completed deliveries cannot be replayed because their bytes were not kept', async () => {
     // As the completed body budget leaves a job whose body it dropped (the budget itself is tested
     // in completed-deliveries-keep-their-bodies-within-a-byte-budget).
-    const job = (await queue.getJob(ids[2]!))!;
+    const job = (await world.queue.getJob(ids[2]!))!;
     await job.updateData({ ...(job.data as Record<string, unknown>), body: null });
     const result = await cli(
       '--status',
@@ -263,7 +193,7 @@ describe('inbox replay', () => {
     expect(of(2)!.detail).toContain('Its raw body is no longer stored');
     // The others still have their bytes: replayable.
     for (const submission of [1, 3]) expect(of(submission)).toMatchObject({ action: 'replay' });
-    expect(await queue.getCompletedCount()).toBe(3);
+    expect(await world.queue.getCompletedCount()).toBe(3);
   });
 
   it('refuses unclear requests with exit 2 and the fix', async () => {

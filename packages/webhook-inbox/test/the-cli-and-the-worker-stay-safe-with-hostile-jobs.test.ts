@@ -5,32 +5,17 @@
 // reaching the handler, and `show` explains it without a stack trace; `retry --all` sends each
 // dead letter back once, even when the handler keeps failing; a completed job keeps its body within
 // the default byte budget (completed-deliveries-keep-their-bodies-within-a-byte-budget covers the budget).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import { runInboxCli } from '../src/cli.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+import { eventually, postDelivery, signedDelivery, sleep } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld, type WorldWorkerOptions } from './support/world.js';
 
 const QUEUE = 'hostile';
 const HOSTILE_REASON = 'CRM refused \u001b[2J\u001b[1;1Hfake prompt$ \rOVERWRITTEN\u0007 \u009b31m \u202eevil';
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker | undefined;
-let server: Server;
-let queue: Queue;
-let raw: Redis;
-let url: string;
+let world: InboxWorld;
 const runs: Array<{ submissionId: number; payload: unknown }> = [];
 
-const startWorker = (onFailure?: Parameters<typeof createInboxWorker>[0]['onFailure']) =>
-  createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
+const startWorker = (onFailure?: WorldWorkerOptions['onFailure']) =>
+  world.startWorker({
     concurrency: 4,
     handler: ({ payload }) => {
       runs.push({ submissionId: payload?.submission_id, payload });
@@ -40,34 +25,10 @@ const startWorker = (onFailure?: Parameters<typeof createInboxWorker>[0]['onFail
   });
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 1, backoffMs: 10 } });
-  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
-  raw = new Redis(redis.port, '127.0.0.1');
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  world = await startInboxWorld({ queue: QUEUE, inbox: { retry: { attempts: 1, backoffMs: 10 } } });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await queue?.close();
-  raw?.disconnect();
-  await redis?.close();
-});
-
-async function cli(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runInboxCli([...args, '--redis', redis.url, '--queue', QUEUE], {
-    out: (line) => (out += `${line}\n`),
-    err: (line) => (err += `${line}\n`),
-  });
-  return { code, out, err };
-}
+afterAll(() => world?.close());
 
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
 
@@ -78,8 +39,8 @@ describe('hostile jobs', () => {
     const delivery = await signedDelivery(100);
     let id = '';
     try {
-      worker = startWorker();
-      const posted = await postDelivery(url, delivery);
+      startWorker();
+      const posted = await postDelivery(world.url, delivery);
       expect(posted.status).toBe(202);
       id = posted.body.id!;
       await eventually('the default failure line', () => lines.some((line) => line.includes(id)));
@@ -91,13 +52,15 @@ describe('hostile jobs', () => {
     expect(line).toContain(
       'CRM refused \\u001b[2J\\u001b[1;1Hfake prompt$ \\u000dOVERWRITTEN\\u0007 \\u009b31m \\u202eevil (submission 100)',
     );
-    const listed = await cli('failed');
+    const listed = await world.cli('failed');
     expect(listed.out).not.toMatch(CONTROL);
     expect(listed.out).toContain('\\u001b[2J');
-    const shown = await cli('show', id);
+    const shown = await world.cli('show', id);
     expect(shown.out).not.toMatch(CONTROL);
     // --json stays exact JSON: the reason parses back to the very characters.
-    expect(JSON.parse((await cli('failed', '--json')).out)[0].failedReason).toBe(`${HOSTILE_REASON} (submission 100)`);
+    expect(JSON.parse((await world.cli('failed', '--json')).out)[0].failedReason).toBe(
+      `${HOSTILE_REASON} (submission 100)`,
+    );
   });
 
   it('masks credential-like headers by pattern, and credential-like values whatever the name', async () => {
@@ -115,10 +78,13 @@ describe('hostile jobs', () => {
       'x-forwarded-note': 'Bearer bearer-value-10',
       'x-innocent-name': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
     };
-    const posted = await postDelivery(url, delivery, { ...secrets, 'x-tenant': 'acme' });
+    const posted = await postDelivery(world.url, delivery, { ...secrets, 'x-tenant': 'acme' });
     expect(posted.status).toBe(202);
-    await eventually('the dead letter', async () => (await queue.getJob(posted.body.id!))?.failedReason !== undefined);
-    const shown = await cli('show', posted.body.id!, '--json');
+    await eventually(
+      'the dead letter',
+      async () => (await world.queue.getJob(posted.body.id!))?.failedReason !== undefined,
+    );
+    const shown = await world.cli('show', posted.body.id!, '--json');
     const headers = JSON.parse(shown.out).delivery.headers as Record<string, string>;
     for (const [name, value] of Object.entries(secrets)) {
       expect(headers[name]).toBe(`<masked, ${value.length} chars>`);
@@ -130,9 +96,13 @@ describe('hostile jobs', () => {
 
   it('fails a job whose data is not JSON, or whose body is null, with the reason; `show` explains without a stack trace', async () => {
     // Delayed, so its data can be spoiled before a worker takes it.
-    const notJson = await queue.add('submission.created', { v: 1 }, { jobId: 'wh-not-json', attempts: 3, delay: 300 });
-    await raw.hset(queue.toKey(notJson.id!), 'data', '{"v":1,"body":');
-    const nullBody = await queue.add(
+    const notJson = await world.queue.add(
+      'submission.created',
+      { v: 1 },
+      { jobId: 'wh-not-json', attempts: 3, delay: 300 },
+    );
+    await world.raw.hset(world.queue.toKey(notJson.id!), 'data', '{"v":1,"body":');
+    const nullBody = await world.queue.add(
       'submission.created',
       { v: 1, body: Buffer.from('null').toString('base64'), headers: {}, receivedAt: Date.now() },
       { jobId: 'wh-null-body', attempts: 3 },
@@ -140,13 +110,13 @@ describe('hostile jobs', () => {
     await eventually(
       'both to be failed',
       async () =>
-        (await raw.zscore(queue.toKey('failed'), 'wh-not-json')) !== null &&
-        (await raw.zscore(queue.toKey('failed'), 'wh-null-body')) !== null,
+        (await world.raw.zscore(world.queue.toKey('failed'), 'wh-not-json')) !== null &&
+        (await world.raw.zscore(world.queue.toKey('failed'), 'wh-null-body')) !== null,
       10_000,
     );
     expect(runs.some((run) => run.payload === null)).toBe(false);
 
-    const shown = await cli('show', 'wh-not-json');
+    const shown = await world.cli('show', 'wh-not-json');
     expect(shown.err).toBe('');
     expect(shown.code).toBe(0);
     expect(shown.err).toBe('');
@@ -157,30 +127,30 @@ describe('hostile jobs', () => {
       delivery: { error: expect.stringMatching(/holds data that is not JSON/) },
     });
     expect(JSON.parse(shown.out).failedReason).toMatch(/holds data that is not JSON/);
-    expect(JSON.parse((await cli('show', nullBody.id!)).out).failedReason).toMatch(
+    expect(JSON.parse((await world.cli('show', nullBody.id!)).out).failedReason).toMatch(
       /holds a body that is null, not a submission.created object/,
     );
-    const listed = JSON.parse((await cli('failed', '--json', '--limit', '100')).out) as Array<{ id: string }>;
+    const listed = JSON.parse((await world.cli('failed', '--json', '--limit', '100')).out) as Array<{ id: string }>;
     expect(listed.map((row) => row.id)).toEqual(expect.arrayContaining(['wh-not-json', 'wh-null-body']));
-    await raw.del(queue.toKey('wh-not-json'));
-    await raw.zrem(queue.toKey('failed'), 'wh-not-json', 'wh-null-body');
-    await raw.del(queue.toKey('wh-null-body'));
+    await world.raw.del(world.queue.toKey('wh-not-json'));
+    await world.raw.zrem(world.queue.toKey('failed'), 'wh-not-json', 'wh-null-body');
+    await world.raw.del(world.queue.toKey('wh-null-body'));
   });
 
   it('retry --all sends each dead letter back once, however fast the handler fails again', async () => {
-    await raw.del(queue.toKey('failed'));
+    await world.raw.del(world.queue.toKey('failed'));
     const deliveries = await Promise.all(Array.from({ length: 20 }, (_, i) => signedDelivery(200 + i)));
-    for (const delivery of deliveries) expect((await postDelivery(url, delivery)).status).toBe(202);
-    await eventually('20 dead letters', async () => (await queue.getFailedCount()) === 20);
+    for (const delivery of deliveries) expect((await postDelivery(world.url, delivery)).status).toBe(202);
+    await eventually('20 dead letters', async () => (await world.queue.getFailedCount()) === 20);
     const before = runs.length;
 
-    const retried = await cli('retry', '--all');
+    const retried = await world.cli('retry', '--all');
     expect(retried.code).toBe(0);
     expect(retried.out).toMatch(/^20 failed deliveries sent back to the queue/m);
     expect(retried.out.match(/^retrying /gm)).toHaveLength(20);
     await eventually(
       'each to fail again',
-      async () => (await queue.getFailedCount()) === 20 && runs.length - before >= 20,
+      async () => (await world.queue.getFailedCount()) === 20 && runs.length - before >= 20,
     );
     await sleep(300);
     expect(runs.length - before).toBe(20);
@@ -188,18 +158,18 @@ describe('hostile jobs', () => {
 
   it('keeps the body of a completed job within the default budget, and `show` prints it with its headers masked', async () => {
     const delivery = await signedDelivery(7, 200_000);
-    const posted = await postDelivery(url, delivery, { 'x-jwt': 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
+    const posted = await postDelivery(world.url, delivery, { 'x-jwt': 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
     await eventually(
       'the job to complete and its body to be accounted',
-      async () => (await raw.zscore(queue.toKey('kept-bodies'), id)) !== null,
+      async () => (await world.raw.zscore(world.queue.toKey('kept-bodies'), id)) !== null,
     );
-    expect(((await queue.getJob(id))!.data as { body?: unknown }).body).toBe(
+    expect(((await world.queue.getJob(id))!.data as { body?: unknown }).body).toBe(
       Buffer.from(delivery.body).toString('base64'),
     );
-    expect(Number(await raw.get(queue.toKey('kept-bodies:total')))).toBe(Buffer.byteLength(delivery.body));
-    const shown = JSON.parse((await cli('show', id, '--json')).out);
+    expect(Number(await world.raw.get(world.queue.toKey('kept-bodies:total')))).toBe(Buffer.byteLength(delivery.body));
+    const shown = JSON.parse((await world.cli('show', id, '--json')).out);
     expect(shown).toMatchObject({
       state: 'completed',
       delivery: {

@@ -2,45 +2,20 @@
 // the API (ledger: update-submission-emits-webhook), with the current answers: other bytes, so
 // another delivery and another delivery id. The handler must be given the key of the submission
 // itself, the same across those deliveries, to make its writes idempotent per submission.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import {
-  createInbox,
-  createInboxWorker,
-  submissionKeyFor,
-  type Inbox,
-  type InboxDelivery,
-  type InboxWorker,
-} from '../src/index.js';
+import { submissionKeyFor, type InboxDelivery } from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker;
-let server: Server;
-let url: string;
+let world: InboxWorld;
 const runs: InboxDelivery[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'keys' });
-  worker = createInboxWorker({ connection: redis.url, queue: 'keys', handler: (delivery) => void runs.push(delivery) });
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  world = await startInboxWorld({ queue: 'keys', worker: { handler: (delivery) => void runs.push(delivery) } });
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await redis?.close();
-});
+afterAll(() => world?.close());
 
 const signed = async (body: string) => ({ body, signature: await sign(SECRET, body) });
 
@@ -51,7 +26,7 @@ describe('the submission key', () => {
     expect(updated).not.toBe(created);
     const other = deliveryBody(4243);
     for (const body of [created, updated, other])
-      expect((await postDelivery(url, await signed(body))).status).toBe(202);
+      expect((await postDelivery(world.url, await signed(body))).status).toBe(202);
     await eventually('three runs', () => runs.length === 3);
 
     const bySubmission = (id: number) => runs.filter((run) => run.payload.submission_id === id);

@@ -1,16 +1,10 @@
 // A handler can reject with anything: `null`, `undefined`, a string, an Error whose `message`
 // getter throws. Each must count as a failed attempt at once (not stall until the lock expires and
 // end as "job stalled more than allowable limit"), with a failedReason that says what was thrown.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { inboxMiddleware } from '../src/adapters/node.js';
-import { runInboxCli } from '../src/cli.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, signedDelivery, eventually } from './support/deliveries.js';
+import { startInboxWorld, type InboxWorld } from './support/world.js';
 
-const QUEUE = 'throws';
 const hostile = new Error('unused');
 Object.defineProperty(hostile, 'message', {
   get() {
@@ -24,45 +18,32 @@ const THROWN: Record<number, () => unknown> = {
   4: () => hostile,
   5: () => ({ code: 'E_CRM', retryable: false }),
 };
-let redis: RedisServer;
-let inbox: Inbox;
-let worker: InboxWorker;
-let server: Server;
-let url: string;
+let world: InboxWorld;
 const failures: Array<{ id: string; attempt: number; final: boolean; message: string }> = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, retry: { attempts: 2, backoffMs: 50 } });
-  worker = createInboxWorker({
-    connection: redis.url,
-    queue: QUEUE,
-    concurrency: 5,
-    // Long locks and stalled checks: a run that is not counted would only come back after 30 s.
-    lockDurationMs: 30_000,
-    stalledIntervalMs: 30_000,
-    handler: ({ payload }) => Promise.reject(THROWN[payload.submission_id]!()),
-    onFailure: ({ id, attempt, final, error }) => failures.push({ id, attempt, final, message: error.message }),
+  world = await startInboxWorld({
+    queue: 'throws',
+    inbox: { retry: { attempts: 2, backoffMs: 50 } },
+    worker: {
+      concurrency: 5,
+      // Long locks and stalled checks: a run that is not counted would only come back after 30 s.
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 30_000,
+      handler: ({ payload }) => Promise.reject(THROWN[payload.submission_id]!()),
+      onFailure: ({ id, attempt, final, error }) => failures.push({ id, attempt, final, message: error.message }),
+    },
   });
-  server = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await worker?.close();
-  await inbox?.close();
-  await redis?.close();
-});
+afterAll(() => world?.close());
 
 describe('a handler that fails without a proper Error', () => {
   it('fails the attempt at once, retries, and dead-letters with a reason that says what was thrown', async () => {
     const deliveries = await Promise.all(Object.keys(THROWN).map((id) => signedDelivery(Number(id))));
     const ids: string[] = [];
     for (const delivery of deliveries) {
-      const posted = await postDelivery(url, delivery);
+      const posted = await postDelivery(world.url, delivery);
       expect(posted.status).toBe(202);
       ids.push(posted.body.id!);
     }
@@ -78,13 +59,8 @@ describe('a handler that fails without a proper Error', () => {
       ]);
     }
 
-    let out = '';
-    expect(
-      await runInboxCli(['failed', '--json', '--redis', redis.url, '--queue', QUEUE], {
-        out: (line) => (out += line),
-        err: () => {},
-      }),
-    ).toBe(0);
+    const { code, out } = await world.cli('failed', '--json');
+    expect(code).toBe(0);
     const reasons = Object.fromEntries(
       (JSON.parse(out) as Array<{ submissionId: number; failedReason: string; attemptsMade: number }>).map((row) => [
         row.submissionId,

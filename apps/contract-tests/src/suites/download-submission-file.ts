@@ -72,7 +72,7 @@ async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> 
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]);
   if (target.origin === new URL(ctx.target.baseUrl).origin) {
     // The tenant's own host: through the target's pacer, like every other request to it.
-    const stored = await targetFetch({ pacer: ctx.target.pacer, traffic: ctx.target.traffic })(target, {
+    const stored = await targetFetch({ pacing: ctx.target.pacing, traffic: ctx.target.traffic })(target, {
       redirect: 'manual',
       signal,
     }).catch((error: unknown) => error as Error);

@@ -4,10 +4,10 @@
 // cases and the public operations) use openapi-fetch directly, since the client refuses to be
 // built without one.
 import createClient, { type Client } from 'openapi-fetch';
-import { createFormsClient, isFormsApiError, type RequestPacer } from '@forms-api/client';
+import { createFormsClient, isFormsApiError } from '@forms-api/client';
 import type { paths } from '@forms-api/types';
 import type { Exchange } from '../model.js';
-import type { TrafficMeter } from './target.js';
+import type { TargetPacing, TrafficMeter } from './target.js';
 
 export type RawClient = Client<paths>;
 
@@ -81,30 +81,22 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
 /**
  * A fetch that adds the check's extra headers, records the request and the response text, and hands
  * the client a response rebuilt from the bytes it read: at most `maxBodyBytes` of them, so neither
- * the recorder nor the client's own parser ever holds more. It bounds each request by `timeoutMs`
- * on top of any signal the request already carries.
+ * the recorder nor the client's own parser ever holds more. `base` bounds each attempt (a
+ * `targetFetch`: under the pacer, so a wait for the rate limit is never cut short by a timeout).
  */
 export function recordingFetch(
   recorder: ExchangeRecorder,
-  extraHeaders: Record<string, string> = {},
-  base: typeof fetch = globalThis.fetch,
-  timeoutMs = 20_000,
+  extraHeaders: Record<string, string>,
+  base: typeof fetch,
   maxBodyBytes = MAX_RESPONSE_BYTES,
 ): typeof fetch {
-  const timed = TIMED.has(base);
   return async (input, init) => {
     const original = input instanceof Request ? input : new Request(input, init);
     const headers = new Headers(original.headers);
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
     // A contract check judges the tenant's own answer: a redirect (the file download's 302) is the
     // answer, not a hop to follow to a host the suite does not test.
-    // The per-request timeout is applied by `targetFetch` under the pacer, so a wait for the rate
-    // limit is never cut short by it; a bare base fetch gets it here.
-    const request = new Request(original, {
-      headers,
-      redirect: 'manual',
-      signal: timed ? original.signal : AbortSignal.any([original.signal, AbortSignal.timeout(timeoutMs)]),
-    });
+    const request = new Request(original, { headers, redirect: 'manual' });
     const requestBody = request.body ? await request.clone().text() : undefined;
     const base_: Omit<Exchange, 'status'> = {
       method: request.method,
@@ -156,16 +148,13 @@ export interface HttpClientOptions {
   readonly recorder: ExchangeRecorder;
   /** Extra headers on every request (Prism's `Prefer` is set per request instead). */
   readonly headers?: Record<string, string>;
-  /** The target's pacer: every client of a target spends one budget. */
-  readonly pacer?: RequestPacer;
+  /** The target's pacing: every client of a target spends one budget. */
+  readonly pacing?: TargetPacing;
   readonly traffic?: TrafficMeter;
 }
 
 /** Longer than any wait the pacer allows one request (its bound is 120 s of 429s, plus the pacing before each send). */
 const PACED_CLIENT_TIMEOUT_MS = 15 * 60_000;
-
-/** Fetches that bound each attempt themselves (recordingFetch adds no timeout over them). */
-const TIMED = new WeakSet<typeof fetch>();
 
 /** Bounds each request it sends by `timeoutMs` (headers and body), on top of the request's own signal. */
 function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
@@ -214,42 +203,29 @@ function resentOnDroppedConnection(attempt: typeof fetch): typeof fetch {
   };
 }
 
-/** Pacers whose tenant answered without `X-RateLimit-Limit`: it enforces no limit (until its first 429). */
-const UNLIMITED = new WeakMap<RequestPacer, boolean>();
-/** Pacers whose tenant has reported a limit at least once: they stay paced. */
-const REPORTS_LIMIT = new WeakSet<RequestPacer>();
-
-/** True when the pacer's tenant reports no rate limit, so its requests are not spaced. */
-export function tenantReportsNoLimit(pacer: RequestPacer): boolean {
-  return UNLIMITED.get(pacer) === true;
-}
-
 /**
  * Sends through the pacer while the tenant reports a limit (the service does on every answer). A
  * tenant whose answers carry no `X-RateLimit-Limit` (a sandbox with its limit off, a proxy of your
  * own) is not spaced; its first 429 puts the pacer back in charge, and that request is sent again
  * through it.
  */
-function pacedWhileLimited(pacer: RequestPacer, attempt: typeof fetch): typeof fetch {
-  const paced = pacer.fetch(attempt) as typeof fetch;
+function pacedWhileLimited(pacing: TargetPacing, attempt: typeof fetch): typeof fetch {
+  const paced = pacing.pacer.fetch(attempt) as typeof fetch;
   return async (input, init) => {
-    if (!UNLIMITED.get(pacer)) {
+    if (pacing.tenantLimit !== 'none') {
       const response = await paced(input, init);
       // Only a tenant that has never reported a limit is judged unlimited: one answer without the
       // header (a redirect to storage, a file) must not stop the pacing of a tenant that has one.
-      if (response.headers.has('x-ratelimit-limit')) REPORTS_LIMIT.add(pacer);
-      else if (response.status !== 429 && !REPORTS_LIMIT.has(pacer)) UNLIMITED.set(pacer, true);
+      if (response.headers.has('x-ratelimit-limit')) pacing.tenantLimit = 'reported';
+      else if (response.status !== 429 && pacing.tenantLimit === 'unknown') pacing.tenantLimit = 'none';
       return response;
     }
     const request = new Request(input, init);
     const again = request.clone();
     const response = await attempt(request);
-    if (response.headers.has('x-ratelimit-limit')) {
-      REPORTS_LIMIT.add(pacer);
-      UNLIMITED.set(pacer, false);
-    }
+    if (response.headers.has('x-ratelimit-limit')) pacing.tenantLimit = 'reported';
     if (response.status !== 429) return response;
-    UNLIMITED.set(pacer, false);
+    if (pacing.tenantLimit === 'none') pacing.tenantLimit = 'unknown';
     await response.body?.cancel().catch(() => {});
     return paced(again);
   };
@@ -261,11 +237,11 @@ function pacedWhileLimited(pacer: RequestPacer, attempt: typeof fetch): typeof f
  * time), and counted.
  */
 export function targetFetch(
-  options: { pacer?: RequestPacer | undefined; traffic?: TrafficMeter | undefined },
+  options: { pacing?: TargetPacing | undefined; traffic?: TrafficMeter | undefined },
   timeoutMs = 20_000,
 ): typeof fetch {
   const attempt = resentOnDroppedConnection(timedFetch(globalThis.fetch, timeoutMs));
-  const base: typeof fetch = options.pacer ? pacedWhileLimited(options.pacer, attempt) : attempt;
+  const base: typeof fetch = options.pacing ? pacedWhileLimited(options.pacing, attempt) : attempt;
   const traffic = options.traffic;
   const counted: typeof fetch = traffic
     ? (input, init) => {
@@ -273,12 +249,11 @@ export function targetFetch(
         return base(input, init);
       }
     : base;
-  TIMED.add(counted);
   return counted;
 }
 
 export function createHttpClient(options: HttpClientOptions): RawClient {
-  const fetch = recordingFetch(options.recorder, options.headers, targetFetch(options));
+  const fetch = recordingFetch(options.recorder, options.headers ?? {}, targetFetch(options));
   // Each attempt is bounded under the pacer (targetFetch); the client's own timer would also count
   // the time a request waits for the rate limit, so with a pacer it only guards against a hang.
   if (options.token)
@@ -287,7 +262,7 @@ export function createHttpClient(options: HttpClientOptions): RawClient {
       token: options.token,
       fetch,
       retry: false,
-      timeoutMs: options.pacer ? PACED_CLIENT_TIMEOUT_MS : 20_000,
+      timeoutMs: options.pacing ? PACED_CLIENT_TIMEOUT_MS : 20_000,
     });
   return createClient<paths>({ baseUrl: options.baseUrl, fetch });
 }

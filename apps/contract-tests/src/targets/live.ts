@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { RequestPacer } from '@forms-api/client';
 import { failure, success, type Result } from '../result.js';
 import { envVariableOf } from './settings.js';
-import { TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
+import { pacingWith, TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
 
 /** Each setting by its one name (the config key; the variable is FORMS_API_ + CONSTANT_CASE), and its type. */
 const SETTINGS = {
@@ -154,7 +154,7 @@ export function liveTarget(
       ? { webhooks: { listenPort: Number(settings.webhookReceiverPort ?? 8787), receiverUrl: () => receiverUrl } }
       : {}),
     proxyPass: options.proxyPass,
-    ...(options.pacer ? { pacer: options.pacer } : {}),
+    ...(options.pacer ? { pacing: pacingWith(options.pacer) } : {}),
     secrets: tokenSecrets(tokens),
     stop: async () => {},
   };
