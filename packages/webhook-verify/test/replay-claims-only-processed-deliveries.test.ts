@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MemoryReplayStore,
-  WebhookUsageError,
-  WebhookVerificationError,
+  WebhookVerifyError,
   createVerifier,
   handleWebhook,
   parseWebhook,
@@ -17,7 +16,7 @@ import { BODY, SECRET, SIGNATURE } from './http-helpers.js';
 const reasonOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'none',
-    (e: WebhookVerificationError) => e.reason,
+    (e: WebhookVerifyError) => e.kind,
   );
 
 describe.each([
@@ -119,10 +118,10 @@ describe('parseWebhook with a replay store', () => {
     const error = await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: legacy as never }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(WebhookUsageError);
-    expect((error as WebhookUsageError).code).toBe('invalid_option');
+    expect(error).toBeInstanceOf(WebhookVerifyError);
+    expect((error as WebhookVerifyError).kind).toBe('invalid_option');
     expect((error as Error).message).toMatch(/SET key 1 NX PX/);
-    expect(() => createVerifier({ secret: SECRET, replayStore: legacy as never })).toThrow(WebhookUsageError);
+    expect(() => createVerifier({ secret: SECRET, replayStore: legacy as never })).toThrow(WebhookVerifyError);
   });
 });
 

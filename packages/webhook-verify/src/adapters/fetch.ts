@@ -56,7 +56,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
     /**
      * Checks the content type, reads the body within `maxBodyBytes`, verifies the signature and
      * parses and validates the payload; with `replayStore` it then claims the delivery. Throws
-     * `WebhookRequestError`, `WebhookVerificationError` or `WebhookUsageError` (answer them with
+     * a `WebhookVerifyError` (answer it with
      * `rejectionFor` and `rejectionResponse`); call `release()` if the delivery is not processed.
      */
     verifyFetchRequest(request: Request, options: FetchWebhookOptions): Promise<VerifiedWebhook<Uint8Array>> {
@@ -65,7 +65,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
 
     /**
      * Verifies a webhook `Request`. Never throws for a bad request: it returns `{ ok: false,
-     * response }`. Throws a `WebhookUsageError` for a misuse (a body already read, a bad option).
+     * response }`. Throws a `WebhookVerifyError` of a usage kind for a misuse (a body already read, a bad option).
      */
     verifyWebhookRequest(request: Request, options: FetchWebhookOptions): Promise<FetchWebhookResult> {
       return toResult(requestVerifier(options)(request), options);
