@@ -47,10 +47,10 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
     typeof replayStore.claim !== 'function' ||
     typeof replayStore.release !== 'function'
   ) {
-    const legacy = typeof (replayStore as { seen?: unknown } | null)?.seen === 'function';
     throw new WebhookVerifyError('invalid_option', {
       context: { option: 'replayStore' },
-      message: `\`replayStore\` must implement \`claim(key, ttlMs)\` (atomic: true when this caller now holds the key) and \`release(key)\`.${legacy ? ' This store has the former `seen(key, ttlMs)` method: over Redis, `claim` is `SET key 1 NX PX ttlMs` (true when it answers OK) and `release` is `DEL key`.' : ''}`,
+      message:
+        '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or `RedisReplayStore` from `@forms-api/webhook-inbox` across processes.',
     });
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
