@@ -56,6 +56,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
       init = {
         ...base,
         kind: 'timeout',
+        timeoutMs: what.timeoutMs,
         message:
           what.phase === 'headers'
             ? `${label} got no response within ${what.timeoutMs} ms${tries}: the service is slow or unreachable; raise \`timeoutMs\` or try again later.`
@@ -89,6 +90,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         ...base,
         url: response.url || base.url,
         kind: 'response_too_large',
+        limit,
         status: response.status,
         headers: headersRecord(response.headers, scope.redact),
         message: `${label} answered ${response.status} with a body larger than \`maxResponseBytes\` (${limit} bytes${declared === null ? '' : `; Content-Length: ${declared}`}), so the client stopped reading it: if the answer really is that large, raise \`maxResponseBytes\`; otherwise check \`baseUrl\` (a wrong host or a broken proxy may send without end).`,
