@@ -21,26 +21,26 @@ const failureOf = (promise: Promise<unknown>) =>
   );
 
 describe('FormsApiError across the ESM and the CommonJS build', () => {
-  it.each([['ESM', 'CommonJS', esm, cjs], ,] as const)(
-    'the %s guard recognises an error thrown by the %s copy',
-    async (_a, _b, judge, thrower) => {
-      server = await startServer((_req, res) => json(res, 404, { message: 'Not found.' }));
-      const client = thrower.createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
-      const error = await failureOf(client.forms.get('missing'));
-      expect(error).toBeInstanceOf(thrower.FormsApiError);
-      expect(error).not.toBeInstanceOf(judge.FormsApiError);
-      expect(judge.isFormsApiError(error)).toBe(true);
-      const { context } = error as Entry.FormsApiError;
-      expect(context).toMatchObject({
-        status: 404,
-        attempts: 1,
-        operation: { method: 'GET', operationId: 'getForm' },
-        url: `${server.url}/open/forms/missing`,
-      });
-      expect(Object.isFrozen(context)).toBe(true);
-      expect(JSON.stringify(context)).not.toContain(TOKEN);
-    },
-  );
+  it.each([
+    ['ESM', 'CommonJS', esm, cjs],
+    ['CommonJS', 'ESM', cjs, esm],
+  ] as const)('the %s guard recognises an error thrown by the %s copy', async (_a, _b, judge, thrower) => {
+    server = await startServer((_req, res) => json(res, 404, { message: 'Not found.' }));
+    const client = thrower.createFormsClient({ baseUrl: server.url, token: TOKEN, retry: false });
+    const error = await failureOf(client.forms.get('missing'));
+    expect(error).toBeInstanceOf(thrower.FormsApiError);
+    expect(error).not.toBeInstanceOf(judge.FormsApiError);
+    expect(judge.isFormsApiError(error)).toBe(true);
+    const { context } = error as Entry.FormsApiError;
+    expect(context).toMatchObject({
+      status: 404,
+      attempts: 1,
+      operation: { method: 'GET', operationId: 'getForm' },
+      url: `${server.url}/open/forms/missing`,
+    });
+    expect(Object.isFrozen(context)).toBe(true);
+    expect(JSON.stringify(context)).not.toContain(TOKEN);
+  });
 
   it('keeps the documented fields beside the context, with the same values', async () => {
     server = await startServer((_req, res) =>

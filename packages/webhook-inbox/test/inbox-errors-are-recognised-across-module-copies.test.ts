@@ -19,16 +19,16 @@ function thrownBy(attempt: () => unknown): unknown {
 }
 
 describe('InboxError across the ESM and the CommonJS build', () => {
-  it.each([['ESM', 'CommonJS', esm, cjs], ,] as const)(
-    'the %s isInboxError recognises an error of the %s copy',
-    (_a, _b, judge, thrower) => {
-      const error = thrownBy(() => thrower.createInbox({ connection: 'localhost:6379', secret: SECRET }));
-      expect(error).not.toBeInstanceOf(judge.InboxError);
-      expect(judge.isInboxError(error)).toBe(true);
-      expect(error).toMatchObject({ name: 'InboxError', kind: 'invalid_options' });
-      expect(judge.isUnavailable(error)).toBe(false);
-    },
-  );
+  it.each([
+    ['ESM', 'CommonJS', esm, cjs],
+    ['CommonJS', 'ESM', cjs, esm],
+  ] as const)('the %s isInboxError recognises an error of the %s copy', (_a, _b, judge, thrower) => {
+    const error = thrownBy(() => thrower.createInbox({ connection: 'localhost:6379', secret: SECRET }));
+    expect(error).not.toBeInstanceOf(judge.InboxError);
+    expect(judge.isInboxError(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'InboxError', kind: 'invalid_options' });
+    expect(judge.isUnavailable(error)).toBe(false);
+  });
 
   it('isUnavailable of one copy sees an unavailable kind of the other', () => {
     const closing = new cjs.InboxError('closing', 'The inbox is shutting down.');

@@ -27,16 +27,16 @@ describe('WebhookVerifyError across the ESM and the CommonJS build', () => {
     expect(fromCjs).not.toBeInstanceOf(esm.WebhookVerifyError);
   });
 
-  it.each([['ESM', 'CommonJS', esm, cjs], ,] as const)(
-    'the %s guard recognises a verification failure of the %s copy',
-    async (_a, _b, judge, thrower) => {
-      const error = await failureOf(thrower.verifyOrThrow(SECRET, BODY, `sha256=${'0'.repeat(64)}`));
-      expect(judge.isWebhookVerifyError(error)).toBe(true);
-      expect(error).toMatchObject({ name: 'WebhookVerifyError', kind: 'signature_mismatch' });
-      // The rejection table judges it as its own: 401, not the 500 of an unknown error.
-      expect(judge.rejectionFor(error)).toMatchObject({ status: 401, reason: 'signature_mismatch' });
-    },
-  );
+  it.each([
+    ['ESM', 'CommonJS', esm, cjs],
+    ['CommonJS', 'ESM', cjs, esm],
+  ] as const)('the %s guard recognises a verification failure of the %s copy', async (_a, _b, judge, thrower) => {
+    const error = await failureOf(thrower.verifyOrThrow(SECRET, BODY, `sha256=${'0'.repeat(64)}`));
+    expect(judge.isWebhookVerifyError(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'WebhookVerifyError', kind: 'signature_mismatch' });
+    // The rejection table judges it as its own: 401, not the 500 of an unknown error.
+    expect(judge.rejectionFor(error)).toMatchObject({ status: 401, reason: 'signature_mismatch' });
+  });
 
   it('a misuse from the CommonJS copy is answered as a misuse (500 naming its kind) by the ESM copy', () => {
     let error: unknown;
