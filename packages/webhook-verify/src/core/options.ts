@@ -50,7 +50,7 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
     throw new WebhookVerifyError('invalid_option', {
       context: { option: 'replayStore' },
       message:
-        '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or `RedisReplayStore` from `@forms-api/webhook-inbox` across processes.',
+        '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or across processes the `RedisReplayStore` of @forms-api/webhook-inbox.',
     });
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
