@@ -1,6 +1,7 @@
 // FormsApiError: the one error type the client throws. Each has a `kind` to branch on, a message
 // that names the likely cause and the fix, and the context (status, body, operation, headers);
-// none of it ever holds the token. Errors of a request are built by failures.ts.
+// none of it ever holds the token. Errors of a request are built by failures.ts. isFormsApiError
+// recognises one from any copy of the package (ESM beside CommonJS) by a Symbol.for brand.
 import type { OperationInfo } from './operations.js';
 
 export type FormsApiErrorKind =
@@ -43,8 +44,38 @@ export interface FormsApiErrorInit {
   attempts?: number;
   /** For `invalid_options`: the option or argument that was wrong. */
   option?: string;
+  /** For `response_too_large`: `maxResponseBytes`, in bytes. */
+  limit?: number;
+  /** For `timeout`: `timeoutMs`, in milliseconds. */
+  timeoutMs?: number;
   cause?: unknown;
 }
+
+/**
+ * What an error was judged by, in one read-only object (the same values as the fields of the
+ * error, which stay for convenience); only what applies to its kind is set. Never holds the token.
+ */
+export interface FormsApiErrorContext {
+  /** The HTTP status of the answer, when there was one. */
+  readonly status?: number;
+  /** The operation called (`{ method, path, operationId, abilities, params }`). */
+  readonly operation?: OperationInfo;
+  /** The URL called (redacted; the answer's URL after a redirect). */
+  readonly url?: string;
+  /** How many attempts were made (0 when the call never started). */
+  readonly attempts: number;
+  /** `rate_limited` and other retryable statuses: how long the service asked to wait. */
+  readonly retryAfterMs?: number;
+  /** `invalid_options`: the option or argument that was wrong. */
+  readonly option?: string;
+  /** `response_too_large`: the limit (`maxResponseBytes`) in bytes. */
+  readonly limit?: number;
+  /** `timeout`: the deadline (`timeoutMs`) in milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+// Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
+const BRAND = Symbol.for('@forms-api/client/error');
 
 export class FormsApiError extends Error {
   override readonly name = 'FormsApiError';
@@ -58,6 +89,8 @@ export class FormsApiError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly attempts: number;
   readonly option: string | undefined;
+  /** What the error was judged by (status, operation, url, attempts, limit, …), frozen. */
+  readonly context: FormsApiErrorContext;
 
   constructor(init: FormsApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +104,19 @@ export class FormsApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts ?? 0;
     this.option = init.option;
+    this.context = Object.freeze(
+      definedOnly({
+        status: init.status,
+        operation: init.operation,
+        url: init.url,
+        attempts: this.attempts,
+        retryAfterMs: init.retryAfterMs,
+        option: init.option,
+        limit: init.limit,
+        timeoutMs: init.timeoutMs,
+      }),
+    );
+    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The validation messages of a 422, keyed by input (empty for other kinds). */
@@ -116,8 +162,13 @@ export function kindOfStatus(status: number): FormsApiErrorKind {
   }
 }
 
+/** True for a FormsApiError from any copy of this package (ESM, CommonJS, another version). */
 export function isFormsApiError(value: unknown): value is FormsApiError {
-  return value instanceof FormsApiError;
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+function definedOnly<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 }
 
 export function invalidOption(option: string, message: string): FormsApiError {

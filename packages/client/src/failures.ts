@@ -27,20 +27,48 @@ export interface SentRequest {
   readonly attempts: number;
 }
 
+/** The kinds of an answer the client cannot hand on: a non-2xx status's, or `http` for a 2xx that is not JSON. */
+export type AnswerKind = Extract<
+  FormsApiErrorKind,
+  | 'unauthenticated'
+  | 'missing_ability'
+  | 'not_found'
+  | 'validation'
+  | 'plan_required'
+  | 'rate_limited'
+  | 'server'
+  | 'http'
+>;
+
 /**
- * What happened, as the request path saw it. Internal: never thrown or shown; `failure()` turns
- * each into the FormsApiError of its public kind (`aborted`, `timeout`, `network`,
- * `response_too_large`; `not_json` is `http`; `status` is the status's kind).
+ * What happened, as the request path saw it, under the public kind of the FormsApiError that
+ * `failure()` makes of it: one vocabulary. Internal: never thrown or shown.
  */
 export type Failure =
   | { readonly kind: 'aborted' }
   | { readonly kind: 'timeout'; readonly timeoutMs: number; readonly phase: 'headers' | 'body' }
   | { readonly kind: 'network'; readonly cause: unknown; readonly phase: 'headers' | 'body' }
-  | { readonly kind: 'not_json' }
   /** The body passed `maxResponseBytes` (or its Content-Length said it would). */
   | { readonly kind: 'response_too_large'; readonly limit: number; readonly response: Response }
-  /** A non-2xx answer; `body` is what openapi-fetch parsed (JSON when it could, else the text). */
-  | { readonly kind: 'status'; readonly response: Response; readonly body: unknown; readonly pacing?: PacingGiveUp };
+  /**
+   * An answer of `kindOfAnswer`: a non-2xx status, or a 2xx whose body is not JSON (`http`).
+   * `body` is what openapi-fetch parsed (JSON when it could, else the text).
+   */
+  | {
+      readonly kind: AnswerKind;
+      readonly response: Response;
+      readonly body: unknown;
+      readonly pacing?: PacingGiveUp;
+    };
+
+/** The kind of a non-2xx answer: its status's, or `plan_required` for a 403 that names another plan. */
+export function kindOfAnswer(status: number, parsed: unknown): AnswerKind {
+  const body =
+    parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as FormsApiErrorBody) : undefined;
+  const text = typeof parsed === 'string' ? parsed : undefined;
+  if (status === 403 && isPlanRefusal(body, text)) return 'plan_required';
+  return kindOfStatus(status) as AnswerKind;
+}
 
 export function failure(scope: FailureScope, sent: SentRequest, what: Failure): FormsApiError {
   const operation = describeOperation(sent.method, sent.url, scope.basePath);
@@ -56,6 +84,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
       init = {
         ...base,
         kind: 'timeout',
+        timeoutMs: what.timeoutMs,
         message:
           what.phase === 'headers'
             ? `${label} got no response within ${what.timeoutMs} ms${tries}: the service is slow or unreachable; raise \`timeoutMs\` or try again later.`
@@ -75,13 +104,6 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
       };
       break;
     }
-    case 'not_json':
-      init = {
-        ...base,
-        kind: 'http',
-        message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
-      };
-      break;
     case 'response_too_large': {
       const { response, limit } = what;
       const declared = response.headers.get('content-length');
@@ -89,14 +111,24 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         ...base,
         url: response.url || base.url,
         kind: 'response_too_large',
+        limit,
         status: response.status,
         headers: headersRecord(response.headers, scope.redact),
         message: `${label} answered ${response.status} with a body larger than \`maxResponseBytes\` (${limit} bytes${declared === null ? '' : `; Content-Length: ${declared}`}), so the client stopped reading it: if the answer really is that large, raise \`maxResponseBytes\`; otherwise check \`baseUrl\` (a wrong host or a broken proxy may send without end).`,
       };
       break;
     }
-    case 'status':
-      init = statusError(scope, base, what.response, what.body, what.pacing);
+    default:
+      init = what.response.ok
+        ? {
+            ...base,
+            url: what.response.url || base.url,
+            kind: 'http',
+            status: what.response.status,
+            headers: headersRecord(what.response.headers, scope.redact),
+            message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
+          }
+        : statusError(scope, base, what.kind, what.response, what.body, what.pacing);
       break;
   }
   return new FormsApiError(redacted(init, scope.redact));
@@ -113,6 +145,7 @@ const SNIPPET_LENGTH = 300;
 function statusError(
   scope: FailureScope,
   base: { operation: OperationInfo; url: string; attempts: number },
+  kind: AnswerKind,
   response: Response,
   parsed: unknown,
   pacing: PacingGiveUp | undefined,
@@ -129,8 +162,6 @@ function statusError(
     const text = scope.redact(parsed.replace(/\s+/g, ' ').trim());
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
-  // A 403 that says the feature needs another plan is not about the token: no new token helps.
-  const kind = status === 403 && isPlanRefusal(body, bodyText) ? 'plan_required' : kindOfStatus(status);
   const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
   const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
@@ -238,6 +269,7 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
   }
 }
 
+// A 403 that says the feature needs another plan is not about the token: no new token helps.
 // What a refusal for the plan says (the sandbox and the published contract: "Filtering partial
 // submissions is a Pro feature, and workspace 3 is on the free plan"; the 402 of the service:
 // `feature`, `required_tier`).

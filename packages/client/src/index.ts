@@ -1,6 +1,12 @@
 // Public entry point of @forms-api/client.
 export { createFormsClient, type FormsClient } from './client.js';
-export { FormsApiError, isFormsApiError, type FormsApiErrorBody, type FormsApiErrorKind } from './errors.js';
+export {
+  FormsApiError,
+  isFormsApiError,
+  type FormsApiErrorBody,
+  type FormsApiErrorContext,
+  type FormsApiErrorKind,
+} from './errors.js';
 export type { SubmissionFileRef } from './download.js';
 export type { OperationInfo } from './operations.js';
 export {

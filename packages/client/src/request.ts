@@ -7,7 +7,7 @@
 import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
 import { FormsApiError } from './errors.js';
-import { failure, operationOf, type Failure, type FailureScope } from './failures.js';
+import { failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
@@ -29,7 +29,7 @@ export interface ClientContext {
 /**
  * How the answer is handed to openapi-fetch. `json` (helpers, raw calls parsed as JSON): read
  * within the attempt, so that a body that stalls or breaks is retried like a network error, and a
- * 2xx that is not JSON fails `not_json`. `stream` (downloads, other `parseAs`): a 2xx is handed on
+ * 2xx that is not JSON fails as `http`. `stream` (downloads, other `parseAs`): a 2xx is handed on
  * unread, capped at `okCap`, and the timeout covers the attempt until the response arrives; an
  * error answer is read like `json`. `throwOnError` (helpers): a non-2xx answer becomes its
  * FormsApiError here; raw calls get it back from openapi-fetch as `{ error, response }`.
@@ -139,8 +139,10 @@ function handOn(
   fail: (what: Failure) => FormsApiError,
 ): Response {
   const { response } = result;
-  if (reading.throwOnError && !response.ok)
-    throw fail({ kind: 'status', response, body: parsedError(result.text), pacing: result.gaveUp });
+  if (reading.throwOnError && !response.ok) {
+    const body = parsedError(result.text);
+    throw fail({ kind: kindOfAnswer(response.status, body), response, body, pacing: result.gaveUp });
+  }
   if (reading.kind === 'stream' && response.ok) {
     const cap = response.ok ? reading.okCap : call.maxResponseBytes;
     const tooLarge = () => fail({ kind: 'response_too_large', limit: cap, response });
@@ -233,7 +235,7 @@ async function sendOnce(
       try {
         return { kind: 'answer', response, text, data: JSON.parse(text), gaveUp };
       } catch {
-        return { kind: 'failed', failure: { kind: 'not_json' }, reached: true };
+        return { kind: 'failed', failure: { kind: 'http', response, body: text }, reached: true };
       }
     }
     return { kind: 'answer', response, text, gaveUp };

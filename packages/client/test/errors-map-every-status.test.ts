@@ -142,6 +142,9 @@ describe('error mapping', () => {
     const err = await caught(client.forms.get(42));
     expect(err.kind).toBe('http');
     expect(err.message).toMatch(/not JSON/);
+    // The answer it judged: the status and headers of the success that was not JSON.
+    expect(err).toMatchObject({ status: 200, context: { status: 200, attempts: 1 } });
+    expect(err.headers['content-type']).toBe('text/html');
   });
 
   it('connection refused → network, with the code as cause', async () => {

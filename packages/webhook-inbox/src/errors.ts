@@ -51,16 +51,21 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
 ]);
 
 /**
- * The kinds that mean "not now": the delivery was not stored, and Redis or the process is the
- * cause. Checked by name and kind, not `instanceof`, so an error from the ESM build is recognised
- * by the CommonJS one when an application loads both.
+ * True for an InboxError from any copy of this package: checked by name and a string kind, not
+ * `instanceof`, so an error from the ESM build is recognised by the CommonJS one when an
+ * application loads both.
  */
-export function isUnavailable(error: unknown): error is InboxError {
-  const candidate = error as { name?: unknown; kind?: unknown } | null;
+export function isInboxError(value: unknown): value is InboxError {
+  const candidate = value as { name?: unknown; kind?: unknown } | null;
   return (
     typeof candidate === 'object' &&
     candidate !== null &&
     candidate.name === 'InboxError' &&
-    UNAVAILABLE.has(candidate.kind as string)
+    typeof candidate.kind === 'string'
   );
+}
+
+/** The kinds that mean "not now": the delivery was not stored, and Redis or the process is the cause. */
+export function isUnavailable(error: unknown): error is InboxError {
+  return isInboxError(error) && UNAVAILABLE.has(error.kind);
 }

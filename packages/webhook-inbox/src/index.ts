@@ -9,7 +9,7 @@ export type { RedisReplayStoreOptions } from './replay-store.js';
 export { closeOnSignals } from './shutdown.js';
 export { inboxMetrics } from './telemetry/metrics.js';
 export type { CloseOnSignalsOptions, ShutdownSignal } from './shutdown.js';
-export { InboxError, isUnavailable } from './errors.js';
+export { InboxError, isInboxError, isUnavailable } from './errors.js';
 export type { InboxErrorContext, InboxErrorKind } from './errors.js';
 export { jobIdFor, submissionKeyFor } from './delivery.js';
 export type { InboxDelivery, VerifiedDelivery } from './delivery.js';

@@ -1,6 +1,7 @@
 // `forms-webhook inbox replay`: reads the replay flags (status, time range, form, secrets, dry run),
 // runs replayDeliveries and prints one line per chosen delivery and a summary (or JSON).
 import type { Queue } from 'bullmq';
+import { isWebhookVerifyError } from '@forms-api/webhook-verify';
 import { replayDeliveries, type ReplayOutcome, type ReplaySelection, type ReplayStatus } from './replay.js';
 import { UsageError, type CliIo } from './cli-io.js';
 
@@ -64,7 +65,7 @@ export function replayCommand(values: ReplayFlags): ReplayRun {
       outcomes = await replayDeliveries(queue, selection, { secret: secrets, dryRun });
     } catch (error) {
       // An empty or padded secret: webhook-verify's usage error, whose message names the fix.
-      if ((error as { name?: string }).name === 'WebhookUsageError') throw new UsageError((error as Error).message);
+      if (isWebhookVerifyError(error) && error.kind === 'invalid_secret') throw new UsageError(error.message);
       throw error;
     }
     // Taken by a concurrent replay or retry: already queued, which is what was asked.

@@ -4,7 +4,7 @@
 // handler's idempotency key) and can never be queued twice: a replayed job has left the set it was
 // chosen from, and a concurrent replay of it finds it gone and says so.
 import type { Job, Queue } from 'bullmq';
-import { createVerifier, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
+import { createVerifier, isWebhookVerifyError, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
 import { readDelivery } from './delivery.js';
 
 export type ReplayStatus = 'failed' | 'completed';
@@ -117,7 +117,7 @@ async function consider(
   try {
     await verifier.parseWebhook(stored.rawBody, stored.headers[SIGNATURE_HEADER]);
   } catch (error) {
-    const reason = (error as { reason?: string }).reason ?? 'invalid';
+    const reason = isWebhookVerifyError(error) ? error.kind : 'invalid';
     return {
       ...described,
       action: 'skipped',

@@ -2,7 +2,7 @@
 // name; and a delivery's bytes, any bytes, come back to the handler exactly as they were signed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WebhookUsageError } from '@forms-api/webhook-verify';
+import { WebhookVerifyError } from '@forms-api/webhook-verify';
 import { inboxHandler } from '../src/adapters/fetch.js';
 import { inboxMiddleware } from '../src/adapters/node.js';
 import { readDelivery, storeDelivery } from '../src/delivery.js';
@@ -31,7 +31,7 @@ describe('misuse', () => {
   });
 
   it("createInbox refuses an empty or padded secret with webhook-verify's error", () => {
-    expect(() => createInbox({ ...base, secret: '' })).toThrow(WebhookUsageError);
+    expect(() => createInbox({ ...base, secret: '' })).toThrow(WebhookVerifyError);
     expect(() => createInbox({ ...base, secret: `${SECRET}\n` })).toThrow(/leading or trailing whitespace/);
   });
 

@@ -3,7 +3,8 @@
 // 2 a usage error (told on stderr with the usage line, never as a stack trace).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { WebhookUsageError, WebhookVerificationError, sign, verifyOrThrow } from './node.js';
+import { isUsageError } from './core/errors.js';
+import { isWebhookVerifyError, sign, verifyOrThrow } from './node.js';
 
 const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send> [options]   (forms-webhook --help for details)';
 
@@ -30,7 +31,7 @@ export async function main(argv: string[], io: Output = CONSOLE): Promise<number
   try {
     return await run(argv, io);
   } catch (error) {
-    if (error instanceof CliError || error instanceof WebhookUsageError) {
+    if (error instanceof CliError || isUsageError(error)) {
       io.err(`forms-webhook: ${error.message}\n${USAGE_LINE}`);
       return 2;
     }
@@ -66,8 +67,8 @@ async function run(argv: string[], io: Output): Promise<number> {
       try {
         await verifyOrThrow(needSecret(), readBody(values.body), values.signature);
       } catch (error) {
-        if (!(error instanceof WebhookVerificationError)) throw error;
-        io.err(`invalid (${error.reason}): ${error.message}`);
+        if (!isWebhookVerifyError(error) || isUsageError(error)) throw error;
+        io.err(`invalid (${error.kind}): ${error.message}`);
         return 1;
       }
       io.out('valid');

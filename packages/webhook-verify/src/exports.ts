@@ -1,10 +1,11 @@
 // What both builds export besides the crypto-bound functions.
-export { WebhookRequestError, WebhookUsageError, WebhookVerificationError } from './core/errors.js';
+export { isWebhookVerifyError, WebhookVerifyError } from './core/errors.js';
 export type {
-  WebhookRequestContext,
-  WebhookRequestReason,
-  WebhookUsageCode,
-  WebhookVerificationReason,
+  WebhookRequestKind,
+  WebhookUsageKind,
+  WebhookVerificationKind,
+  WebhookVerifyErrorContext,
+  WebhookVerifyErrorKind,
 } from './core/errors.js';
 export { SIGNATURE_HEADER, parseSignatureHeader } from './core/header.js';
 export type { ParsedSignature } from './core/header.js';

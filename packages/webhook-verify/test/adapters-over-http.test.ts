@@ -142,7 +142,7 @@ describe('express with express.json() mounted first', () => {
     const response = await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(response.status).toBe(500);
-    expect(response.json()).toMatchObject({ error: 'WebhookUsageError' });
+    expect(response.json()).toMatchObject({ error: 'WebhookVerifyError' });
     expect(response.json().message).toMatch(/express\.raw/);
   });
 });

@@ -7,7 +7,7 @@ import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.j
 import { webhookPreHandler } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
-import { WebhookUsageError, createVerifier, parseWebhook } from '../src/node.js';
+import { WebhookVerifyError, createVerifier, parseWebhook } from '../src/node.js';
 import { BODY, SECRET, SIGNATURE, listen, post } from './http-helpers.js';
 
 const signedRequest = () =>
@@ -24,7 +24,7 @@ describe.each([
   it.each([
     ['read with request.json()', async (r: Request) => void (await r.json())],
     ['locked by a reader', async (r: Request) => void r.body!.getReader()],
-  ])('%s: throws a WebhookUsageError that says how to fix it, not a raw TypeError', async (_label, consume) => {
+  ])('%s: throws a WebhookVerifyError that says how to fix it, not a raw TypeError', async (_label, consume) => {
     const request = signedRequest();
     await consume(request);
     for (const call of [
@@ -33,13 +33,13 @@ describe.each([
       () => adapter.webhookHandler({ secret: SECRET }, () => new Response())(request),
     ]) {
       const error = await call().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(WebhookUsageError);
-      expect((error as WebhookUsageError).code).toBe('invalid_body');
+      expect(error).toBeInstanceOf(WebhookVerifyError);
+      expect((error as WebhookVerifyError).kind).toBe('invalid_body');
       expect((error as Error).message).toMatch(/c\.req\.json\(\)/);
     }
   });
 
-  it('in Hono, after a middleware ran `await c.req.json()`, the error that reaches onError is the WebhookUsageError', async () => {
+  it('in Hono, after a middleware ran `await c.req.json()`, the error that reaches onError is the WebhookVerifyError', async () => {
     const app = new Hono();
     app.use(async (c, next) => {
       await c.req.json(); // e.g. a logging middleware
@@ -52,7 +52,7 @@ describe.each([
     const response = await app.request(signedRequest());
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({
-      name: 'WebhookUsageError',
+      name: 'WebhookVerifyError',
       message: expect.stringMatching(/already read/),
     });
   });
@@ -60,7 +60,7 @@ describe.each([
 
 describe('`validate: true` instead of a validator function', () => {
   const options = { secret: SECRET, validate: true as never };
-  it('is refused with a WebhookUsageError naming createPayloadValidator, where the options are given', async () => {
+  it('is refused with a WebhookVerifyError naming createPayloadValidator, where the options are given', async () => {
     const attempts: Array<() => unknown> = [
       () => createVerifier(options),
       () => webhookMiddleware(options),
@@ -70,12 +70,12 @@ describe('`validate: true` instead of a validator function', () => {
       () => fetchWeb.webhookHandler(options, () => new Response()),
     ];
     for (const attempt of attempts) {
-      expect(attempt).toThrow(WebhookUsageError);
+      expect(attempt).toThrow(WebhookVerifyError);
       expect(attempt).toThrow(/createPayloadValidator/);
     }
     await expect(parseWebhook(SECRET, BODY, SIGNATURE, options)).rejects.toMatchObject({
-      name: 'WebhookUsageError',
-      code: 'invalid_option',
+      name: 'WebhookVerifyError',
+      kind: 'invalid_option',
     });
   });
 });

@@ -11,14 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
 import { webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
-import {
-  MemoryReplayStore,
-  WebhookUsageError,
-  WebhookVerificationError,
-  createVerifier,
-  parseWebhook,
-  sign,
-} from '../src/node.js';
+import { MemoryReplayStore, WebhookVerifyError, createVerifier, parseWebhook, sign } from '../src/node.js';
 import * as web from '../src/web.js';
 import { BODY, SECRET, SIGNATURE, listenOn, post } from './http-helpers.js';
 
@@ -98,10 +91,10 @@ describe('a signed body that is JSON but not an object', () => {
     const signature = await sign(SECRET, body);
     for (const api of [{ parseWebhook, createVerifier }, web]) {
       const error = await api.parseWebhook(SECRET, body, signature).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(WebhookVerificationError);
-      expect((error as WebhookVerificationError).reason).toBe('invalid_payload');
+      expect(error).toBeInstanceOf(WebhookVerifyError);
+      expect((error as WebhookVerifyError).kind).toBe('invalid_payload');
       await expect(api.createVerifier({ secret: SECRET }).parseWebhook(body, signature)).rejects.toMatchObject({
-        reason: 'invalid_payload',
+        kind: 'invalid_payload',
       });
     }
   });
@@ -132,41 +125,44 @@ describe('a replay window that is not a positive whole number of milliseconds', 
     ['a fraction', 1.5],
   ];
 
-  it.each(windows)('%s is refused with a WebhookUsageError everywhere it can be given', async (_label, replayTtlMs) => {
-    const options = { secret: SECRET, replayStore: new MemoryReplayStore(), replayTtlMs };
-    const refusals: unknown[] = [
-      await parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
-      await web.parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
-      ...[
-        () => createVerifier(options),
-        () => webhookMiddleware(options),
-        () => createWebhookListener(options, () => {}),
-        () => fetchWeb.webhookHandler(options, () => new Response()),
-      ].map((create) => {
-        try {
-          create();
-          return 'accepted';
-        } catch (error) {
-          return error;
-        }
-      }),
-      await (async () => {
-        const app = Fastify();
-        app.register(webhookVerify, options);
-        const outcome = await app.ready().then(
-          () => 'accepted',
-          (e: unknown) => e,
-        );
-        await app.close();
-        return outcome;
-      })(),
-    ];
-    for (const refusal of refusals) {
-      expect(refusal).toBeInstanceOf(WebhookUsageError);
-      expect((refusal as WebhookUsageError).code).toBe('invalid_option');
-      expect((refusal as Error).message).toMatch(/replayTtlMs/);
-    }
-  });
+  it.each(windows)(
+    '%s is refused with a WebhookVerifyError everywhere it can be given',
+    async (_label, replayTtlMs) => {
+      const options = { secret: SECRET, replayStore: new MemoryReplayStore(), replayTtlMs };
+      const refusals: unknown[] = [
+        await parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
+        await web.parseWebhook(SECRET, BODY, SIGNATURE, options).catch((e: unknown) => e),
+        ...[
+          () => createVerifier(options),
+          () => webhookMiddleware(options),
+          () => createWebhookListener(options, () => {}),
+          () => fetchWeb.webhookHandler(options, () => new Response()),
+        ].map((create) => {
+          try {
+            create();
+            return 'accepted';
+          } catch (error) {
+            return error;
+          }
+        }),
+        await (async () => {
+          const app = Fastify();
+          app.register(webhookVerify, options);
+          const outcome = await app.ready().then(
+            () => 'accepted',
+            (e: unknown) => e,
+          );
+          await app.close();
+          return outcome;
+        })(),
+      ];
+      for (const refusal of refusals) {
+        expect(refusal).toBeInstanceOf(WebhookVerifyError);
+        expect((refusal as WebhookVerifyError).kind).toBe('invalid_option');
+        expect((refusal as Error).message).toMatch(/replayTtlMs/);
+      }
+    },
+  );
 
   it('a positive whole number is accepted', async () => {
     expect(

@@ -1,6 +1,6 @@
-// Programming mistakes throw a WebhookUsageError at once instead of verifying to `false`.
+// Programming mistakes throw a WebhookVerifyError at once instead of verifying to `false`.
 import { describe, expect, it } from 'vitest';
-import { WebhookUsageError, verify, sign, verifyOrThrow, parseWebhook, createVerifier } from '../src/node.js';
+import { WebhookVerifyError, verify, sign, verifyOrThrow, parseWebhook, createVerifier } from '../src/node.js';
 
 const SECRET = 'whsec_1234567890ab';
 
@@ -13,8 +13,8 @@ describe('misuse', () => {
     ['undefined', undefined],
   ])('refuses %s as the body', async (_label, body) => {
     const error = await verify(SECRET, body as never, 'sha256=' + '0'.repeat(64)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WebhookUsageError);
-    expect((error as WebhookUsageError).code).toBe('invalid_body');
+    expect(error).toBeInstanceOf(WebhookVerifyError);
+    expect((error as WebhookVerifyError).kind).toBe('invalid_body');
     expect((error as Error).message).toMatch(/raw request body/);
   });
 
@@ -36,14 +36,14 @@ describe('misuse', () => {
       () => parseWebhook(secret as never, '{}', null),
     ]) {
       const error = await call().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(WebhookUsageError);
-      expect((error as WebhookUsageError).code).toBe('invalid_secret');
+      expect(error).toBeInstanceOf(WebhookVerifyError);
+      expect((error as WebhookVerifyError).kind).toBe('invalid_secret');
     }
-    expect(() => createVerifier({ secret: secret as never })).toThrow(WebhookUsageError);
+    expect(() => createVerifier({ secret: secret as never })).toThrow(WebhookVerifyError);
   });
 
   it('checks misuse before the header, so a missing header does not hide it', async () => {
-    await expect(verify('', '{}', undefined)).rejects.toBeInstanceOf(WebhookUsageError);
+    await expect(verify('', '{}', undefined)).rejects.toBeInstanceOf(WebhookVerifyError);
   });
 
   it('never puts the secret in an error message', async () => {

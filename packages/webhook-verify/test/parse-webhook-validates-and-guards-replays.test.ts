@@ -2,7 +2,7 @@
 // refuses replays; createVerifier binds secrets once.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MemoryReplayStore, WebhookVerificationError, createVerifier, parseWebhook, sign } from '../src/node.js';
+import { MemoryReplayStore, WebhookVerifyError, createVerifier, parseWebhook, sign } from '../src/node.js';
 import * as web from '../src/web.js';
 import { createPayloadValidator } from '../src/validate.js';
 
@@ -14,7 +14,7 @@ const SIGNATURE = vectors.valid[0].signature as string;
 const reasonOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'none',
-    (e: WebhookVerificationError) => e.reason,
+    (e: WebhookVerifyError) => e.kind,
   );
 
 describe('parseWebhook', () => {
@@ -34,9 +34,9 @@ describe('parseWebhook', () => {
     const wrongShape = JSON.stringify({ form_id: 'one', submission: {} });
     const error = (await parseWebhook(SECRET, wrongShape, await sign(SECRET, wrongShape), {
       validate: createPayloadValidator(),
-    }).catch((e) => e)) as WebhookVerificationError;
-    expect(error.reason).toBe('invalid_payload');
-    expect(error.details.join('\n')).toMatch(/form_title|form_id/);
+    }).catch((e) => e)) as WebhookVerifyError;
+    expect(error.kind).toBe('invalid_payload');
+    expect(error.context.problems?.join('\n')).toMatch(/form_title|form_id/);
   });
 
   it('explains the raw-body pitfall on a mismatch', async () => {
@@ -75,7 +75,7 @@ describe('createVerifier', () => {
     expect(await verifier.verify(BODY, SIGNATURE)).toBe(true);
     expect(await verifier.sign(BODY)).toBe(await sign('whsec_new_secret_123', BODY));
     await expect(verifier.verifyOrThrow(BODY, 'sha256=' + 'a'.repeat(64))).rejects.toMatchObject({
-      reason: 'signature_mismatch',
+      kind: 'signature_mismatch',
     });
     expect((await verifier.parseWebhook(BODY, SIGNATURE)).submission_id).toBe(456);
   });

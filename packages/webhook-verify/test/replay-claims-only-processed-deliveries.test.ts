@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MemoryReplayStore,
-  WebhookUsageError,
-  WebhookVerificationError,
+  WebhookVerifyError,
   createVerifier,
   handleWebhook,
   parseWebhook,
@@ -17,7 +16,7 @@ import { BODY, SECRET, SIGNATURE } from './http-helpers.js';
 const reasonOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'none',
-    (e: WebhookVerificationError) => e.reason,
+    (e: WebhookVerifyError) => e.kind,
   );
 
 describe.each([
@@ -114,15 +113,15 @@ describe('parseWebhook with a replay store', () => {
     expect(await reasonOf(parseWebhook(SECRET, BODY, SIGNATURE, { replayStore }))).toBe('none');
   });
 
-  it('refuses a store without claim and release, naming the Redis commands for a former seen() store', async () => {
-    const legacy = { seen: () => false };
-    const error = await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: legacy as never }).catch(
+  it('refuses a store without claim and release, naming the two methods it needs', async () => {
+    const incomplete = { claim: () => true };
+    const error = await parseWebhook(SECRET, BODY, SIGNATURE, { replayStore: incomplete as never }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(WebhookUsageError);
-    expect((error as WebhookUsageError).code).toBe('invalid_option');
-    expect((error as Error).message).toMatch(/SET key 1 NX PX/);
-    expect(() => createVerifier({ secret: SECRET, replayStore: legacy as never })).toThrow(WebhookUsageError);
+    expect(error).toBeInstanceOf(WebhookVerifyError);
+    expect(error).toMatchObject({ kind: 'invalid_option', context: { option: 'replayStore' } });
+    expect((error as Error).message).toMatch(/claim\(key, ttlMs\).*release\(key\)/);
+    expect(() => createVerifier({ secret: SECRET, replayStore: incomplete as never })).toThrow(WebhookVerifyError);
   });
 });
 

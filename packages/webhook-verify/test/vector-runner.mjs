@@ -26,7 +26,7 @@ export async function runVectors(api) {
     try {
       await api.verifyOrThrow(v.secret, body, v.header ?? undefined);
     } catch (error) {
-      reason = error.reason ?? `unexpected ${error.name}`;
+      reason = error.kind ?? `unexpected ${error.name}`;
     }
     lines.push(
       `invalid ${v.name}: verify ${verified}, reason ${reason}${reason === v.reason ? '' : ` (EXPECTED ${v.reason})`}`,

@@ -1,5 +1,5 @@
 // #region create
-import { createFormsClient, FormsApiError } from '@forms-api/client';
+import { createFormsClient, isFormsApiError } from '@forms-api/client';
 
 const forms = createFormsClient({
   baseUrl: process.env.FORMS_API_BASE_URL ?? 'https://api.opnform.com',
@@ -31,7 +31,7 @@ console.log(updated.message);
 try {
   await forms.forms.list(987654);
 } catch (err) {
-  if (err instanceof FormsApiError && err.kind === 'not_found') {
+  if (isFormsApiError(err) && err.kind === 'not_found') {
     // err.message: "GET /open/workspaces/{workspaceId}/forms (listWorkspaceForms) failed with 404
     // …: workspace 987654 does not exist or is not visible to the token's user: check the id."
     console.error(err.message);

@@ -24,11 +24,11 @@ if (mode === 'request') {
   const raw = new TextEncoder().encode(body);
   const first = await target(raw, await sign(secret, raw)).then(
     () => 'accepted',
-    (e: Error & { reason?: string }) => e.reason ?? e.message,
+    (e: Error & { kind?: string }) => e.kind ?? e.message,
   );
   const second = await target(raw, await sign(secret, raw)).then(
     () => 'accepted',
-    (e: Error & { reason?: string }) => e.reason ?? e.message,
+    (e: Error & { kind?: string }) => e.kind ?? e.message,
   );
   console.log(JSON.stringify({ first, second }));
 }

@@ -1,5 +1,5 @@
-// A TypeScript user gets typed payloads and reasons; a wrong reason must not compile.
-import { parseWebhook, WebhookVerificationError, type SubmissionCreatedPayload } from '@forms-api/webhook-verify';
+// A TypeScript user gets typed payloads and error kinds; a wrong kind must not compile.
+import { isWebhookVerifyError, parseWebhook, type SubmissionCreatedPayload } from '@forms-api/webhook-verify';
 import { webhookHandler } from '@forms-api/webhook-verify/fetch';
 
 export async function handle(raw: Uint8Array, header: string | null): Promise<number> {
@@ -7,10 +7,10 @@ export async function handle(raw: Uint8Array, header: string | null): Promise<nu
     const payload: SubmissionCreatedPayload = await parseWebhook('whsec_1234567890ab', raw, header);
     return payload.submission_id;
   } catch (error) {
-    if (error instanceof WebhookVerificationError) {
-      // @ts-expect-error 'bad_signature' is not a reason
-      if (error.reason === 'bad_signature') return -2;
-      return error.reason === 'signature_mismatch' ? -1 : 0;
+    if (isWebhookVerifyError(error)) {
+      // @ts-expect-error 'bad_signature' is not a kind
+      if (error.kind === 'bad_signature') return -2;
+      return error.kind === 'signature_mismatch' ? -1 : 0;
     }
     throw error;
   }

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import { nodeApi } from '../builds/node.js';
-import { WebhookUsageError } from '../core/errors.js';
+import { WebhookVerifyError } from '../core/errors.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import type { BodyLimits } from '../core/body-limits.js';
 import { rejectionBody, rejectionFor, rejectionHeaders } from '../core/policy.js';
@@ -35,10 +35,10 @@ function isReadable(body: unknown): body is Readable {
 async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffer> {
   if (isReadable(body)) return readStream(body, limits);
   if (Buffer.isBuffer(body)) return body;
-  throw new WebhookUsageError(
-    'invalid_body',
-    "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
-  );
+  throw new WebhookVerifyError('invalid_body', {
+    message:
+      "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
+  });
 }
 
 /**

@@ -2,13 +2,14 @@
 // no Content-Length, a stalled one, or many at once cannot make the receiver hold more than its limits.
 import type { BodyLimits } from '../core/body-limits.js';
 import { readBounded, type ChunkSource } from '../core/bounded-body.js';
-import { WebhookUsageError } from '../core/errors.js';
+import { WebhookVerifyError } from '../core/errors.js';
 
 const CONSUMED_BODY_HINT =
   'The request body was already read (for example `await c.req.json()` in a Hono middleware, or `await request.json()`), so the raw bytes the signature covers are gone. Verify before anything reads the body: mount the webhook route ahead of such middleware, or hand this function `request.clone()` taken before the body is read.';
 
 export async function readRequestBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
-  if (request.bodyUsed || request.body?.locked) throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
+  if (request.bodyUsed || request.body?.locked)
+    throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
   if (!request.body) return new Uint8Array(0);
   return readBounded(readerSource(request.body.getReader()), limits);
 }

@@ -55,9 +55,9 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
   return {
     /**
      * Checks the content type, reads the body within `maxBodyBytes`, verifies the signature and
-     * parses and validates the payload; with `replayStore` it then claims the delivery. Throws
-     * `WebhookRequestError`, `WebhookVerificationError` or `WebhookUsageError` (answer them with
-     * `rejectionFor` and `rejectionResponse`); call `release()` if the delivery is not processed.
+     * parses and validates the payload; with `replayStore` it then claims the delivery. Throws a
+     * `WebhookVerifyError` (answer it with `rejectionFor` and `rejectionResponse`); call
+     * `release()` if the delivery is not processed.
      */
     verifyFetchRequest(request: Request, options: FetchWebhookOptions): Promise<VerifiedWebhook<Uint8Array>> {
       return requestVerifier(options)(request);
@@ -65,7 +65,8 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
 
     /**
      * Verifies a webhook `Request`. Never throws for a bad request: it returns `{ ok: false,
-     * response }`. Throws a `WebhookUsageError` for a misuse (a body already read, a bad option).
+     * response }`. Throws a `WebhookVerifyError` of a misuse kind (a body already read, a bad
+     * option).
      */
     verifyWebhookRequest(request: Request, options: FetchWebhookOptions): Promise<FetchWebhookResult> {
       return toResult(requestVerifier(options)(request), options);

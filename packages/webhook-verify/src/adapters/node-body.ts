@@ -4,7 +4,7 @@ import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { BodyLimits } from '../core/body-limits.js';
 import { readBounded, type ChunkSource } from '../core/bounded-body.js';
-import { WebhookRequestError, WebhookUsageError } from '../core/errors.js';
+import { WebhookVerifyError } from '../core/errors.js';
 
 const CONSUMED_BODY_HINT =
   'The request body was already consumed by a body parser (for example `express.json()`), so the raw bytes the signature covers are gone. Mount the webhook route before the JSON parser, or give it `express.raw({ type: "application/json" })` so that `req.body` is a Buffer.';
@@ -22,7 +22,8 @@ export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimi
   // Express 5 leaves req.body undefined when no parser ran, Express 4 an empty object with the stream unread.
   const untouched =
     body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
-  if (!untouched || req.readableEnded || !req.readable) throw new WebhookUsageError('invalid_body', CONSUMED_BODY_HINT);
+  if (!untouched || req.readableEnded || !req.readable)
+    throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
   return readStream(req, limits);
 }
 
@@ -61,6 +62,6 @@ function streamSource(stream: Readable): ChunkSource {
 const ignore = () => {};
 
 function checkedSize(body: Buffer, limit: number): Buffer {
-  if (body.length > limit) throw new WebhookRequestError('body_too_large', { limit });
+  if (body.length > limit) throw new WebhookVerifyError('body_too_large', { context: { limit } });
   return body;
 }

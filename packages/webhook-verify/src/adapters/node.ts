@@ -59,9 +59,9 @@ function nodeRequestVerifier(options: NodeWebhookOptions): (req: IncomingMessage
 /**
  * Checks the content type, reads the raw body within `maxBodyBytes` (or takes what
  * `express.raw()`/`express.text()` left), verifies the signature and parses and validates the
- * payload; with `replayStore` it then claims the delivery. Throws `WebhookRequestError`,
- * `WebhookVerificationError` or `WebhookUsageError`; answer them with `rejectionFor` and
- * `writeRejection`, and call `release()` if the delivery is not processed.
+ * payload; with `replayStore` it then claims the delivery. Throws a `WebhookVerifyError`; answer
+ * it with `rejectionFor` and `writeRejection`, and call `release()` if the delivery is not
+ * processed.
  */
 export function verifyNodeRequest(req: IncomingMessage, options: NodeWebhookOptions): Promise<VerifiedWebhook<Buffer>> {
   return nodeRequestVerifier(options)(req);

@@ -3,7 +3,7 @@
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { HmacBackend, PreparedKey } from '../crypto/backend.js';
 import { toBodyBytes, type RawBody } from './body.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from './errors.js';
+import { WebhookVerifyError, type WebhookVerificationKind } from './errors.js';
 import { formatSignatureHeader, hasSignatureShape, signatureProblem } from './header.js';
 import { checkParseOptions, type CheckedParseOptions, type ParseOptions } from './options.js';
 import { assertSecret, normaliseSecrets } from './secret.js';
@@ -38,14 +38,14 @@ export interface Receiver {
 const decoder = new TextDecoder();
 
 /** A failed comparison of an unvetted header is named by the format check: malformed or mismatched. */
-function outcomeOf(ok: boolean, vetted: boolean, header: unknown): WebhookVerificationReason | null {
+function outcomeOf(ok: boolean, vetted: boolean, header: unknown): WebhookVerificationKind | null {
   if (ok) return null;
   return vetted ? 'signature_mismatch' : (signatureProblem(header) ?? 'signature_mismatch');
 }
 const NO_CLAIM: ReleaseClaim = async () => {};
 
 export function createWebhookApi(backend: HmacBackend) {
-  type Outcome = WebhookVerificationReason | null;
+  type Outcome = WebhookVerificationKind | null;
 
   /**
    * Checks every key (not stopping at the first match) so timing does not tell which secret
@@ -78,32 +78,34 @@ export function createWebhookApi(backend: HmacBackend) {
     return {
       async decode(body, header) {
         const reason = await check(keys, body, header);
-        if (reason) throw new WebhookVerificationError(reason);
+        if (reason) throw new WebhookVerifyError(reason);
         let payload: unknown;
         try {
           payload = JSON.parse(decoder.decode(body));
         } catch (cause) {
-          throw new WebhookVerificationError('invalid_json', { cause });
+          throw new WebhookVerifyError('invalid_json', { cause });
         }
         // Even without a validator: `null`, an array or a scalar is never a payload, and a
         // handler typed for an object would fail on it far from here.
         if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-          throw new WebhookVerificationError('invalid_payload', {
-            details: [
-              `/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`,
-            ],
+          throw new WebhookVerifyError('invalid_payload', {
+            context: {
+              problems: [
+                `/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`,
+              ],
+            },
           });
         }
         if (options.validate) {
           const problems = options.validate(payload);
-          if (problems.length > 0) throw new WebhookVerificationError('invalid_payload', { details: problems });
+          if (problems.length > 0) throw new WebhookVerifyError('invalid_payload', { context: { problems } });
         }
         return payload as SubmissionCreatedPayload;
       },
       async claim(signature) {
         const { replay } = options;
         if (!replay) return NO_CLAIM;
-        if (!(await replay.store.claim(signature, replay.ttlMs))) throw new WebhookVerificationError('replayed');
+        if (!(await replay.store.claim(signature, replay.ttlMs))) throw new WebhookVerifyError('replayed');
         let released = false;
         return async () => {
           if (released) return;
@@ -175,14 +177,14 @@ export function createWebhookApi(backend: HmacBackend) {
     try {
       const outcome = check(keys, toBodyBytes(rawBody), header);
       if (typeof outcome === 'object' && outcome !== null) return outcome.then(throwIfInvalid);
-      return outcome === null ? Promise.resolve() : Promise.reject(new WebhookVerificationError(outcome));
+      return outcome === null ? Promise.resolve() : Promise.reject(new WebhookVerifyError(outcome));
     } catch (error) {
       return Promise.reject(error);
     }
   }
   const isValid = (outcome: Outcome) => outcome === null;
   const throwIfInvalid = (outcome: Outcome): void => {
-    if (outcome) throw new WebhookVerificationError(outcome);
+    if (outcome) throw new WebhookVerifyError(outcome);
   };
 
   return {
@@ -205,7 +207,7 @@ export function createWebhookApi(backend: HmacBackend) {
       }
       return verifyWith(keys, rawBody, signatureHeader);
     },
-    /** Like `verify`, but throws a `WebhookVerificationError` saying why and what to do. */
+    /** Like `verify`, but throws a `WebhookVerifyError` whose `kind` says why and what to do. */
     verifyOrThrow(
       secret: string | readonly string[],
       rawBody: RawBody,

@@ -1,6 +1,6 @@
 // How much of an unverified body a receiver holds, and for how long: the per-request limit, the
 // read deadline, and the budget of bytes held at once across requests. Checked where given.
-import { WebhookUsageError } from './errors.js';
+import { WebhookVerifyError } from './errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The service gives up on a delivery after 5 s, so a body still arriving after that is not one of its deliveries. */
@@ -74,25 +74,26 @@ export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
     typeof budget.tryReserve !== 'function' ||
     typeof budget.release !== 'function'
   ) {
-    throw new WebhookUsageError(
-      'invalid_option',
-      '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.',
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'bodyBudget' },
+      message:
+        '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.',
+    });
   }
   if (budget.maxBytes < maxBytes) {
-    throw new WebhookUsageError(
-      'invalid_option',
-      `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`,
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'bodyBudget' },
+      message: `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`,
+    });
   }
   return { maxBytes, timeoutMs, budget };
 }
 
 function checkPositiveInteger(name: string, value: unknown, unit: string, fallback: string): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookUsageError(
-      'invalid_option',
-      `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: name },
+      message: `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
+    });
   }
 }

@@ -1,6 +1,6 @@
 // Turns the accepted raw-body types into the exact bytes to hash, and refuses anything that
 // looks like a parsed body: hashing a re-serialised object is the classic verification bug.
-import { WebhookUsageError } from './errors.js';
+import { WebhookVerifyError } from './errors.js';
 
 /** The raw request body: the exact bytes received, or a string (hashed as UTF-8). */
 export type RawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
@@ -13,15 +13,14 @@ export function toBodyBytes(rawBody: unknown): Uint8Array {
   if (rawBody instanceof ArrayBuffer) return new Uint8Array(rawBody);
   if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   if (rawBody === null || rawBody === undefined) {
-    throw new WebhookUsageError(
-      'invalid_body',
-      'The raw request body is missing. Pass the body exactly as received (a Buffer, Uint8Array, ArrayBuffer or string); with Express use `express.raw({ type: "application/json" })` on the webhook route.',
-    );
+    throw new WebhookVerifyError('invalid_body', {
+      message:
+        'The raw request body is missing. Pass the body exactly as received (a Buffer, Uint8Array, ArrayBuffer or string); with Express use `express.raw({ type: "application/json" })` on the webhook route.',
+    });
   }
-  throw new WebhookUsageError(
-    'invalid_body',
-    `Pass the raw request body, not parsed JSON (got ${describe(rawBody)}). The signature covers the exact bytes the service sent; re-serialising a parsed object changes them. With Express use \`express.raw({ type: "application/json" })\`; with the Fetch API use \`await request.arrayBuffer()\`.`,
-  );
+  throw new WebhookVerifyError('invalid_body', {
+    message: `Pass the raw request body, not parsed JSON (got ${describe(rawBody)}). The signature covers the exact bytes the service sent; re-serialising a parsed object changes them. With Express use \`express.raw({ type: "application/json" })\`; with the Fetch API use \`await request.arrayBuffer()\`.`,
+  });
 }
 
 function describe(value: unknown): string {

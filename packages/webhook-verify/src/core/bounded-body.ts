@@ -1,6 +1,6 @@
 // The one bounded body reader behind every adapter: it stops at the size limit, at the read
 // deadline, and when the process's budget of unverified bytes is spent, whatever the source.
-import { WebhookRequestError } from './errors.js';
+import { WebhookVerifyError } from './errors.js';
 import type { BodyLimits } from './body-limits.js';
 
 /** Where the bytes come from: a Node stream or a Fetch body, reduced to what the reader needs. */
@@ -17,13 +17,13 @@ export function readBounded(source: ChunkSource, limits: BodyLimits): Promise<Ui
     const chunks: Uint8Array[] = [];
     let size = 0;
     let settled = false;
-    const timer = setTimeout(() => fail(new WebhookRequestError('body_timeout', { timeoutMs })), timeoutMs);
+    const timer = setTimeout(() => fail(new WebhookVerifyError('body_timeout', { context: { timeoutMs } })), timeoutMs);
     const finish = () => {
       settled = true;
       clearTimeout(timer);
       budget.release(size);
     };
-    const fail = (error: WebhookRequestError) => {
+    const fail = (error: WebhookVerifyError) => {
       if (settled) return;
       finish();
       source.stop();
@@ -33,9 +33,11 @@ export function readBounded(source: ChunkSource, limits: BodyLimits): Promise<Ui
       chunk(bytes) {
         if (settled) return;
         if (size + bytes.byteLength > maxBytes)
-          return fail(new WebhookRequestError('body_too_large', { limit: maxBytes }));
+          return fail(new WebhookVerifyError('body_too_large', { context: { limit: maxBytes } }));
         if (!budget.tryReserve(bytes.byteLength))
-          return fail(new WebhookRequestError('receiver_busy', { retryAfterSeconds: Math.ceil(timeoutMs / 1000) }));
+          return fail(
+            new WebhookVerifyError('receiver_busy', { context: { retryAfterSeconds: Math.ceil(timeoutMs / 1000) } }),
+          );
         size += bytes.byteLength;
         chunks.push(bytes);
       },
@@ -45,7 +47,7 @@ export function readBounded(source: ChunkSource, limits: BodyLimits): Promise<Ui
         resolve(concat(chunks, size));
       },
       fail(cause) {
-        fail(new WebhookRequestError('unreadable_body', { cause }));
+        fail(new WebhookVerifyError('unreadable_body', { cause }));
       },
     });
   });

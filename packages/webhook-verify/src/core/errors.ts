@@ -1,12 +1,63 @@
-// The package's error types: verification outcomes a receiver handles (reason codes), requests
-// refused before verification (content type, size, unreadable body), and programming mistakes
-// that must surface at once instead of as a silent `false`.
+// The package's one error type, WebhookVerifyError: a `kind` for a failed verification, a request
+// refused before verification, or a programming mistake that must surface at once (never a `false`).
 
-/** Why a webhook request was rejected. */
-export type WebhookVerificationReason =
-  'missing_signature' | 'malformed_signature' | 'signature_mismatch' | 'replayed' | 'invalid_json' | 'invalid_payload';
+/** Why a delivery failed verification; answered 401, 409 or 400 by `rejectionFor`. */
+export type WebhookVerificationKind =
+  /** No X-Webhook-Signature header: the integration has no `webhook_secret`, or the sender is not the service. */
+  | 'missing_signature'
+  /** The header is not `sha256=` followed by 64 lowercase hex digits. */
+  | 'malformed_signature'
+  /** The signature does not match the body: most often a re-serialised body, otherwise another secret. */
+  | 'signature_mismatch'
+  /** The signature is already claimed in the replay store: a duplicate or a replay. */
+  | 'replayed'
+  /** Signed correctly, but the body is not JSON. */
+  | 'invalid_json'
+  /** Signed correctly, but the body is not a submission.created payload; `context.problems` says where. */
+  | 'invalid_payload';
 
-const ADVICE: Record<WebhookVerificationReason, string> = {
+/** Why a request was refused before its signature could be checked (the adapters read the body). */
+export type WebhookRequestKind =
+  /** Not `application/json`; `context.contentType` is what was sent. */
+  | 'unsupported_content_type'
+  /** The body is over `maxBodyBytes`; `context.limit` is the limit in bytes. */
+  | 'body_too_large'
+  /** The body did not arrive within `bodyTimeoutMs`; `context.timeoutMs` is the deadline. */
+  | 'body_timeout'
+  /** The budget of unverified bytes held at once is spent; `context.retryAfterSeconds` says when to retry. */
+  | 'receiver_busy'
+  /** The connection closed or the stream failed before the body's end. */
+  | 'unreadable_body';
+
+/** A misuse of the API: a bug in the receiver, thrown at once and answered 500. */
+export type WebhookUsageKind =
+  /** A parsed object, a missing body, or a body another middleware already read. */
+  | 'invalid_body'
+  /** An empty, padded or non-string secret. */
+  | 'invalid_secret'
+  /** A wrong option; `context.option` names it. */
+  | 'invalid_option';
+
+/** Every kind of WebhookVerifyError. */
+export type WebhookVerifyErrorKind = WebhookVerificationKind | WebhookRequestKind | WebhookUsageKind;
+
+/** What an error was judged by; only the fields of its kind are set. Never holds a secret or a signature. */
+export interface WebhookVerifyErrorContext {
+  /** `unsupported_content_type`: the Content-Type received (`null` when there was none). */
+  readonly contentType?: string | null;
+  /** `body_too_large`: the limit in bytes. */
+  readonly limit?: number;
+  /** `body_timeout`: the deadline in milliseconds. */
+  readonly timeoutMs?: number;
+  /** `receiver_busy`: when a retry can expect the held bodies to be gone. */
+  readonly retryAfterSeconds?: number;
+  /** `invalid_payload`: the schema problems, as `path message` lines. */
+  readonly problems?: readonly string[];
+  /** `invalid_option`: the option that was wrong. */
+  readonly option?: string;
+}
+
+const ADVICE: Record<WebhookVerificationKind, string> = {
   missing_signature:
     'The request has no X-Webhook-Signature header. The service only signs requests of integrations that have a secret: set `webhook_secret` on the integration (or check that this request really comes from the service).',
   malformed_signature:
@@ -19,64 +70,54 @@ const ADVICE: Record<WebhookVerificationReason, string> = {
   invalid_payload: 'The signature is valid but the body does not match the submission.created schema.',
 };
 
-/** A webhook request that failed verification; `reason` is machine-readable. */
-export class WebhookVerificationError extends Error {
-  override readonly name = 'WebhookVerificationError';
-  readonly reason: WebhookVerificationReason;
-  /** Schema errors for `invalid_payload`, as `path message` lines. */
-  readonly details: readonly string[];
+const USAGE_KINDS: ReadonlySet<string> = new Set<WebhookUsageKind>([
+  'invalid_body',
+  'invalid_secret',
+  'invalid_option',
+]);
 
-  constructor(reason: WebhookVerificationReason, options: { details?: readonly string[]; cause?: unknown } = {}) {
-    super(
-      `Webhook verification failed (${reason}): ${ADVICE[reason]}${options.details?.length ? ` Problems: ${options.details.join('; ')}` : ''}`,
-      {
-        cause: options.cause,
-      },
-    );
-    this.reason = reason;
-    this.details = options.details ?? [];
-  }
-}
+// Symbol.for: the same symbol in every copy of the package (ESM and CJS builds, two installed
+// versions), so the guard recognises an error that `instanceof` of another copy would not.
+const BRAND = Symbol.for('@forms-api/webhook-verify/error');
 
-/** Why a request was refused before its signature could be checked. */
-export type WebhookRequestReason =
-  'unsupported_content_type' | 'body_too_large' | 'body_timeout' | 'receiver_busy' | 'unreadable_body';
-
-/** What a refused request was judged by. */
-export interface WebhookRequestContext {
-  contentType?: string | null | undefined;
-  /** `body_too_large`: the limit in bytes. */
-  limit?: number;
-  /** `body_timeout`: the deadline in milliseconds. */
-  timeoutMs?: number;
-  /** `receiver_busy`: when a retry can expect the held bodies to be gone. */
-  retryAfterSeconds?: number;
-}
+type Options = { context?: WebhookVerifyErrorContext; cause?: unknown };
 
 /**
- * A webhook request refused before verification: wrong content type, a body over the limit, not
- * received within the deadline, over the budget of bytes held at once, or unreadable.
+ * The one error of this package. Branch on `kind`; recognise it with `isWebhookVerifyError`
+ * (works across module copies), and answer it over HTTP with `rejectionFor`.
  */
-export class WebhookRequestError extends Error {
-  override readonly name = 'WebhookRequestError';
-  readonly reason: WebhookRequestReason;
-  readonly context: WebhookRequestContext;
+export class WebhookVerifyError extends Error {
+  override readonly name = 'WebhookVerifyError';
+  readonly kind: WebhookVerifyErrorKind;
+  readonly context: Readonly<WebhookVerifyErrorContext>;
 
-  constructor(reason: 'unsupported_content_type', context: { contentType: string | null | undefined });
-  constructor(reason: 'body_too_large', context: { limit: number });
-  constructor(reason: 'body_timeout', context: { timeoutMs: number });
-  constructor(reason: 'receiver_busy', context: { retryAfterSeconds: number });
-  constructor(reason: 'unreadable_body', context: { cause: unknown });
-  constructor(reason: WebhookRequestReason, context: WebhookRequestContext & { cause?: unknown }) {
-    super(requestMessage(reason, context), { cause: context.cause });
-    this.reason = reason;
-    const { cause: _cause, ...rest } = context;
-    this.context = rest;
+  /** Verification and request kinds: the message is written from the kind and its context. */
+  constructor(kind: WebhookVerificationKind | WebhookRequestKind, options?: Options);
+  /** Usage kinds: the message says what was misused and how to fix it. */
+  constructor(kind: WebhookUsageKind, options: Options & { message: string });
+  constructor(kind: WebhookVerifyErrorKind, options: Options & { message?: string } = {}) {
+    const context = Object.freeze({ ...options.context });
+    super(options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
+      cause: options.cause,
+    });
+    this.kind = kind;
+    this.context = context;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
-function requestMessage(reason: WebhookRequestReason, context: WebhookRequestContext): string {
-  switch (reason) {
+/** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */
+export function isWebhookVerifyError(value: unknown): value is WebhookVerifyError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`): a bug to fix, not a bad request. */
+export function isUsageError(value: unknown): value is WebhookVerifyError & { kind: WebhookUsageKind } {
+  return isWebhookVerifyError(value) && USAGE_KINDS.has(value.kind);
+}
+
+function messageFor(kind: WebhookVerificationKind | WebhookRequestKind, context: WebhookVerifyErrorContext): string {
+  switch (kind) {
     case 'unsupported_content_type':
       return `Webhook requests are sent as application/json; this one is ${context.contentType ? `\`${context.contentType}\`` : 'without a Content-Type'}.`;
     case 'body_too_large':
@@ -87,19 +128,9 @@ function requestMessage(reason: WebhookRequestReason, context: WebhookRequestCon
       return `The receiver holds as many unverified bodies as its budget allows (\`bodyBudget\`); retry after ${context.retryAfterSeconds} s.`;
     case 'unreadable_body':
       return 'The webhook body could not be read (the connection was closed or the stream failed before its end).';
-  }
-}
-
-/** Why a call was a programming mistake. */
-export type WebhookUsageCode = 'invalid_body' | 'invalid_secret' | 'invalid_option';
-
-/** A misuse of the API (a parsed body, an empty secret, a wrong option…): thrown immediately, never a `false`. */
-export class WebhookUsageError extends TypeError {
-  override readonly name = 'WebhookUsageError';
-  readonly code: WebhookUsageCode;
-
-  constructor(code: WebhookUsageCode, message: string) {
-    super(message);
-    this.code = code;
+    default: {
+      const problems = context.problems?.length ? ` Problems: ${context.problems.join('; ')}` : '';
+      return `Webhook verification failed (${kind}): ${ADVICE[kind]}${problems}`;
+    }
   }
 }

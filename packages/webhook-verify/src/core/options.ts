@@ -1,7 +1,7 @@
 // Checks the parse options once, where they are given, so a wrong option fails at start-up with
 // the fix instead of switching a guard off or surfacing as a TypeError on the first request.
 import type { ReplayStore } from '../replay.js';
-import { WebhookUsageError } from './errors.js';
+import { WebhookVerifyError } from './errors.js';
 
 /** Checks a parsed payload; returns the problems found (empty when valid). */
 export type PayloadValidator = (payload: unknown) => readonly string[];
@@ -26,17 +26,18 @@ export const DEFAULT_REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 export function checkParseOptions(options: ParseOptions | undefined): CheckedParseOptions {
   const { validate, replayStore, replayTtlMs } = options ?? {};
   if (validate !== undefined && typeof validate !== 'function') {
-    throw new WebhookUsageError(
-      'invalid_option',
-      `\`validate\` takes a validator function, not ${describe(validate)}: \`import { createPayloadValidator } from '@forms-api/webhook-verify/validate'\` and pass \`validate: createPayloadValidator()\`.`,
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'validate' },
+      message: `\`validate\` takes a validator function, not ${describe(validate)}: \`import { createPayloadValidator } from '@forms-api/webhook-verify/validate'\` and pass \`validate: createPayloadValidator()\`.`,
+    });
   }
   if (replayStore === undefined) {
     if (replayTtlMs !== undefined) {
-      throw new WebhookUsageError(
-        'invalid_option',
-        '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.',
-      );
+      throw new WebhookVerifyError('invalid_option', {
+        context: { option: 'replayTtlMs' },
+        message:
+          '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.',
+      });
     }
     return { validate, replay: undefined };
   }
@@ -46,21 +47,21 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
     typeof replayStore.claim !== 'function' ||
     typeof replayStore.release !== 'function'
   ) {
-    const legacy = typeof (replayStore as { seen?: unknown } | null)?.seen === 'function';
-    throw new WebhookUsageError(
-      'invalid_option',
-      `\`replayStore\` must implement \`claim(key, ttlMs)\` (atomic: true when this caller now holds the key) and \`release(key)\`.${legacy ? ' This store has the former `seen(key, ttlMs)` method: over Redis, `claim` is `SET key 1 NX PX ttlMs` (true when it answers OK) and `release` is `DEL key`.' : ''}`,
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'replayStore' },
+      message:
+        '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or across processes the `RedisReplayStore` of @forms-api/webhook-inbox.',
+    });
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
   if (
     replayTtlMs !== undefined &&
     (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)
   ) {
-    throw new WebhookUsageError(
-      'invalid_option',
-      `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
-    );
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'replayTtlMs' },
+      message: `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
+    });
   }
   const ttlMs = replayTtlMs ?? DEFAULT_REPLAY_TTL_MS;
   return { validate, replay: { store: replayStore, ttlMs } };

@@ -1,16 +1,16 @@
 // The one rejection policy shared by every adapter and by webhook-inbox: which HTTP status and
 // `{ error, message }` body answer which failure.
 import {
-  WebhookRequestError,
-  WebhookUsageError,
-  WebhookVerificationError,
-  type WebhookRequestReason,
-  type WebhookUsageCode,
-  type WebhookVerificationReason,
+  isUsageError,
+  isWebhookVerifyError,
+  WebhookVerifyError,
+  type WebhookRequestKind,
+  type WebhookVerificationKind,
+  type WebhookVerifyErrorKind,
 } from './errors.js';
 
-/** Every `error` value a rejection can carry. */
-export type RejectionReason = WebhookVerificationReason | WebhookRequestReason | WebhookUsageCode | 'internal_error';
+/** Every `error` value a rejection can carry: the error's `kind`, or `internal_error` for any other error. */
+export type RejectionReason = WebhookVerifyErrorKind | 'internal_error';
 
 /**
  * What to answer to a delivery already claimed in the replay store. `acknowledge` (the default):
@@ -35,7 +35,7 @@ export interface Rejection {
 /** The JSON body of every rejection; an acknowledged duplicate says `status: 'duplicate'` instead. */
 export type RejectionBody = { error: RejectionReason; message: string } | { status: 'duplicate'; message: string };
 
-const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection['status']> = {
+const STATUS: Record<WebhookVerificationKind | WebhookRequestKind, Rejection['status']> = {
   missing_signature: 401,
   malformed_signature: 401,
   signature_mismatch: 401,
@@ -53,16 +53,23 @@ const STATUS: Record<WebhookVerificationReason | WebhookRequestReason, Rejection
  * 401: missing, malformed or mismatched signature; 409: a replayed delivery (only with
  * `onDuplicate: 'reject'`); 400: a body that is not JSON, not a valid payload, or unreadable; 408:
  * a body not received within `bodyTimeoutMs`; 413: a body over the limit; 415: not
- * `application/json`; 503 with `Retry-After`: the budget of unverified bytes is spent. Anything else is a 500: a misuse (`WebhookUsageError`, reason = its code)
+ * `application/json`; 503 with `Retry-After`: the budget of unverified bytes is spent. Anything else is a 500: a misuse (a WebhookVerifyError of a usage kind)
  * means the receiver is misconfigured; any other error is `internal_error`, with a message that
  * says nothing about it (it may hold what the sender must not see).
  */
 export function rejectionFor(error: unknown, options: AnswerOptions = {}): Rejection {
-  if (
-    error instanceof WebhookVerificationError &&
-    error.reason === 'replayed' &&
-    (options.onDuplicate ?? 'acknowledge') === 'acknowledge'
-  ) {
+  // The guard, not `instanceof`: an error from another copy of this package (its CommonJS build
+  // beside this ESM one) is answered alike.
+  if (!isWebhookVerifyError(error)) {
+    return {
+      status: 500,
+      reason: 'internal_error',
+      message: 'The webhook could not be processed because of an internal error.',
+    };
+  }
+  if (isUsageError(error)) return { status: 500, reason: error.kind, message: error.message };
+  const kind = error.kind as WebhookVerificationKind | WebhookRequestKind;
+  if (kind === 'replayed' && (options.onDuplicate ?? 'acknowledge') === 'acknowledge') {
     return {
       status: 200,
       reason: 'replayed',
@@ -70,32 +77,22 @@ export function rejectionFor(error: unknown, options: AnswerOptions = {}): Rejec
         'This delivery was already received (its signature is claimed in the replay store); it was not processed again.',
     };
   }
-  if (error instanceof WebhookRequestError && error.context.retryAfterSeconds !== undefined) {
-    return {
-      status: STATUS[error.reason],
-      reason: error.reason,
-      message: error.message,
-      retryAfterSeconds: error.context.retryAfterSeconds,
-    };
-  }
-  if (error instanceof WebhookVerificationError || error instanceof WebhookRequestError) {
-    return { status: STATUS[error.reason], reason: error.reason, message: error.message };
-  }
-  if (error instanceof WebhookUsageError) return { status: 500, reason: error.code, message: error.message };
+  const { retryAfterSeconds } = error.context;
   return {
-    status: 500,
-    reason: 'internal_error',
-    message: 'The webhook could not be processed because of an internal error.',
+    status: STATUS[kind],
+    reason: kind,
+    message: error.message,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
 }
 
 export function checkDuplicatePolicy(value: unknown): DuplicatePolicy {
   if (value === undefined) return 'acknowledge';
   if (value === 'acknowledge' || value === 'reject') return value;
-  throw new WebhookUsageError(
-    'invalid_option',
-    `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`,
-  );
+  throw new WebhookVerifyError('invalid_option', {
+    context: { option: 'onDuplicate' },
+    message: `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`,
+  });
 }
 
 /** The answer when the receiver's own handler failed after verification: 500 (the service records it as an error event; it does not retry). */

@@ -4,7 +4,7 @@
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
-import { WebhookRequestError, WebhookUsageError } from './errors.js';
+import { WebhookVerifyError } from './errors.js';
 import type { ParseOptions } from './options.js';
 import { checkDuplicatePolicy, type DuplicatePolicy } from './policy.js';
 
@@ -50,17 +50,20 @@ export function createRequestVerifier(
   options: WebhookRequestOptions,
 ): RequestVerifier {
   if (typeof options !== 'object' || options === null)
-    throw new WebhookUsageError('invalid_option', 'Pass the options object, at least `{ secret }`.');
+    throw new WebhookVerifyError('invalid_option', {
+      context: { option: 'options' },
+      message: 'Pass the options object, at least `{ secret }`.',
+    });
   const limits = checkBodyLimits(options);
   checkDuplicatePolicy(options.onDuplicate);
   const limit = limits.maxBytes;
   const receiver = createReceiver(options);
   return async (parts) => {
     if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType))
-      throw new WebhookRequestError('unsupported_content_type', { contentType: parts.contentType });
+      throw new WebhookVerifyError('unsupported_content_type', { context: { contentType: parts.contentType } });
     const declared = Number(parts.contentLength);
     if (parts.contentLength && Number.isFinite(declared) && declared > limit)
-      throw new WebhookRequestError('body_too_large', { limit });
+      throw new WebhookVerifyError('body_too_large', { context: { limit } });
     const rawBody = await parts.readBody(limits);
     const payload = await receiver.decode(rawBody, parts.signature);
     // decode() accepted the header, so it is the one signature string.

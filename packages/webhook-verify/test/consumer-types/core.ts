@@ -1,10 +1,9 @@
-// The root, /fetch and /node entries: typed payloads, reasons that are unions, the request-level
+// The root, /fetch and /node entries: typed payloads, kinds and reasons that are unions, the request-level
 // pieces a queueing receiver reuses.
 import { createServer } from 'node:http';
 import {
   MemoryReplayStore,
-  WebhookRequestError,
-  WebhookVerificationError,
+  isWebhookVerifyError,
   handleWebhook,
   parseWebhook,
   rejectionBody,
@@ -40,11 +39,13 @@ export function reasons(error: unknown): RejectionReason {
   const body: RejectionBody = rejectionBody(rejection);
   // @ts-expect-error a reason is one of the union, not any string
   const wrong: RejectionReason = 'bad_signature';
-  if (error instanceof WebhookRequestError) {
-    // @ts-expect-error not a request reason
-    if (error.reason === 'signature_mismatch') return wrong;
+  if (isWebhookVerifyError(error)) {
+    // @ts-expect-error a kind is one of the union, not any string
+    if (error.kind === 'bad_signature') return wrong;
+    // @ts-expect-error the context is read-only
+    error.context.limit = 1;
   }
-  if (error instanceof WebhookVerificationError && error.reason === 'replayed') return 'replayed';
+  if (isWebhookVerifyError(error) && error.kind === 'replayed') return 'replayed';
   // @ts-expect-error an acknowledged duplicate's body has `status`, not `error`: narrow first
   void body.error;
   return 'error' in body ? body.error : rejection.reason;
