@@ -20,7 +20,7 @@ import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SandboxTokens, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
-import { err, ok, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
 import { rulesWith } from './rules.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { createStorage } from './storage.js';
@@ -115,19 +115,20 @@ export class SandboxConfigError extends Error {
 }
 
 export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFixture, SandboxConfigError> {
-  if (seed === undefined) return ok(defaultSeed());
+  if (seed === undefined) return { ok: true, value: defaultSeed() };
   let fixture: unknown = seed;
   if (typeof seed === 'string') {
     try {
       fixture = JSON.parse(readFileSync(seed, 'utf8'));
     } catch (error) {
-      return err(
-        new SandboxConfigError(
+      return {
+        ok: false,
+        error: new SandboxConfigError(
           'unreadable-seed',
           `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`,
           { path: seed },
         ),
-      );
+      };
     }
   }
   const f = fixture as Partial<SeedFixture>;
@@ -135,22 +136,24 @@ export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFix
     (k) => !Array.isArray(f?.[k]),
   );
   if (missing.length > 0)
-    return err(
-      new SandboxConfigError(
+    return {
+      ok: false,
+      error: new SandboxConfigError(
         'invalid-seed',
         `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`,
         { missing },
       ),
-    );
+    };
   const names = new Set(f.tokens!.map((t) => t.name));
   const absent = TOKEN_NAMES.filter((n) => !names.has(n));
   if (absent.length > 0)
-    return err(
-      new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, {
+    return {
+      ok: false,
+      error: new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, {
         absent,
       }),
-    );
-  return ok(f as SeedFixture);
+    };
+  return { ok: true, value: f as SeedFixture };
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
