@@ -1,8 +1,9 @@
 // Command-line parsing of `pnpm contract`: options, targets (flags or FORMS_CONTRACT_TARGETS) and
-// the report directory. Errors are values with the text to print.
+// the report directory. Errors are values (a ContractTestsError of kind `usage`) with the text to print.
 import { parseArgs } from 'node:util';
 import { OPERATIONS, operationById } from '@forms-api/types';
 import type { Result } from '@forms-api/types';
+import { ContractTestsError } from './errors.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 import { liveSettingsInEnvironment } from './targets/live.js';
@@ -49,13 +50,16 @@ export interface CommandLine {
   readonly notice?: string;
 }
 
-/** Why there is no run: a usage error (exit 2), or a request for help (exit 0); `message` is what to print. */
-export interface CommandLineError {
-  readonly kind: 'usage' | 'help';
-  readonly message: string;
+/** `--help`: no run, the text to print (exit 0). */
+export interface HelpRequest {
+  readonly help: string;
 }
 
-export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result<CommandLine, CommandLineError> {
+/** What to run, or the help; a malformed command line is a ContractTestsError of kind `usage` (exit 2) whose message is what to print. */
+export function parseCommandLine(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Result<CommandLine | HelpRequest, ContractTestsError> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -79,10 +83,10 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   } catch (error) {
     return {
       ok: false,
-      error: { kind: 'usage', message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` },
+      error: new ContractTestsError('usage', `${error instanceof Error ? error.message : String(error)}\n\n${HELP}`),
     };
   }
-  if (values.help) return { ok: false, error: { kind: 'help', message: HELP } };
+  if (values.help) return { ok: true, value: { help: HELP } };
   const fromArgs = (values.target ?? [])
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
@@ -100,10 +104,13 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (unknown.length > 0)
     return {
       ok: false,
-      error: {
-        kind: 'usage',
-        message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})`,
-      },
+      error: new ContractTestsError(
+        'usage',
+        `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})`,
+        {
+          context: { unknown },
+        },
+      ),
     };
   // Live settings with no target naming the tenant: a CI job that forgot `--target live` must not
   // go green without reaching it (issue 22). Refused rather than run: a command line that does not
@@ -115,12 +122,11 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
     if (!named || values.config) {
       return {
         ok: false,
-        error: {
-          kind: 'usage',
-          message:
-            `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
+        error: new ContractTestsError(
+          'usage',
+          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
             `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
-        },
+        ),
       };
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
@@ -137,10 +143,13 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (unknownOperations.length > 0)
     return {
       ok: false,
-      error: {
-        kind: 'usage',
-        message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
-      },
+      error: new ContractTestsError(
+        'usage',
+        `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
+        {
+          context: { unknown: unknownOperations },
+        },
+      ),
     };
   return {
     ok: true,
@@ -163,16 +172,16 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
 /** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
 export const DEFAULT_RATE_LIMIT = 100;
 
-function parseRateLimit(value: string | undefined): Result<number | false, CommandLineError> {
+function parseRateLimit(value: string | undefined): Result<number | false, ContractTestsError> {
   if (value === undefined) return { ok: true, value: DEFAULT_RATE_LIMIT };
   if (value === 'off' || value === '0') return { ok: true, value: false };
   if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) {
     return {
       ok: false,
-      error: {
-        kind: 'usage',
-        message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
-      },
+      error: new ContractTestsError(
+        'usage',
+        `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
+      ),
     };
   }
   return { ok: true, value: Number(value) };
@@ -186,12 +195,12 @@ function wholeNumber(
   value: string | undefined,
   fallback: number,
   max: number,
-): Result<number, CommandLineError> {
+): Result<number, ContractTestsError> {
   if (value === undefined) return { ok: true, value: fallback };
   if (!/^\d+$/.test(value) || Number(value) > max)
     return {
       ok: false,
-      error: { kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` },
+      error: new ContractTestsError('usage', `${option} must be a whole number from 0 to ${max}; got "${value}"`),
     };
   return { ok: true, value: Number(value) };
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { RequestPacer } from '@forms-api/client';
 import type { Result } from '@forms-api/types';
+import { ContractTestsError } from '../errors.js';
 import { envVariableOf } from './settings.js';
 import { TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
 
@@ -39,16 +40,11 @@ const REQUIRED: SettingKey[] = ['baseUrl', 'token', 'workspaceId', 'formId'];
 /** What --write needs besides the read-only settings. */
 const REQUIRED_FOR_WRITE: SettingKey[] = ['submissionId'];
 
-export interface ConfigError {
-  readonly kind: 'config';
-  readonly message: string;
-  /** Environment variables that are missing. */
-  readonly missing: string[];
-}
+/** A `live_config` error; `context.missing` lists the environment variables that are missing. */
+const configError = (message: string, missing: string[] = []): ContractTestsError =>
+  new ContractTestsError('live_config', message, { context: { missing } });
 
-const configError = (message: string, missing: string[] = []): ConfigError => ({ kind: 'config', message, missing });
-
-function readConfigFile(path: string): Result<LiveSettings, ConfigError> {
+function readConfigFile(path: string): Result<LiveSettings, ContractTestsError> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -85,7 +81,7 @@ export function loadLiveConfig(options: {
   env: NodeJS.ProcessEnv;
   configPath?: string;
   write: boolean;
-}): Result<LiveSettings, ConfigError> {
+}): Result<LiveSettings, ContractTestsError> {
   let values: LiveSettings = {};
   if (options.configPath) {
     const file = readConfigFile(options.configPath);
