@@ -13,7 +13,8 @@ import {
 } from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
-import { failure, success, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
+import { ContractTestsError } from './errors.js';
 import { createRedactor, type Redact } from './report/placeholders.js';
 
 /** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
@@ -25,11 +26,6 @@ const EXCERPT_CHARS = 200;
 export function describeErrors(errors: readonly ErrorObject[], listed = LISTED_ERRORS): string {
   const shown = formatErrors(errors.slice(0, listed)).join('; ');
   return errors.length > listed ? `${shown}; and ${(errors.length - listed).toLocaleString('en-US')} more` : shown;
-}
-
-export interface NotJson {
-  readonly kind: 'not-json';
-  readonly message: string;
 }
 
 /** `undefined`: the main token; `null`: no Authorization header; a string: that token. */
@@ -188,21 +184,33 @@ export class CheckContext {
   }
 
   /** Parses the JSON body of an exchange; an error value when it is not JSON (or was cut at the size limit). */
-  json(exchange: Exchange): Result<unknown, NotJson> {
+  json(exchange: Exchange): Result<unknown, ContractTestsError> {
     if (exchange.responseBodyLimit !== undefined)
-      return failure({
-        kind: 'not-json',
-        message: `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads`,
-      });
+      return {
+        ok: false,
+        error: new ContractTestsError(
+          'not_json',
+          `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads`,
+          {
+            context: { limit: exchange.responseBodyLimit },
+          },
+        ),
+      };
     if (exchange.responseBody === undefined || exchange.responseBody === '')
-      return failure({ kind: 'not-json', message: 'the body is empty' });
+      return { ok: false, error: new ContractTestsError('not_json', 'the body is empty') };
     try {
-      return success(JSON.parse(exchange.responseBody));
+      return { ok: true, value: JSON.parse(exchange.responseBody) };
     } catch (error) {
-      return failure({
-        kind: 'not-json',
-        message: `the body is not JSON (${error instanceof Error ? error.message : String(error)})`,
-      });
+      return {
+        ok: false,
+        error: new ContractTestsError(
+          'not_json',
+          `the body is not JSON (${error instanceof Error ? error.message : String(error)})`,
+          {
+            cause: error,
+          },
+        ),
+      };
     }
   }
 

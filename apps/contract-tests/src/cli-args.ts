@@ -1,8 +1,9 @@
 // Command-line parsing of `pnpm contract`: options, targets (flags or FORMS_CONTRACT_TARGETS) and
-// the report directory. Errors are values with the text to print.
+// the report directory. Errors are values (a ContractTestsError of kind `usage`) with the text to print.
 import { parseArgs } from 'node:util';
 import { OPERATIONS, operationById } from '@forms-api/types';
-import { failure, success, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
+import { ContractTestsError } from './errors.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 import { liveSettingsInEnvironment } from './targets/live.js';
@@ -49,13 +50,16 @@ export interface CommandLine {
   readonly notice?: string;
 }
 
-/** Why there is no run: a usage error (exit 2), or a request for help (exit 0); `message` is what to print. */
-export interface CommandLineError {
-  readonly kind: 'usage' | 'help';
-  readonly message: string;
+/** `--help`: no run, the text to print (exit 0). */
+export interface HelpRequest {
+  readonly help: string;
 }
 
-export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result<CommandLine, CommandLineError> {
+/** What to run, or the help; a malformed command line is a ContractTestsError of kind `usage` (exit 2) whose message is what to print. */
+export function parseCommandLine(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Result<CommandLine | HelpRequest, ContractTestsError> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -77,9 +81,12 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
       allowPositionals: false,
     }));
   } catch (error) {
-    return failure({ kind: 'usage', message: `${error instanceof Error ? error.message : String(error)}\n\n${HELP}` });
+    return {
+      ok: false,
+      error: new ContractTestsError('usage', `${error instanceof Error ? error.message : String(error)}\n\n${HELP}`),
+    };
   }
-  if (values.help) return failure({ kind: 'help', message: HELP });
+  if (values.help) return { ok: true, value: { help: HELP } };
   const fromArgs = (values.target ?? [])
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
@@ -95,10 +102,16 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0)
-    return failure({
-      kind: 'usage',
-      message: `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})`,
-    });
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        `unknown target ${unknown.join(', ')} (known: ${TARGET_NAMES.join(', ')})`,
+        {
+          context: { unknown },
+        },
+      ),
+    };
   // Live settings with no target naming the tenant: a CI job that forgot `--target live` must not
   // go green without reaching it (issue 22). Refused rather than run: a command line that does not
   // name a tenant never sends it requests (a shell may carry FORMS_API_TOKEN for other tools).
@@ -107,12 +120,14 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (!names.includes('live') && liveSettings.length > 0) {
     const named = fromArgs.length > 0 || fromEnv.length > 0;
     if (!named || values.config) {
-      return failure({
-        kind: 'usage',
-        message:
+      return {
+        ok: false,
+        error: new ContractTestsError(
+          'usage',
           `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
-          `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
-      });
+            `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
+        ),
+      };
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
   }
@@ -126,38 +141,50 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Result
   if (!seconds.ok) return seconds;
   const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
   if (unknownOperations.length > 0)
-    return failure({
-      kind: 'usage',
-      message: `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
-    });
-  return success({
-    targets: [...new Set(names)] as TargetName[],
-    write: values.write,
-    strict: values.strict,
-    proxy: !values['no-proxy'],
-    rateLimit: rateLimit.value,
-    explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
-    // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
-    reportDir: resolve(values['report-dir'] ?? 'reports'),
-    ...(values.config ? { config: resolve(values.config) } : {}),
-    ...(values.operation ? { operations: values.operation } : {}),
-    ...(notice ? { notice } : {}),
-  });
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
+        {
+          context: { unknown: unknownOperations },
+        },
+      ),
+    };
+  return {
+    ok: true,
+    value: {
+      targets: [...new Set(names)] as TargetName[],
+      write: values.write,
+      strict: values.strict,
+      proxy: !values['no-proxy'],
+      rateLimit: rateLimit.value,
+      explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
+      // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
+      reportDir: resolve(values['report-dir'] ?? 'reports'),
+      ...(values.config ? { config: resolve(values.config) } : {}),
+      ...(values.operation ? { operations: values.operation } : {}),
+      ...(notice ? { notice } : {}),
+    },
+  };
 }
 
 /** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
 export const DEFAULT_RATE_LIMIT = 100;
 
-function parseRateLimit(value: string | undefined): Result<number | false, CommandLineError> {
-  if (value === undefined) return success(DEFAULT_RATE_LIMIT);
-  if (value === 'off' || value === '0') return success(false);
+function parseRateLimit(value: string | undefined): Result<number | false, ContractTestsError> {
+  if (value === undefined) return { ok: true, value: DEFAULT_RATE_LIMIT };
+  if (value === 'off' || value === '0') return { ok: true, value: false };
   if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) {
-    return failure({
-      kind: 'usage',
-      message: `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
-    });
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
+      ),
+    };
   }
-  return success(Number(value));
+  return { ok: true, value: Number(value) };
 }
 
 /** A seed when none is given: each run explores differently, and prints the seed that replays it. */
@@ -168,9 +195,12 @@ function wholeNumber(
   value: string | undefined,
   fallback: number,
   max: number,
-): Result<number, CommandLineError> {
-  if (value === undefined) return success(fallback);
+): Result<number, ContractTestsError> {
+  if (value === undefined) return { ok: true, value: fallback };
   if (!/^\d+$/.test(value) || Number(value) > max)
-    return failure({ kind: 'usage', message: `${option} must be a whole number from 0 to ${max}; got "${value}"` });
-  return success(Number(value));
+    return {
+      ok: false,
+      error: new ContractTestsError('usage', `${option} must be a whole number from 0 to ${max}; got "${value}"`),
+    };
+  return { ok: true, value: Number(value) };
 }

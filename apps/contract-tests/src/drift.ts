@@ -257,15 +257,3 @@ export function matchFailure(ledger: DriftLedger, failure: Failure): DriftVerdic
   }
   return index.match(failure);
 }
-
-/** Every observation the ledger names; the suite asserts some check can report each of them. */
-export function ledgerObservations(ledger: DriftLedger): string[] {
-  return [
-    ...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => (m.kind === 'behaviour' ? [m.observation] : [])))),
-  ];
-}
-
-/** Every trait the ledger's situations name; the suite asserts some check states each of them. */
-export function ledgerTraits(ledger: DriftLedger): string[] {
-  return [...new Set(ledger.entries.flatMap((e) => e.match.flatMap((m) => m.when?.traits ?? [])))];
-}

@@ -82,14 +82,14 @@ export interface CheckResult {
   readonly durationMs: number;
 }
 
+// The two signals below are not errors of the suite (those are ContractTestsError, errors.ts): they
+// are how a check leaves early, caught by the runner and turned into a result.
+
 /** Thrown inside a check to skip it with a reason (for example a missing optional token). */
-export class SkipCheck extends Error {
-  readonly kind = 'skip' as const;
-}
+export class SkipCheck extends Error {}
 
 /** Thrown inside a check to stop it with failures already gathered as values. */
 export class CheckFailed extends Error {
-  readonly kind = 'check-failed' as const;
   constructor(readonly failures: Failure[]) {
     super(failures.map((f) => f.message).join('; '));
   }

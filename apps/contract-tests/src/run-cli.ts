@@ -27,8 +27,12 @@ export interface CliIo {
 export async function runCli(io: CliIo): Promise<number> {
   const parsed = parseCommandLine(io.argv, io.env);
   if (!parsed.ok) {
-    (parsed.error.kind === 'help' ? io.out : io.err)(parsed.error.message);
-    return parsed.error.kind === 'help' ? 0 : 2;
+    io.err(parsed.error.message);
+    return 2;
+  }
+  if ('help' in parsed.value) {
+    io.out(parsed.value.help);
+    return 0;
   }
   const options = parsed.value;
   // The tenant's settings are checked before any target starts: a CI job missing one learns it at

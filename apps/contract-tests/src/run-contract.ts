@@ -45,11 +45,6 @@ export interface ContractRun {
   readonly secrets: Map<string, string>;
 }
 
-/** The live target's settings are missing or invalid; the message names what to set. */
-export class LiveConfigError extends Error {
-  readonly kind = 'config' as const;
-}
-
 async function startTarget(name: TargetName, options: ContractOptions): Promise<Target> {
   switch (name) {
     case 'prism':
@@ -64,7 +59,7 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
         write: options.write,
         ...(options.configPath ? { configPath: options.configPath } : {}),
       });
-      if (!config.ok) throw new LiveConfigError(config.error.message);
+      if (!config.ok) throw config.error;
       const pacer = options.rateLimit
         ? createRequestPacer({
             requestsPerMinute: options.rateLimit,

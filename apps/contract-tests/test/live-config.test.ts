@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLiveConfig, liveTarget } from '../src/targets/live.js';
-import { parseCommandLine } from '../src/cli-args.js';
+import { HELP, parseCommandLine } from '../src/cli-args.js';
+import { isContractTestsError } from '../src/errors.js';
 
 const full = {
   FORMS_API_BASE_URL: 'https://forms.example',
@@ -18,15 +19,16 @@ describe('live config', () => {
     const result = loadLiveConfig({ env: { FORMS_API_TOKEN: 'x' }, write: false });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.kind).toBe('config');
-    expect(result.error.missing).toEqual(['FORMS_API_BASE_URL', 'FORMS_API_WORKSPACE_ID', 'FORMS_API_FORM_ID']);
+    expect(isContractTestsError(result.error)).toBe(true);
+    expect(result.error.kind).toBe('live_config');
+    expect(result.error.context.missing).toEqual(['FORMS_API_BASE_URL', 'FORMS_API_WORKSPACE_ID', 'FORMS_API_FORM_ID']);
     expect(result.error.message).toContain('FORMS_API_BASE_URL');
   });
 
   it('needs FORMS_API_SUBMISSION_ID for --write only', () => {
     expect(loadLiveConfig({ env: full, write: false }).ok).toBe(true);
     const result = loadLiveConfig({ env: full, write: true });
-    expect(!result.ok && result.error.missing).toEqual(['FORMS_API_SUBMISSION_ID']);
+    expect(!result.ok && result.error.context.missing).toEqual(['FORMS_API_SUBMISSION_ID']);
   });
 
   it('reads a config file, rejects unknown keys and bad ids, lets the environment win', () => {
@@ -89,6 +91,6 @@ describe('command line', () => {
       ok: false,
       error: { kind: 'usage', message: expect.stringContaining('unknown operation listForms') },
     });
-    expect(parseCommandLine(['--help'], {})).toMatchObject({ ok: false, error: { kind: 'help' } });
+    expect(parseCommandLine(['--help'], {})).toEqual({ ok: true, value: { help: HELP } });
   });
 });

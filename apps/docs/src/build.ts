@@ -12,7 +12,7 @@ import { readGuides } from './guides.ts';
 import { siteCss } from './site-css.ts';
 import { knownDifferencesGuide, readSuiteRun, type DriftLedger } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
 
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
@@ -28,11 +28,11 @@ export interface BuildOutput {
   bytes: number;
 }
 
-function readBundle(): Result<Record<string, unknown>> {
+function readBundle(): DocsResult<Record<string, unknown>> {
   let path: string;
   try {
     path = require.resolve('@forms-api/spec/openapi.json');
-    return ok(JSON.parse(readFileSync(path, 'utf8')));
+    return { ok: true, value: JSON.parse(readFileSync(path, 'utf8')) };
   } catch (err) {
     return fail(
       'spec_missing',
@@ -41,9 +41,9 @@ function readBundle(): Result<Record<string, unknown>> {
   }
 }
 
-function readLedger(): Result<DriftLedger> {
+function readLedger(): DocsResult<DriftLedger> {
   try {
-    return ok(JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')));
+    return { ok: true, value: JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')) };
   } catch (err) {
     return fail(
       'spec_missing',
@@ -63,7 +63,7 @@ function fillTemplate(): string {
   return file;
 }
 
-function runBuildDocs(specFile: string, templateFile: string, output: string): Result<void> {
+function runBuildDocs(specFile: string, templateFile: string, output: string): DocsResult<void> {
   const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
   const run = spawnSync(
     process.execPath,
@@ -93,10 +93,10 @@ function runBuildDocs(specFile: string, templateFile: string, output: string): R
       `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`,
     );
   }
-  return ok(undefined);
+  return { ok: true, value: undefined };
 }
 
-export function buildSite(): Result<BuildOutput> {
+export function buildSite(): DocsResult<BuildOutput> {
   const bundle = readBundle();
   if (!bundle.ok) return bundle;
   const guides = readGuides(join(appDir, 'guides'));
@@ -144,7 +144,7 @@ export function buildSite(): Result<BuildOutput> {
       'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)',
     );
   }
-  return ok({ indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) });
+  return { ok: true, value: { indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) } };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 
 export interface CodeSample {
   lang: string;
@@ -31,7 +31,7 @@ export function operationSamplesDir(): string {
 export function readCodeSamples(
   operationIds: readonly string[],
   dir = operationSamplesDir(),
-): Result<Map<string, CodeSample[]>> {
+): DocsResult<Map<string, CodeSample[]>> {
   const samples = new Map<string, CodeSample[]>();
   for (const operationId of operationIds) {
     const list: CodeSample[] = [];
@@ -46,7 +46,7 @@ export function readCodeSamples(
     }
     samples.set(operationId, list);
   }
-  return ok(samples);
+  return { ok: true, value: samples };
 }
 
 /** A further client sample of an operation, shown in its description (e.g. every page with `iterate()`). */
@@ -62,7 +62,7 @@ const VARIANT_FILE = /^(\w+)\.([a-z]+(?:-[a-z]+)*)\.ts$/;
 export function readOperationVariants(
   operationIds: readonly string[],
   dir = operationSamplesDir(),
-): Result<Map<string, OperationVariant[]>> {
+): DocsResult<Map<string, OperationVariant[]>> {
   const variants = new Map<string, OperationVariant[]>();
   for (const file of readdirSync(dir).sort()) {
     const name = VARIANT_FILE.exec(file);
@@ -79,5 +79,5 @@ export function readOperationVariants(
       { title, source: readFileSync(join(dir, file), 'utf8').trimEnd() },
     ]);
   }
-  return ok(variants);
+  return { ok: true, value: variants };
 }

@@ -2,7 +2,7 @@
 // (`01-quick-start.md` → `quick-start`), the first `# ` heading gives the title.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 
 export interface Guide {
   slug: string;
@@ -13,7 +13,7 @@ export interface Guide {
 
 const FILE_NAME = /^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$/;
 
-export function parseGuide(fileName: string, markdown: string): Result<Guide> {
+export function parseGuide(fileName: string, markdown: string): DocsResult<Guide> {
   const name = FILE_NAME.exec(fileName);
   if (!name) {
     return fail('guide_invalid', `${fileName}: guide files are named NN-slug.md (for example 01-quick-start.md)`);
@@ -29,10 +29,10 @@ export function parseGuide(fileName: string, markdown: string): Result<Guide> {
     .join('\n')
     .trim();
   if (body === '') return fail('guide_invalid', `${fileName}: the guide has a title but no text`);
-  return ok({ slug: name[2]!, title: titleLine.slice(2).trim(), body });
+  return { ok: true, value: { slug: name[2]!, title: titleLine.slice(2).trim(), body } };
 }
 
-export function readGuides(dir: string): Result<Guide[]> {
+export function readGuides(dir: string): DocsResult<Guide[]> {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .sort();
@@ -43,5 +43,5 @@ export function readGuides(dir: string): Result<Guide[]> {
     guides.push(guide.value);
   }
   if (guides.length === 0) return fail('guide_invalid', `no guides found in ${dir}`);
-  return ok(guides);
+  return { ok: true, value: guides };
 }

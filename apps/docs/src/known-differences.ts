@@ -2,7 +2,7 @@
 // spec/drift.yaml) as a guide a reader can learn from, with where the contract suite last saw each
 // entry, read from its JSON report when one is present at build time.
 import { existsSync, readFileSync } from 'node:fs';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 import type { Guide } from './guides.ts';
 
 export const KNOWN_DIFFERENCES_SLUG = 'known-differences';
@@ -69,8 +69,8 @@ export interface SuiteRun {
 export type SuiteRunSource = { kind: 'report'; path: string; run: SuiteRun } | { kind: 'not-run'; path: string };
 
 /** Reads the contract suite's report at `file`; absent is "not run", unreadable is an error (never guessed). */
-export function readSuiteRun(file: string, shownPath: string): Result<SuiteRunSource> {
-  if (!existsSync(file)) return ok({ kind: 'not-run', path: shownPath });
+export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteRunSource> {
+  if (!existsSync(file)) return { ok: true, value: { kind: 'not-run', path: shownPath } };
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -86,7 +86,7 @@ export function readSuiteRun(file: string, shownPath: string): Result<SuiteRunSo
       'report_invalid',
       `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
     );
-  return ok({ kind: 'report', path: shownPath, run: json as SuiteRun });
+  return { ok: true, value: { kind: 'report', path: shownPath, run: json as SuiteRun } };
 }
 
 function suiteRunProblem(json: unknown): string | undefined {
@@ -192,7 +192,7 @@ function runParagraph(source: SuiteRunSource): string {
 }
 
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
-export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): Result<Guide> {
+export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): DocsResult<Guide> {
   if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
     return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
   const seen = new Map(source.kind === 'report' ? source.run.ledgerSeen.map((e) => [e.id, e]) : []);
@@ -220,5 +220,8 @@ export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSourc
     '',
     ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
   ];
-  return ok({ slug: KNOWN_DIFFERENCES_SLUG, title: KNOWN_DIFFERENCES_TITLE, body: body.join('\n').trim() });
+  return {
+    ok: true,
+    value: { slug: KNOWN_DIFFERENCES_SLUG, title: KNOWN_DIFFERENCES_TITLE, body: body.join('\n').trim() },
+  };
 }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 
 const defaultDir = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -12,7 +12,7 @@ export interface ServeOptions {
   dir: string;
 }
 
-export function parseServeArgs(argv: string[]): Result<ServeOptions> {
+export function parseServeArgs(argv: string[]): DocsResult<ServeOptions> {
   let values: { port?: string; dir?: string };
   try {
     ({ values } = parseArgs({
@@ -27,5 +27,5 @@ export function parseServeArgs(argv: string[]): Result<ServeOptions> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return fail('bad_argument', `--port must be an integer from 0 to 65535, got "${values.port}"`);
   }
-  return ok({ port, dir: resolve(values.dir ?? defaultDir) });
+  return { ok: true, value: { port, dir: resolve(values.dir ?? defaultDir) } };
 }

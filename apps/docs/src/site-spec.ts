@@ -4,7 +4,7 @@
 import { LOGO_DATA_URI } from './brand.ts';
 import type { CodeSample, OperationVariant } from './code-samples.ts';
 import type { Guide } from './guides.ts';
-import { fail, ok, type Result } from './result.ts';
+import { fail, type DocsResult } from './errors.ts';
 import { prepareDescriptions } from './site-markdown.ts';
 import { startHere } from './front-page.ts';
 
@@ -43,7 +43,7 @@ export function siteSpec(
   bundle: Json,
   guides: Guide[],
   { samples = new Map(), variants = new Map() }: SiteSamples = {},
-): Result<Json> {
+): DocsResult<Json> {
   const spec: Json = structuredClone(bundle);
   // Each operation shows its client sample and curl line (Redoc's x-codeSamples, beside it) and its
   // further client samples (every page with iterate(), …) at the end of its description.
@@ -80,5 +80,5 @@ export function siteSpec(
     { name: GUIDES_GROUP, tags: guides.map((g) => g.title) },
     { name: REFERENCE_GROUP, tags: referenceTags },
   ];
-  return ok(spec);
+  return { ok: true, value: spec };
 }

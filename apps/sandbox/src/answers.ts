@@ -3,7 +3,7 @@
 // makes of a submission. The contract's: an update changes only the fields sent.
 import { FieldErrors } from './http.js';
 import type { Field, Form, Submission } from './model.js';
-import { err, ok, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
 import type { RuleContext } from './rule-context.js';
 import { addSchemaErrors } from './schema-errors.js';
 import type { SubmissionState } from './store/store.js';
@@ -32,9 +32,10 @@ export interface AnswerRules {
 
 /** The stored value of one answer (null for none), or the message saying why the field refuses it. */
 export function checkAnswer(field: Field, value: unknown): Result<unknown, string> {
-  if (value === null || value === '') return ok(null);
+  if (value === null || value === '') return { ok: true, value: null };
   const label = `The ${field.name}`;
-  const when = (valid: boolean, message: string) => (valid ? ok(value) : err(message));
+  const when = (valid: boolean, message: string): Result<unknown, string> =>
+    valid ? { ok: true, value } : { ok: false, error: message };
   switch (field.type) {
     case 'text':
     case 'rich_text':
@@ -92,11 +93,11 @@ export function checkAnswer(field: Field, value: unknown): Result<unknown, strin
             : undefined,
       );
       return names.every((n): n is string => typeof n === 'string' && n.length > 0)
-        ? ok(names)
-        : err(`${label} must be a list of files.`);
+        ? { ok: true, value: names }
+        : { ok: false, error: `${label} must be a list of files.` };
     }
     default:
-      return err(`${label} takes no answer.`);
+      return { ok: false, error: `${label} takes no answer.` };
   }
 }
 
@@ -133,7 +134,7 @@ export function checkAnswers(
         errors.add(field.id, `The ${field.name} field is required.`);
     }
   }
-  return errors.size > 0 ? err(errors) : ok(answers);
+  return errors.size > 0 ? { ok: false, error: errors } : { ok: true, value: answers };
 }
 
 /** The spec's schema check of the body, then the answers against the form. */

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import {
   SANDBOX_BEHAVIOURS,
   SANDBOX_FAULTS,
-  SandboxConfigError,
+  isSandboxError,
   startSandbox,
   type SandboxBehaviour,
   type SandboxFault,
@@ -99,7 +99,7 @@ try {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
-  if (error instanceof SandboxConfigError) fail(error.message);
+  if (isSandboxError(error) && error.kind !== 'listen_failed') fail(error.message);
   console.error(`forms-sandbox: ${(error as Error).message}`);
   process.exit(1);
 }

@@ -3,7 +3,7 @@
 // the file a signed URL hands out.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { create as contentDisposition } from 'content-disposition';
-import { err, ok, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
 
 export const FILE_URL_LIFETIME_S = 10 * 60;
 
@@ -28,11 +28,11 @@ export function createFileSigner(now: () => number) {
       signature: string | undefined,
     ): Result<string, FileUrlProblem> {
       if (!expires || !/^\d+$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature))
-        return err('bad-signature');
+        return { ok: false, error: 'bad-signature' };
       const expected = Buffer.from(mac(formId, encodedName, Number(expires)), 'hex');
-      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return err('bad-signature');
-      if (Number(expires) * 1000 < now()) return err('expired');
-      return ok(Buffer.from(encodedName, 'base64url').toString('utf8'));
+      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { ok: false, error: 'bad-signature' };
+      if (Number(expires) * 1000 < now()) return { ok: false, error: 'expired' };
+      return { ok: true, value: Buffer.from(encodedName, 'base64url').toString('utf8') };
     },
   };
 }

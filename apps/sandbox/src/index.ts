@@ -20,7 +20,7 @@ import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SandboxTokens, type SeedFixture, type TokenName } from './model.js';
 import type { RateLimitOptions } from './ratelimit.js';
-import { err, ok, type Result } from './result.js';
+import { SandboxError } from './errors.js';
 import { rulesWith } from './rules.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { createStorage } from './storage.js';
@@ -30,6 +30,7 @@ export * from './behaviour/public.js';
 // The one SSRF guard (https, no credentials, only public addresses, pinned): the contract suite judges a tenant's redirects with it.
 export { checkWebhookUrl, isPublicAddress, type WebhookDestination } from './dispatch/webhook-url.js';
 export { defaultSeed };
+export { SandboxError, isSandboxError, type SandboxErrorContext, type SandboxErrorKind } from './errors.js';
 export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };
 
 /** How long a file URL in a webhook payload is valid: the service's default for external links. */
@@ -99,34 +100,22 @@ export interface SandboxHandle {
   close(): Promise<void>;
 }
 
-export type SandboxConfigErrorKind =
-  'unknown-fault' | 'unknown-behaviour' | 'unreadable-seed' | 'invalid-seed' | 'invalid-option';
-
-/** An option startSandbox() cannot work with; `kind` says which, the message what to change. */
-export class SandboxConfigError extends Error {
-  override readonly name = 'SandboxConfigError';
-  constructor(
-    readonly kind: SandboxConfigErrorKind,
-    message: string,
-    readonly context: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFixture, SandboxConfigError> {
-  if (seed === undefined) return ok(defaultSeed());
+/**
+ * The seed fixture a `seed` option names: the built-in seed, the object itself, or the JSON file at
+ * that path. Throws a SandboxError (`unreadable_seed`, `invalid_seed`) saying what to fix: a bad
+ * seed is a mistake in the caller's setup, like a bad option, not an outcome to branch on.
+ */
+export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
+  if (seed === undefined) return defaultSeed();
   let fixture: unknown = seed;
   if (typeof seed === 'string') {
     try {
       fixture = JSON.parse(readFileSync(seed, 'utf8'));
     } catch (error) {
-      return err(
-        new SandboxConfigError(
-          'unreadable-seed',
-          `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`,
-          { path: seed },
-        ),
+      throw new SandboxError(
+        'unreadable_seed',
+        `Could not read the seed fixture ${seed}: ${(error as Error).message}. Pass the path of a JSON fixture (see the README's seed section).`,
+        { context: { path: seed }, cause: error },
       );
     }
   }
@@ -135,57 +124,72 @@ export function loadSeed(seed: SeedFixture | string | undefined): Result<SeedFix
     (k) => !Array.isArray(f?.[k]),
   );
   if (missing.length > 0)
-    return err(
-      new SandboxConfigError(
-        'invalid-seed',
-        `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`,
-        { missing },
-      ),
+    throw new SandboxError(
+      'invalid_seed',
+      `The seed fixture needs arrays ${missing.join(', ')} (see the default seed in the README).`,
+      { context: { missing } },
     );
   const names = new Set(f.tokens!.map((t) => t.name));
   const absent = TOKEN_NAMES.filter((n) => !names.has(n));
   if (absent.length > 0)
-    return err(
-      new SandboxConfigError('invalid-seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, {
-        absent,
-      }),
-    );
-  return ok(f as SeedFixture);
+    throw new SandboxError('invalid_seed', `The seed fixture must define the tokens ${absent.join(', ')}.`, {
+      context: { absent },
+    });
+  return f as SeedFixture;
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
   const unknown = names.filter((f) => !(SANDBOX_FAULTS as readonly string[]).includes(f));
   if (unknown.length > 0)
-    throw new SandboxConfigError(
-      'unknown-fault',
+    throw new SandboxError(
+      'unknown_fault',
       `Unknown sandbox fault(s): ${unknown.join(', ')}. Known: ${SANDBOX_FAULTS.join(', ')}.`,
-      { unknown },
+      { context: { unknown } },
     );
   return names.map((name) => FAULT_CATALOGUE[name as SandboxFault]);
 }
 
 function profileBehaviours(name: string): readonly Behaviour[] {
   if (!(SANDBOX_BEHAVIOURS as readonly string[]).includes(name))
-    throw new SandboxConfigError(
-      'unknown-behaviour',
+    throw new SandboxError(
+      'unknown_behaviour',
       `Unknown sandbox behaviour ${name}. Known: ${SANDBOX_BEHAVIOURS.join(', ')}.`,
-      { behaviour: name },
+      { context: { behaviour: name } },
     );
   return BEHAVIOUR_PROFILES[name as SandboxBehaviour];
 }
 
-/** The publicUrl option without its trailing slashes, or a SandboxConfigError; undefined when not given. */
+/** The publicUrl option without its trailing slashes, or a SandboxError; undefined when not given. */
 function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
   if (publicUrl === undefined) return undefined;
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
-    throw new SandboxConfigError(
-      'invalid-option',
+    throw new SandboxError(
+      'invalid_option',
       `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`,
-      { publicUrl },
+      { context: { publicUrl } },
     );
   }
   return publicUrl.replace(/\/+$/, '');
 }
+
+/** The port option (0, the default, picks a free one). */
+function checkedPort(port: number | undefined): number {
+  if (port === undefined) return 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new SandboxError(
+      'invalid_option',
+      `port must be a whole number from 0 to 65535, 0 for a free one (got ${port}).`,
+      { context: { port } },
+    );
+  return port;
+}
+
+/** What to do when listen() fails, by its error code. */
+const LISTEN_HINTS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is taken; choose another port, or 0 for a free one',
+  EADDRNOTAVAIL: 'the host is not an address of this machine; use 127.0.0.1, or 0.0.0.0 for every interface',
+  EACCES: 'this user may not listen on that port; choose a port above 1023',
+};
 
 const ADMIN_TOKEN_MIN_LENGTH = 16;
 
@@ -198,10 +202,10 @@ function checkedAdminToken(adminToken: string | undefined): string {
     !/^[\x21-\x7e]+$/.test(adminToken)
   ) {
     // The token itself is never echoed: only its length.
-    throw new SandboxConfigError(
-      'invalid-option',
+    throw new SandboxError(
+      'invalid_option',
       `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`,
-      { length: typeof adminToken === 'string' ? adminToken.length : null },
+      { context: { length: typeof adminToken === 'string' ? adminToken.length : null } },
     );
   }
   return adminToken;
@@ -214,19 +218,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const rules = rulesWith(behaviours.map((b) => b.rules));
   const trustedProxies = options.trustedProxies ?? 0;
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0)
-    throw new SandboxConfigError(
-      'invalid-option',
+    throw new SandboxError(
+      'invalid_option',
       `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`,
-      { trustedProxies },
+      { context: { trustedProxies } },
     );
   // Every option is judged before the port is opened: a refused option leaves nothing listening.
   const publicUrl = checkedPublicUrl(options.publicUrl);
+  const listenPort = checkedPort(options.port);
   const adminToken = checkedAdminToken(options.adminToken);
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
-  if (!seed.ok) throw seed.error;
-  const store = new SandboxStore(seed.value, rules.search.textOf);
+  const store = new SandboxStore(seed, rules.search.textOf);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
   const timeoutMs = options.webhookTimeoutMs ?? 5000;
@@ -264,9 +268,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const membersOf = (form: string): Set<number> => {
     const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
-    return new Set(
-      seed.value.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id),
-    );
+    return new Set(seed.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
@@ -283,24 +285,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
-    s.once('error', reject);
+    const s = serve({ fetch, port: listenPort, hostname: host }, () => resolve(s));
+    s.once('error', (error: NodeJS.ErrnoException) => {
+      transport.close();
+      reject(
+        new SandboxError(
+          'listen_failed',
+          `The sandbox could not listen on ${host} port ${listenPort} (${error.code ?? error.message}): ${LISTEN_HINTS[error.code ?? ''] ?? 'check the host and port options'}.`,
+          { context: { host, port: listenPort, ...(error.code ? { code: error.code } : {}) }, cause: error },
+        ),
+      );
+    });
   });
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = publicUrl ?? listenUrl;
-  const tokens = Object.fromEntries(seed.value.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
+  const tokens = Object.fromEntries(seed.tokens.map((t) => [t.name, t.token])) as SandboxTokens;
   return {
     behaviour: behaviourName as SandboxBehaviour,
     baseUrl: ctx.baseUrl,
     listenUrl,
     adminToken,
     tokens,
-    workspaces: seed.value.workspaces.map((w) => ({
+    workspaces: seed.workspaces.map((w) => ({
       id: w.id,
       name: w.name,
       plan: w.plan,
-      forms: seed.value.forms
+      forms: seed.forms
         .filter((f) => f.workspaceId === w.id)
         .map((f) => ({ id: f.id, slug: f.slug, title: f.title, captcha: Boolean(f.captchaProvider) })),
     })),

@@ -4,7 +4,7 @@
 // redirects there hands files out as the service does when it keeps them on S3.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { StoredFile } from './files.js';
-import { err, ok, type Result } from './result.js';
+import type { Result } from '@forms-api/types';
 
 export const STORAGE_PATH = '/__sandbox/storage';
 /** How long a pre-signed URL is valid: the service asks its storage for one minute. */
@@ -47,12 +47,12 @@ export function createStorage(now: () => number) {
     ): Result<StoredFile, StorageUrlProblem> {
       const { date, expires, signature } = query;
       if (!date || !expires || !/^\d{1,6}$/.test(expires) || !signature || !/^[0-9a-f]{64}$/.test(signature))
-        return err('bad-signature');
+        return { ok: false, error: 'bad-signature' };
       const expected = Buffer.from(mac(pathOf(formId, encodedName), date, expires), 'hex');
-      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return err('bad-signature');
+      if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { ok: false, error: 'bad-signature' };
       const signedAt = fromAmzDate(date);
-      if (Number.isNaN(signedAt) || signedAt + Number(expires) * 1000 < now()) return err('expired');
-      return ok({ formId, name: Buffer.from(encodedName, 'base64url').toString('utf8') });
+      if (Number.isNaN(signedAt) || signedAt + Number(expires) * 1000 < now()) return { ok: false, error: 'expired' };
+      return { ok: true, value: { formId, name: Buffer.from(encodedName, 'base64url').toString('utf8') } };
     },
   };
 }

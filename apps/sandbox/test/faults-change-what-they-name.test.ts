@@ -143,7 +143,7 @@ describe('fault switches', () => {
 
   it('refuses an unknown fault name', async () => {
     await expect(sandbox({ faults: ['no-such-fault' as SandboxFault] })).rejects.toMatchObject({
-      kind: 'unknown-fault',
+      kind: 'unknown_fault',
       message: expect.stringMatching(/Unknown sandbox fault/),
     });
   });

@@ -4,7 +4,7 @@
 // service's words; a percent-encoded control character in a path never reaches the log decoded.
 // And the 422 for a local http receiver says which switch allows it (issue 22).
 import { afterEach, describe, expect, it } from 'vitest';
-import { SandboxConfigError, startSandbox, type SandboxHandle } from '../src/index.js';
+import { SandboxError, startSandbox, type SandboxHandle } from '../src/index.js';
 import { call, fieldIds, rawRequest, receiver, sandbox } from './support.js';
 
 const BEHAVIOURS = ['contract', 'observed'] as const;
@@ -39,8 +39,8 @@ describe('17. the admin token', () => {
         (s) => s.close().then(() => undefined),
         (error: unknown) => error,
       );
-      expect(refused).toBeInstanceOf(SandboxConfigError);
-      expect(refused).toMatchObject({ kind: 'invalid-option' });
+      expect(refused).toBeInstanceOf(SandboxError);
+      expect(refused).toMatchObject({ kind: 'invalid_option' });
       if (adminToken.length > 0) expect((refused as Error).message).not.toContain(adminToken);
     },
   );

@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import { expect, test } from 'vitest';
 import { freePort } from '@forms-api/redis-server';
-import { SandboxConfigError, startSandbox } from '../src/index.js';
+import { SandboxError, startSandbox } from '../src/index.js';
 
 const listeningServers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 
@@ -26,8 +26,8 @@ test.each(['ftp://sandbox.example.test', 'not a url', '/relative/path'])(
       (handle) => handle.close().then(() => undefined),
       (error: unknown) => error,
     );
-    expect(refused).toBeInstanceOf(SandboxConfigError);
-    expect(refused).toMatchObject({ kind: 'invalid-option', context: { publicUrl } });
+    expect(refused).toBeInstanceOf(SandboxError);
+    expect(refused).toMatchObject({ kind: 'invalid_option', context: { publicUrl } });
     expect(listeningServers()).toBe(before);
     expect(await canListenOn(port)).toBe(true);
   },

@@ -19,16 +19,25 @@ function parameters(doc: Doc, item: Json, operation: Json): Map<string, Json> {
   return byKey;
 }
 
-function compareOperation(
-  before: Doc,
-  after: Doc,
-  bItem: Json,
-  aItem: Json,
-  b: Json,
-  a: Json,
-  label: string,
-  isWebhook: boolean,
-): BreakingChange[] {
+/** One side of a comparison: the spec document, the path item (or webhook) and its operation. */
+interface OperationSide {
+  readonly doc: Doc;
+  readonly item: Json;
+  readonly operation: Json;
+}
+
+/** The breaking changes of one operation or webhook, from its `released` side to its `current` one. */
+function compareOperation(options: {
+  readonly released: OperationSide;
+  readonly current: OperationSide;
+  /** Where it is, as reported (`GET /forms/{id}`, `webhook submission.created`). */
+  readonly label: string;
+  readonly kind: 'operation' | 'webhook';
+}): BreakingChange[] {
+  const { doc: before, item: bItem, operation: b } = options.released;
+  const { doc: after, item: aItem, operation: a } = options.current;
+  const { label } = options;
+  const isWebhook = options.kind === 'webhook';
   const out: BreakingChange[] = [];
 
   // What the client sends: parameters and the request body. For a webhook the service sends the
@@ -129,7 +138,14 @@ export function breakingChanges(released: Json, current: Json): BreakingChange[]
         out.push({ rule: 'operation-removed', location: label, before: op.operationId ?? label, after: '(removed)' });
         continue;
       }
-      out.push(...compareOperation(before, after, bItem, aItem!, op, other, label, false));
+      out.push(
+        ...compareOperation({
+          released: { doc: before, item: bItem, operation: op },
+          current: { doc: after, item: aItem!, operation: other },
+          label,
+          kind: 'operation',
+        }),
+      );
     }
   }
   for (const [name, rawItem] of Object.entries<Json>(released.webhooks ?? {})) {
@@ -147,7 +163,14 @@ export function breakingChanges(released: Json, current: Json): BreakingChange[]
         });
         continue;
       }
-      out.push(...compareOperation(before, after, bItem, aItem!, op, other, label, true));
+      out.push(
+        ...compareOperation({
+          released: { doc: before, item: bItem, operation: op },
+          current: { doc: after, item: aItem!, operation: other },
+          label,
+          kind: 'webhook',
+        }),
+      );
     }
   }
   return out;

@@ -17,6 +17,12 @@ export type OperationMethod = OperationSpec['method'];
 /** Abilities a personal access token can carry (the scopes of the operations' security requirements). */
 export type Ability = (typeof ABILITIES)[number];
 
+/**
+ * The one result shape of the toolkit: an expected outcome that may fail, told apart by `ok`
+ * (`error` is the package's error; see CONTRIBUTING.md, "Errors and results"). Type only.
+ */
+export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+
 /** The operation with this id (undefined for an id the spec does not have). */
 export function operationById(operationId: string): OperationSpec | undefined {
   return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as OperationId] : undefined;

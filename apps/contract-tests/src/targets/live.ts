@@ -2,7 +2,8 @@
 // (`--config contract.config.json`; the environment wins). Read-only unless --write.
 import { readFileSync } from 'node:fs';
 import type { RequestPacer } from '@forms-api/client';
-import { failure, success, type Result } from '../result.js';
+import type { Result } from '@forms-api/types';
+import { ContractTestsError } from '../errors.js';
 import { envVariableOf } from './settings.js';
 import { pacingWith, TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
 
@@ -39,26 +40,24 @@ const REQUIRED: SettingKey[] = ['baseUrl', 'token', 'workspaceId', 'formId'];
 /** What --write needs besides the read-only settings. */
 const REQUIRED_FOR_WRITE: SettingKey[] = ['submissionId'];
 
-export interface ConfigError {
-  readonly kind: 'config';
-  readonly message: string;
-  /** Environment variables that are missing. */
-  readonly missing: string[];
-}
+/** A `live_config` error; `context.missing` lists the environment variables that are missing. */
+const configError = (message: string, missing: string[] = []): ContractTestsError =>
+  new ContractTestsError('live_config', message, { context: { missing } });
 
-const configError = (message: string, missing: string[] = []): ConfigError => ({ kind: 'config', message, missing });
-
-function readConfigFile(path: string): Result<LiveSettings, ConfigError> {
+function readConfigFile(path: string): Result<LiveSettings, ContractTestsError> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    return failure(
-      configError(`cannot read the config file ${path}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    return {
+      ok: false,
+      error: configError(
+        `cannot read the config file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    };
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-    return failure(configError(`${path}: expected a JSON object`));
+    return { ok: false, error: configError(`${path}: expected a JSON object`) };
   const values: LiveSettings = {};
   const problems: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
@@ -73,8 +72,8 @@ function readConfigFile(path: string): Result<LiveSettings, ConfigError> {
     }
     values[key as SettingKey] = String(value);
   }
-  if (problems.length > 0) return failure(configError(`${path}: ${problems.join('; ')}`));
-  return success(values);
+  if (problems.length > 0) return { ok: false, error: configError(`${path}: ${problems.join('; ')}`) };
+  return { ok: true, value: values };
 }
 
 /** Reads and validates the live settings; every missing required variable is named. */
@@ -82,7 +81,7 @@ export function loadLiveConfig(options: {
   env: NodeJS.ProcessEnv;
   configPath?: string;
   write: boolean;
-}): Result<LiveSettings, ConfigError> {
+}): Result<LiveSettings, ContractTestsError> {
   let values: LiveSettings = {};
   if (options.configPath) {
     const file = readConfigFile(options.configPath);
@@ -97,12 +96,13 @@ export function loadLiveConfig(options: {
   const absent = required.filter((key) => !values[key]);
   if (absent.length > 0) {
     const missing = absent.map(envVariableOf);
-    return failure(
-      configError(
+    return {
+      ok: false,
+      error: configError(
         `the live target needs ${missing.join(', ')}${options.write ? ` (--write needs ${envVariableOf('submissionId')})` : ''}: set ${missing.length > 1 ? 'them' : 'it'} in the environment or in the --config file (keys: ${absent.join(', ')})`,
         missing,
       ),
-    );
+    };
   }
   const invalid: string[] = [];
   for (const [key, value] of Object.entries(values) as Array<[SettingKey, string]>) {
@@ -112,8 +112,8 @@ export function loadLiveConfig(options: {
     if (type === 'port' && !/^[0-9]{1,5}$/.test(value)) invalid.push(`${env} must be a port number`);
     if (type === 'url' && !/^https?:\/\/[^\s]+$/.test(value)) invalid.push(`${env} must be an http(s) URL`);
   }
-  if (invalid.length > 0) return failure(configError(invalid.join('; ')));
-  return success(values);
+  if (invalid.length > 0) return { ok: false, error: configError(invalid.join('; ')) };
+  return { ok: true, value: values };
 }
 
 const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { ContractTestsError } from '../errors.js';
 
 /** Asks the OS for a free port on 127.0.0.1 (a server on port 0), then releases it. */
 export function freePort(): Promise<number> {
@@ -17,10 +18,6 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export class StartError extends Error {
-  readonly kind = 'start-failed' as const;
 }
 
 export interface ManagedProcess {
@@ -53,7 +50,10 @@ export function startProcess(command: string, args: string[], label: string): Ma
   // Whatever way this process ends (error, process.exit), do not leave the child behind.
   const onExit = () => killGroup(child, 'SIGKILL');
   process.once('exit', onExit);
-  if (child.pid === undefined) throw new StartError(`${label}: could not start ${command}`);
+  if (child.pid === undefined)
+    throw new ContractTestsError('start_failed', `${label}: could not start ${command}`, {
+      context: { label, command },
+    });
   return {
     pid: child.pid,
     output: () => lines.join('\n'),
@@ -86,7 +86,11 @@ export async function waitUntilAnswering(
     }
   }
   await proc.stop();
-  throw new StartError(`${label} did not answer on ${url} within ${timeoutMs / 1000} s. Its output:\n${proc.output()}`);
+  throw new ContractTestsError(
+    'start_failed',
+    `${label} did not answer on ${url} within ${timeoutMs / 1000} s. Its output:\n${proc.output()}`,
+    { context: { label, url, timeoutMs } },
+  );
 }
 
 /** The Prism CLI entry of the pinned @stoplight/prism-cli, run with this Node. */

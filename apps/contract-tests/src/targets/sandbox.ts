@@ -8,16 +8,12 @@ import {
   type SandboxHandle,
   type SeedFixture,
 } from '@forms-api/sandbox';
+import { ContractTestsError } from '../errors.js';
 import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
 
 export { SANDBOX_FAULTS, type SandboxFault } from '@forms-api/sandbox';
-
-/** The sandbox started, but its seed lacks what the suite needs (a Pro workspace with a form). */
-export class SandboxUnavailable extends Error {
-  readonly kind = 'sandbox-unavailable' as const;
-}
 
 /** Starts the sandbox (optionally with fault switches) and describes it as a live target. */
 export async function startSandboxTarget(
@@ -40,7 +36,8 @@ export async function startSandboxTarget(
     const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0);
     const free = sandbox.workspaces.find((w) => w.plan === 'free' && w.forms.length > 0);
     if (!pro)
-      throw new SandboxUnavailable(
+      throw new ContractTestsError(
+        'sandbox_unavailable',
         'The sandbox seed has no Pro workspace with a form; start it with the default seed or a fixture that has one.',
       );
     const form = pro.forms[0]!;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { SandboxConfigError, startSandbox } from '@forms-api/sandbox';
+import { isSandboxError, startSandbox } from '@forms-api/sandbox';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS } from '@forms-api/sandbox/faults';
 
 const sandbox = await startSandbox({ port: 0, rateLimit: false });
@@ -21,7 +21,7 @@ try {
 }
 await assert.rejects(
   startSandbox({ faults: ['no-such-fault'] }),
-  (error) => error instanceof SandboxConfigError && error.kind === 'unknown-fault',
+  (error) => isSandboxError(error) && error.kind === 'unknown_fault',
 );
 assert.equal(SANDBOX_FAULTS.length, Object.keys(FAULT_CATALOGUE).length);
 

@@ -1,9 +1,9 @@
 // A TypeScript test setup starts the sandbox and gets its handle typed: tokens by name, seeded
 // workspaces and forms, typed configuration errors; an unknown token name or fault must not compile.
 import {
-  SandboxConfigError,
+  isSandboxError,
   startSandbox,
-  type SandboxConfigErrorKind,
+  type SandboxErrorKind,
   type SandboxHandle,
   type SandboxOptions,
   type TokenName,
@@ -28,6 +28,6 @@ export const wrongToken: TokenName = 'admin';
 export const wrongFault: SandboxFault = 'slow-network';
 export const fault: Fault = FAULT_CATALOGUE['drop-required-field'];
 
-export function kindOf(error: unknown): SandboxConfigErrorKind | 'other' {
-  return error instanceof SandboxConfigError ? error.kind : 'other';
+export function kindOf(error: unknown): SandboxErrorKind | 'other' {
+  return isSandboxError(error) ? error.kind : 'other';
 }

@@ -3,7 +3,7 @@
 // delivery connects to the address that was checked, so DNS cannot answer differently in between.
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { err, ok, type Result } from '../result.js';
+import type { Result } from '@forms-api/types';
 
 // ipaddr.js names every special-purpose block; IPv6 outside 2000::/3 (including the IPv4-compatible
 // ::/96 and other unassigned space) is never a public receiver, whatever IPv4 address it embeds.
@@ -50,14 +50,14 @@ export async function checkWebhookUrl(
   try {
     url = new URL(raw);
   } catch {
-    return err('The webhook URL must be a valid URL.');
+    return { ok: false, error: 'The webhook URL must be a valid URL.' };
   }
   if (policy.allowPrivate)
     return url.protocol === 'https:' || url.protocol === 'http:'
-      ? ok({ url })
-      : err('The webhook URL must use HTTP or HTTPS.');
-  if (url.protocol !== 'https:') return err('The webhook URL must use HTTPS.');
-  if (url.username || url.password) return err('The webhook URL cannot contain embedded credentials.');
+      ? { ok: true, value: { url } }
+      : { ok: false, error: 'The webhook URL must use HTTP or HTTPS.' };
+  if (url.protocol !== 'https:') return { ok: false, error: 'The webhook URL must use HTTPS.' };
+  if (url.username || url.password) return { ok: false, error: 'The webhook URL cannot contain embedded credentials.' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
   if (ipaddr.isValid(host)) {
@@ -66,12 +66,12 @@ export async function checkWebhookUrl(
     try {
       addresses = await (policy.resolve ?? systemResolve)(host);
     } catch {
-      return err('The webhook URL host could not be resolved.');
+      return { ok: false, error: 'The webhook URL host could not be resolved.' };
     }
   }
-  if (addresses.length === 0) return err('The webhook URL host could not be resolved.');
+  if (addresses.length === 0) return { ok: false, error: 'The webhook URL host could not be resolved.' };
   if (!addresses.every((a) => isPublicAddress(a.address)))
-    return err('The webhook URL must resolve only to public IP addresses.');
+    return { ok: false, error: 'The webhook URL must resolve only to public IP addresses.' };
   // Like the service, prefer an IPv4 address when the host has both.
-  return ok({ url, pinned: addresses.find((a) => a.family === 4) ?? addresses[0]! });
+  return { ok: true, value: { url, pinned: addresses.find((a) => a.family === 4) ?? addresses[0]! } };
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { checkAnswer, type AnswerRules, type CheckedAnswers } from '../../answers.js';
 import { FieldErrors, HttpError } from '../../http.js';
 import type { Field, Form } from '../../model.js';
-import { err, ok, type Result } from '../../result.js';
+import type { Result } from '@forms-api/types';
 import type { RuleContext } from '../../rule-context.js';
 
 /** What Laravel's `accepted` rule takes for a required checkbox. */
@@ -78,7 +78,7 @@ function fileAnswer(
   value: unknown,
   errors: FieldErrors,
 ): Result<unknown, string> {
-  if (!Array.isArray(value)) return err(`The ${field.name} field must be an array.`);
+  if (!Array.isArray(value)) return { ok: false, error: `The ${field.name} field must be an array.` };
   const stored: string[] = [];
   value.forEach((item, index) => {
     if (item === null || item === '') return;
@@ -92,7 +92,7 @@ function fileAnswer(
     if (parsesAsStoredName(text) && ctx.store.holdsFile(form.id, text)) stored.push(text);
     else errors.add(`${field.id}.${index}`, 'Invalid file.');
   });
-  return ok(stored);
+  return { ok: true, value: stored };
 }
 
 /**
@@ -102,10 +102,10 @@ function fileAnswer(
  * listed `file_url` included, clears the signature.
  */
 function signatureAnswer(ctx: RuleContext, form: Form, field: Field, value: unknown): Result<unknown, string> {
-  if (typeof value !== 'string') return err(`The ${field.name} field must be a string.`);
+  if (typeof value !== 'string') return { ok: false, error: `The ${field.name} field must be a string.` };
   if (FILE_NAME_LIKE.test(value))
-    return ok(parsesAsStoredName(value) && ctx.store.holdsFile(form.id, value) ? value : null);
-  return ok(value.split(',')[1] !== undefined ? `sign_${randomUUID()}.png` : null);
+    return { ok: true, value: parsesAsStoredName(value) && ctx.store.holdsFile(form.id, value) ? value : null };
+  return { ok: true, value: value.split(',')[1] !== undefined ? `sign_${randomUUID()}.png` : null };
 }
 
 /** One answer as the service validates and stores it: Laravel's loose `numeric` and `boolean`, its file handling; else the shared check. */
@@ -116,7 +116,7 @@ function laravelAnswer(
   value: unknown,
   errors: FieldErrors,
 ): Result<unknown, string> {
-  if (value === null || value === '') return ok(null);
+  if (value === null || value === '') return { ok: true, value: null };
   switch (field.type) {
     case 'number':
     case 'rating':
@@ -124,10 +124,12 @@ function laravelAnswer(
     case 'slider':
       return (typeof value === 'number' && Number.isFinite(value)) ||
         (typeof value === 'string' && NUMERIC_TEXT.test(value))
-        ? ok(value)
-        : err(`The ${field.name} must be a number.`);
+        ? { ok: true, value }
+        : { ok: false, error: `The ${field.name} must be a number.` };
     case 'checkbox':
-      return BOOLEAN_LIKE.includes(value) ? ok(value) : err(`The ${field.name} field must be true or false.`);
+      return BOOLEAN_LIKE.includes(value)
+        ? { ok: true, value }
+        : { ok: false, error: `The ${field.name} field must be true or false.` };
     case 'files':
       return fileAnswer(ctx, form, field, value, errors);
     case 'signature':
@@ -194,7 +196,7 @@ function answerFormRequest(
   ) {
     errors.add('tracking_parameters', 'The tracking parameters field must be an array.');
   }
-  return errors.size > 0 ? err(errors) : ok(answers);
+  return errors.size > 0 ? { ok: false, error: errors } : { ok: true, value: answers };
 }
 
 export const ANSWER_FORM_REQUEST: AnswerRules = {

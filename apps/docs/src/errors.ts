@@ -1,5 +1,7 @@
-// Errors as values: every step of the docs build returns a Result instead of throwing, so the
+// Errors as values: every step of the docs build returns a DocsResult instead of throwing, so the
 // CLI can print one helpful message per failure and exit non-zero.
+import type { Result } from '@forms-api/types';
+
 export type DocsErrorKind =
   | 'spec_missing'
   | 'guide_invalid'
@@ -15,10 +17,10 @@ export interface DocsError {
   message: string;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: DocsError };
+/** The toolkit's one result shape, with the docs build's error. */
+export type DocsResult<T> = Result<T, DocsError>;
 
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (kind: DocsErrorKind, message: string): Result<never> => ({
+export const fail = (kind: DocsErrorKind, message: string): DocsResult<never> => ({
   ok: false,
   error: { kind, message },
 });

@@ -1,0 +1,42 @@
+// The suite's one error: why a run cannot start or a response cannot be read. Failures a check
+// reports are not errors but values in the report (model.ts `Failure`).
+
+export type ContractTestsErrorKind =
+  /** The command line is malformed; the message names the option (exit 2). */
+  | 'usage'
+  /** The live target's settings are missing or invalid; `context.missing` lists absent variables. */
+  | 'live_config'
+  /** A process the suite starts (Prism) did not start or did not answer in time. */
+  | 'start_failed'
+  /** The embedded sandbox started, but its seed lacks what the suite needs. */
+  | 'sandbox_unavailable'
+  /** A response body is empty, not JSON, or longer than the suite reads. */
+  | 'not_json';
+
+/** What was judged (a limit, a variable name, a process label); never a token. */
+export type ContractTestsErrorContext = Readonly<Record<string, unknown>>;
+
+/** Shared by every copy of this module (two installed versions, a bundled copy). */
+const BRAND = Symbol.for('@forms-api/contract-tests/error');
+
+export class ContractTestsError extends Error {
+  override readonly name = 'ContractTestsError';
+  readonly kind: ContractTestsErrorKind;
+  readonly context: ContractTestsErrorContext;
+
+  constructor(
+    kind: ContractTestsErrorKind,
+    message: string,
+    options: { context?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.context = Object.freeze({ ...options.context });
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** Whether `value` is a ContractTestsError, from this copy of the module or any other (not `instanceof`). */
+export function isContractTestsError(value: unknown): value is ContractTestsError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}

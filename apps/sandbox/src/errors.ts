@@ -1,0 +1,43 @@
+// The sandbox's one programmatic error: what startSandbox() and loadSeed() throw when they are
+// misused. The HTTP answers the sandbox serves (the service's own error bodies) are not these.
+
+export type SandboxErrorKind =
+  /** A switch name FAULT_CATALOGUE does not have; `context.unknown` lists them. */
+  | 'unknown_fault'
+  /** `behaviour` is neither `contract` nor `observed`; `context.behaviour` is what was given. */
+  | 'unknown_behaviour'
+  /** The seed file cannot be read or is not JSON; `context.path` names it. */
+  | 'unreadable_seed'
+  /** The seed fixture lacks arrays or tokens the sandbox needs; `context` says which. */
+  | 'invalid_seed'
+  /** An option is malformed (publicUrl, adminToken, trustedProxies, port); the message names it. */
+  | 'invalid_option'
+  /** The server could not listen (the port is taken, the host is not an address of this machine). */
+  | 'listen_failed';
+
+/** What was judged: the option, the value (never a secret: the admin token only by its length). */
+export type SandboxErrorContext = Readonly<Record<string, unknown>>;
+
+/** Shared by every copy of this module (ESM and CJS builds, two installed versions). */
+const BRAND = Symbol.for('@forms-api/sandbox/error');
+
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  readonly kind: SandboxErrorKind;
+  readonly context: SandboxErrorContext;
+  constructor(
+    kind: SandboxErrorKind,
+    message: string,
+    options: { context?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.context = Object.freeze({ ...options.context });
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** Whether `value` is a SandboxError, from this copy of the package or any other (not `instanceof`). */
+export function isSandboxError(value: unknown): value is SandboxError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
