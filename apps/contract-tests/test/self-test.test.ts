@@ -71,6 +71,7 @@ describe('self-test: the suite catches injected faults', () => {
           'deleted-integration-answers',
           'reachable-through-another-form',
           'foreign-form-readable',
+          'server-error-on-invalid-body',
           'unsorted',
           'ignore-filter',
         ];

@@ -111,6 +111,13 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   },
   'foreign-form-readable': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
+  'server-error-on-invalid-body': async (sb) =>
+    (
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.all,
+        body: { integration_id: 'webhook', status: 'sometimes', data: { webhook_url: 'https://example.com/hook' } },
+      })
+    ).status,
 };
 
 describe('fault switches', () => {
@@ -126,6 +133,7 @@ describe('fault switches', () => {
       'overlapping-pages',
       'reachable-through-another-form',
       'rename-field',
+      'server-error-on-invalid-body',
       'server-error-on-unusual-query',
       'undocumented-status',
       'unsorted',

@@ -11,7 +11,16 @@ import { createLedgerIndex, type LedgerIndex } from '../drift.js';
 import { SkipCheck, type Exchange, type Failure } from '../model.js';
 import type { SpecArtifacts } from '../spec.js';
 import type { Check, OperationSuite } from '../suites/types.js';
-import { answersOf, findSubmission } from '../suites/helpers.js';
+import {
+  answersOf,
+  answersToSendBack,
+  createTemporaryIntegration,
+  deleteIntegrationAfterwards,
+  findSubmission,
+  formFields,
+  integrationBody,
+  restoreAfterwards,
+} from '../suites/helpers.js';
 import { schemaArbitraries, type LabelledValue, type Schema } from './schema-arbitrary.js';
 
 export interface ExploreOptions {
@@ -74,6 +83,8 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     run: (scratch: CheckContext, value: T) => Promise<void>,
     requestsPerCase: number,
     describe: (value: T) => string,
+    /** Cases tried first, whatever the seed (one of each class a ledger entry depends on). */
+    examples: T[] = [],
   ): Promise<void> {
     const a = begin(ctx);
     const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
@@ -117,6 +128,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       {
         seed: options.seed,
         numRuns,
+        examples: examples.map((example) => [example] as [T]),
         endOnFailure: false,
         interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
         markInterruptAsFailure: false,
@@ -203,7 +215,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
 
   // The stateful sequence the spec's links describe: create, then each link, delete, then each link again (404).
   const links = linksOf(spec, 'createFormIntegration');
-  const integrationBody = arbitraries
+  const generatedIntegrationBody = arbitraries
     .valid({ $ref: '#/components/schemas/WebhookIntegrationInput' })
     .map((body: any) => ({
       ...body,
@@ -219,7 +231,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       explore(
         ctx,
         'integration links',
-        fc.tuple(integrationBody, integrationBody),
+        fc.tuple(generatedIntegrationBody, generatedIntegrationBody),
         async (scratch, [created, updated]) => {
           const form = scratch.target.ids.formId;
           const exchange = await scratch.send(() =>
@@ -342,6 +354,83 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         },
         1,
         (what) => what,
+      );
+    },
+  });
+
+  // Request bodies the schemas forbid, on every write operation: each must be refused with a 4xx, and change nothing.
+  checks.push({
+    name: 'explore: request bodies the schema forbids are refused',
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+      const fields = original ? await formFields(ctx) : [];
+      // An integration to send the update bodies to: created (inactive) for this check, deleted after it.
+      const fixture = await createTemporaryIntegration(ctx, integrationBody());
+      const cases: BodyCase[] = [
+        ...(original
+          ? forbiddenBodies(spec, arbitraries, 'SubmissionUpdate', answersToSendBack(original, fields)).map((c) => ({
+              ...c,
+              operationId: 'updateFormSubmission' as const,
+            }))
+          : []),
+        ...forbiddenBodies(spec, arbitraries, 'WebhookIntegrationInput', integrationBody()).flatMap((c) => [
+          { ...c, operationId: 'createFormIntegration' as const },
+          { ...c, operationId: 'updateFormIntegration' as const },
+        ]),
+      ];
+      await explore(
+        ctx,
+        'forbidden request bodies',
+        fc.constantFrom(...cases),
+        async (scratch, c) => {
+          const path =
+            c.operationId === 'updateFormSubmission'
+              ? { id: form, submission_id: submissionId }
+              : c.operationId === 'updateFormIntegration'
+                ? { form, integrationid: fixture.id }
+                : { form };
+          const exchange = await write(scratch, c.operationId, path, c.body);
+          const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+          // Whatever the service accepted is undone: the submission's answers put back, a created integration deleted.
+          if (ok && c.operationId === 'updateFormSubmission' && original) restoreAfterwards(scratch, original, fields);
+          if (ok && c.operationId === 'createFormIntegration') {
+            const parsed = scratch.json(exchange);
+            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
+            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id);
+          }
+          if (ok && c.operationId === 'updateFormIntegration')
+            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
+              await write(scratch, 'updateFormIntegration', path, integrationBody());
+            });
+          // The spec documents a 500 for a body that names no integration kind it knows (integration_id), and only for that.
+          const unknownKind =
+            c.operationId !== 'updateFormSubmission' &&
+            (c.body === null || typeof c.body !== 'object' || (c.body as any).integration_id !== 'webhook');
+          if (exchange.status === 500 && unknownKind) {
+            scratch.expectResponse(exchange, { operationId: c.operationId, status: 500 });
+            return;
+          }
+          const traits = ['body-invalid', ...(c.label.includes('number as text') ? ['body-holds-number-as-text'] : [])];
+          if (ok)
+            scratch.observe(
+              'forbidden-body-accepted',
+              c.operationId,
+              `a body the schema forbids (${c.label}) was accepted with ${exchange.status}`,
+              { expected: '422', received: String(exchange.status), exchange, traits },
+            );
+          else scratch.expectResponse(exchange, { operationId: c.operationId, status: 422, traits });
+        },
+        1,
+        (c) => `${c.operationId} ${c.label}: ${truncate(JSON.stringify(c.body) ?? String(c.body), 200)}`,
+        // A number sent as text on each operation, every run: the class a lenient reader lets through.
+        (['updateFormSubmission', 'createFormIntegration'] as const).flatMap((id) =>
+          cases.filter((c) => c.operationId === id && c.label.includes('number as text')).slice(0, 1),
+        ),
       );
     },
   });
@@ -591,6 +680,105 @@ function follow(
   );
 }
 
+/** A body the schema forbids, what was done to it, and the write operation it is sent to. */
+interface BodyCase {
+  readonly operationId: 'updateFormSubmission' | 'createFormIntegration' | 'updateFormIntegration';
+  readonly label: string;
+  readonly body: unknown;
+}
+
+/** Values a server should refuse in place of a member, whatever the member's schema (the validator says which it forbids). */
+const FOREIGN_SHAPES: LabelledValue[] = [
+  { label: 'text', value: 'text' },
+  { label: 'number as text', value: '17' },
+  { label: 'integer', value: 17 },
+  { label: 'fraction', value: 1.5 },
+  { label: 'boolean', value: true },
+  { label: 'null', value: null },
+  { label: 'empty array', value: [] },
+  { label: 'array for a scalar', value: ['text'] },
+  { label: 'array of arrays', value: [[1]] },
+  { label: 'array of booleans', value: [true] },
+  { label: 'object', value: { nested: 'text' } },
+];
+
+/**
+ * Bodies the schema `name` forbids, built from a valid `base` body: the whole body of a wrong type,
+ * each required member missing, and each member (and each member of an object member) replaced by
+ * a forbidden, edge or hostile value from the converter, or a value of another shape. Only bodies
+ * the spec's validator refuses are kept, each with a label saying what was changed.
+ */
+export function forbiddenBodies(
+  spec: SpecArtifacts,
+  arbitraries: ReturnType<typeof schemaArbitraries>,
+  name: string,
+  base: Record<string, any>,
+): Array<{ label: string; body: unknown }> {
+  const ref = { $ref: `#/components/schemas/${name}` };
+  const schema = arbitraries.resolve(ref) as Record<string, any>;
+  const replacements = (member: Schema): LabelledValue[] => [
+    ...arbitraries.invalid(member),
+    ...arbitraries.boundaries(member),
+    ...arbitraries.hostile(member),
+    ...FOREIGN_SHAPES,
+  ];
+  const out: Array<{ label: string; body: unknown }> = arbitraries
+    .invalid(ref)
+    .filter((v) => !v.label.startsWith('missing required') && !v.label.startsWith('unknown member'))
+    .map((v) => ({ label: `body: ${v.label}`, body: v.value }));
+  for (const required of (schema.required ?? []) as string[]) {
+    const { [required]: _dropped, ...rest } = base;
+    out.push({ label: `missing required ${required}`, body: rest });
+  }
+  const members: Array<[string, Schema]> = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  // A map's values (answers by field id): each answer the base holds stands for them all, so take the first.
+  const firstKey = Object.keys(base).find((k) => !(k in (schema.properties ?? {})));
+  if (firstKey && schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    members.push([firstKey, schema.additionalProperties]);
+  for (const [member, memberSchema] of members) {
+    for (const v of replacements(memberSchema))
+      out.push({ label: `${member}: ${v.label}`, body: { ...base, [member]: v.value } });
+    const inner = arbitraries.resolve(memberSchema) as Record<string, any>;
+    const innerBase = base[member];
+    if (typeof inner !== 'object' || !inner.properties || !innerBase || typeof innerBase !== 'object') continue;
+    for (const [key, keySchema] of Object.entries(inner.properties as Record<string, Schema>))
+      for (const v of replacements(keySchema))
+        out.push({
+          label: `${member}.${key}: ${v.label}`,
+          body: { ...base, [member]: { ...innerBase, [key]: v.value } },
+        });
+  }
+  const seen = new Set<string>();
+  return out.filter((c) => {
+    const key = JSON.stringify(c.body);
+    if (key === undefined || seen.has(key)) return false;
+    seen.add(key);
+    return !spec.validator.validateSchema(`explore body ${name}`, ref, c.body).valid;
+  });
+}
+
+const truncate = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
+
+/** A write with the target's main token (or `token`): PUT, POST or DELETE of an operation, with path values chosen at run time. */
+function write(
+  ctx: CheckContext,
+  operationId: OperationId,
+  path: Record<string, unknown>,
+  body: unknown,
+  token?: string | null,
+): Promise<Exchange> {
+  const { method, path: template } = OPERATIONS[operationId];
+  const client = untyped(ctx, token);
+  const options = { params: { path }, ...(method === 'DELETE' ? {} : { body }) };
+  return ctx.send(() =>
+    method === 'PUT'
+      ? client.PUT(template, options)
+      : method === 'POST'
+        ? client.POST(template, options)
+        : client.DELETE(template, options),
+  );
+}
+
 type UntypedCall = (
   path: string,
   options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown },
@@ -600,6 +788,6 @@ type UntypedCall = (
 function untyped(
   ctx: CheckContext,
   token?: string | null,
-): { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall } {
-  return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall };
+): { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall } {
+  return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall };
 }

@@ -22,6 +22,7 @@ export const SANDBOX_FAULTS = [
   'deleted-integration-answers',
   'reachable-through-another-form',
   'foreign-form-readable',
+  'server-error-on-invalid-body',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -253,6 +254,26 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       if (!token || !form || !sandbox.tokenOfSameUserWith(token, []) || sandbox.reaches(token, form)) return;
       const member = sandbox.tokenReaching(form, OPERATIONS[operation].abilities.slice(0, 1));
       if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'server-error-on-invalid-body': {
+    name: 'server-error-on-invalid-body',
+    description:
+      'the writes answer 500 where a body is refused as invalid (422): updating a submission, creating or updating an integration',
+    // The explorer's forbidden request bodies (under updateFormSubmission) find it.
+    operations: ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration'],
+    response(req, res) {
+      const operation = operationOf(req.method, req.path);
+      if (res.status !== 422) return;
+      if (
+        operation !== 'updateFormSubmission' &&
+        operation !== 'createFormIntegration' &&
+        operation !== 'updateFormIntegration'
+      )
+        return;
+      res.status = 500;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ message: 'Server Error' });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
