@@ -20,6 +20,7 @@ import {
   formFields,
   integrationBody,
   restoreAfterwards,
+  stringField,
 } from '../suites/helpers.js';
 import { schemaArbitraries, type LabelledValue, type Schema } from './schema-arbitrary.js';
 
@@ -435,6 +436,128 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     },
   });
 
+  // Writes without the right: no token, a wrong token, a token lacking the ability, another workspace's form.
+  // Each must be refused, and change nothing: the state is read back after every one.
+  checks.push({
+    name: "explore: writes with no token, a wrong token, a token lacking the ability or on another workspace's form change nothing",
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+      const fields = original ? await formFields(ctx) : [];
+      const changedField = original ? stringField(original, fields) : undefined;
+      // The integration the updates and deletes aim at, created (inactive) for this check.
+      const fixture = await createTemporaryIntegration(ctx, integrationBody());
+      const listIds = async (scratch: CheckContext) => {
+        const listed = await scratch.send(() =>
+          scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
+        );
+        const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 });
+        return Array.isArray(list) ? (list as Array<{ id: number; data?: { webhook_url?: string } }>) : undefined;
+      };
+      const before = new Set(((await listIds(ctx)) ?? []).map((i) => i.id));
+      type Who = 'none' | 'wrong' | 'lacking' | 'foreign';
+      const operations = (
+        ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration', 'deleteFormIntegration'] as const
+      ).filter((id) => id !== 'updateFormSubmission' || (original && changedField));
+      const whos: Who[] = ['none', 'wrong', 'lacking', ...(ctx.target.ids.foreignFormId ? (['foreign'] as const) : [])];
+      await explore(
+        ctx,
+        'writes without the right',
+        fc.tuple(fc.constantFrom(...operations), fc.constantFrom(...whos)),
+        async (scratch, [operationId, who]) => {
+          const token =
+            who === 'none'
+              ? null
+              : who === 'wrong'
+                ? WRONG_TOKEN
+                : who === 'lacking'
+                  ? lackingToken(scratch, operationId)
+                  : undefined;
+          if (token === false) return;
+          const parent = who === 'foreign' ? ctx.target.ids.foreignFormId! : form;
+          const changedUrl = 'https://example.com/forms-api-contract-test/changed';
+          let exchange: Exchange;
+          if (operationId === 'updateFormSubmission') {
+            const body = {
+              ...answersToSendBack(original!, fields),
+              [changedField!]: 'changed by an unauthorised write',
+            };
+            exchange = await write(scratch, operationId, { id: parent, submission_id: submissionId }, body, token);
+          } else if (operationId === 'createFormIntegration') {
+            exchange = await write(scratch, operationId, { form: parent }, integrationBody(), token);
+          } else {
+            const body = integrationBody({ webhook_url: changedUrl });
+            exchange = await write(scratch, operationId, { form: parent, integrationid: fixture.id }, body, token);
+          }
+          const expected = who === 'foreign' ? [403, 404] : who === 'lacking' ? [403] : [401];
+          const accepted = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+          if (accepted)
+            scratch.observe(
+              'write-without-the-right-accepted',
+              operationId,
+              `${operationId} ${describeWho(who)} answered ${exchange.status}`,
+              { expected: expected.join(' or '), received: String(exchange.status), exchange },
+            );
+          else scratch.expectResponse(exchange, { operationId, status: expected });
+          // Read back: nothing changed (and whatever did is put back).
+          if (operationId === 'updateFormSubmission') {
+            const now = await findSubmission(scratch, submissionId!);
+            if (now && JSON.stringify(now.data[changedField!]) !== JSON.stringify(original!.data[changedField!])) {
+              restoreAfterwards(scratch, original!, fields);
+              scratch.observe(
+                'refused-write-changed-state',
+                operationId,
+                `submission ${submissionId} changed after ${operationId} ${describeWho(who)}`,
+                { exchange },
+              );
+            }
+            return;
+          }
+          const list = await listIds(scratch);
+          if (!list) return;
+          const mine = list.find((i) => i.id === fixture.id);
+          const created = list.filter((i) => !before.has(i.id));
+          for (const extra of created) deleteIntegrationAfterwards(scratch, extra.id);
+          if (who === 'foreign' && operationId === 'createFormIntegration' && accepted) {
+            const parsed = scratch.json(exchange);
+            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
+            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id, parent);
+          }
+          const changed =
+            created.length > 0
+              ? `integration ${created.map((i) => i.id).join(', ')} was created`
+              : !mine
+                ? `integration ${fixture.id} is gone`
+                : mine.data?.webhook_url === changedUrl
+                  ? `integration ${fixture.id} was updated`
+                  : undefined;
+          if (!changed) return;
+          if (mine?.data?.webhook_url === changedUrl)
+            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
+              await write(scratch, 'updateFormIntegration', { form, integrationid: fixture.id }, integrationBody());
+            });
+          if (!mine)
+            scratch.fail({
+              kind: 'setup',
+              message: `the check's integration ${fixture.id} was deleted by the case; later cases skip it`,
+            });
+          scratch.observe(
+            'refused-write-changed-state',
+            operationId,
+            `${changed} after ${operationId} ${describeWho(who)}`,
+            { exchange },
+          );
+        },
+        3,
+        ([operationId, who]) => `${operationId} ${describeWho(who)}`,
+      );
+    },
+  });
+
   // Another workspace's form: every operation on it is refused.
   checks.push({
     name: "explore: another workspace's form is refused by every operation",
@@ -678,6 +801,25 @@ function follow(
         ? client.DELETE(template, options)
         : client.GET(template, options),
   );
+}
+
+const describeWho = (who: 'none' | 'wrong' | 'lacking' | 'foreign') =>
+  who === 'none'
+    ? 'with no token'
+    : who === 'wrong'
+      ? 'with a wrong token'
+      : who === 'lacking'
+        ? 'with a token lacking the ability'
+        : "on another workspace's form";
+
+/** A token of the target without the operation's ability, or false when it holds none (the case is then moot). */
+function lackingToken(ctx: CheckContext, operationId: OperationId): string | false {
+  try {
+    return ctx.tokensWithoutAbilityFor(operationId)[0] ?? false;
+  } catch (error) {
+    if (error instanceof SkipCheck) return false;
+    throw error;
+  }
 }
 
 /** A body the schema forbids, what was done to it, and the write operation it is sent to. */
