@@ -320,7 +320,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       await explore(
         ctx,
         'wrong parent',
-        fc.constantFrom(...(['submission', ...(integrationId ? ['integration events'] : [])] as const)),
+        fc.constantFrom('submission', 'integration'),
         async (scratch, what) => {
           if (what === 'submission') {
             const exchange = await scratch.send(() =>
@@ -337,23 +337,42 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
                 { expected: '404', received: '200', exchange },
               );
             else scratch.expectResponse(exchange, { operationId: 'updateFormSubmission', status: [404, 422] });
-          } else {
-            const exchange = await scratch.send(() =>
-              scratch.client().GET(OPERATIONS.listIntegrationEvents.path, {
-                params: { path: { form: other, integrationid: integrationId! } },
-              }),
+            return;
+          }
+          // The configured integration's events (a read), or else a temporary integration of this form,
+          // addressed through the other form by each of its operations, then deleted through its own.
+          const form = ctx.target.ids.formId;
+          const integration = integrationId ?? (await createTemporaryIntegration(scratch, integrationBody())).id;
+          const operations = integrationId
+            ? (['listIntegrationEvents'] as const)
+            : (['listIntegrationEvents', 'updateFormIntegration', 'deleteFormIntegration'] as const);
+          for (const operationId of operations) {
+            const exchange = await write(
+              scratch,
+              operationId,
+              { form: other, integrationid: integration },
+              integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/through-another-form' }),
             );
             if (exchange.status === 200)
               scratch.observe(
                 'reachable-through-another-form',
-                'listIntegrationEvents',
-                `integration ${integrationId} answers 200 through form ${other}`,
+                operationId,
+                `integration ${integration} of form ${form} answers 200 through form ${other}`,
                 { expected: '404', received: '200', exchange },
               );
-            else scratch.expectResponse(exchange, { operationId: 'listIntegrationEvents', status: 404 });
+            else scratch.expectResponse(exchange, { operationId, status: 404 });
           }
+          if (integrationId) return;
+          // Still there, and deleted through its own form.
+          const deleted = await write(
+            scratch,
+            'deleteFormIntegration',
+            { form, integrationid: integration },
+            undefined,
+          );
+          scratch.expectResponse(deleted, { operationId: 'deleteFormIntegration', status: 200 });
         },
-        1,
+        4,
         (what) => what,
       );
     },
