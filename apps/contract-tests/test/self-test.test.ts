@@ -72,6 +72,7 @@ describe('self-test: the suite catches injected faults', () => {
           'reachable-through-another-form',
           'foreign-form-readable',
           'server-error-on-invalid-body',
+          'write-without-ability',
           'unsorted',
           'ignore-filter',
         ];

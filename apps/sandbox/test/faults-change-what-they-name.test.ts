@@ -118,6 +118,13 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
         body: { integration_id: 'webhook', status: 'sometimes', data: { webhook_url: 'https://example.com/hook' } },
       })
     ).status,
+  'write-without-ability': async (sb) =>
+    (
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.read,
+        body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://example.com/hook' } },
+      })
+    ).status,
 };
 
 describe('fault switches', () => {
@@ -137,6 +144,7 @@ describe('fault switches', () => {
       'server-error-on-unusual-query',
       'undocumented-status',
       'unsorted',
+      'write-without-ability',
       'wrong-content-type',
       'wrong-type',
     ]);

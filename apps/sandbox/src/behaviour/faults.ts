@@ -23,6 +23,7 @@ export const SANDBOX_FAULTS = [
   'reachable-through-another-form',
   'foreign-form-readable',
   'server-error-on-invalid-body',
+  'write-without-ability',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -274,6 +275,25 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       res.status = 500;
       res.headers['content-type'] = 'application/json';
       res.body = JSON.stringify({ message: 'Server Error' });
+    },
+  },
+  'write-without-ability': {
+    name: 'write-without-ability',
+    description:
+      'creating, updating and deleting integrations answer a token without manage-integrations as if it held it',
+    // The explorer's writes without the right (under updateFormSubmission) find it.
+    operations: ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration', 'deleteFormIntegration'],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      if (
+        operation !== 'createFormIntegration' &&
+        operation !== 'updateFormIntegration' &&
+        operation !== 'deleteFormIntegration'
+      )
+        return;
+      const token = bearer(req);
+      const stronger = token ? sandbox.tokenOfSameUserWith(token, OPERATIONS[operation].abilities) : undefined;
+      if (stronger) req.headers.authorization = `Bearer ${stronger}`;
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
