@@ -73,6 +73,7 @@ describe('self-test: the suite catches injected faults', () => {
           'foreign-form-readable',
           'server-error-on-invalid-body',
           'write-without-ability',
+          'stale-list-after-update',
           'unsorted',
           'ignore-filter',
         ];

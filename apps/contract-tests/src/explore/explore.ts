@@ -19,6 +19,7 @@ import {
   findSubmission,
   formFields,
   integrationBody,
+  META_KEYS,
   restoreAfterwards,
   stringField,
 } from '../suites/helpers.js';
@@ -575,6 +576,101 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         ([operationId, who]) => `${operationId} ${describeWho(who)}`,
         // A covering set first, whatever the seed: each write and each kind of caller at least once.
         operations.map((operationId, i) => [operationId, whos[i % whos.length]!] as [(typeof operations)[number], Who]),
+      );
+    },
+  });
+
+  // An updated submission reads back as updated, through the spec's links of the update.
+  checks.push({
+    name: 'explore: an updated submission reads back as updated',
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      if (submissionId === undefined)
+        return ctx.skip('set FORMS_API_SUBMISSION_ID (a submission the suite may update)');
+      const original = await findSubmission(ctx, submissionId);
+      if (!original) return ctx.skip(`submission ${submissionId} was not found in form ${form}`);
+      const fields = await formFields(ctx);
+      const field = stringField(original, fields);
+      if (!field) return ctx.skip(`submission ${submissionId} has no text answer to change`);
+      restoreAfterwards(ctx, original, fields);
+      const readBack = linksOf(spec, 'updateFormSubmission');
+      const omitsRequired = fields.some((f) => (f as { required?: boolean }).required && f.id !== field);
+      // A text answer the service stores as sent (no surrounding spaces, which a framework may trim).
+      const text = (arbitraries.valid({ type: 'string', minLength: 1, maxLength: 40 }) as fc.Arbitrary<string>).filter(
+        (v) => v.trim() === v && v.length > 0,
+      );
+      await explore(
+        ctx,
+        'updated submission reads back',
+        fc.record({ value: text, onlyTheChange: fc.boolean() }),
+        async (scratch, { value, onlyTheChange }) => {
+          const requestPath = { id: form, submission_id: submissionId };
+          const body = onlyTheChange ? { [field]: value } : { ...answersToSendBack(original, fields), [field]: value };
+          const traits = onlyTheChange && omitsRequired ? ['body-omits-required-field'] : [];
+          const exchange = await write(scratch, 'updateFormSubmission', requestPath, body);
+          const updated = scratch.expectResponse(exchange, {
+            operationId: 'updateFormSubmission',
+            status: 200,
+            traits,
+          });
+          if (exchange.status !== 200) return;
+          for (const link of readBack) {
+            const path = linkParameters(link, requestPath, updated);
+            let found: { data: Record<string, unknown> } | undefined;
+            let listed: Exchange | undefined;
+            for (let page = 1; page <= 20 && !found; page++) {
+              listed = await scratch.send(() =>
+                untyped(scratch).GET(OPERATIONS[link.operationId].path, { params: { path, query: { page } } }),
+              );
+              const list = scratch.expectResponse(listed, { operationId: link.operationId, status: 200 }) as
+                | { data?: Array<{ id: number; data: Record<string, unknown> }>; meta?: { last_page?: number } }
+                | undefined;
+              found = list?.data?.find((s) => s.id === submissionId);
+              if (!list?.meta?.last_page || page >= list.meta.last_page) break;
+            }
+            if (!found) {
+              scratch.observe(
+                'updated-submission-not-read-back',
+                'updateFormSubmission',
+                `submission ${submissionId} is not in its form's list after the update`,
+                { exchange: listed },
+              );
+              continue;
+            }
+            if (JSON.stringify(found.data[field]) !== JSON.stringify(value))
+              scratch.observe(
+                'updated-submission-not-read-back',
+                'updateFormSubmission',
+                `answer ${field} reads back as ${JSON.stringify(found.data[field])}, not as updated`,
+                { expected: JSON.stringify(value), received: JSON.stringify(found.data[field]), exchange: listed },
+              );
+            // Answers not sent keep their values (the contract: only the fields to change are sent).
+            if (onlyTheChange) {
+              const changed = Object.keys(original.data).filter(
+                (key) =>
+                  key !== field &&
+                  !META_KEYS.has(key) &&
+                  JSON.stringify(found.data[key]) !== JSON.stringify(original.data[key]),
+              );
+              if (changed.length > 0)
+                scratch.observe(
+                  'unsent-answers-changed',
+                  'updateFormSubmission',
+                  `answers not sent changed on update: ${changed.join(', ')}`,
+                  { exchange: listed },
+                );
+            }
+          }
+        },
+        3,
+        ({ value, onlyTheChange }) =>
+          `${onlyTheChange ? 'only the changed answer' : 'every answer'}, a text answer set to ${JSON.stringify(value)}`,
+        // Every answer sent first, whatever the seed: on a form with required fields only that one can be stored.
+        [{ value: 'read back as updated', onlyTheChange: false }],
       );
     },
   });

@@ -24,6 +24,7 @@ export const SANDBOX_FAULTS = [
   'foreign-form-readable',
   'server-error-on-invalid-body',
   'write-without-ability',
+  'stale-list-after-update',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -65,6 +66,9 @@ function unusual(name: string, value: string): boolean {
   if (name === 'status') return !['completed', 'partial', 'all'].includes(value);
   return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
+
+/** The submission rows each sandbox (by its host) first listed, for the stale list fault. */
+const firstListed = new Map<string, unknown>();
 
 const requestedPage = (req: ExchangeRequest) =>
   Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
@@ -294,6 +298,23 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       const token = bearer(req);
       const stronger = token ? sandbox.tokenOfSameUserWith(token, OPERATIONS[operation].abilities) : undefined;
       if (stronger) req.headers.authorization = `Bearer ${stronger}`;
+    },
+  },
+  'stale-list-after-update': {
+    name: 'stale-list-after-update',
+    description:
+      'the submission list shows each submission as it was first listed (a stale cache): an update answers 200 but never reads back',
+    // The explorer's updated submission that reads back (under updateFormSubmission) finds it.
+    operations: ['updateFormSubmission', 'listFormSubmissions'],
+    response(req, res) {
+      if (!answered('listFormSubmissions', req, res)) return;
+      editJson(res, (body) => {
+        body.data = body.data.map((row: { id: number }) => {
+          const key = `${req.headers.host ?? ''} ${row.id}`;
+          if (!firstListed.has(key)) firstListed.set(key, row);
+          return firstListed.get(key);
+        });
+      });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
