@@ -28,7 +28,7 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
   --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
                       sends the same generated cases, so a finding replays.
-  --explore-budget <n>  requests the explorer may send per target (default 120; 0: no exploring).
+  --explore-budget <n>  requests the explorer may send per target (default 200; 0: no exploring).
   --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
   --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).

@@ -71,6 +71,9 @@ describe('self-test: the suite catches injected faults', () => {
           'deleted-integration-answers',
           'reachable-through-another-form',
           'foreign-form-readable',
+          'server-error-on-invalid-body',
+          'write-without-ability',
+          'stale-list-after-update',
           'unsorted',
           'ignore-filter',
         ];

@@ -111,6 +111,32 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   },
   'foreign-form-readable': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
+  'server-error-on-invalid-body': async (sb) =>
+    (
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.all,
+        body: { integration_id: 'webhook', status: 'sometimes', data: { webhook_url: 'https://example.com/hook' } },
+      })
+    ).status,
+  'write-without-ability': async (sb) =>
+    (
+      await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
+        token: sb.tokens.read,
+        body: { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'https://example.com/hook' } },
+      })
+    ).status,
+  'stale-list-after-update': async (sb) => {
+    const listed = async () =>
+      (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0];
+    const first = await listed();
+    const ids = await fieldIds(sb, 11);
+    const answers = Object.fromEntries(Object.entries(first.data).filter(([key]) => Object.values(ids).includes(key)));
+    await call(sb.baseUrl, 'PUT', `/open/forms/11/submissions/${first.id}`, {
+      token: sb.tokens.all,
+      body: { ...answers, [ids.Name!]: 'Stale Probe' },
+    });
+    return (await listed()).data[ids.Name!];
+  },
 };
 
 describe('fault switches', () => {
@@ -126,9 +152,12 @@ describe('fault switches', () => {
       'overlapping-pages',
       'reachable-through-another-form',
       'rename-field',
+      'server-error-on-invalid-body',
       'server-error-on-unusual-query',
+      'stale-list-after-update',
       'undocumented-status',
       'unsorted',
+      'write-without-ability',
       'wrong-content-type',
       'wrong-type',
     ]);

@@ -11,7 +11,18 @@ import { createLedgerIndex, type LedgerIndex } from '../drift.js';
 import { SkipCheck, type Exchange, type Failure } from '../model.js';
 import type { SpecArtifacts } from '../spec.js';
 import type { Check, OperationSuite } from '../suites/types.js';
-import { answersOf, findSubmission } from '../suites/helpers.js';
+import {
+  answersOf,
+  answersToSendBack,
+  createTemporaryIntegration,
+  deleteIntegrationAfterwards,
+  findSubmission,
+  formFields,
+  integrationBody,
+  META_KEYS,
+  restoreAfterwards,
+  stringField,
+} from '../suites/helpers.js';
 import { schemaArbitraries, type LabelledValue, type Schema } from './schema-arbitrary.js';
 
 export interface ExploreOptions {
@@ -23,8 +34,8 @@ export interface ExploreOptions {
   readonly timeLimitMs: number;
 }
 
-/** The default budget: a few seconds on a sandbox, about a minute of a tenant's 100 a minute. */
-export const DEFAULT_EXPLORE_BUDGET = 120;
+/** The default budget: a few seconds on a sandbox, two minutes of a tenant's 100 a minute. */
+export const DEFAULT_EXPLORE_BUDGET = 200;
 export const DEFAULT_EXPLORE_TIME_LIMIT_MS = 90_000;
 /** Ids no tenant has (as the 404 checks use), and a token no tenant issued. */
 const UNKNOWN_ID = 987654321;
@@ -74,6 +85,8 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     run: (scratch: CheckContext, value: T) => Promise<void>,
     requestsPerCase: number,
     describe: (value: T) => string,
+    /** Cases tried first, whatever the seed (one of each class a ledger entry depends on). */
+    examples: T[] = [],
   ): Promise<void> {
     const a = begin(ctx);
     const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
@@ -117,6 +130,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       {
         seed: options.seed,
         numRuns,
+        examples: examples.map((example) => [example] as [T]),
         endOnFailure: false,
         interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
         markInterruptAsFailure: false,
@@ -203,7 +217,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
 
   // The stateful sequence the spec's links describe: create, then each link, delete, then each link again (404).
   const links = linksOf(spec, 'createFormIntegration');
-  const integrationBody = arbitraries
+  const generatedIntegrationBody = arbitraries
     .valid({ $ref: '#/components/schemas/WebhookIntegrationInput' })
     .map((body: any) => ({
       ...body,
@@ -219,7 +233,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       explore(
         ctx,
         'integration links',
-        fc.tuple(integrationBody, integrationBody),
+        fc.tuple(generatedIntegrationBody, generatedIntegrationBody),
         async (scratch, [created, updated]) => {
           const form = scratch.target.ids.formId;
           const exchange = await scratch.send(() =>
@@ -307,7 +321,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       await explore(
         ctx,
         'wrong parent',
-        fc.constantFrom(...(['submission', ...(integrationId ? ['integration events'] : [])] as const)),
+        fc.constantFrom('submission', 'integration'),
         async (scratch, what) => {
           if (what === 'submission') {
             const exchange = await scratch.send(() =>
@@ -324,24 +338,339 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
                 { expected: '404', received: '200', exchange },
               );
             else scratch.expectResponse(exchange, { operationId: 'updateFormSubmission', status: [404, 422] });
-          } else {
-            const exchange = await scratch.send(() =>
-              scratch.client().GET(OPERATIONS.listIntegrationEvents.path, {
-                params: { path: { form: other, integrationid: integrationId! } },
-              }),
+            return;
+          }
+          // The configured integration's events (a read), or else a temporary integration of this form,
+          // addressed through the other form by each of its operations, then deleted through its own.
+          const form = ctx.target.ids.formId;
+          const integration = integrationId ?? (await createTemporaryIntegration(scratch, integrationBody())).id;
+          const operations = integrationId
+            ? (['listIntegrationEvents'] as const)
+            : (['listIntegrationEvents', 'updateFormIntegration', 'deleteFormIntegration'] as const);
+          for (const operationId of operations) {
+            const exchange = await write(
+              scratch,
+              operationId,
+              { form: other, integrationid: integration },
+              integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/through-another-form' }),
             );
             if (exchange.status === 200)
               scratch.observe(
                 'reachable-through-another-form',
-                'listIntegrationEvents',
-                `integration ${integrationId} answers 200 through form ${other}`,
+                operationId,
+                `integration ${integration} of form ${form} answers 200 through form ${other}`,
                 { expected: '404', received: '200', exchange },
               );
-            else scratch.expectResponse(exchange, { operationId: 'listIntegrationEvents', status: 404 });
+            else scratch.expectResponse(exchange, { operationId, status: 404 });
           }
+          if (integrationId) return;
+          // Still there, and deleted through its own form.
+          const deleted = await write(
+            scratch,
+            'deleteFormIntegration',
+            { form, integrationid: integration },
+            undefined,
+          );
+          scratch.expectResponse(deleted, { operationId: 'deleteFormIntegration', status: 200 });
+        },
+        4,
+        (what) => what,
+      );
+    },
+  });
+
+  // Request bodies the schemas forbid, on every write operation: each must be refused with a 4xx, and change nothing.
+  checks.push({
+    name: 'explore: request bodies the schema forbids are refused',
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+      const fields = original ? await formFields(ctx) : [];
+      // An integration to send the update bodies to: created (inactive) for this check, deleted after it.
+      const fixture = await createTemporaryIntegration(ctx, integrationBody());
+      const cases: BodyCase[] = [
+        ...(original
+          ? forbiddenBodies(spec, arbitraries, 'SubmissionUpdate', answersToSendBack(original, fields)).map((c) => ({
+              ...c,
+              operationId: 'updateFormSubmission' as const,
+            }))
+          : []),
+        ...forbiddenBodies(spec, arbitraries, 'WebhookIntegrationInput', integrationBody()).flatMap((c) => [
+          { ...c, operationId: 'createFormIntegration' as const },
+          { ...c, operationId: 'updateFormIntegration' as const },
+        ]),
+      ];
+      await explore(
+        ctx,
+        'forbidden request bodies',
+        fc.constantFrom(...cases),
+        async (scratch, c) => {
+          const path =
+            c.operationId === 'updateFormSubmission'
+              ? { id: form, submission_id: submissionId }
+              : c.operationId === 'updateFormIntegration'
+                ? { form, integrationid: fixture.id }
+                : { form };
+          const exchange = await write(scratch, c.operationId, path, c.body);
+          const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+          // Whatever the service accepted is undone: the submission's answers put back, a created integration deleted.
+          if (ok && c.operationId === 'updateFormSubmission' && original) restoreAfterwards(scratch, original, fields);
+          if (ok && c.operationId === 'createFormIntegration') {
+            const parsed = scratch.json(exchange);
+            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
+            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id);
+          }
+          if (ok && c.operationId === 'updateFormIntegration')
+            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
+              await write(scratch, 'updateFormIntegration', path, integrationBody());
+            });
+          // The spec documents a 500 for a body that names no integration kind it knows (integration_id), and only for that.
+          const unknownKind =
+            c.operationId !== 'updateFormSubmission' &&
+            (c.body === null || typeof c.body !== 'object' || (c.body as any).integration_id !== 'webhook');
+          if (exchange.status === 500 && unknownKind) {
+            scratch.expectResponse(exchange, { operationId: c.operationId, status: 500 });
+            return;
+          }
+          const traits = ['body-invalid', ...(c.label.includes('number as text') ? ['body-holds-number-as-text'] : [])];
+          if (ok)
+            scratch.observe(
+              'forbidden-body-accepted',
+              c.operationId,
+              `a body the schema forbids (${c.label}) was accepted with ${exchange.status}`,
+              { expected: '422', received: String(exchange.status), exchange, traits },
+            );
+          else scratch.expectResponse(exchange, { operationId: c.operationId, status: 422, traits });
         },
         1,
-        (what) => what,
+        (c) => `${c.operationId} ${c.label}: ${truncate(JSON.stringify(c.body) ?? String(c.body), 200)}`,
+        // A number sent as text on each operation, every run: the class a lenient reader lets through.
+        (['updateFormSubmission', 'createFormIntegration'] as const).flatMap((id) =>
+          cases.filter((c) => c.operationId === id && c.label.includes('number as text')).slice(0, 1),
+        ),
+      );
+    },
+  });
+
+  // Writes without the right: no token, a wrong token, a token lacking the ability, another workspace's form.
+  // Each must be refused, and change nothing: the state is read back after every one.
+  checks.push({
+    name: "explore: writes with no token, a wrong token, a token lacking the ability or on another workspace's form change nothing",
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+      const fields = original ? await formFields(ctx) : [];
+      const changedField = original ? stringField(original, fields) : undefined;
+      // The integration the updates and deletes aim at, created (inactive) for this check.
+      const fixture = await createTemporaryIntegration(ctx, integrationBody());
+      const listIds = async (scratch: CheckContext) => {
+        const listed = await scratch.send(() =>
+          scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
+        );
+        const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 });
+        return Array.isArray(list) ? (list as Array<{ id: number; data?: { webhook_url?: string } }>) : undefined;
+      };
+      const before = new Set(((await listIds(ctx)) ?? []).map((i) => i.id));
+      type Who = 'none' | 'wrong' | 'lacking' | 'foreign';
+      const operations = (
+        ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration', 'deleteFormIntegration'] as const
+      ).filter((id) => id !== 'updateFormSubmission' || (original && changedField));
+      const whos: Who[] = ['none', 'wrong', 'lacking', ...(ctx.target.ids.foreignFormId ? (['foreign'] as const) : [])];
+      await explore(
+        ctx,
+        'writes without the right',
+        fc.tuple(fc.constantFrom(...operations), fc.constantFrom(...whos)),
+        async (scratch, [operationId, who]) => {
+          const token =
+            who === 'none'
+              ? null
+              : who === 'wrong'
+                ? WRONG_TOKEN
+                : who === 'lacking'
+                  ? lackingToken(scratch, operationId)
+                  : undefined;
+          if (token === false) return;
+          const parent = who === 'foreign' ? ctx.target.ids.foreignFormId! : form;
+          const changedUrl = 'https://example.com/forms-api-contract-test/changed';
+          let exchange: Exchange;
+          if (operationId === 'updateFormSubmission') {
+            const body = {
+              ...answersToSendBack(original!, fields),
+              [changedField!]: 'changed by an unauthorised write',
+            };
+            exchange = await write(scratch, operationId, { id: parent, submission_id: submissionId }, body, token);
+          } else if (operationId === 'createFormIntegration') {
+            exchange = await write(scratch, operationId, { form: parent }, integrationBody(), token);
+          } else {
+            const body = integrationBody({ webhook_url: changedUrl });
+            exchange = await write(scratch, operationId, { form: parent, integrationid: fixture.id }, body, token);
+          }
+          const expected = who === 'foreign' ? [403, 404] : who === 'lacking' ? [403] : [401];
+          const accepted = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+          if (accepted)
+            scratch.observe(
+              'write-without-the-right-accepted',
+              operationId,
+              `${operationId} ${describeWho(who)} answered ${exchange.status}`,
+              { expected: expected.join(' or '), received: String(exchange.status), exchange },
+            );
+          else scratch.expectResponse(exchange, { operationId, status: expected });
+          // Read back: nothing changed (and whatever did is put back).
+          if (operationId === 'updateFormSubmission') {
+            const now = await findSubmission(scratch, submissionId!);
+            if (now && JSON.stringify(now.data[changedField!]) !== JSON.stringify(original!.data[changedField!])) {
+              restoreAfterwards(scratch, original!, fields);
+              scratch.observe(
+                'refused-write-changed-state',
+                operationId,
+                `submission ${submissionId} changed after ${operationId} ${describeWho(who)}`,
+                { exchange },
+              );
+            }
+            return;
+          }
+          const list = await listIds(scratch);
+          if (!list) return;
+          const mine = list.find((i) => i.id === fixture.id);
+          const created = list.filter((i) => !before.has(i.id));
+          for (const extra of created) deleteIntegrationAfterwards(scratch, extra.id);
+          if (who === 'foreign' && operationId === 'createFormIntegration' && accepted) {
+            const parsed = scratch.json(exchange);
+            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
+            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id, parent);
+          }
+          const changed =
+            created.length > 0
+              ? `integration ${created.map((i) => i.id).join(', ')} was created`
+              : !mine
+                ? `integration ${fixture.id} is gone`
+                : mine.data?.webhook_url === changedUrl
+                  ? `integration ${fixture.id} was updated`
+                  : undefined;
+          if (!changed) return;
+          if (mine?.data?.webhook_url === changedUrl)
+            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
+              await write(scratch, 'updateFormIntegration', { form, integrationid: fixture.id }, integrationBody());
+            });
+          if (!mine)
+            scratch.fail({
+              kind: 'setup',
+              message: `the check's integration ${fixture.id} was deleted by the case; later cases skip it`,
+            });
+          scratch.observe(
+            'refused-write-changed-state',
+            operationId,
+            `${changed} after ${operationId} ${describeWho(who)}`,
+            { exchange },
+          );
+        },
+        3,
+        ([operationId, who]) => `${operationId} ${describeWho(who)}`,
+        // A covering set first, whatever the seed: each write and each kind of caller at least once.
+        operations.map((operationId, i) => [operationId, whos[i % whos.length]!] as [(typeof operations)[number], Who]),
+      );
+    },
+  });
+
+  // An updated submission reads back as updated, through the spec's links of the update.
+  checks.push({
+    name: 'explore: an updated submission reads back as updated',
+    operationId: 'updateFormSubmission',
+    on: 'live',
+    writes: true,
+    run: async (ctx) => {
+      const form = ctx.target.ids.formId;
+      const submissionId = ctx.target.ids.submissionId;
+      if (submissionId === undefined)
+        return ctx.skip('set FORMS_API_SUBMISSION_ID (a submission the suite may update)');
+      const original = await findSubmission(ctx, submissionId);
+      if (!original) return ctx.skip(`submission ${submissionId} was not found in form ${form}`);
+      const fields = await formFields(ctx);
+      const field = stringField(original, fields);
+      if (!field) return ctx.skip(`submission ${submissionId} has no text answer to change`);
+      restoreAfterwards(ctx, original, fields);
+      const readBack = linksOf(spec, 'updateFormSubmission');
+      const omitsRequired = fields.some((f) => (f as { required?: boolean }).required && f.id !== field);
+      // A text answer the service stores as sent (no surrounding spaces, which a framework may trim).
+      const text = (arbitraries.valid({ type: 'string', minLength: 1, maxLength: 40 }) as fc.Arbitrary<string>).filter(
+        (v) => v.trim() === v && v.length > 0,
+      );
+      await explore(
+        ctx,
+        'updated submission reads back',
+        fc.record({ value: text, onlyTheChange: fc.boolean() }),
+        async (scratch, { value, onlyTheChange }) => {
+          const requestPath = { id: form, submission_id: submissionId };
+          const body = onlyTheChange ? { [field]: value } : { ...answersToSendBack(original, fields), [field]: value };
+          const traits = onlyTheChange && omitsRequired ? ['body-omits-required-field'] : [];
+          const exchange = await write(scratch, 'updateFormSubmission', requestPath, body);
+          const updated = scratch.expectResponse(exchange, {
+            operationId: 'updateFormSubmission',
+            status: 200,
+            traits,
+          });
+          if (exchange.status !== 200) return;
+          for (const link of readBack) {
+            const path = linkParameters(link, requestPath, updated);
+            let found: { data: Record<string, unknown> } | undefined;
+            let listed: Exchange | undefined;
+            for (let page = 1; page <= 20 && !found; page++) {
+              listed = await scratch.send(() =>
+                untyped(scratch).GET(OPERATIONS[link.operationId].path, { params: { path, query: { page } } }),
+              );
+              const list = scratch.expectResponse(listed, { operationId: link.operationId, status: 200 }) as
+                | { data?: Array<{ id: number; data: Record<string, unknown> }>; meta?: { last_page?: number } }
+                | undefined;
+              found = list?.data?.find((s) => s.id === submissionId);
+              if (!list?.meta?.last_page || page >= list.meta.last_page) break;
+            }
+            if (!found) {
+              scratch.observe(
+                'updated-submission-not-read-back',
+                'updateFormSubmission',
+                `submission ${submissionId} is not in its form's list after the update`,
+                { exchange: listed },
+              );
+              continue;
+            }
+            if (JSON.stringify(found.data[field]) !== JSON.stringify(value))
+              scratch.observe(
+                'updated-submission-not-read-back',
+                'updateFormSubmission',
+                `answer ${field} reads back as ${JSON.stringify(found.data[field])}, not as updated`,
+                { expected: JSON.stringify(value), received: JSON.stringify(found.data[field]), exchange: listed },
+              );
+            // Answers not sent keep their values (the contract: only the fields to change are sent).
+            if (onlyTheChange) {
+              const changed = Object.keys(original.data).filter(
+                (key) =>
+                  key !== field &&
+                  !META_KEYS.has(key) &&
+                  JSON.stringify(found.data[key]) !== JSON.stringify(original.data[key]),
+              );
+              if (changed.length > 0)
+                scratch.observe(
+                  'unsent-answers-changed',
+                  'updateFormSubmission',
+                  `answers not sent changed on update: ${changed.join(', ')}`,
+                  { exchange: listed },
+                );
+            }
+          }
+        },
+        3,
+        ({ value, onlyTheChange }) =>
+          `${onlyTheChange ? 'only the changed answer' : 'every answer'}, a text answer set to ${JSON.stringify(value)}`,
+        // Every answer sent first, whatever the seed: on a form with required fields only that one can be stored.
+        [{ value: 'read back as updated', onlyTheChange: false }],
       );
     },
   });
@@ -591,6 +920,124 @@ function follow(
   );
 }
 
+const describeWho = (who: 'none' | 'wrong' | 'lacking' | 'foreign') =>
+  who === 'none'
+    ? 'with no token'
+    : who === 'wrong'
+      ? 'with a wrong token'
+      : who === 'lacking'
+        ? 'with a token lacking the ability'
+        : "on another workspace's form";
+
+/** A token of the target without the operation's ability, or false when it holds none (the case is then moot). */
+function lackingToken(ctx: CheckContext, operationId: OperationId): string | false {
+  try {
+    return ctx.tokensWithoutAbilityFor(operationId)[0] ?? false;
+  } catch (error) {
+    if (error instanceof SkipCheck) return false;
+    throw error;
+  }
+}
+
+/** A body the schema forbids, what was done to it, and the write operation it is sent to. */
+interface BodyCase {
+  readonly operationId: 'updateFormSubmission' | 'createFormIntegration' | 'updateFormIntegration';
+  readonly label: string;
+  readonly body: unknown;
+}
+
+/** Values a server should refuse in place of a member, whatever the member's schema (the validator says which it forbids). */
+const FOREIGN_SHAPES: LabelledValue[] = [
+  { label: 'text', value: 'text' },
+  { label: 'number as text', value: '17' },
+  { label: 'integer', value: 17 },
+  { label: 'fraction', value: 1.5 },
+  { label: 'boolean', value: true },
+  { label: 'null', value: null },
+  { label: 'empty array', value: [] },
+  { label: 'array for a scalar', value: ['text'] },
+  { label: 'array of arrays', value: [[1]] },
+  { label: 'array of booleans', value: [true] },
+  { label: 'object', value: { nested: 'text' } },
+];
+
+/**
+ * Bodies the schema `name` forbids, built from a valid `base` body: the whole body of a wrong type,
+ * each required member missing, and each member (and each member of an object member) replaced by
+ * a forbidden, edge or hostile value from the converter, or a value of another shape. Only bodies
+ * the spec's validator refuses are kept, each with a label saying what was changed.
+ */
+export function forbiddenBodies(
+  spec: SpecArtifacts,
+  arbitraries: ReturnType<typeof schemaArbitraries>,
+  name: string,
+  base: Record<string, any>,
+): Array<{ label: string; body: unknown }> {
+  const ref = { $ref: `#/components/schemas/${name}` };
+  const schema = arbitraries.resolve(ref) as Record<string, any>;
+  const replacements = (member: Schema): LabelledValue[] => [
+    ...arbitraries.invalid(member),
+    ...arbitraries.boundaries(member),
+    ...arbitraries.hostile(member),
+    ...FOREIGN_SHAPES,
+  ];
+  const out: Array<{ label: string; body: unknown }> = arbitraries
+    .invalid(ref)
+    .filter((v) => !v.label.startsWith('missing required') && !v.label.startsWith('unknown member'))
+    .map((v) => ({ label: `body: ${v.label}`, body: v.value }));
+  for (const required of (schema.required ?? []) as string[]) {
+    const { [required]: _dropped, ...rest } = base;
+    out.push({ label: `missing required ${required}`, body: rest });
+  }
+  const members: Array<[string, Schema]> = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  // A map's values (answers by field id): each answer the base holds stands for them all, so take the first.
+  const firstKey = Object.keys(base).find((k) => !(k in (schema.properties ?? {})));
+  if (firstKey && schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    members.push([firstKey, schema.additionalProperties]);
+  for (const [member, memberSchema] of members) {
+    for (const v of replacements(memberSchema))
+      out.push({ label: `${member}: ${v.label}`, body: { ...base, [member]: v.value } });
+    const inner = arbitraries.resolve(memberSchema) as Record<string, any>;
+    const innerBase = base[member];
+    if (typeof inner !== 'object' || !inner.properties || !innerBase || typeof innerBase !== 'object') continue;
+    for (const [key, keySchema] of Object.entries(inner.properties as Record<string, Schema>))
+      for (const v of replacements(keySchema))
+        out.push({
+          label: `${member}.${key}: ${v.label}`,
+          body: { ...base, [member]: { ...innerBase, [key]: v.value } },
+        });
+  }
+  const seen = new Set<string>();
+  return out.filter((c) => {
+    const key = JSON.stringify(c.body);
+    if (key === undefined || seen.has(key)) return false;
+    seen.add(key);
+    return !spec.validator.validateSchema(`explore body ${name}`, ref, c.body).valid;
+  });
+}
+
+const truncate = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
+
+/** A write with the target's main token (or `token`): PUT, POST or DELETE of an operation, with path values chosen at run time. */
+function write(
+  ctx: CheckContext,
+  operationId: OperationId,
+  path: Record<string, unknown>,
+  body: unknown,
+  token?: string | null,
+): Promise<Exchange> {
+  const { method, path: template } = OPERATIONS[operationId];
+  const client = untyped(ctx, token);
+  const options = { params: { path }, ...(method === 'DELETE' ? {} : { body }) };
+  return ctx.send(() =>
+    method === 'PUT'
+      ? client.PUT(template, options)
+      : method === 'POST'
+        ? client.POST(template, options)
+        : client.DELETE(template, options),
+  );
+}
+
 type UntypedCall = (
   path: string,
   options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown },
@@ -600,6 +1047,6 @@ type UntypedCall = (
 function untyped(
   ctx: CheckContext,
   token?: string | null,
-): { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall } {
-  return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; DELETE: UntypedCall };
+): { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall } {
+  return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall };
 }

@@ -22,6 +22,9 @@ export const SANDBOX_FAULTS = [
   'deleted-integration-answers',
   'reachable-through-another-form',
   'foreign-form-readable',
+  'server-error-on-invalid-body',
+  'write-without-ability',
+  'stale-list-after-update',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -63,6 +66,9 @@ function unusual(name: string, value: string): boolean {
   if (name === 'status') return !['completed', 'partial', 'all'].includes(value);
   return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
+
+/** The submission rows each sandbox (by its host) first listed, for the stale list fault. */
+const firstListed = new Map<string, unknown>();
 
 const requestedPage = (req: ExchangeRequest) =>
   Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
@@ -253,6 +259,62 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       if (!token || !form || !sandbox.tokenOfSameUserWith(token, []) || sandbox.reaches(token, form)) return;
       const member = sandbox.tokenReaching(form, OPERATIONS[operation].abilities.slice(0, 1));
       if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'server-error-on-invalid-body': {
+    name: 'server-error-on-invalid-body',
+    description:
+      'the writes answer 500 where a body is refused as invalid (422): updating a submission, creating or updating an integration',
+    // The explorer's forbidden request bodies (under updateFormSubmission) find it.
+    operations: ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration'],
+    response(req, res) {
+      const operation = operationOf(req.method, req.path);
+      if (res.status !== 422) return;
+      if (
+        operation !== 'updateFormSubmission' &&
+        operation !== 'createFormIntegration' &&
+        operation !== 'updateFormIntegration'
+      )
+        return;
+      res.status = 500;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ message: 'Server Error' });
+    },
+  },
+  'write-without-ability': {
+    name: 'write-without-ability',
+    description:
+      'creating, updating and deleting integrations answer a token without manage-integrations as if it held it',
+    // The explorer's writes without the right (under updateFormSubmission) find it.
+    operations: ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration', 'deleteFormIntegration'],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      if (
+        operation !== 'createFormIntegration' &&
+        operation !== 'updateFormIntegration' &&
+        operation !== 'deleteFormIntegration'
+      )
+        return;
+      const token = bearer(req);
+      const stronger = token ? sandbox.tokenOfSameUserWith(token, OPERATIONS[operation].abilities) : undefined;
+      if (stronger) req.headers.authorization = `Bearer ${stronger}`;
+    },
+  },
+  'stale-list-after-update': {
+    name: 'stale-list-after-update',
+    description:
+      'the submission list shows each submission as it was first listed (a stale cache): an update answers 200 but never reads back',
+    // The explorer's updated submission that reads back (under updateFormSubmission) finds it.
+    operations: ['updateFormSubmission', 'listFormSubmissions'],
+    response(req, res) {
+      if (!answered('listFormSubmissions', req, res)) return;
+      editJson(res, (body) => {
+        body.data = body.data.map((row: { id: number }) => {
+          const key = `${req.headers.host ?? ''} ${row.id}`;
+          if (!firstListed.has(key)) firstListed.set(key, row);
+          return firstListed.get(key);
+        });
+      });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
