@@ -67,9 +67,9 @@ export function misuse() {
   void client.forms.get(42, { timeout: 5 });
   // @ts-expect-error maxPages is a page option, not a query parameter
   void client.submissions.iterate(42, { maxPages: 3 });
-  // @ts-expect-error integration status is active | inactive
   void client.integrations.create(42, {
     integration_id: 'webhook',
+    // @ts-expect-error integration status is active | inactive
     status: 'paused',
     data: { webhook_url: 'https://e' },
   });
@@ -77,10 +77,10 @@ export function misuse() {
   void client.GET('/open/nope');
   // @ts-expect-error downloadFile takes a file_url or { form, filename, expires, signature }
   void client.submissions.downloadFile({ form: 42, filename: 'x' });
-  // @ts-expect-error onRetry receives one event object
   createFormsClient({
     baseUrl: 'https://x',
     token: 't',
+    // @ts-expect-error onRetry receives one event object
     retry: { onRetry: (attempt: number, delay: number) => attempt < delay },
   });
   // @ts-expect-error not an error kind
