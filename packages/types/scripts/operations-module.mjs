@@ -1,12 +1,12 @@
 // The operations table and the path→operation matcher of src/generated/operations.ts, as module
 // text from a bundled spec (a module of its own so tests can generate it from other specs).
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 
 /** One row per operation, in the order the spec lists them. */
 export function operationRows(bundle) {
   const rows = [];
   for (const [path, item] of Object.entries(bundle.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
+    for (const method of PATH_ITEM_METHODS) {
       const op = item[method];
       if (!op) continue;
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
