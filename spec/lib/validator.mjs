@@ -3,6 +3,7 @@
 // Shared by the spec's own tests, the sandbox and the contract suite so they judge alike.
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { PATH_ITEM_METHODS } from './path-item-methods.mjs';
 
 const SPEC_ID = 'https://forms-api-kit.dev/openapi.json';
 // OpenAPI keywords and this spec's extensions that may sit beside JSON Schema keywords.
@@ -17,7 +18,6 @@ const ANNOTATION_KEYWORDS = [
   'x-blocked-header-names',
   'x-internal',
 ];
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
  * @param {object} bundle the bundled OpenAPI document (spec/dist/openapi.json)
@@ -50,7 +50,7 @@ export function createSpecValidator(bundle, options = {}) {
 
   const operations = new Map();
   for (const [path, item] of Object.entries(bundle.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of PATH_ITEM_METHODS) {
       if (item[method]?.operationId)
         operations.set(item[method].operationId, { path, method, operation: item[method] });
     }

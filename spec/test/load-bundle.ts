@@ -1,6 +1,7 @@
 // Loads the bundled spec (spec/dist, made by `pnpm bundle`) for the tests.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PATH_ITEM_METHODS } from '../lib/path-item-methods.mjs';
 
 export const specDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -9,11 +10,10 @@ export function readJson<T = any>(relativePath: string): T {
 }
 
 export const bundle = readJson('dist/openapi.json');
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export function* operations(): Generator<{ path: string; method: string; operation: any }> {
   for (const [path, item] of Object.entries<any>(bundle.paths)) {
-    for (const method of METHODS) if (item[method]) yield { path, method, operation: item[method] };
+    for (const method of PATH_ITEM_METHODS) if (item[method]) yield { path, method, operation: item[method] };
   }
 }
 

@@ -1,6 +1,7 @@
 // Turns the bundled spec into the document the site renders: the guides become tags with
 // Markdown descriptions (Redoc shows them as sections), grouped before the API reference with
 // x-tagGroups, and the info gets the forms-api-kit logo.
+import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { LOGO_DATA_URI } from './brand.ts';
 import type { CodeSample, OperationVariant } from './code-samples.ts';
 import type { Guide } from './guides.ts';
@@ -10,15 +11,13 @@ import { startHere } from './front-page.ts';
 
 type Json = Record<string, any>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 export const GUIDES_GROUP = 'Guides';
 export const REFERENCE_GROUP = 'API reference';
 
 /** Every operationId of the document's paths, in order. */
 export function operationIdsOf(spec: Json): string[] {
   return Object.values<Json>(spec.paths ?? {}).flatMap((item) =>
-    METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId as string] : [])),
+    PATH_ITEM_METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId as string] : [])),
   );
 }
 
@@ -27,7 +26,7 @@ export function tagsInUse(spec: Json): string[] {
   const names: string[] = (spec.tags ?? []).map((t: Json) => t.name);
   const items = [...Object.values<Json>(spec.paths ?? {}), ...Object.values<Json>(spec.webhooks ?? {})];
   for (const item of items) {
-    for (const method of METHODS) {
+    for (const method of PATH_ITEM_METHODS) {
       for (const tag of item[method]?.tags ?? []) if (!names.includes(tag)) names.push(tag);
     }
   }
@@ -48,7 +47,7 @@ export function siteSpec(
   // Each operation shows its client sample and curl line (Redoc's x-codeSamples, beside it) and its
   // further client samples (every page with iterate(), …) at the end of its description.
   for (const item of Object.values<Json>(spec.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of PATH_ITEM_METHODS) {
       const operation = item[method];
       if (!operation?.operationId) continue;
       const list = samples.get(operation.operationId);

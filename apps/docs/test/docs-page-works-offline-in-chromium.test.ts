@@ -4,16 +4,16 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDir, distDir } from '../src/build.ts';
 import { startStaticServer, type StaticServer } from '../src/static-server.ts';
 import { launchChromium, type Browser } from './chromium.ts';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const bundlePath = join(appDir, '../../spec/dist/openapi.json');
 const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
 const operationSummaries: string[] = Object.values<any>(bundle.paths).flatMap((item) =>
-  METHODS.filter((m) => item[m]).map((m) => item[m].summary as string),
+  PATH_ITEM_METHODS.filter((m) => item[m]).map((m) => item[m].summary as string),
 );
 const webhookNames = Object.keys(bundle.webhooks ?? {});
 

@@ -42,14 +42,17 @@ describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
     expect(before!.data[field('Signature')]).toHaveLength(1);
     expect(before!.completion_time).not.toBeNull();
 
-    await forms.submissions.updateKeeping(16, before!.id, { [field('Amount')]: 999 });
+    await forms.submissions.updateKeeping({ form: 16, submission: before!.id, changes: { [field('Amount')]: 999 } });
     const [after] = (await forms.submissions.list(16, { perPage: 1, status: 'completed' })).data;
     expect(after!.id).toBe(before!.id);
     expect(comparable(after!.data)).toEqual({ ...comparable(before!.data), [field('Amount')]: 999 });
     expect(after!.completion_time).toBe(before!.completion_time);
 
     // Again, with what it read back: nothing is lost the second time either; a given completion time is sent.
-    await forms.submissions.updateKeeping(16, before!.id, { [field('Name')]: 'Renamed' }, { completionTime: 7 });
+    await forms.submissions.updateKeeping(
+      { form: 16, submission: before!.id, changes: { [field('Name')]: 'Renamed' } },
+      { completionTime: 7 },
+    );
     const [again] = (await forms.submissions.list(16, { perPage: 1, status: 'completed' })).data;
     expect(comparable(again!.data)).toEqual({
       ...comparable(before!.data),
@@ -62,7 +65,9 @@ describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
   it('refuses a change keyed by something that is not a field id, before sending anything', async () => {
     const forms = client(sandboxes[behaviour]!);
     const [one] = (await forms.submissions.list(16, { perPage: 1 })).data;
-    await expect(forms.submissions.updateKeeping(16, one!.id, { Amount: 1 })).rejects.toMatchObject({
+    await expect(
+      forms.submissions.updateKeeping({ form: 16, submission: one!.id, changes: { Amount: 1 } }),
+    ).rejects.toMatchObject({
       kind: 'invalid_options',
       option: 'changes',
     });
@@ -70,7 +75,9 @@ describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
 
   it('says not_found for a submission the form does not have', async () => {
     const forms = client(sandboxes[behaviour]!);
-    await expect(forms.submissions.updateKeeping(16, 11001, {})).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(forms.submissions.updateKeeping({ form: 16, submission: 11001, changes: {} })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
   });
 });
 
@@ -80,7 +87,11 @@ describe('the plain update beside it (observed, as the service)', () => {
     const form = await forms.forms.get(16);
     const field = (name: string) => form.properties.find((p) => p.name === name)!.id;
     const [, second] = (await forms.submissions.list(16, { perPage: 2, status: 'completed' })).data;
-    await forms.submissions.update(16, second!.id, { [field('Name')]: 'Only', [field('Amount')]: 1 });
+    await forms.submissions.update({
+      form: 16,
+      submission: second!.id,
+      answers: { [field('Name')]: 'Only', [field('Amount')]: 1 },
+    });
     const after = (await forms.submissions.list(16, { perPage: 2, status: 'completed' })).data.find(
       (x) => x.id === second!.id,
     )!;

@@ -7,9 +7,28 @@ import { fileURLToPath } from 'node:url';
 import { verify } from '@forms-api/webhook-verify';
 import { describe, expect, it } from 'vitest';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from '../src/index.js';
-import { call, fieldIds, receiver, sandbox } from './support.js';
+import { call as callSandbox, fieldIds, receiver, sandbox } from './support.js';
 
 type Sandbox = Awaited<ReturnType<typeof sandbox>>;
+
+/** The fault whose named change is a server error; any other 5xx in a probe is a crash. */
+const NAMES_A_SERVER_ERROR: SandboxFault = 'server-error-on-unusual-query';
+
+// Statuses of the calls the running probe made: a route that crashes with 500 changes the probe's
+// value too, and must fail the test rather than pass as "the fault changed something".
+let statuses: number[] = [];
+const call: typeof callSandbox = async (...args) => {
+  const result = await callSandbox(...args);
+  statuses.push(result.status);
+  return result;
+};
+
+/** Runs the probe of `probed` against a sandbox with `fault` (or none); its value and any 5xx seen. */
+async function probe(probed: SandboxFault, fault: SandboxFault | undefined) {
+  statuses = [];
+  const value = await withFault(fault, probes[probed]);
+  return { value, serverErrors: statuses.filter((status) => status >= 500) };
+}
 
 async function withFault<T>(fault: SandboxFault | undefined, run: (sb: Sandbox) => Promise<T>): Promise<T> {
   const sb = await sandbox(fault ? { faults: [fault] } : {});
@@ -164,10 +183,12 @@ describe('fault switches', () => {
     for (const name of SANDBOX_FAULTS) expect(FAULT_CATALOGUE[name].name).toBe(name);
   });
 
-  it.each(SANDBOX_FAULTS)('%s changes what it names', async (fault) => {
-    const healthy = await withFault(undefined, probes[fault]);
-    const broken = await withFault(fault, probes[fault]);
-    expect(broken).not.toEqual(healthy);
+  it.each(SANDBOX_FAULTS)('%s changes what it names, without crashing a route', async (fault) => {
+    const healthy = await probe(fault, undefined);
+    const broken = await probe(fault, fault);
+    expect(healthy.serverErrors, 'the healthy sandbox answered 5xx').toEqual([]);
+    expect(broken.serverErrors, `${fault} crashed a route`).toEqual(fault === NAMES_A_SERVER_ERROR ? [500] : []);
+    expect(broken.value).not.toEqual(healthy.value);
   });
 
   it('refuses an unknown fault name', async () => {

@@ -1,10 +1,9 @@
 // The rules above the schemas: operations, webhooks, parameters, request bodies and response
 // statuses of the released spec that the current spec must still have, then the schemas of
 // each, compared in the direction their data flows.
+import { PATH_ITEM_METHODS as METHODS } from '@forms-api/spec/path-item-methods';
 import { compareSchemas, deref, type Doc } from './schema-rules.js';
 import type { BreakingChange, Json } from './types.js';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 function operations(item: Json | undefined): Array<[string, Json]> {
   return METHODS.filter((m) => item?.[m]).map((m) => [m, item![m] as Json]);

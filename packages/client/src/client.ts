@@ -50,8 +50,6 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
   };
 }
 
-const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
-
 /** The client's settings, with a raw call's own `signal` joined to the client's. */
 function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined): ResolvedCall {
   if (!signal) return client;
@@ -81,8 +79,9 @@ function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<p
     return send({ ...init, signal, fetch });
   };
   const out: Record<string, unknown> = {};
-  for (const method of METHODS) {
-    const send = raw[method] as (url: string, init: Init) => Promise<unknown>;
+  // Every method openapi-fetch's client has (its own list: GET … TRACE), so none skips the fetch.
+  for (const method of Object.keys(raw).filter((key) => /^[A-Z]+$/.test(key))) {
+    const send = raw[method as keyof Client<paths>] as (url: string, init: Init) => Promise<unknown>;
     out[method] = (url: string, init: Init) => route(url, init, (routed) => send(url, routed));
   }
   const request = raw.request as (method: string, url: string, init: Init) => Promise<unknown>;

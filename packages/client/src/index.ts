@@ -26,9 +26,10 @@ export type {
   SubmissionAnswers,
   SubmissionListQuery,
   SubmissionsApi,
+  SubmissionUpdate,
   UpdateSubmissionOptions,
 } from './resources.js';
-export type { AnswerChanges, UpdateKeepingOptions } from './update-keeping.js';
+export type { AnswerChanges, SubmissionChanges, UpdateKeepingOptions } from './update-keeping.js';
 // The one redactor of the toolkit: the contract suite redacts its output with it too.
 export { createRedactor, redactDeep, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
 export { VERSION } from './version.js';

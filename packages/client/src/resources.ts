@@ -18,11 +18,12 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
+import { describe, id, known, submissionUpdate } from './arguments.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
 import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
-import { updateKeeping, type AnswerChanges, type UpdateKeepingOptions } from './update-keeping.js';
+import { updateKeeping, type SubmissionChanges, type UpdateKeepingOptions } from './update-keeping.js';
 
 export interface FormListQuery {
   /** The page to fetch (for `pages`/`iterate`: the first page; default 1). */
@@ -53,6 +54,16 @@ export interface UpdateSubmissionOptions extends CallOptions {
 
 /** New answers keyed by field id. */
 export type SubmissionAnswers = { [fieldId: string]: AnswerValue };
+
+/** What `submissions.update` replaces: the submission, named with its form, and its new answers. */
+export interface SubmissionUpdate {
+  /** The form's id. */
+  form: number;
+  /** The submission's id. */
+  submission: number;
+  /** Every answer the submission keeps, keyed by field id: the ones not sent are deleted. */
+  answers: SubmissionAnswers;
+}
 
 export interface FormsApi {
   list(workspaceId: number, query?: FormListQuery, options?: CallOptions): Promise<FormSummaryPage>;
@@ -87,12 +98,7 @@ export interface SubmissionsApi {
    * update-submission-replaces-all-answers), and a required field not sent is a 422. To change
    * some answers and keep the rest, use `updateKeeping`.
    */
-  update(
-    formId: number,
-    submissionId: number,
-    answers: SubmissionAnswers,
-    options?: UpdateSubmissionOptions,
-  ): Promise<UpdatedSubmission>;
+  update(update: SubmissionUpdate, options?: UpdateSubmissionOptions): Promise<UpdatedSubmission>;
   /**
    * Changes some answers and keeps every other one: reads the submission and its form, merges
    * `changes` over the current answers (file and signature answers sent back as the stored names
@@ -101,12 +107,7 @@ export interface SubmissionsApi {
    * update made by anyone else between the read and the write is overwritten; serialise updates
    * of one submission on your side.
    */
-  updateKeeping(
-    formId: number,
-    submissionId: number,
-    changes: AnswerChanges,
-    options?: UpdateKeepingOptions,
-  ): Promise<UpdatedSubmission>;
+  updateKeeping(update: SubmissionChanges, options?: UpdateKeepingOptions): Promise<UpdatedSubmission>;
   /**
    * Downloads a file of a `files` or `signature` answer: its signed `file_url`, or the URL's
    * parts. Public (no token is sent, to the service or to the storage it may redirect to). Returns
@@ -199,16 +200,15 @@ export function submissionsApi(call: Caller, service: { baseUrl: string; basePat
     pages,
     iterate: (formId, query, options) => itemsOf(pages(formId, query, options), (p) => p.data),
     updateKeeping: updateKeeping(call),
-    update: async (formId, submissionId, answers, options = {}) => {
+    update: async (update, options = {}) => {
+      const { form, submission, answers } = submissionUpdate(update, 'submissions.update', 'answers');
       const { completionTime, ...callOptions } = options;
-      if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
-        throw invalidOption('answers', 'must be an object of answers keyed by field id.');
       if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
         throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
       return call(
         'updateFormSubmission',
-        { params: { path: { id: id(formId, 'formId'), submission_id: id(submissionId, 'submissionId') } }, body },
+        { params: { path: { id: form, submission_id: submission } }, body },
         callOptions,
       );
     },
@@ -255,12 +255,7 @@ export function answersApi(call: Caller): AnswersApi {
   };
 }
 
-// Argument checks: a wrong id fails here with its name, not as a confusing 404 from the service.
-
-function id(value: unknown, name: string): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw invalidOption(name, `must be a positive integer id (got ${describe(value)}).`);
-}
+// Argument checks (ids and keys in arguments.ts): a wrong value fails here with its name.
 
 function ref(value: unknown, name: string): number | string {
   if (typeof value === 'string' && value.trim() !== '' && !value.includes('/')) return value;
@@ -306,18 +301,4 @@ function pageOptions(options: PageOptions): { maxPages: number; call: CallOption
   const { maxPages = DEFAULT_MAX_PAGES, ...call } = options;
   if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
   return { maxPages, call };
-}
-
-function known(value: object, keys: readonly string[], where: string): void {
-  if (value === null || typeof value !== 'object') throw invalidOption('query', `${where} must be an object.`);
-  for (const key of Object.keys(value))
-    if (!keys.includes(key)) throw invalidOption(key, `is not a parameter of ${where}; use ${keys.join(', ')}.`);
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string'
-    ? `a string of ${value.length} characters`
-    : typeof value === 'number'
-      ? String(value)
-      : typeof value;
 }

@@ -5,6 +5,7 @@ import type { AnswerValue, Form, Submission, UpdatedSubmission } from '@forms-ap
 import type { Caller } from './call.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
+import { submissionUpdate } from './arguments.js';
 
 export interface UpdateKeepingOptions extends CallOptions {
   /**
@@ -18,6 +19,16 @@ export interface UpdateKeepingOptions extends CallOptions {
 
 /** Changes keyed by field id: the new answer, or `null` to clear one. */
 export type AnswerChanges = { [fieldId: string]: AnswerValue };
+
+/** What `submissions.updateKeeping` changes: the submission, named with its form, and the changes. */
+export interface SubmissionChanges {
+  /** The form's id. */
+  form: number;
+  /** The submission's id. */
+  submission: number;
+  /** The answers to change; every other answer is kept. */
+  changes: AnswerChanges;
+}
 
 /** The keys of a listed submission's `data` that are not answers (FormSubmissionResource.php:56-69). */
 const NOT_ANSWERS = new Set(['status', 'created_at', 'id', 'submission_id', 'ip_address']);
@@ -61,33 +72,21 @@ export function mergedUpdateBody(
 }
 
 /**
- * `submissions.updateKeeping(formId, submissionId, changes, options)`: reads the submission and its
+ * `submissions.updateKeeping({ form, submission, changes }, options)`: reads the submission and its
  * form, merges `changes` over the current answers and sends the complete set (a replacing update).
  *
  * Not atomic: the service has no conditional update, so a change made by anyone else between the
  * read and the write is overwritten. Serialise updates of one submission on your side.
  */
 export function updateKeeping(call: Caller) {
-  return async (
-    formId: number,
-    submissionId: number,
-    changes: AnswerChanges,
-    options: UpdateKeepingOptions = {},
-  ): Promise<UpdatedSubmission> => {
+  return async (update: SubmissionChanges, options: UpdateKeepingOptions = {}): Promise<UpdatedSubmission> => {
+    const {
+      form: formId,
+      submission: submissionId,
+      changes,
+    } = submissionUpdate(update, 'submissions.updateKeeping', 'changes');
     const { completionTime, maxPages = 10_000, ...callOptions } = options;
-    for (const [name, value] of [
-      ['formId', formId],
-      ['submissionId', submissionId],
-    ] as const) {
-      if (!(Number.isSafeInteger(value) && value > 0))
-        throw invalidOption(
-          name,
-          `must be a positive integer id (got ${typeof value === 'number' ? value : typeof value}).`,
-        );
-    }
     if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
-    if (changes === null || typeof changes !== 'object' || Array.isArray(changes))
-      throw invalidOption('changes', 'must be an object of answers keyed by field id.');
     if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
       throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
     const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);

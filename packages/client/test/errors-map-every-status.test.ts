@@ -64,7 +64,7 @@ describe('error mapping', () => {
     expect(err.message).toContain(
       'the token lacks the `forms-read` ability, or its user has no access to workspace 12',
     );
-    const write = await caught(client.submissions.update(42, 7, { a: 'b' }));
+    const write = await caught(client.submissions.update({ form: 42, submission: 7, answers: { a: 'b' } }));
     expect(write.message).toContain('`forms-write`');
     const integ = await caught(client.integrations.events(42, 3));
     expect(integ.message).toContain(

@@ -83,6 +83,10 @@ export function misuse() {
     // @ts-expect-error onRetry receives one event object
     retry: { onRetry: (attempt: number, delay: number) => attempt < delay },
   });
+  // @ts-expect-error the updates take { form, submission, answers }, not positional ids
+  void client.submissions.update(42, 7, { a: 'b' });
+  // @ts-expect-error the updates take { form, submission, changes }, not positional ids
+  void client.submissions.updateKeeping(42, 7, { a: 'b' });
   // @ts-expect-error not an error kind
   const kind: FormsApiErrorKind = 'forbidden';
   return kind;

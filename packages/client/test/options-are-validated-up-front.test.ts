@@ -77,9 +77,34 @@ it('checks helper arguments and call options before sending anything', async () 
   await expect(client.forms.get(42, { timeoutMs: -5 })).rejects.toMatchObject({ option: 'timeoutMs' });
   await expect(client.forms.get(42, { maxResponseBytes: -1 })).rejects.toMatchObject({ option: 'maxResponseBytes' });
   await expect(client.forms.get(42, { retries: 2 } as never)).rejects.toMatchObject({ option: 'retries' });
-  await expect(client.submissions.update(42, 7, {}, { completionTime: -1 })).rejects.toMatchObject({
+  await expect(
+    client.submissions.update({ form: 42, submission: 7, answers: {} }, { completionTime: -1 }),
+  ).rejects.toMatchObject({
     option: 'completionTime',
   });
   expect(() => client.submissions.iterate(42, {}, { maxPages: 0 })).toThrow(/maxPages/);
+  // The updates name their ids: the old positional call and misspelt keys fail before sending.
+  for (const update of [client.submissions.update, client.submissions.updateKeeping]) {
+    await expect((update as (...args: unknown[]) => Promise<unknown>)(42, 7, { a: 'b' })).rejects.toMatchObject({
+      kind: 'invalid_options',
+      option: 'update',
+      message: expect.stringMatching(/takes one object \{ form, submission, (answers|changes) \} \(got 42\)/),
+    });
+    await expect(update({ formId: 42, submission: 7, answers: {}, changes: {} } as never)).rejects.toMatchObject({
+      option: 'formId',
+      message: expect.stringMatching(/use form, submission, (answers|changes)/),
+    });
+    await expect(update({ form: 42, submission: 0, answers: {}, changes: {} } as never)).rejects.toMatchObject({
+      option: expect.stringMatching(/^(submission|answers|changes)$/),
+    });
+  }
+  await expect(client.submissions.update({ form: 42, submission: 7 } as never)).rejects.toMatchObject({
+    option: 'answers',
+  });
+  await expect(
+    client.submissions.updateKeeping({ form: 'x', submission: 7, changes: {} } as never),
+  ).rejects.toMatchObject({
+    option: 'form',
+  });
   expect(sent).toBe(0);
 });

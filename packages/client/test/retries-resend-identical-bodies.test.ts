@@ -17,7 +17,10 @@ it('sends a fresh Request per attempt: the server sees the same PUT body and hea
   const { clock } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
   const answers = { 'field-a': 'Jane — ünïcødé', 'field-b': [1, 2], 'field-c': null };
-  const result = await client.submissions.update(42, 7, answers, { completionTime: 31, retry: { unsafe: true } });
+  const result = await client.submissions.update(
+    { form: 42, submission: 7, answers },
+    { completionTime: 31, retry: { unsafe: true } },
+  );
   expect(result.data.submission_id).toBe(7);
   expect(server.requests).toHaveLength(3);
   const expected = { ...answers, completion_time: 31 };
@@ -60,7 +63,7 @@ it('a fetch passed in the options gets a fresh Request per attempt, with the bod
       return Response.json({ message: 'ok', data: { submission_id: 7, form_id: 42, submitted_at: '', data: {} } });
     },
   });
-  await client.submissions.update(42, 7, { a: 'b' }, { retry: { unsafe: true } });
+  await client.submissions.update({ form: 42, submission: 7, answers: { a: 'b' } }, { retry: { unsafe: true } });
   expect(seen).toHaveLength(3);
   expect(new Set(seen).size).toBe(3);
   for (const request of seen) {

@@ -22,7 +22,9 @@ function failingOnce(status: number, headers: Record<string, string> = {}) {
 it('a PUT answered 503 by a gateway is not sent again: it may have updated (and re-sent webhooks)', async () => {
   server = await failingOnce(503);
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
-  const err = await client.submissions.update(42, 7, { name: 'Jane' }).catch((e: unknown) => e);
+  const err = await client.submissions
+    .update({ form: 42, submission: 7, answers: { name: 'Jane' } })
+    .catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'server', status: 503, attempts: 1 });
   expect(server.requests).toHaveLength(1);
 });
@@ -50,10 +52,12 @@ it('nor after a 502, a 504 or a timeout', async () => {
     clock: { ...fakeClock().clock, timer: timers.timer },
     timeoutMs: 100,
   });
-  await expect(client.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({
-    kind: 'timeout',
-    attempts: 1,
-  });
+  await expect(client.submissions.update({ form: 42, submission: 7, answers: { name: 'Jane' } })).rejects.toMatchObject(
+    {
+      kind: 'timeout',
+      attempts: 1,
+    },
+  );
   expect(server.requests).toHaveLength(1);
 });
 
@@ -61,12 +65,16 @@ it('is sent again after a 429 (refused unprocessed) or a refused connection (nev
   server = await failingOnce(429, { 'retry-after': '1' });
   const { clock, delays } = fakeClock();
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock });
-  await expect(client.submissions.update(42, 7, { name: 'Jane' })).resolves.toEqual(updated);
+  await expect(client.submissions.update({ form: 42, submission: 7, answers: { name: 'Jane' } })).resolves.toEqual(
+    updated,
+  );
   expect(server.requests).toHaveLength(2);
   expect(delays).toEqual([1_000]);
 
   const refused = createFormsClient({ baseUrl: await closedPortUrl(), token: TOKEN, clock: fakeClock().clock });
-  await expect(refused.submissions.update(42, 7, { name: 'Jane' })).rejects.toMatchObject({
+  await expect(
+    refused.submissions.update({ form: 42, submission: 7, answers: { name: 'Jane' } }),
+  ).rejects.toMatchObject({
     kind: 'network',
     attempts: 3,
   });
@@ -75,9 +83,9 @@ it('is sent again after a 429 (refused unprocessed) or a refused connection (nev
 it('retry: { unsafe: true } opts in: the PUT is sent again after a 503', async () => {
   server = await failingOnce(503);
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
-  await expect(client.submissions.update(42, 7, { name: 'Jane' }, { retry: { unsafe: true } })).resolves.toEqual(
-    updated,
-  );
+  await expect(
+    client.submissions.update({ form: 42, submission: 7, answers: { name: 'Jane' } }, { retry: { unsafe: true } }),
+  ).resolves.toEqual(updated);
   expect(server.requests).toHaveLength(2);
   expect(server.requests[1]!.body).toBe(server.requests[0]!.body);
 });

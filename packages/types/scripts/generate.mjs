@@ -2,14 +2,16 @@
 // - src/generated/service.ts: the types of what the service sends (spec/dist/openapi.observed.json,
 //   the contract widened by the drift ledger's shapes), with openapi-typescript, and friendly names;
 // - src/generated/contract.ts: the same from the published contract (spec/dist/openapi.json);
-// - src/generated/operations.ts: the operations table (method, path, abilities, statuses, public)
-//   and the abilities, so no package copies the spec's facts by hand.
+// - src/generated/operations.ts: the operations table (method, path, abilities, statuses, public),
+//   the abilities and `matchOperation`, the path→operation matcher (scripts/operations-module.mjs),
+//   so no package copies the spec's facts by hand.
 // `--check` regenerates in memory and fails when a file on disk differs (stale output).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { operationRows, operationsModule } from './operations-module.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireFromHere = createRequire(import.meta.url);
@@ -61,53 +63,6 @@ async function typesModule(bundle, file, whose) {
   return headerOf(file) + astToString(ast) + friendlyNames(bundle, whose);
 }
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/** One row per operation, in the order the spec lists them. */
-function operationRows(bundle) {
-  const rows = [];
-  for (const [path, item] of Object.entries(bundle.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      const security = op.security ?? bundle.security ?? [];
-      // Each requirement is an alternative; its scopes are the token abilities it needs.
-      const abilities = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat()))];
-      const statuses = Object.keys(op.responses ?? {})
-        .filter((s) => /^\d{3}$/.test(s))
-        .map(Number)
-        .sort((a, b) => a - b);
-      rows.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        abilities,
-        statuses,
-        public: security.length === 0,
-      });
-    }
-  }
-  return rows;
-}
-
-function operationsModule(rows) {
-  const abilities = [...new Set(rows.flatMap((r) => r.abilities))].sort();
-  const lines = rows.map((r) => `  ${r.operationId}: ${JSON.stringify(r)},`);
-  return `${header}
-/** Token abilities named by the operations' security requirements. */
-export const ABILITIES = ${JSON.stringify(abilities)} as const;
-
-/**
- * Every operation of the open API: method, path template, the token abilities that grant it (any
- * one suffices; empty when public), the documented response statuses, and whether it is public.
- */
-export const OPERATIONS = {
-${lines.join('\n')}
-} as const;
-`;
-}
-
 const outputs = [
   [
     'src/generated/service.ts',
@@ -118,7 +73,7 @@ const outputs = [
     ),
   ],
   ['src/generated/contract.ts', await typesModule(spec, 'openapi.json', 'the published contract')],
-  ['src/generated/operations.ts', operationsModule(operationRows(spec))],
+  ['src/generated/operations.ts', header + operationsModule(operationRows(spec))],
 ];
 
 if (process.argv.includes('--check')) {

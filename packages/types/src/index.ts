@@ -2,11 +2,11 @@
 // default names describe what the service sends (the contract widened by the drift ledger);
 // `ContractTypes` holds the same names for the published contract.
 import type * as ContractTypes from './generated/contract.js';
-import { ABILITIES, OPERATIONS } from './generated/operations.js';
+import { ABILITIES, OPERATIONS, matchOperation, type OperationMatch } from './generated/operations.js';
 
 export type * from './generated/service.js';
 export type { ContractTypes };
-export { ABILITIES, OPERATIONS };
+export { ABILITIES, OPERATIONS, matchOperation, type OperationMatch };
 
 /** The operationIds of the open API. */
 export type OperationId = keyof typeof OPERATIONS;

@@ -67,14 +67,14 @@ export function readContractFields(form: ContractTypes.FormSummary, event: Contr
 }
 
 // An integration with an unknown status or kind.
-// @ts-expect-error status is active | inactive
 export const badStatus: WebhookIntegrationInput = {
   integration_id: 'webhook',
+  // @ts-expect-error status is active | inactive
   status: 'paused',
   data: { webhook_url: 'https://example.com' },
 };
-// @ts-expect-error only webhook integrations are managed by this API
 export const badKind: WebhookIntegrationInput = {
+  // @ts-expect-error only webhook integrations are managed by this API
   integration_id: 'slack',
   status: 'active',
   data: { webhook_url: 'https://example.com' },

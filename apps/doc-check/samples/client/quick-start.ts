@@ -22,7 +22,11 @@ for await (const submission of forms.submissions.iterate(formId, { search: 'jane
 const form = await forms.forms.get(formId);
 const nameField = form.properties.find((field) => field.name === 'Name')!;
 const [newest] = (await forms.submissions.list(formId, { perPage: 1, status: 'completed' })).data;
-const updated = await forms.submissions.updateKeeping(formId, newest!.id, { [nameField.id]: 'Jane Doe' });
+const updated = await forms.submissions.updateKeeping({
+  form: formId,
+  submission: newest!.id,
+  changes: { [nameField.id]: 'Jane Doe' },
+});
 console.log(updated.message);
 // #endregion
 

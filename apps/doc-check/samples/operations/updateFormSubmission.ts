@@ -8,5 +8,9 @@ const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, toke
 const form = await forms.forms.get(11);
 const field = (name: string) => form.properties.find((f) => f.name === name)!.id;
 const [newest] = (await forms.submissions.list(11, { perPage: 1, status: 'completed' })).data;
-const updated = await forms.submissions.updateKeeping(11, newest!.id, { [field('Name')]: 'Jane Doe' });
+const updated = await forms.submissions.updateKeeping({
+  form: 11,
+  submission: newest!.id,
+  changes: { [field('Name')]: 'Jane Doe' },
+});
 console.log(JSON.stringify(updated));

@@ -27,7 +27,11 @@ try {
   const form = await forms.forms.get(16);
   const field = (name) => form.properties.find((p) => p.name === name).id;
   const [before] = (await forms.submissions.list(16, { perPage: 1, status: 'completed' })).data;
-  const updated = await forms.submissions.updateKeeping(16, before.id, { [field('Amount')]: 42 });
+  const updated = await forms.submissions.updateKeeping({
+    form: 16,
+    submission: before.id,
+    changes: { [field('Amount')]: 42 },
+  });
   assert.equal(typeof updated.data.submission_id, 'string');
   const [after] = (await forms.submissions.list(16, { perPage: 1, status: 'completed' })).data;
   assert.equal(Object.keys(after.data).length, Object.keys(before.data).length);
