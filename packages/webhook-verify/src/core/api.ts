@@ -148,7 +148,8 @@ export function createWebhookApi(backend: HmacBackend) {
   let lastSecret: string | undefined;
   let lastKeys: readonly PreparedKey[] = [];
   const prepareAll = (secret: string | readonly string[]): readonly PreparedKey[] => {
-    if (secret === lastSecret) return lastKeys;
+    // A string only: the cache starts out empty, and `undefined` (an unset variable) must reach the check.
+    if (typeof secret === 'string' && secret === lastSecret) return lastKeys;
     if (typeof secret === 'string') {
       assertSecret(secret);
       lastKeys = [backend.prepare(secret)];
