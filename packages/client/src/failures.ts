@@ -241,6 +241,12 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
       return `the token lacks the ${named} ability, or its user has no access to ${subject}: create a token with the ${named} ability as a user who is a member${readOnlyFails ? ' (not read-only)' : ''} of that form's workspace.`;
     }
     case 'not_found': {
+      // Not the service's answer about a record (a page of another server, or Laravel's own
+      // unknown-route answer to a path under a wrong prefix): the request went to the wrong place.
+      const routeUnknown =
+        typeof e.body?.message === 'string' && /^The route .* could not be found\.?$/.test(e.body.message);
+      if (routeUnknown || (e.body === undefined && e.bodyText !== undefined))
+        return `the server at this address does not know the path (${routeUnknown ? 'the framework answers that the route does not exist' : 'its answer is not JSON'}), so the request did not reach the service's API: check \`baseUrl\`: it is the API's root, the address the \`/open/…\` paths follow, without a path of its own.`;
       const form = e.operation.params?.['form'];
       return `${subject} does not exist or is not visible to the token's user: check the id${form !== undefined && !/^\d+$/.test(form) ? ' or slug' : ''}.`;
     }
@@ -249,10 +255,11 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
       const list = errors
         ? Object.entries(errors)
             .slice(0, 5)
-            .map(([field, msgs]) => `${field}: ${Array.isArray(msgs) ? msgs.join(' ') : String(msgs)}`)
+            // Each field's messages whole up to a bound: a hint at the end of a long one is the fix.
+            .map(([field, msgs]) => `${field}: ${clip(Array.isArray(msgs) ? msgs.join(' ') : String(msgs), 400)}`)
             .join('; ')
         : '';
-      return `the service rejected the input${list ? ` (${clip(list)})` : ''}: fix the listed fields (see \`err.fieldErrors\`).`;
+      return `the service rejected the input${list ? ` (${list})` : ''}: fix the listed fields (see \`err.fieldErrors\`).`;
     }
     case 'plan_required': {
       const b = e.body ?? {};
