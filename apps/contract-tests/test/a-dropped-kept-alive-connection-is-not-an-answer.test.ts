@@ -1,8 +1,8 @@
 // CI saw `listWorkspaceForms › documented 401: no response (TypeError: fetch failed)` against Prism
 // on a loaded machine: the request went out on a kept-alive socket the server had just closed, so
-// no answer came and the check failed on nothing the tenant said. An idempotent request is sent
-// once more on a new connection; anything else is reported, with the cause the bare
-// `fetch failed` hid.
+// no answer came and the check failed on nothing the tenant said. A safe request (GET) is sent
+// once more on a new connection; a write is reported, since it may have reached the service, with
+// the cause the bare `fetch failed` hid.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -75,5 +75,24 @@ describe('a kept-alive connection the tenant drops before answering', () => {
     expect(recorder.last()?.status).toBeUndefined();
     expect(recorder.last()?.transportError).toMatch(/^TypeError: fetch failed \((UND_ERR_SOCKET|ECONNRESET): /);
     expect(received.map((r) => r.line)).toEqual(['GET /open/workspaces/1/forms', 'POST /open/forms/1/integrations']);
+  });
+
+  it('is reported for a PUT too: the update may have reached the service, which re-runs its side effects', async () => {
+    const recorder = new ExchangeRecorder();
+    const client = createHttpClient({ baseUrl, recorder });
+    await client.GET('/open/workspaces/{workspaceId}/forms', { params: { path: { workspaceId: 1 } } });
+    dropNext = true;
+    await expect(
+      client.PUT('/open/forms/{form}/integrations/{integrationid}', {
+        params: { path: { form: 1, integrationid: 2 } },
+        body: {
+          integration_id: 'webhook',
+          status: 'active',
+          data: { webhook_url: 'https://example.com/hook' },
+        } as never,
+      }),
+    ).rejects.toThrow();
+    expect(recorder.last()?.transportError).toMatch(/^TypeError: fetch failed \((UND_ERR_SOCKET|ECONNRESET): /);
+    expect(received.map((r) => r.line)).toEqual(['GET /open/workspaces/1/forms', 'PUT /open/forms/1/integrations/2']);
   });
 });

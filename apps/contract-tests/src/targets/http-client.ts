@@ -172,8 +172,13 @@ function describeTransportError(error: unknown): string {
   return `${error.name}: ${error.message}${detail ? ` (${detail})` : ''}`;
 }
 
-/** Methods HTTP defines as idempotent: sending one again changes nothing the first did. */
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Methods HTTP defines as safe: sending one again has no effect at all. Not PUT or DELETE: a
+ * dropped connection may still have reached the service, which re-runs an update's side effects
+ * (ledger `update-submission-emits-webhook`; the client's `decideRetry` holds back for the same
+ * reason), and a second DELETE would answer 404 to a check that expects 200.
+ */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * True for a connection that closed before any answer: typically a kept-alive socket the tenant
@@ -186,13 +191,13 @@ function isDroppedConnection(error: unknown): boolean {
 }
 
 /**
- * Sends an idempotent request once more, on a new connection, when its connection dropped before
- * any answer; a second failure is the tenant's (and reported). undici does not resend by itself.
+ * Sends a safe request once more, on a new connection, when its connection dropped before any
+ * answer; a second failure is the tenant's (and reported). undici does not resend by itself.
  */
 function resentOnDroppedConnection(attempt: typeof fetch): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    if (!IDEMPOTENT_METHODS.has(request.method)) return attempt(request);
+    if (!SAFE_METHODS.has(request.method)) return attempt(request);
     const again = request.clone();
     try {
       return await attempt(request);
