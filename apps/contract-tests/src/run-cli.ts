@@ -9,7 +9,7 @@ import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
-import { loadLiveConfig } from './targets/live.js';
+import { loadLiveConfig, type LiveSettings } from './targets/live.js';
 import type { DriftLedger } from './drift.js';
 
 export interface CliIo {
@@ -37,6 +37,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const options = parsed.value;
   // The tenant's settings are checked before any target starts: a CI job missing one learns it at
   // once, not after the local targets have run (the message names variables, never values).
+  let live: LiveSettings | undefined;
   if (options.targets.includes('live')) {
     const config = loadLiveConfig({
       env: io.env,
@@ -47,6 +48,7 @@ export async function runCli(io: CliIo): Promise<number> {
       io.err(`target live: ${config.error.message}`);
       return 2;
     }
+    live = config.value;
   }
   const startedAt = new Date();
   // Filled with every token as the targets start; everything printed or written is redacted with it.
@@ -85,10 +87,9 @@ export async function runCli(io: CliIo): Promise<number> {
       proxyPass: options.proxy,
       rateLimit: options.rateLimit,
       explore: options.explore,
-      env: io.env,
       signal: io.signal,
       log,
-      ...(options.config ? { configPath: options.config } : {}),
+      ...(live ? { live } : {}),
       ...(options.operations ? { operations: options.operations } : {}),
     });
   } catch (error) {

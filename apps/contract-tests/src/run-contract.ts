@@ -9,7 +9,8 @@ import { runTarget } from './runner.js';
 import type { SpecArtifacts } from './spec.js';
 import { allSuites } from './suites/index.js';
 import { proxySuites } from './suites/prism-proxy-pass.js';
-import { loadLiveConfig, liveTarget } from './targets/live.js';
+import { ContractTestsError } from './errors.js';
+import { liveTarget, type LiveSettings } from './targets/live.js';
 import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
@@ -30,8 +31,8 @@ export interface ContractOptions {
   readonly explore?: ExploreOptions;
   /** Requests per minute the live target is paced to; `false` (or absent): no pacing. */
   readonly rateLimit?: number | false;
-  readonly configPath?: string;
-  readonly env: NodeJS.ProcessEnv;
+  /** The live target's settings, validated by the caller (`loadLiveConfig`) before anything starts. */
+  readonly live?: LiveSettings;
   readonly signal: AbortSignal;
   readonly operations?: string[];
   readonly log: (line: string) => void;
@@ -54,12 +55,11 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'sandbox-observed':
       return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed', expectsDrift: 'every-entry' });
     case 'live': {
-      const config = loadLiveConfig({
-        env: options.env,
-        write: options.write,
-        ...(options.configPath ? { configPath: options.configPath } : {}),
-      });
-      if (!config.ok) throw config.error;
+      if (!options.live)
+        throw new ContractTestsError(
+          'live_config',
+          'the live target needs its settings: pass `live`, the value of loadLiveConfig() for the environment or --config file',
+        );
       const pacer = options.rateLimit
         ? createRequestPacer({
             requestsPerMinute: options.rateLimit,
@@ -72,7 +72,7 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
             },
           })
         : undefined;
-      return liveTarget(config.value, {
+      return liveTarget(options.live, {
         write: options.write,
         proxyPass: options.proxyPass,
         ...(pacer ? { pacer } : {}),

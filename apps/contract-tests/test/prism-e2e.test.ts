@@ -13,7 +13,6 @@ describe('prism target end to end', () => {
       write: false,
       strict: false,
       proxyPass: false,
-      env: {},
       signal: new AbortController().signal,
       log: () => {},
     });
