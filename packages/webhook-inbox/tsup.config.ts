@@ -9,13 +9,14 @@ const library = {
 };
 
 export default defineConfig([
+  // `@forms-api/internal` (private) is inlined into the code and, by `dts.resolve`, the declarations.
   // Splitting for CommonJS too: the entries share one copy of InboxError, so `instanceof` holds
   // between an error from `/express` and the class required from the package root.
   {
     entry: library,
     format: ['esm', 'cjs'],
     splitting: true,
-    dts: true,
+    dts: { resolve: [/^@forms-api\/internal/] },
     clean: true,
     target: 'es2022',
     platform: 'node',

@@ -1,5 +1,6 @@
 // The package's one error type: a kind a program can branch on, a message that says what was wrong
 // and what to do, and the context to debug it (never a secret: no URL password, no signature).
+import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
 
 export type InboxErrorKind =
   /** An option is missing or malformed; the message names it. */
@@ -31,15 +32,14 @@ export type InboxErrorKind =
 
 export type InboxErrorContext = Readonly<Record<string, string | number | boolean | undefined>>;
 
-export class InboxError extends Error {
-  override readonly name = 'InboxError';
-  readonly kind: InboxErrorKind;
-  readonly context: InboxErrorContext;
+/** Shared by every copy of this package (ESM and CommonJS builds, two installed versions). */
+const BRAND = Symbol.for('@forms-api/webhook-inbox/error');
 
-  constructor(kind: InboxErrorKind, message: string, options: { context?: InboxErrorContext; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.kind = kind;
-    this.context = options.context ?? {};
+export class InboxError extends BrandedError<InboxErrorKind, InboxErrorContext> {
+  override readonly name = 'InboxError';
+
+  constructor(kind: InboxErrorKind, message: string, init: ErrorInit<InboxErrorContext> = {}) {
+    super(BRAND, kind, message, init);
   }
 }
 
@@ -51,18 +51,11 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
 ]);
 
 /**
- * True for an InboxError from any copy of this package: checked by name and a string kind, not
- * `instanceof`, so an error from the ESM build is recognised by the CommonJS one when an
- * application loads both.
+ * True for an InboxError from any copy of this package (by its brand, not `instanceof`), so an
+ * error from the ESM build is recognised by the CommonJS one when an application loads both.
  */
 export function isInboxError(value: unknown): value is InboxError {
-  const candidate = value as { name?: unknown; kind?: unknown } | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    candidate.name === 'InboxError' &&
-    typeof candidate.kind === 'string'
-  );
+  return hasBrand(value, BRAND);
 }
 
 /** The kinds that mean "not now": the delivery was not stored, and Redis or the process is the cause. */
