@@ -6,7 +6,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { resolve: [/^@forms-api\/internal/] },
   clean: true,
   sourcemap: false,
   target: 'es2022',

@@ -28,7 +28,7 @@ export default defineConfig([
     entry: library,
     format: ['esm', 'cjs'],
     splitting: true,
-    dts: true,
+    dts: { resolve: [/^@forms-api\/internal/] },
     clean: true,
     target: 'es2022',
     platform: 'neutral',

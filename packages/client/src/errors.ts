@@ -2,6 +2,7 @@
 // that names the likely cause and the fix, and the context (status, body, operation, headers);
 // none of it ever holds the token. Errors of a request are built by failures.ts. isFormsApiError
 // recognises one from any copy of the package (ESM beside CommonJS) by a Symbol.for brand.
+import { BrandedError, hasBrand } from '@forms-api/internal';
 import type { OperationInfo } from './operations.js';
 
 export type FormsApiErrorKind =
@@ -77,9 +78,8 @@ export interface FormsApiErrorContext {
 // Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
 const BRAND = Symbol.for('@forms-api/client/error');
 
-export class FormsApiError extends Error {
+export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiErrorContext> {
   override readonly name = 'FormsApiError';
-  readonly kind: FormsApiErrorKind;
   readonly status: number | undefined;
   readonly body: FormsApiErrorBody | undefined;
   readonly bodyText: string | undefined;
@@ -89,12 +89,22 @@ export class FormsApiError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly attempts: number;
   readonly option: string | undefined;
-  /** What the error was judged by (status, operation, url, attempts, limit, …), frozen. */
-  readonly context: FormsApiErrorContext;
 
   constructor(init: FormsApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.kind = init.kind;
+    // `context`: what the error was judged by (status, operation, url, attempts, limit, …), frozen.
+    super(BRAND, init.kind, init.message, {
+      cause: init.cause,
+      context: definedOnly({
+        status: init.status,
+        operation: init.operation,
+        url: init.url,
+        attempts: init.attempts ?? 0,
+        retryAfterMs: init.retryAfterMs,
+        option: init.option,
+        limit: init.limit,
+        timeoutMs: init.timeoutMs,
+      }),
+    });
     this.status = init.status;
     this.body = init.body;
     this.bodyText = init.bodyText;
@@ -104,19 +114,6 @@ export class FormsApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts ?? 0;
     this.option = init.option;
-    this.context = Object.freeze(
-      definedOnly({
-        status: init.status,
-        operation: init.operation,
-        url: init.url,
-        attempts: this.attempts,
-        retryAfterMs: init.retryAfterMs,
-        option: init.option,
-        limit: init.limit,
-        timeoutMs: init.timeoutMs,
-      }),
-    );
-    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The validation messages of a 422, keyed by input (empty for other kinds). */
@@ -164,7 +161,7 @@ export function kindOfStatus(status: number): FormsApiErrorKind {
 
 /** True for a FormsApiError from any copy of this package (ESM, CommonJS, another version). */
 export function isFormsApiError(value: unknown): value is FormsApiError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasBrand(value, BRAND);
 }
 
 function definedOnly<T extends object>(record: T): T {

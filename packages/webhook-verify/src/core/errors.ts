@@ -1,5 +1,6 @@
 // The package's one error type, WebhookVerifyError: a `kind` for a failed verification, a request
 // refused before verification, or a programming mistake that must surface at once (never a `false`).
+import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
 
 /** Why a delivery failed verification; answered 401, 409 or 400 by `rejectionFor`. */
 export type WebhookVerificationKind =
@@ -80,35 +81,31 @@ const USAGE_KINDS: ReadonlySet<string> = new Set<WebhookUsageKind>([
 // versions), so the guard recognises an error that `instanceof` of another copy would not.
 const BRAND = Symbol.for('@forms-api/webhook-verify/error');
 
-type Options = { context?: WebhookVerifyErrorContext; cause?: unknown };
+type Options = ErrorInit<WebhookVerifyErrorContext>;
 
 /**
  * The one error of this package. Branch on `kind`; recognise it with `isWebhookVerifyError`
  * (works across module copies), and answer it over HTTP with `rejectionFor`.
  */
-export class WebhookVerifyError extends Error {
+export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, WebhookVerifyErrorContext> {
   override readonly name = 'WebhookVerifyError';
-  readonly kind: WebhookVerifyErrorKind;
-  readonly context: Readonly<WebhookVerifyErrorContext>;
 
   /** Verification and request kinds: the message is written from the kind and its context. */
   constructor(kind: WebhookVerificationKind | WebhookRequestKind, options?: Options);
   /** Usage kinds: the message says what was misused and how to fix it. */
   constructor(kind: WebhookUsageKind, options: Options & { message: string });
   constructor(kind: WebhookVerifyErrorKind, options: Options & { message?: string } = {}) {
-    const context = Object.freeze({ ...options.context });
-    super(options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
+    const context = options.context ?? {};
+    super(BRAND, kind, options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
       cause: options.cause,
+      context,
     });
-    this.kind = kind;
-    this.context = context;
-    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
 /** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */
 export function isWebhookVerifyError(value: unknown): value is WebhookVerifyError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasBrand(value, BRAND);
 }
 
 /** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`): a bug to fix, not a bad request. */
