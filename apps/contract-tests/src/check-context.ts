@@ -15,7 +15,7 @@ import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/ht
 import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
 import type { Result } from '@forms-api/types';
 import { ContractTestsError } from './errors.js';
-import { createRedactor, type Redact } from './report/placeholders.js';
+import { createPlaceholderRedactor, type Redact } from './report/placeholders.js';
 
 /** How many schema errors a failure's text lists; the rest are counted ("and 19,990 more"). */
 const LISTED_ERRORS = 8;
@@ -78,7 +78,10 @@ export class CheckContext {
   redact(text: string): string {
     const size = this.target.secrets.size + this.extraSecrets.size;
     if (this.#redact?.size !== size)
-      this.#redact = { size, redact: createRedactor(new Map([...this.target.secrets, ...this.extraSecrets])) };
+      this.#redact = {
+        size,
+        redact: createPlaceholderRedactor(new Map([...this.target.secrets, ...this.extraSecrets])),
+      };
     return this.#redact.redact(text);
   }
 

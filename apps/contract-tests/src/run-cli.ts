@@ -4,7 +4,7 @@
 import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
 import { printableLines } from './report/printable.js';
-import { createRedactor } from './report/placeholders.js';
+import { createPlaceholderRedactor } from './report/placeholders.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
@@ -53,12 +53,12 @@ export async function runCli(io: CliIo): Promise<number> {
   const startedAt = new Date();
   // Filled with every token as the targets start; everything printed or written is redacted with it.
   const secrets = new Map<string, string>();
-  let redact = createRedactor(secrets);
+  let redact = createPlaceholderRedactor(secrets);
   let known = 0;
   const redacted = (text: string): string => {
     if (secrets.size !== known) {
       known = secrets.size;
-      redact = createRedactor(secrets);
+      redact = createPlaceholderRedactor(secrets);
     }
     // Lines of the suite's own; control characters anywhere in them are shown escaped.
     return printableLines(redact(text));
@@ -108,7 +108,7 @@ export async function runCli(io: CliIo): Promise<number> {
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
   let written: { json: string; xml: string; drift: string } | { error: string };
   try {
-    written = await writeReports(run.report, options.reportDir, createRedactor(run.secrets), ledger);
+    written = await writeReports(run.report, options.reportDir, createPlaceholderRedactor(run.secrets), ledger);
   } catch (error) {
     written = {
       error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)`,

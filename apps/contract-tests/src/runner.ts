@@ -6,7 +6,7 @@ import { createLedgerIndex, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
 import { printable } from './report/printable.js';
-import { createRedactor, redactValue, type Redact } from './report/placeholders.js';
+import { createPlaceholderRedactor, redactValue, type Redact } from './report/placeholders.js';
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
@@ -146,7 +146,7 @@ async function runCheck(
       }
     }
   }
-  const redact = createRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
+  const redact = createPlaceholderRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
   const field = (text: string): string => displayField(text, redact);
   const curlOf = (failures: Failure[]): string[] => [
     ...new Set(

@@ -1,7 +1,7 @@
 // Report rendering: curl repros never show a token, JUnit XML is well formed, the summary counts.
 import { describe, expect, it } from 'vitest';
 import { toCurl } from '../src/report/curl.js';
-import { createRedactor } from '../src/report/placeholders.js';
+import { createPlaceholderRedactor } from '../src/report/placeholders.js';
 import { renderJUnit } from '../src/report/junit.js';
 import { renderSummary } from '../src/report/text.js';
 import { buildReport } from '../src/report/model.js';
@@ -11,7 +11,7 @@ import type { CheckResult, Exchange } from '../src/model.js';
 
 const TOKEN = '12|s3cretTokenValue0123456789abcdef';
 const OTHER = '13|anotherSecretToken';
-const redact = createRedactor(
+const redact = createPlaceholderRedactor(
   new Map([
     [TOKEN, '$FORMS_API_TOKEN'],
     [OTHER, '$FORMS_API_TOKEN_WITHOUT_FORMS_READ'],
@@ -61,7 +61,7 @@ describe('curl repro', () => {
   });
 
   it('hides a bearer token it was not told about', () => {
-    expect(createRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe(
+    expect(createPlaceholderRedactor(new Map())('Authorization: Bearer unknownTok123')).toBe(
       'Authorization: Bearer $FORMS_API_TOKEN',
     );
   });

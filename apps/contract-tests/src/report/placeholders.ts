@@ -14,7 +14,7 @@ const MIN_SECRET_LENGTH = 4;
  * another one is replaced whole. Then, whatever token the run did not know about, a bearer
  * credential is never printed.
  */
-export function createRedactor(secrets: ReadonlyMap<string, string>): Redact {
+export function createPlaceholderRedactor(secrets: ReadonlyMap<string, string>): Redact {
   const redactors = [...secrets]
     .filter(([secret]) => secret.length >= MIN_SECRET_LENGTH)
     .sort(([a], [b]) => b.length - a.length)
