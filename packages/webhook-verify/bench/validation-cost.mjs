@@ -3,23 +3,17 @@
 // signature, on the spec's example delivery, in the same process: the figures behind the default
 // (validation off) stated in the README.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtimes';
 
 if (process.argv[2] === 'measure') {
   const { createVerifier, sign } = await import('@forms-api/webhook-verify');
   const { createPayloadValidator } = await import('@forms-api/webhook-verify/validate');
   const secret = 'whsec_bench_0123456789abcdef';
-  const body = Buffer.from(
-    JSON.stringify({
-      form_id: 123,
-      form_title: 'Contact Form',
-      form_slug: 'contact-form-ab12cd',
-      submission: { Name: 'Jane Doé' },
-      data: { '3700d380-197b-47b9-a008-3acc31bbd506': { value: 'Jane Doé', name: 'Name', type: 'text' } },
-      message: 'Please do not use the `submission` field.',
-      submission_id: 456,
-    }),
-  );
+  // The spec's own example delivery, as the service sends it.
+  const spec = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+  const examples = spec.webhooks['submission.created'].post.requestBody.content['application/json'].examples;
+  const body = Buffer.from(JSON.stringify(Object.values(examples)[0].value));
   const header = await sign(secret, body);
   const plain = createVerifier({ secret });
   const validating = createVerifier({ secret, validate: createPayloadValidator() });

@@ -1,18 +1,18 @@
-// A signed submission.created delivery, shaped like the service's, unique per call (so the inbox
-// never takes it for a copy of an earlier one).
+// A signed submission.created delivery: the spec's own example, for the sandbox's form 11 (the
+// samples print it), with a new submission id per call (so the inbox never takes it for a copy).
 import { randomInt } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { sign } from '@forms-api/webhook-verify';
 
+const spec = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
+const [example] = Object.values(
+  spec.webhooks['submission.created'].post.requestBody.content['application/json'].examples as Record<
+    string,
+    { value: Record<string, unknown> }
+  >,
+);
+
 export async function signedDelivery(secret: string): Promise<{ body: string; headers: Record<string, string> }> {
-  const submissionId = randomInt(1, 2 ** 31);
-  const body = JSON.stringify({
-    form_id: 11,
-    form_title: 'Contact us',
-    form_slug: 'contact-us-a1b2c3',
-    submission: { Name: 'Jane Doe' },
-    data: { 'a1b2c3d4-0000-4000-a000-000000000001': { value: 'Jane Doe', name: 'Name', type: 'text' } },
-    message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
-    submission_id: submissionId,
-  });
+  const body = JSON.stringify({ ...example!.value, form_id: 11, submission_id: randomInt(1, 2 ** 31) });
   return { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': await sign(secret, body) } };
 }
