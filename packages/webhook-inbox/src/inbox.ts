@@ -28,6 +28,7 @@ import {
   type RetentionPolicy,
   type RetryPolicy,
 } from './policy.js';
+import { rejectionLog, type InboxRejection } from './rejection-log.js';
 import { observeQueue, recordAccepted, recordRejected } from './telemetry/metrics.js';
 import { queueTelemetry, traceEnqueue } from './telemetry/tracing.js';
 import { assertSecret, RECEIVE_CONFIG, type ReceiveConfig } from './verification.js';
@@ -54,6 +55,13 @@ export interface InboxOptions {
    * line on stderr. Deliveries are answered 503 until it is back.
    */
   onRedisError?: (error: Error) => void;
+  /**
+   * Called for every delivery refused before it is queued (a wrong signature or secret, a wrong
+   * content type, a body too large or too slow, no room for unverified bodies). Default: one line
+   * on stderr when refusals start, then at most one summary a minute with the count by reason
+   * (the metrics count every one).
+   */
+  onRejected?: (rejection: InboxRejection) => void;
 }
 
 export interface InboxHealth {
@@ -85,7 +93,13 @@ export interface Inbox {
 export function createInbox(options: InboxOptions): Inbox {
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
-  const receiveConfig: ReceiveConfig = { secret: options.secret, maxBodyBytes: options.maxBodyBytes, queue: queueName };
+  const defaultLog = options.onRejected ? undefined : rejectionLog((line) => console.error(line));
+  const receiveConfig: ReceiveConfig = {
+    secret: options.secret,
+    maxBodyBytes: options.maxBodyBytes,
+    queue: queueName,
+    onRejected: options.onRejected ?? defaultLog!.report,
+  };
   const enqueueTimeoutMs = assertPositiveInteger(
     'enqueueTimeoutMs',
     options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS,
@@ -202,6 +216,7 @@ export function createInbox(options: InboxOptions): Inbox {
       closing = true;
       closed ??= (async () => {
         stopObserving();
+        defaultLog?.close();
         // Stored or not, every delivery being added gets its answer before the connection goes.
         await Promise.allSettled([...inFlight]);
         await queue.close().catch(() => {});

@@ -2,6 +2,7 @@
 // process (createInboxWorker), guard (RedisReplayStore) and shut down (closeOnSignals).
 export { createInbox } from './inbox.js';
 export type { EnqueueResult, Inbox, InboxHealth, InboxOptions } from './inbox.js';
+export type { InboxRejection } from './rejection-log.js';
 export { createInboxWorker } from './worker.js';
 export type { InboxWorker, InboxWorkerOptions } from './worker.js';
 export { RedisReplayStore } from './replay-store.js';

@@ -9,6 +9,7 @@ import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
+import type { InboxRejection } from './rejection-log.js';
 import { recordRejected } from './telemetry/metrics.js';
 import { markFastifyRejected, traceFastifyScope } from './telemetry/fastify-tracing.js';
 import { markRejected, traceVerify } from './telemetry/tracing.js';
@@ -23,6 +24,14 @@ export interface ReceiveConfig {
   maxBodyBytes: number | undefined;
   /** The inbox's queue name, the label of its rejection metrics. */
   queue: string;
+  /** The inbox's `onRejected` (by default its rejection log). */
+  onRejected: (rejection: InboxRejection) => void;
+}
+
+/** Counts a refusal and tells the inbox's `onRejected`. */
+function refused(config: ReceiveConfig, rejection: InboxRejection): void {
+  recordRejected(config.queue, rejection.reason);
+  config.onRejected(rejection);
 }
 
 /** Fails at start-up, with webhook-verify's own message, on an empty or padded secret. */
@@ -49,7 +58,7 @@ export async function verifyNode(
   } catch (error) {
     const rejection = rejectionFor(error);
     if (rejection.status === 500) throw error;
-    recordRejected(config.queue, rejection.reason);
+    refused(config, rejection);
     markRejected(rejection.reason, error);
     writeRejection(res, rejection);
     return undefined;
@@ -66,7 +75,11 @@ export type FetchVerification = { ok: true; delivery: VerifiedDelivery } | { ok:
 export async function verifyFetch(request: Request, config: ReceiveConfig): Promise<FetchVerification> {
   const result = await traceVerify(() => verifyWebhookRequest(request, verifyOptions(config)));
   if (!result.ok) {
-    recordRejected(config.queue, result.reason);
+    refused(config, {
+      reason: result.reason,
+      status: result.response.status,
+      message: rejectionFor(result.error).message,
+    });
     markRejected(result.reason, result.error);
     return { ok: false, response: result.response };
   }
@@ -87,22 +100,22 @@ export async function registerFastifyVerification(scope: FastifyInstance, config
   // webhook-verify's preHandler answers rejections itself: count them from their `{ error }` body.
   scope.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode >= 400 && reply.statusCode < 500 && typeof payload === 'string') {
-      const reason = rejectionReasonOf(payload, reply.statusCode);
-      recordRejected(config.queue, reason);
+      const { reason, message } = rejectionOf(payload, reply.statusCode);
+      refused(config, { reason, status: reply.statusCode, message });
       markFastifyRejected(request, reason);
     }
     return payload;
   });
 }
 
-function rejectionReasonOf(body: string, status: number): string {
+function rejectionOf(body: string, status: number): { reason: string; message: string } {
   try {
-    const reason = (JSON.parse(body) as { error?: unknown }).error;
-    if (typeof reason === 'string') return reason;
+    const { error, message } = JSON.parse(body) as { error?: unknown; message?: unknown };
+    if (typeof error === 'string') return { reason: error, message: typeof message === 'string' ? message : '' };
   } catch {
     // not webhook-verify's JSON: counted by status below
   }
-  return `http_${status}`;
+  return { reason: `http_${status}`, message: `answered ${status} by the application` };
 }
 
 export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {
