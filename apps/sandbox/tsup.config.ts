@@ -1,17 +1,12 @@
 import { defineConfig } from 'tsup';
+import { tool } from '../../tsup.preset.ts';
 
-// One entry per `exports` target and one for the `forms-sandbox` launcher (bin/ imports dist/cli.js).
-// ESM only: a test-setup tool for Node >= 20.19, where require() loads ES modules.
-// `@forms-api/internal` (private) is inlined into the code and, by `dts.resolve`, the declarations.
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'behaviour/public': 'src/behaviour/public.ts', cli: 'src/cli.ts' },
-  format: ['esm'],
-  dts: {
-    entry: { index: 'src/index.ts', 'behaviour/public': 'src/behaviour/public.ts' },
-    resolve: [/^@forms-api\/internal/],
-  },
-  clean: true,
-  sourcemap: true,
-  target: 'node20.19',
-  platform: 'node',
-});
+// One entry per `exports` target (with declarations) and one for the `forms-sandbox` launcher
+// (bin/ imports dist/cli.js). Sourcemaps stay in dist/ for debugging; `files` leaves them out.
+export default defineConfig(
+  tool({
+    entry: { index: 'src/index.ts', 'behaviour/public': 'src/behaviour/public.ts', cli: 'src/cli.ts' },
+    dts: { entry: { index: 'src/index.ts', 'behaviour/public': 'src/behaviour/public.ts' } },
+    sourcemap: true,
+  }),
+);
