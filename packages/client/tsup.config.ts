@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.preset.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: { resolve: [/^@forms-api\/internal/] },
-  clean: true,
-  sourcemap: false,
-  target: 'es2022',
-  define: { __CLIENT_VERSION__: JSON.stringify(version) },
-});
+export default defineConfig(
+  library({ entry: ['src/index.ts'], define: { __CLIENT_VERSION__: JSON.stringify(version) } }),
+);

@@ -1,10 +1,4 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.preset.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: false,
-  target: 'es2022',
-});
+export default defineConfig(library({ entry: ['src/index.ts'] }));

@@ -1,5 +1,6 @@
 // The suite's one error: why a run cannot start or a response cannot be read. Failures a check
 // reports are not errors but values in the report (model.ts `Failure`).
+import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
 
 export type ContractTestsErrorKind =
   /** The command line is malformed; the message names the option (exit 2). */
@@ -19,24 +20,15 @@ export type ContractTestsErrorContext = Readonly<Record<string, unknown>>;
 /** Shared by every copy of this module (two installed versions, a bundled copy). */
 const BRAND = Symbol.for('@forms-api/contract-tests/error');
 
-export class ContractTestsError extends Error {
+export class ContractTestsError extends BrandedError<ContractTestsErrorKind, ContractTestsErrorContext> {
   override readonly name = 'ContractTestsError';
-  readonly kind: ContractTestsErrorKind;
-  readonly context: ContractTestsErrorContext;
 
-  constructor(
-    kind: ContractTestsErrorKind,
-    message: string,
-    options: { context?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.kind = kind;
-    this.context = Object.freeze({ ...options.context });
-    Object.defineProperty(this, BRAND, { value: true });
+  constructor(kind: ContractTestsErrorKind, message: string, init: ErrorInit<ContractTestsErrorContext> = {}) {
+    super(BRAND, kind, message, init);
   }
 }
 
 /** Whether `value` is a ContractTestsError, from this copy of the module or any other (not `instanceof`). */
 export function isContractTestsError(value: unknown): value is ContractTestsError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasBrand(value, BRAND);
 }

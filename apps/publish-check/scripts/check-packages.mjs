@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { releaseToLocalRegistry } from './release-to-local-registry.mjs';
+import { privateReferences } from './private-references.mjs';
 import { readmeLinkProblems } from './readme-links.mjs';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,13 +24,18 @@ const run = (cmd, args, cwd, quiet = false) =>
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
 
-/** Publishable packages: every workspace package that is not private, keyed by consumer name. */
-function publishablePackages() {
+/** Every workspace package (pnpm-workspace.yaml: spec, packages/*, apps/*, tools/*) with its manifest. */
+function workspacePackages() {
   const inside = (group) => readdirSync(join(repoDir, group)).map((d) => join(repoDir, group, d));
-  const dirs = [join(repoDir, 'spec'), ...inside('packages'), ...inside('apps')];
+  const dirs = [join(repoDir, 'spec'), ...inside('packages'), ...inside('apps'), ...inside('tools')];
   return dirs
     .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }));
+}
+
+/** Publishable packages: every workspace package that is not private, keyed by consumer name. */
+function publishablePackages() {
+  return workspacePackages()
     .filter(({ manifest }) => !manifest.private)
     .map(({ dir, manifest }) => ({
       dir,
@@ -71,6 +77,10 @@ const stepAsync = async (label, fn) => {
 };
 
 const packages = publishablePackages();
+/** Never published (`@forms-api/internal`, the tools): a build inlines what it uses of them. */
+const privateNames = workspacePackages()
+  .filter(({ manifest }) => manifest.private)
+  .map(({ manifest }) => manifest.name);
 const workDir = mkdtempSync(join(tmpdir(), 'forms-publish-check-'));
 const tarballs = {};
 /** The local registry the packages are released into, once they are. */
@@ -89,6 +99,10 @@ try {
       run('mkdir', ['-p', unpacked], workDir);
       run('tar', ['-xzf', tarballs[pkg.name], '-C', unpacked], workDir);
       run(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], workDir);
+    });
+    step(`${pkg.name}: no packed file imports a private workspace package`, () => {
+      const problems = privateReferences(join(workDir, `unpacked-${pkg.short}`, 'package'), privateNames);
+      if (problems.length > 0) throw new Error(problems.join('\n'));
     });
     if (pkg.manifest.bin)
       step(`${pkg.name}: its bins start with a node shebang`, () =>

@@ -1,5 +1,6 @@
 // The sandbox's one programmatic error: what startSandbox() and loadSeed() throw when they are
 // misused. The HTTP answers the sandbox serves (the service's own error bodies) are not these.
+import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
 
 export type SandboxErrorKind =
   /** A switch name FAULT_CATALOGUE does not have; `context.unknown` lists them. */
@@ -18,26 +19,18 @@ export type SandboxErrorKind =
 /** What was judged: the option, the value (never a secret: the admin token only by its length). */
 export type SandboxErrorContext = Readonly<Record<string, unknown>>;
 
-/** Shared by every copy of this module (ESM and CJS builds, two installed versions). */
+/** Shared by every copy of this module (two installed versions, a bundled copy). */
 const BRAND = Symbol.for('@forms-api/sandbox/error');
 
-export class SandboxError extends Error {
+export class SandboxError extends BrandedError<SandboxErrorKind, SandboxErrorContext> {
   override readonly name = 'SandboxError';
-  readonly kind: SandboxErrorKind;
-  readonly context: SandboxErrorContext;
-  constructor(
-    kind: SandboxErrorKind,
-    message: string,
-    options: { context?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.kind = kind;
-    this.context = Object.freeze({ ...options.context });
-    Object.defineProperty(this, BRAND, { value: true });
+
+  constructor(kind: SandboxErrorKind, message: string, init: ErrorInit<SandboxErrorContext> = {}) {
+    super(BRAND, kind, message, init);
   }
 }
 
 /** Whether `value` is a SandboxError, from this copy of the package or any other (not `instanceof`). */
 export function isSandboxError(value: unknown): value is SandboxError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasBrand(value, BRAND);
 }

@@ -1,12 +1,9 @@
 #!/usr/bin/env node
-// The `spec-guard` command: a committed launcher, so the bin exists on a fresh install before the first
-// build (pnpm links bins at install time and warns about a missing target).
-import { existsSync } from 'node:fs';
+// `spec-guard`, committed so that pnpm can link it before the first build: it runs dist/cli.js, the command itself.
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli.js', import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write(`spec-guard: ${fileURLToPath(entry)} does not exist yet; run \`pnpm build\` first.\n`);
-  process.exit(1);
-}
-await import(entry.href);
+await import('../dist/cli.js').catch((err) => {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || err.url !== new URL('../dist/cli.js', import.meta.url).href) throw err;
+  console.error(`spec-guard: ${fileURLToPath(err.url)} does not exist yet; run \`pnpm build\` first.`);
+  process.exitCode = 1;
+});
