@@ -10,7 +10,8 @@ import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './bran
 import { readCodeSamples, readOperationVariants } from './code-samples.ts';
 import { readGuides } from './guides.ts';
 import { siteCss } from './site-css.ts';
-import { knownDifferencesGuide, readSuiteRun, type DriftLedger } from './known-differences.ts';
+import { readDriftLedger, type DriftLedger } from '@forms-api/spec/drift';
+import { knownDifferencesGuide, readSuiteRun } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
@@ -43,7 +44,7 @@ function readBundle(): DocsResult<Record<string, unknown>> {
 
 function readLedger(): DocsResult<DriftLedger> {
   try {
-    return { ok: true, value: JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')) };
+    return { ok: true, value: readDriftLedger() };
   } catch (err) {
     return fail(
       'spec_missing',
