@@ -38,6 +38,7 @@ function readBundle(): DocsResult<Record<string, unknown>> {
     return fail(
       'spec_missing',
       `cannot read the bundled spec (@forms-api/spec/openapi.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+      { context: { file: '@forms-api/spec/openapi.json' }, cause: err },
     );
   }
 }
@@ -49,6 +50,7 @@ function readLedger(): DocsResult<DriftLedger> {
     return fail(
       'spec_missing',
       `cannot read the drift ledger (@forms-api/spec/drift.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+      { context: { file: '@forms-api/spec/drift.json' }, cause: err },
     );
   }
 }
@@ -92,6 +94,7 @@ function runBuildDocs(specFile: string, templateFile: string, output: string): D
     return fail(
       'redocly_failed',
       `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`,
+      { context: { status: run.status, signal: run.signal } },
     );
   }
   return { ok: true, value: undefined };
@@ -143,6 +146,7 @@ export function buildSite(): DocsResult<BuildOutput> {
     return fail(
       'telemetry_enabled',
       'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)',
+      { context: { file: 'apps/docs/redocly.yaml' } },
     );
   }
   return { ok: true, value: { indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) } };

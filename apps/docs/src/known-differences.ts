@@ -30,6 +30,7 @@ export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteR
     return fail(
       'report_invalid',
       `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`,
+      { context: { file: shownPath }, cause: err },
     );
   }
   const problem = suiteRunProblem(json);
@@ -37,6 +38,7 @@ export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteR
     return fail(
       'report_invalid',
       `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
+      { context: { file: shownPath, problem } },
     );
   return { ok: true, value: { kind: 'report', path: shownPath, run: json as SuiteRun } };
 }
@@ -146,7 +148,9 @@ function runParagraph(source: SuiteRunSource): string {
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
 export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): DocsResult<Guide> {
   if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
-    return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
+    return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries', {
+      context: { file: '@forms-api/spec/drift.json' },
+    });
   const seen = new Map(source.kind === 'report' ? source.run.ledgerSeen.map((e) => [e.id, e]) : []);
   const seenCell = (id: string): string => {
     if (source.kind === 'not-run') return 'not run';
