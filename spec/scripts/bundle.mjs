@@ -1,9 +1,10 @@
 // Writes spec/dist: the bundled spec (YAML and JSON, internal refs only), the standalone
-// webhook payload schema and the drift ledger as JSON. Everything in dist/ is generated.
+// webhook payload schema, the drift ledger as JSON and its types. Everything in dist/ is generated.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { bundleSpec, specDir } from './bundle-spec.mjs';
+import { DRIFT_TYPES_FILE, driftLedgerTypes } from './drift-types.mjs';
 import { applyDriftShapes } from './observed-shapes.mjs';
 import { createSpecValidator } from '../lib/validator.mjs';
 
@@ -24,6 +25,7 @@ writeFileSync(
 
 const drift = parse(readFileSync(join(specDir, 'drift.yaml'), 'utf8'));
 writeFileSync(join(distDir, 'drift.json'), `${JSON.stringify({ $comment: header, ...drift }, null, 2)}\n`);
+writeFileSync(join(distDir, DRIFT_TYPES_FILE), await driftLedgerTypes());
 
 // The observed bundle: the contract widened by the ledger's shape changes. Every schema of it
 // must compile, as the contract's do, before it is written.

@@ -3,45 +3,12 @@
 // observation) and the situation it went wrong in (the token's abilities, the query, traits the
 // check states). A failure every part of which an entry explains is known drift; anything else
 // is a real failure, however close to an entry it looks.
-import type { Ability } from '@forms-api/types';
+import type { DriftEntry, DriftSituation } from '@forms-api/spec/drift';
 import type { ErrorObject, Failure, Situation } from './model.js';
 
-/** The situation a match applies in (drift.schema.json#/$defs/situation). */
-export interface DriftSituation {
-  abilities?: { includes?: Ability[]; excludes?: Ability[] };
-  /** Query parameter -> a regular expression its value must match. */
-  query?: Record<string, string>;
-  traits?: string[];
-}
-
-export type DriftMatch =
-  | {
-      kind: 'schema';
-      operationId: string;
-      instancePath: string;
-      keyword: string;
-      properties?: string[];
-      when?: DriftSituation;
-    }
-  | { kind: 'status'; operationId: string; expected: number[]; received: number[]; when: DriftSituation }
-  | { kind: 'behaviour'; operationId: string; observation: string; when?: DriftSituation };
-
-export interface DriftEntry {
-  id: string;
-  title: string;
-  operationId?: string;
-  webhook?: string;
-  contract: string;
-  observed: string;
-  severity: 'breaking' | 'additive' | 'behavioural';
-  evidence?: unknown;
-  match: DriftMatch[];
-  pendingMatch?: string;
-}
-
-export interface DriftLedger {
-  version: number;
-  entries: DriftEntry[];
+/** What matching reads of a ledger: each entry's id and matches (tests build small ones). */
+export interface MatchableLedger {
+  readonly entries: ReadonlyArray<Pick<DriftEntry, 'id' | 'match'>>;
 }
 
 export interface DriftVerdict {
@@ -150,7 +117,7 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
  * Indexes a ledger. Matching is then linear in a failure's errors (each is tested against its
  * operation's few patterns, in ledger order, so the first entry that explains it wins).
  */
-export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
+export function createLedgerIndex(ledger: MatchableLedger): LedgerIndex {
   const schemaMatches = new Map<string, CompiledSchemaMatch[]>();
   const statusMatches = new Map<string, CompiledStatusMatch[]>();
   const behaviourMatches = new Map<string, CompiledBehaviourMatch[]>();
@@ -246,10 +213,10 @@ export function createLedgerIndex(ledger: DriftLedger): LedgerIndex {
   };
 }
 
-const indexes = new WeakMap<DriftLedger, LedgerIndex>();
+const indexes = new WeakMap<MatchableLedger, LedgerIndex>();
 
 /** Matches one failure against a ledger (the ledger's index is built once and kept). */
-export function matchFailure(ledger: DriftLedger, failure: Failure): DriftVerdict {
+export function matchFailure(ledger: MatchableLedger, failure: Failure): DriftVerdict {
   let index = indexes.get(ledger);
   if (!index) {
     index = createLedgerIndex(ledger);

@@ -10,7 +10,7 @@ import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
-import type { DriftLedger } from './drift.js';
+import type { DriftLedger } from '@forms-api/spec/drift';
 
 export interface CliIo {
   readonly argv: string[];
@@ -74,7 +74,8 @@ export async function runCli(io: CliIo): Promise<number> {
   );
 
   let run: ContractRun;
-  let ledger: DriftLedger = { version: 2, entries: [] };
+  // No entries to report on when the spec itself could not be loaded.
+  let ledger: Pick<DriftLedger, 'entries'> = { entries: [] };
   try {
     const spec = loadSpec();
     ledger = spec.ledger;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSpecValidator, type SpecValidator } from '@forms-api/spec/validator';
-import type { DriftLedger } from './drift.js';
+import { readDriftLedger, type DriftLedger } from '@forms-api/spec/drift';
 
 export interface SpecArtifacts {
   /** Absolute path of the bundled spec as YAML, handed to `prism mock` / `prism proxy`. */
@@ -24,11 +24,10 @@ function resolveSpecFile(subpath: string): string {
 
 export function loadSpec(): SpecArtifacts {
   const bundle = JSON.parse(readFileSync(resolveSpecFile('openapi.json'), 'utf8')) as Record<string, any>;
-  const ledger = JSON.parse(readFileSync(resolveSpecFile('drift.json'), 'utf8')) as DriftLedger;
   return {
     yamlPath: resolveSpecFile('openapi.yaml'),
     bundle,
-    ledger,
+    ledger: readDriftLedger(),
     validator: createSpecValidator(bundle),
     closedValidator: createSpecValidator(bundle, { closed: true }),
   };

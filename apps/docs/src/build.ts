@@ -10,7 +10,8 @@ import { brandCss, FAVICON_DATA_URI, SITE_DESCRIPTION, SITE_TITLE } from './bran
 import { readCodeSamples, readOperationVariants } from './code-samples.ts';
 import { readGuides } from './guides.ts';
 import { siteCss } from './site-css.ts';
-import { knownDifferencesGuide, readSuiteRun, type DriftLedger } from './known-differences.ts';
+import { readDriftLedger, type DriftLedger } from '@forms-api/spec/drift';
+import { knownDifferencesGuide, readSuiteRun } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
@@ -37,17 +38,19 @@ function readBundle(): DocsResult<Record<string, unknown>> {
     return fail(
       'spec_missing',
       `cannot read the bundled spec (@forms-api/spec/openapi.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+      { context: { file: '@forms-api/spec/openapi.json' }, cause: err },
     );
   }
 }
 
 function readLedger(): DocsResult<DriftLedger> {
   try {
-    return { ok: true, value: JSON.parse(readFileSync(require.resolve('@forms-api/spec/drift.json'), 'utf8')) };
+    return { ok: true, value: readDriftLedger() };
   } catch (err) {
     return fail(
       'spec_missing',
       `cannot read the drift ledger (@forms-api/spec/drift.json): ${(err as Error).message}. Run \`pnpm bundle\` first.`,
+      { context: { file: '@forms-api/spec/drift.json' }, cause: err },
     );
   }
 }
@@ -91,6 +94,7 @@ function runBuildDocs(specFile: string, templateFile: string, output: string): D
     return fail(
       'redocly_failed',
       `redocly build-docs exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`,
+      { context: { status: run.status, signal: run.signal } },
     );
   }
   return { ok: true, value: undefined };
@@ -142,6 +146,7 @@ export function buildSite(): DocsResult<BuildOutput> {
     return fail(
       'telemetry_enabled',
       'build-docs did not disable Redoc telemetry (check telemetry: off in apps/docs/redocly.yaml)',
+      { context: { file: 'apps/docs/redocly.yaml' } },
     );
   }
   return { ok: true, value: { indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) } };

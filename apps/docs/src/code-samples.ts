@@ -41,6 +41,7 @@ export function readCodeSamples(
         return fail(
           'sample_missing',
           `operation ${operationId} has no ${kind.label} sample: add apps/doc-check/samples/operations/${operationId}.${kind.ext}`,
+          { context: { operationId, language: kind.lang } },
         );
       list.push({ lang: kind.lang, label: kind.label, source: readFileSync(file, 'utf8').trimEnd() });
     }
@@ -72,6 +73,7 @@ export function readOperationVariants(
       return fail(
         'sample_missing',
         `apps/doc-check/samples/operations/${file} names no operation of the spec (${operationId}): rename or delete it`,
+        { context: { file, operationId } },
       );
     const title = variant.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
     variants.set(operationId, [

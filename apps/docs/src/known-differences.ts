@@ -2,60 +2,12 @@
 // spec/drift.yaml) as a guide a reader can learn from, with where the contract suite last saw each
 // entry, read from its JSON report when one is present at build time.
 import { existsSync, readFileSync } from 'node:fs';
+import type { DriftEntry, DriftLedger, DriftSourceCitation } from '@forms-api/spec/drift';
 import { fail, type DocsResult } from './errors.ts';
 import type { Guide } from './guides.ts';
 
 export const KNOWN_DIFFERENCES_SLUG = 'known-differences';
 export const KNOWN_DIFFERENCES_TITLE = 'Known differences from the contract';
-
-interface SourceCitation {
-  repo: string;
-  commit: string;
-  path: string;
-  line: number;
-  endLine?: number;
-  note: string;
-}
-
-interface FrameworkCitation {
-  package: string;
-  version: string;
-  path: string;
-  symbol?: string;
-  note: string;
-}
-
-interface HistoryCitation {
-  repo: string;
-  commit: string;
-  date: string;
-  subject: string;
-  note: string;
-}
-
-export interface DriftEntry {
-  id: string;
-  title: string;
-  operationId?: string;
-  webhook?: string;
-  contract: string;
-  contractQuotes: string[];
-  observed: string;
-  severity: string;
-  evidence: {
-    sources?: SourceCitation[];
-    framework?: FrameworkCitation[];
-    history?: HistoryCitation[];
-    integratorAdvice?: string;
-  };
-  pendingMatch?: string;
-}
-
-export interface DriftLedger {
-  version: number;
-  upstream: { repo: string; commit: string; committedAt: string };
-  entries: DriftEntry[];
-}
 
 /** What the page needs of the contract suite's `contract-report.json`. */
 export interface SuiteRun {
@@ -78,6 +30,7 @@ export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteR
     return fail(
       'report_invalid',
       `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`,
+      { context: { file: shownPath }, cause: err },
     );
   }
   const problem = suiteRunProblem(json);
@@ -85,6 +38,7 @@ export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteR
     return fail(
       'report_invalid',
       `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
+      { context: { file: shownPath, problem } },
     );
   return { ok: true, value: { kind: 'report', path: shownPath, run: json as SuiteRun } };
 }
@@ -107,7 +61,7 @@ function suiteRunProblem(json: unknown): string | undefined {
 const shortCommit = (commit: string): string => commit.slice(0, 8);
 
 /** A link to lines of the service's public source, as the ledger's schema says to render it. */
-export function sourceLink(s: SourceCitation): string {
+export function sourceLink(s: DriftSourceCitation): string {
   const range = s.endLine !== undefined && s.endLine !== s.line;
   const anchor = range ? `L${s.line}-L${s.endLine}` : `L${s.line}`;
   const label = `${s.path}:${s.line}${range ? `-${s.endLine}` : ''}`;
@@ -138,7 +92,7 @@ function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], sour
   out.push(`**The contract says:** ${oneLine(entry.contract)}`, '');
   for (const quote of entry.contractQuotes) out.push(`> ${oneLine(quote)}`, '');
   out.push(`**What the service does:** ${oneLine(entry.observed)}`, '');
-  const sources = entry.evidence.sources ?? [];
+  const { sources } = entry.evidence;
   if (sources.length > 0) {
     const atUpstream = sources.every((s) => s.repo === upstream.repo && s.commit === upstream.commit);
     out.push(
@@ -194,7 +148,9 @@ function runParagraph(source: SuiteRunSource): string {
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
 export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): DocsResult<Guide> {
   if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
-    return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries');
+    return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries', {
+      context: { file: '@forms-api/spec/drift.json' },
+    });
   const seen = new Map(source.kind === 'report' ? source.run.ledgerSeen.map((e) => [e.id, e]) : []);
   const seenCell = (id: string): string => {
     if (source.kind === 'not-run') return 'not run';

@@ -63,7 +63,9 @@ export function siteSpec(
   const referenceTags = tagsInUse(spec);
   for (const guide of guides) {
     if (referenceTags.includes(guide.title)) {
-      return fail('guide_invalid', `guide "${guide.title}" has the name of an API tag; rename the guide`);
+      return fail('guide_invalid', `guide "${guide.title}" has the name of an API tag; rename the guide`, {
+        context: { guide: guide.title },
+      });
     }
   }
   spec.info = {

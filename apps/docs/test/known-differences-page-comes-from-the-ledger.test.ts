@@ -2,18 +2,13 @@
 // the contract's words, what the service does, its source lines as links at the ledger's commit,
 // what to do, and where the contract suite last saw it (from its report, or "not run").
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  knownDifferencesGuide,
-  readSuiteRun,
-  type DriftLedger,
-  type SuiteRunSource,
-} from '../src/known-differences.ts';
+import { readDriftLedger } from '@forms-api/spec/drift';
+import { knownDifferencesGuide, readSuiteRun, type SuiteRunSource } from '../src/known-differences.ts';
 
-const ledger: DriftLedger = createRequire(import.meta.url)('@forms-api/spec/drift.json');
+const ledger = readDriftLedger();
 const notRun: SuiteRunSource = { kind: 'not-run', path: 'apps/contract-tests/reports/contract-report.json' };
 
 function page(source: SuiteRunSource): string {

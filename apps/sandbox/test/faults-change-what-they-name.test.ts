@@ -11,9 +11,6 @@ import { call as callSandbox, fieldIds, receiver, sandbox } from './support.js';
 
 type Sandbox = Awaited<ReturnType<typeof sandbox>>;
 
-/** The faults whose named change is one server error; any other 5xx in a probe is a crash. */
-const NAME_A_SERVER_ERROR: readonly SandboxFault[] = ['server-error-on-unusual-query', 'server-error-on-invalid-body'];
-
 // Statuses of the calls the running probe made: a route that crashes with 500 changes the probe's
 // value too, and must fail the test rather than pass as "the fault changed something".
 let statuses: number[] = [];
@@ -159,27 +156,10 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
 };
 
 describe('fault switches', () => {
-  it('cover every fault the contract self-test expects, one catalogue entry each', () => {
-    expect([...SANDBOX_FAULTS].sort()).toEqual([
-      'bad-signature',
-      'deleted-integration-answers',
-      'drop-required-field',
-      'foreign-form-readable',
-      'ignore-ability',
-      'ignore-filter',
-      'missing-event',
-      'overlapping-pages',
-      'reachable-through-another-form',
-      'rename-field',
-      'server-error-on-invalid-body',
-      'server-error-on-unusual-query',
-      'stale-list-after-update',
-      'undocumented-status',
-      'unsorted',
-      'write-without-ability',
-      'wrong-content-type',
-      'wrong-type',
-    ]);
+  it('have one catalogue entry, under its own name, and one probe each', () => {
+    expect(SANDBOX_FAULTS.length).toBeGreaterThan(0);
+    expect(Object.keys(FAULT_CATALOGUE).sort()).toEqual([...SANDBOX_FAULTS].sort());
+    expect(Object.keys(probes).sort()).toEqual([...SANDBOX_FAULTS].sort());
     for (const name of SANDBOX_FAULTS) expect(FAULT_CATALOGUE[name].name).toBe(name);
   });
 
@@ -187,7 +167,8 @@ describe('fault switches', () => {
     const healthy = await probe(fault, undefined);
     const broken = await probe(fault, fault);
     expect(healthy.serverErrors, 'the healthy sandbox answered 5xx').toEqual([]);
-    expect(broken.serverErrors, `${fault} crashed a route`).toEqual(NAME_A_SERVER_ERROR.includes(fault) ? [500] : []);
+    // A fault whose violation is a 500 (the catalogue says which) shows exactly that; any other 5xx is a crash.
+    expect(broken.serverErrors, `${fault} crashed a route`).toEqual(FAULT_CATALOGUE[fault].serverError ? [500] : []);
     expect(broken.value).not.toEqual(healthy.value);
   });
 

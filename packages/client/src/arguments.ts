@@ -9,30 +9,58 @@ export function id(value: unknown, name: string): number {
 }
 
 /**
- * The one object argument of `submissions.update` and `updateKeeping`: the form and submission
- * ids by name (two positional ids were easy to swap), and the answers under `answersKey`.
+ * The one object argument of a method that names two ids (`submissions.update`, `updateKeeping`,
+ * `integrations.update`, `delete`, `events`): positional ids were easy to swap, so each is named
+ * and checked, every key is known, and the body, when the method takes one, is an object.
  */
+export function namedIds<Id extends string, Body extends string = never>(
+  value: unknown,
+  shape: {
+    /** The method, as a user calls it (`submissions.update`). */
+    method: string;
+    /** The parameter's name in the method's signature (`update`), the option a wrong value names. */
+    argument: string;
+    ids: readonly [Id, Id];
+    /** The key of the body the method sends, if it sends one; `expected` says what it must be. */
+    body?: Body;
+    expected?: string;
+  },
+): Record<Id, number> & Record<Body, object> {
+  const { method, argument, ids, body, expected } = shape;
+  const keys: string[] = body ? [...ids, body] : [...ids];
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalidOption(
+      argument,
+      `${method} takes one object { ${keys.join(', ')} } (got ${describe(value)}), then the options.`,
+    );
+  known(value, keys, `${method}'s ${argument}`);
+  const fields = value as Record<string, unknown>;
+  const named: Record<string, unknown> = {};
+  for (const name of ids) named[name] = id(fields[name], name);
+  if (body) named[body] = objectArgument(fields[body], body, expected);
+  return named as Record<Id, number> & Record<Body, object>;
+}
+
+/** `submissions.update` and `updateKeeping`'s argument: the ids, and the answers under `answersKey`. */
 export function submissionUpdate<K extends 'answers' | 'changes'>(
   value: unknown,
   method: string,
   answersKey: K,
 ): { form: number; submission: number } & Record<K, { [fieldId: string]: AnswerValue }> {
-  const keys = ['form', 'submission', answersKey];
+  return namedIds(value, {
+    method,
+    argument: 'update',
+    ids: ['form', 'submission'],
+    body: answersKey,
+    expected: 'an object of answers keyed by field id',
+  }) as { form: number; submission: number } & Record<K, { [fieldId: string]: AnswerValue }>;
+}
+
+/** A body argument: an object (not null, not an array), or an error naming it. */
+export function objectArgument<T>(value: T, name: string, expected = 'an object'): T {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw invalidOption(
-      'update',
-      `${method} takes one object { ${keys.join(', ')} } (got ${describe(value)}), then the options.`,
-    );
-  known(value, keys, `${method}'s update`);
-  const fields = value as Record<string, unknown>;
-  const answers = fields[answersKey];
-  if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
-    throw invalidOption(answersKey, 'must be an object of answers keyed by field id.');
-  return {
-    form: id(fields['form'], 'form'),
-    submission: id(fields['submission'], 'submission'),
-    [answersKey]: answers,
-  } as { form: number; submission: number } & Record<K, { [fieldId: string]: AnswerValue }>;
+    throw invalidOption(name, `must be ${expected}.`);
+  return value;
 }
 
 export function known(value: object, keys: readonly string[], where: string): void {

@@ -18,7 +18,7 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import { describe, id, known, submissionUpdate } from './arguments.js';
+import { describe, id, known, namedIds, objectArgument, submissionUpdate } from './arguments.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
@@ -118,17 +118,26 @@ export interface SubmissionsApi {
   downloadFile(file: string | URL | SubmissionFileRef, options?: CallOptions): Promise<Response>;
 }
 
+/** An integration, named with its form: the ids by name, so they cannot be swapped. */
+export interface IntegrationRef {
+  /** The form's id. */
+  form: number;
+  /** The integration's id. */
+  integration: number;
+}
+
+/** What `integrations.update` replaces: the integration, named with its form, and its full new state. */
+export interface IntegrationUpdate extends IntegrationRef {
+  /** The integration's full new state: `data` is replaced wholesale (an omitted secret is removed). */
+  input: WebhookIntegrationInput;
+}
+
 export interface IntegrationsApi {
   list(formId: number, options?: CallOptions): Promise<WebhookIntegration[]>;
   create(formId: number, input: WebhookIntegrationInput, options?: CallOptions): Promise<IntegrationSaved>;
-  update(
-    formId: number,
-    integrationId: number,
-    input: WebhookIntegrationInput,
-    options?: CallOptions,
-  ): Promise<IntegrationSaved>;
-  delete(formId: number, integrationId: number, options?: CallOptions): Promise<SuccessMessage>;
-  events(formId: number, integrationId: number, options?: CallOptions): Promise<WebhookEvent[]>;
+  update(update: IntegrationUpdate, options?: CallOptions): Promise<IntegrationSaved>;
+  delete(integration: IntegrationRef, options?: CallOptions): Promise<SuccessMessage>;
+  events(integration: IntegrationRef, options?: CallOptions): Promise<WebhookEvent[]>;
 }
 
 export interface AnswersApi {
@@ -218,29 +227,28 @@ export function submissionsApi(call: Caller, service: { baseUrl: string; basePat
 }
 
 export function integrationsApi(call: Caller): IntegrationsApi {
-  const one = (formId: number, integrationId: number) => ({
-    form: id(formId, 'formId'),
-    integrationid: id(integrationId, 'integrationId'),
-  });
+  const ids = ['form', 'integration'] as const;
+  /** The path of one integration, from ids `namedIds` checked. */
+  const path = ({ form, integration }: IntegrationRef) => ({ form, integrationid: integration });
+  const one = (ref: unknown, method: string) => path(namedIds(ref, { method, argument: 'integration', ids }));
   return {
     list: async (formId, options) =>
       call('listFormIntegrations', { params: { path: { form: id(formId, 'formId') } } }, options),
     create: async (formId, input, options) =>
       call(
         'createFormIntegration',
-        { params: { path: { form: id(formId, 'formId') } }, body: body(input, 'input') },
+        { params: { path: { form: id(formId, 'formId') } }, body: objectArgument(input, 'input') },
         options,
       ),
-    update: async (formId, integrationId, input, options) =>
-      call(
-        'updateFormIntegration',
-        { params: { path: one(formId, integrationId) }, body: body(input, 'input') },
-        options,
-      ),
-    delete: async (formId, integrationId, options) =>
-      call('deleteFormIntegration', { params: { path: one(formId, integrationId) } }, options),
-    events: async (formId, integrationId, options) =>
-      call('listIntegrationEvents', { params: { path: one(formId, integrationId) } }, options),
+    update: async (update, options) => {
+      const named = namedIds(update, { method: 'integrations.update', argument: 'update', ids, body: 'input' });
+      const input = named.input as WebhookIntegrationInput;
+      return call('updateFormIntegration', { params: { path: path(named) }, body: input }, options);
+    },
+    delete: async (ref, options) =>
+      call('deleteFormIntegration', { params: { path: one(ref, 'integrations.delete') } }, options),
+    events: async (ref, options) =>
+      call('listIntegrationEvents', { params: { path: one(ref, 'integrations.events') } }, options),
   };
 }
 
@@ -249,7 +257,7 @@ export function answersApi(call: Caller): AnswersApi {
     submit: async (formIdOrSlug, answers, options) =>
       call(
         'createFormAnswer',
-        { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: body(answers, 'answers') },
+        { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: objectArgument(answers, 'answers') },
         options,
       ),
   };
@@ -261,12 +269,6 @@ function ref(value: unknown, name: string): number | string {
   if (typeof value === 'string' && value.trim() !== '' && !value.includes('/')) return value;
   if (typeof value === 'number') return id(value, name);
   throw invalidOption(name, `must be a positive integer id or a slug (got ${describe(value)}).`);
-}
-
-function body<T>(value: T, name: string): T {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw invalidOption(name, 'must be an object.');
-  return value;
 }
 
 function perPage(value: unknown): number | undefined {

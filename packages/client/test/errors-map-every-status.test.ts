@@ -66,7 +66,7 @@ describe('error mapping', () => {
     );
     const write = await caught(client.submissions.update({ form: 42, submission: 7, answers: { a: 'b' } }));
     expect(write.message).toContain('`forms-write`');
-    const integ = await caught(client.integrations.events(42, 3));
+    const integ = await caught(client.integrations.events({ form: 42, integration: 3 }));
     expect(integ.message).toContain(
       '`manage-integrations` ability, or its user has no access to integration 3 of form 42',
     );

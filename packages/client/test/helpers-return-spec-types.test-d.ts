@@ -87,6 +87,16 @@ export function misuse() {
   void client.submissions.update(42, 7, { a: 'b' });
   // @ts-expect-error the updates take { form, submission, changes }, not positional ids
   void client.submissions.updateKeeping(42, 7, { a: 'b' });
+  const input = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://e' } } as const;
+  // @ts-expect-error integrations.update takes { form, integration, input }, not positional ids
+  void client.integrations.update(42, 3, input);
+  // @ts-expect-error integrations.delete takes { form, integration }, not positional ids
+  void client.integrations.delete(42, 3);
+  // @ts-expect-error integrations.events takes { form, integration }, not positional ids
+  void client.integrations.events(42, 3);
+  // @ts-expect-error the ids are named form and integration (not formId, integrationId)
+  void client.integrations.events({ formId: 42, integrationId: 3 });
+  void client.integrations.update({ form: 42, integration: 3, input });
   // @ts-expect-error not an error kind
   const kind: FormsApiErrorKind = 'forbidden';
   return kind;

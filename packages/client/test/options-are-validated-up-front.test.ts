@@ -106,5 +106,29 @@ it('checks helper arguments and call options before sending anything', async () 
   ).rejects.toMatchObject({
     option: 'form',
   });
+  // So do the integrations' methods that take two ids.
+  const input = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://e.com' } } as const;
+  const positional = client.integrations as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const [method, keys] of [
+    ['update', 'form, integration, input'],
+    ['delete', 'form, integration'],
+    ['events', 'form, integration'],
+  ] as const) {
+    await expect(positional[method]!(42, 3, input)).rejects.toMatchObject({
+      kind: 'invalid_options',
+      option: method === 'update' ? 'update' : 'integration',
+      message: expect.stringContaining(`integrations.${method} takes one object { ${keys} } (got 42)`),
+    });
+    await expect(positional[method]!({ formId: 42, integration: 3, input })).rejects.toMatchObject({
+      option: 'formId',
+      message: expect.stringContaining(`use ${keys}`),
+    });
+    await expect(positional[method]!({ form: 42, integration: 0, input })).rejects.toMatchObject({
+      option: method === 'update' ? 'integration' : 'input',
+    });
+  }
+  await expect(client.integrations.update({ form: 42, integration: 3 } as never)).rejects.toMatchObject({
+    option: 'input',
+  });
   expect(sent).toBe(0);
 });

@@ -46,7 +46,7 @@ it('re-sends an integration PUT body intact after a network failure', async () =
     status: 'active',
     data: { webhook_url: 'https://example.com/h' },
   } as const;
-  await client.integrations.update(42, 3, input, { retry: { unsafe: true } });
+  await client.integrations.update({ form: 42, integration: 3, input }, { retry: { unsafe: true } });
   expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([input, input]);
 });
 

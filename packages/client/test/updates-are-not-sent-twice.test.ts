@@ -34,10 +34,10 @@ it('nor after a 502, a 504 or a timeout', async () => {
     server = await failingOnce(status);
     const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
     await expect(
-      client.integrations.update(42, 3, {
-        integration_id: 'webhook',
-        status: 'active',
-        data: { webhook_url: 'https://e.com' },
+      client.integrations.update({
+        form: 42,
+        integration: 3,
+        input: { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://e.com' } },
       }),
     ).rejects.toMatchObject({ attempts: 1 });
     expect(server.requests).toHaveLength(1);
@@ -93,6 +93,6 @@ it('retry: { unsafe: true } opts in: the PUT is sent again after a 503', async (
 it('GET and DELETE are still retried after a 503', async () => {
   server = await failingOnce(503);
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, clock: fakeClock().clock });
-  await client.integrations.delete(42, 3);
+  await client.integrations.delete({ form: 42, integration: 3 });
   expect(server.requests.map((r) => r.method)).toEqual(['DELETE', 'DELETE']);
 });

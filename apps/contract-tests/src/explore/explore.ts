@@ -386,12 +386,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     on: 'live',
     writes: true,
     run: async (ctx) => {
-      const form = ctx.target.ids.formId;
-      const submissionId = ctx.target.ids.submissionId;
-      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
-      const fields = original ? await formFields(ctx) : [];
-      // An integration to send the update bodies to: created (inactive) for this check, deleted after it.
-      const fixture = await createTemporaryIntegration(ctx, integrationBody());
+      const { form, submissionId, original, fields, fixture } = await writeSetUp(ctx);
       const cases: BodyCase[] = [
         ...(original
           ? forbiddenBodies(spec, arbitraries, 'SubmissionUpdate', answersToSendBack(original, fields)).map((c) => ({
@@ -464,13 +459,8 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     on: 'live',
     writes: true,
     run: async (ctx) => {
-      const form = ctx.target.ids.formId;
-      const submissionId = ctx.target.ids.submissionId;
-      const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
-      const fields = original ? await formFields(ctx) : [];
+      const { form, submissionId, original, fields, fixture } = await writeSetUp(ctx);
       const changedField = original ? stringField(original, fields) : undefined;
-      // The integration the updates and deletes aim at, created (inactive) for this check.
-      const fixture = await createTemporaryIntegration(ctx, integrationBody());
       const listIds = async (scratch: CheckContext) => {
         const listed = await scratch.send(() =>
           scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
@@ -1019,6 +1009,20 @@ export function forbiddenBodies(
 const truncate = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
 
 /** A write with the target's main token (or `token`): PUT, POST or DELETE of an operation, with path values chosen at run time. */
+/**
+ * What the write checks aim at: the target's form; its submission under test, when one is set and
+ * found, with the form's fields (to send its answers back); and an integration created (inactive)
+ * for the check and deleted after it, for the updates and deletes to address.
+ */
+async function writeSetUp(ctx: CheckContext) {
+  const form = ctx.target.ids.formId;
+  const submissionId = ctx.target.ids.submissionId;
+  const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+  const fields = original ? await formFields(ctx) : [];
+  const fixture = await createTemporaryIntegration(ctx, integrationBody());
+  return { form, submissionId, original, fields, fixture };
+}
+
 function write(
   ctx: CheckContext,
   operationId: OperationId,

@@ -1,6 +1,6 @@
 // The run's report as data: results per target, totals, the ledger entries seen and not seen,
 // and the exit code. Rendered as text, JUnit XML and JSON by the sibling modules.
-import type { DriftLedger } from '../drift.js';
+import type { DriftLedger } from '@forms-api/spec/drift';
 import type { CheckResult, Outcome } from '../model.js';
 
 export interface TargetRun {
@@ -74,7 +74,7 @@ export function buildReport(input: {
   strict: boolean;
   targets: TargetRun[];
   results: CheckResult[];
-  ledger: DriftLedger;
+  ledger: Pick<DriftLedger, 'entries'>;
   explore?: RunReport['explore'];
 }): RunReport {
   const { results, ledger, strict, targets } = input;

@@ -2,7 +2,7 @@
 // as data (every string of the report) and again as text; the JSON drops raw exchanges.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DriftLedger } from '../drift.js';
+import type { DriftLedger } from '@forms-api/spec/drift';
 import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
@@ -34,7 +34,7 @@ export async function writeReports(
   report: RunReport,
   dir: string,
   redact: Redact,
-  ledger: DriftLedger,
+  ledger: Pick<DriftLedger, 'entries'>,
 ): Promise<{ json: string; xml: string; drift: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'contract-report.json');

@@ -2,5 +2,5 @@ import { createFormsClient } from '@forms-api/client';
 
 const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, token: process.env.FORMS_API_TOKEN! });
 
-const result = await forms.integrations.delete(11, Number(process.env.FORMS_INTEGRATION_ID));
+const result = await forms.integrations.delete({ form: 11, integration: Number(process.env.FORMS_INTEGRATION_ID) });
 console.log(JSON.stringify(result));

@@ -55,7 +55,7 @@ try {
   );
   let events = [];
   for (let tries = 0; tries < 50 && events.length === 0; tries++) {
-    events = await forms.integrations.events(11, integrationId);
+    events = await forms.integrations.events({ form: 11, integration: integrationId });
     if (events.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.ok(

@@ -32,6 +32,10 @@ export interface Fault extends Behaviour {
   readonly name: SandboxFault;
   /** A failed check of one of these operations means a contract suite caught the fault. */
   readonly operations: readonly OperationId[];
+  /** Generated cases (the contract suite's explorer) find it within their default budget; its self-test requires it. */
+  readonly foundByExplorer?: true;
+  /** The violation is a 500 answer: a request it changes sees exactly that server error, any other is a crash. */
+  readonly serverError?: true;
 }
 
 /** True for a successful JSON answer of `operationId`. */
@@ -120,6 +124,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   unsorted: {
     name: 'unsorted',
+    foundByExplorer: true,
     description: 'each page of submissions is oldest first',
     operations: ['listFormSubmissions'],
     response(req, res) {
@@ -128,6 +133,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'ignore-filter': {
     name: 'ignore-filter',
+    foundByExplorer: true,
     description: 'the status filter of the submission list is ignored',
     operations: ['listFormSubmissions'],
     request(req) {
@@ -197,6 +203,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   // Deep faults: found only by generating cases (the contract suite's explorer), not by a check written for them.
   'server-error-on-unusual-query': {
     name: 'server-error-on-unusual-query',
+    foundByExplorer: true,
+    serverError: true,
     description: 'the lists answer 500 to an unusual value of any query parameter (page, per_page, search, status)',
     operations: ['listWorkspaceForms', 'listFormSubmissions'],
     response(req, res) {
@@ -210,6 +218,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'deleted-integration-answers': {
     name: 'deleted-integration-answers',
+    foundByExplorer: true,
     description: 'deleting an integration answers 200 but keeps it: it still answers its update and its events',
     // The explorer's links sequence (under createFormIntegration) finds it.
     operations: ['createFormIntegration', 'deleteFormIntegration', 'updateFormIntegration', 'listIntegrationEvents'],
@@ -226,6 +235,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'reachable-through-another-form': {
     name: 'reachable-through-another-form',
+    foundByExplorer: true,
     description: "a submission or an integration answers through another form's path (the parent is not checked)",
     operations: ['updateFormSubmission', 'listIntegrationEvents', 'updateFormIntegration', 'deleteFormIntegration'],
     request(req, sandbox) {
@@ -247,6 +257,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'foreign-form-readable': {
     name: 'foreign-form-readable',
+    foundByExplorer: true,
     description: "a form of a workspace the token's user is no member of answers as if it were theirs",
     operations: ['getForm', 'listFormSubmissions', 'listFormIntegrations'],
     request(req, sandbox) {
@@ -263,6 +274,8 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'server-error-on-invalid-body': {
     name: 'server-error-on-invalid-body',
+    foundByExplorer: true,
+    serverError: true,
     description:
       'the writes answer 500 where a body is refused as invalid (422): updating a submission, creating or updating an integration',
     // The explorer's forbidden request bodies (under updateFormSubmission) find it.
@@ -283,6 +296,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'write-without-ability': {
     name: 'write-without-ability',
+    foundByExplorer: true,
     description:
       'creating, updating and deleting integrations answer a token without manage-integrations as if it held it',
     // The explorer's writes without the right (under updateFormSubmission) find it.
@@ -302,6 +316,7 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
   },
   'stale-list-after-update': {
     name: 'stale-list-after-update',
+    foundByExplorer: true,
     description:
       'the submission list shows each submission as it was first listed (a stale cache): an update answers 200 but never reads back',
     // The explorer's updated submission that reads back (under updateFormSubmission) finds it.
