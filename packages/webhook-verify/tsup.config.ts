@@ -28,7 +28,8 @@ export default defineConfig([
     entry: library,
     format: ['esm', 'cjs'],
     splitting: true,
-    dts: true,
+    // `@forms-api/internal` (private) is inlined into the code and, by `dts.resolve`, the declarations.
+    dts: { resolve: [/^@forms-api\/internal/] },
     clean: true,
     target: 'es2022',
     platform: 'neutral',
