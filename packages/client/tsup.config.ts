@@ -6,7 +6,8 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // `@forms-api/internal` (private) is inlined into the code and, by `dts.resolve`, the declarations.
+  dts: { resolve: [/^@forms-api\/internal/] },
   clean: true,
   sourcemap: false,
   target: 'es2022',
