@@ -121,6 +121,23 @@ export function readBounded(source: ChunkSource, options: BoundedReadOptions): P
   });
 }
 
+/** The failure of a read with no bound but its limit: only the source can end it early. */
+export type UnreadableBody = Extract<BoundedReadFailure, { kind: 'unreadable' }>;
+
+/**
+ * The first `limit` bytes of `source` (all of it when shorter, `exceeded` when longer): a read
+ * with no deadline, signal or reservation, which only the source failing ends without its bytes.
+ */
+export function readPrefix(
+  source: ChunkSource,
+  limit: number,
+): Promise<
+  { readonly ok: true; readonly value: BoundedBody } | { readonly ok: false; readonly error: UnreadableBody }
+> {
+  // keep_prefix never fails with too_large, and without the other bounds nothing else stops it.
+  return readBounded(source, { limit, overLimit: 'keep_prefix' }) as ReturnType<typeof readPrefix>;
+}
+
 /** The chunks as one array; a single chunk is handed back as it is. */
 function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
@@ -168,7 +185,6 @@ export interface NodeReadableLike {
   pause(): unknown;
 }
 
-const encoder = new TextEncoder();
 const ignore = () => {};
 
 /**
@@ -181,6 +197,7 @@ export function nodeStreamSource(stream: NodeReadableLike): ChunkSource {
   let detach = () => {};
   return {
     start(sink) {
+      const encoder = new TextEncoder();
       // A Buffer (a Uint8Array), or a string when the stream has an encoding set.
       const onData = (chunk: unknown) =>
         sink.chunk(typeof chunk === 'string' ? encoder.encode(chunk) : (chunk as Uint8Array));

@@ -9,6 +9,7 @@ import {
   cappedStream,
   nodeStreamSource,
   readBounded,
+  readPrefix,
   webStreamSource,
   type BoundedReadResult,
   type ByteReservation,
@@ -185,6 +186,23 @@ describe('readBounded', () => {
         expect(Buffer.from(result.error.received).equals(Buffer.concat(chunks.slice(0, failAfter)))).toBe(true);
         expect(log.held).toBe(0);
       }),
+    );
+  });
+
+  it('readPrefix keeps the first `limit` bytes, and ends early only when the source fails', async () => {
+    await fc.assert(
+      fc.asyncProperty(chunkedBody, limit, fc.option(fc.nat({ max: 12 })), async ({ body, chunks }, max, failAfter) => {
+        const { stream, state } = webBody(chunks, failAfter === null ? {} : { failAfter });
+        const result = await readPrefix(webStreamSource(stream), max);
+        if (result.ok) expectBodyRead(result, body, max, 'keep_prefix');
+        else {
+          expect(result.error.kind).toBe('unreadable');
+          expect(failAfter !== null && failAfter <= chunks.length).toBe(true);
+          expect(Buffer.from(result.error.received).equals(Buffer.concat(chunks.slice(0, failAfter!)))).toBe(true);
+        }
+        expect(state.cancelled).toBe(result.ok && result.value.exceeded);
+      }),
+      { numRuns: 200 },
     );
   });
 
