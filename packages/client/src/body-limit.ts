@@ -63,5 +63,7 @@ export async function readCapped(
     if (encoding === null || encoding === 'identity') return response.text();
   }
   // Read through the same capped stream as a streamed body: past `max` it errors and is cancelled.
+  // (readBounded reads a chunked 2 kB answer ~45 µs sooner on loopback, but its deadline, signal and
+  // reservation cost 0.5 kB gzipped that the size budget has no room for.)
   return new Response(cappedStream(body, max, tooLarge)).text();
 }
