@@ -1,6 +1,9 @@
 // Caps how many bytes of a response body the client will read: past the cap the body errors
 // with the given FormsApiError and the connection is released, so an endless or oversized body
 // (a broken proxy, a wrong host, a decompression bomb) costs at most `max` bytes, not the timeout.
+// The counting is the one bounded reader's (`cappedStream` of @forms-api/internal); here are the
+// Response-level rules: a declared length, and when the runtime's own framing makes counting moot.
+import { cappedStream } from '@forms-api/internal/bounded-body';
 import type { FormsApiError } from './errors.js';
 
 /** Throws (and frees the connection) when Content-Length already says more than `max`. */
@@ -28,17 +31,8 @@ export function limitBody(response: Response, max: number, framed: boolean, tooL
     (response.headers.get('content-encoding') ?? 'identity') === 'identity'
   )
     return response;
-  let seen = 0;
-  const counted = body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        // Erroring the transform cancels the source, which closes the connection.
-        if (seen > max) controller.error(tooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
+  // Erroring the stream cancels the source, which closes the connection.
+  const counted = cappedStream(body, max, tooLarge);
   const limited = new Response(counted, {
     status: response.status,
     statusText: response.statusText,
@@ -63,44 +57,13 @@ export async function readCapped(
   const body = response.body;
   if (body === null || response.status === 204) return '';
   if (max === Infinity) return response.text();
-  const declared = response.headers.get('content-length');
-  if (declared !== null) {
-    if (Number(declared) > max) {
-      body.cancel().catch(() => {});
-      throw tooLarge();
-    }
+  checkDeclaredLength(response, max, tooLarge);
+  if (response.headers.get('content-length') !== null) {
     const encoding = framed ? response.headers.get('content-encoding') : 'unknown';
     if (encoding === null || encoding === 'identity') return response.text();
   }
-  return readLimited(response, max, tooLarge);
-}
-
-const decoder = new TextDecoder();
-
-/**
- * The body as text, read and counted by the client itself: what a helper does with an answer,
- * without wrapping the stream first. Past `max` bytes it stops reading and throws.
- */
-export async function readLimited(response: Response, max: number, tooLarge: () => Error): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    total += read.value.byteLength;
-    if (total > max) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(read.value);
-  }
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return decoder.decode(all);
+  // Read through the same capped stream as a streamed body: past `max` it errors and is cancelled.
+  // (readBounded reads a chunked 2 kB answer ~45 µs sooner on loopback, but its deadline, signal and
+  // reservation cost 0.5 kB gzipped that the size budget has no room for.)
+  return new Response(cappedStream(body, max, tooLarge)).text();
 }

@@ -3,6 +3,7 @@
 // shapes of the sandbox's behaviour layer, so its fault catalogue's rewrites apply here unchanged.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import type { ExchangeRequest, ExchangeResponse } from '@forms-api/sandbox/faults';
 
 export type ProxiedRequest = ExchangeRequest;
@@ -31,16 +32,16 @@ const HOP_BY_HOP = new Set([
 
 export async function startMutatingProxy(upstream: string, fault?: ProxyFault): Promise<MutatingProxy> {
   const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (c: Buffer) => chunks.push(c));
-    incoming.on('end', async () => {
+    // The suite's own requests, read whole (no limit) by the one body reader.
+    void readPrefix(nodeStreamSource(incoming), Infinity).then(async (read) => {
+      if (!read.ok) return void incoming.destroy();
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(incoming.headers))
         if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const req: ProxiedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers };
       fault?.request?.(req);
       try {
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        const body = read.value.bytes.length > 0 ? read.value.bytes.slice() : undefined;
         const upstreamResponse = await fetch(`${upstream}${req.path}`, {
           method: req.method,
           headers: req.headers,

@@ -5,6 +5,7 @@
 // built without one.
 import createClient, { type Client } from 'openapi-fetch';
 import { createFormsClient, isFormsApiError } from '@forms-api/client';
+import { readPrefix, webStreamSource, type BoundedBody } from '@forms-api/internal/bounded-body';
 import type { paths } from '@forms-api/types';
 import type { Exchange } from '../model.js';
 import type { TargetPacing, TrafficMeter } from './target.js';
@@ -41,41 +42,12 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Reads a body up to `limit` bytes, then cancels the stream (which closes the connection). */
-async function readBounded(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-): Promise<{ bytes: Uint8Array<ArrayBuffer>; exceeded: boolean }> {
+async function readUpTo(body: ReadableStream<Uint8Array> | null, limit: number): Promise<BoundedBody> {
   if (!body) return { bytes: new Uint8Array(0), exceeded: false };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (size + value.byteLength > limit) {
-        chunks.push(value.subarray(0, limit - size));
-        size = limit;
-        await reader.cancel('response body over the limit');
-        return { bytes: concat(chunks, size), exceeded: true };
-      }
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  return { bytes: concat(chunks, size), exceeded: false };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  const read = await readPrefix(webStreamSource(body), limit);
+  if (read.ok) return read.value;
+  // The stream's own error (a reset connection), recorded as the transport's like any other.
+  throw read.error.cause;
 }
 
 /**
@@ -105,10 +77,10 @@ export function recordingFetch(
       ...(requestBody !== undefined ? { requestBody } : {}),
     };
     let response: Response;
-    let read: { bytes: Uint8Array<ArrayBuffer>; exceeded: boolean };
+    let read: BoundedBody;
     try {
       response = await base(request);
-      read = await readBounded(response.body, maxBodyBytes);
+      read = await readUpTo(response.body, maxBodyBytes);
     } catch (error) {
       // The pacer waited out what it could; the last 429 is the answer, with the wait it asked for.
       if (isFormsApiError(error) && error.kind === 'rate_limited') {
@@ -132,8 +104,9 @@ export function recordingFetch(
       responseBody: new TextDecoder().decode(read.bytes),
       ...(read.exceeded ? { responseBodyLimit: maxBodyBytes } : {}),
     });
-    // The client parses this copy; a status a Response cannot carry throws here, after recording.
-    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : read.bytes, {
+    // The client parses this copy (`slice`: a Response takes bytes of its own ArrayBuffer); a status
+    // a Response cannot carry throws here, after recording.
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : read.bytes.slice(), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

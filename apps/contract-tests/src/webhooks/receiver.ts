@@ -2,6 +2,7 @@
 // request (signatures are computed over them, up to a size limit) and lets a check wait for the next one.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import { MAX_RESPONSE_BYTES } from '../targets/http-client.js';
 
 export interface ReceivedWebhook {
@@ -31,40 +32,23 @@ export async function startReceiver(port = 0, maxBodyBytes = MAX_RESPONSE_BYTES)
     for (const wake of waiters) wake();
   };
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      if (size + chunk.byteLength > maxBodyBytes) {
-        refused = true;
-        chunks.push(chunk.subarray(0, maxBodyBytes - size));
-        record({
-          method: req.method ?? '',
-          path: req.url ?? '',
-          headers: req.headers,
-          rawBody: Buffer.concat(chunks),
-          bodyLimit: maxBodyBytes,
-          receivedAt: Date.now(),
-        });
-        res
-          .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
-          .end('{"message":"payload too large"}', () => req.destroy());
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    });
-    req.on('end', () => {
-      if (refused) return;
+    void readPrefix(nodeStreamSource(req), maxBodyBytes).then((read) => {
+      // A sender that broke off mid-body delivered nothing.
+      if (!read.ok) return void req.destroy();
+      const { bytes, exceeded } = read.value;
       record({
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
-        rawBody: Buffer.concat(chunks),
+        rawBody: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        ...(exceeded ? { bodyLimit: maxBodyBytes } : {}),
         receivedAt: Date.now(),
       });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      if (!exceeded) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      // The rest of the body is not read: the answer closes the connection, then the request goes.
+      res
+        .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+        .end('{"message":"payload too large"}', () => req.destroy());
     });
   });
   await new Promise<void>((resolve, reject) => {

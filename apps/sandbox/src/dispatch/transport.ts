@@ -4,6 +4,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import type { DeliveryOutcome } from '../model.js';
 import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -88,17 +89,10 @@ export function createTransport(options: TransportOptions): Transport {
 
 /** Reads the first `limit` bytes of an answer, then stops reading (closing the connection if more was coming). */
 function readExcerpt(response: IncomingMessage, limit: number, done: (excerpt: string) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const finish = () => done(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
-  response.on('data', (chunk: Buffer) => {
-    if (size < limit) chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit) {
-      finish();
-      response.destroy();
-    }
+  void readPrefix(nodeStreamSource(response), limit).then((read) => {
+    // An answer that broke off is reported with what came of it.
+    const bytes = read.ok ? read.value.bytes : read.error.received;
+    done(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    if (!read.ok || read.value.exceeded) response.destroy();
   });
-  response.on('end', finish);
-  response.on('error', finish);
 }

@@ -1,7 +1,8 @@
 // Reads a Fetch `Request` body once, as bytes, through the one bounded reader: a chunked body with
 // no Content-Length, a stalled one, or many at once cannot make the receiver hold more than its limits.
+import { webStreamSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from '../core/body-limits.js';
-import { readBounded, type ChunkSource } from '../core/bounded-body.js';
+import { readWithinLimits } from '../core/bounded-body.js';
 import { WebhookVerifyError } from '../core/errors.js';
 
 const CONSUMED_BODY_HINT =
@@ -11,28 +12,5 @@ export async function readRequestBody(request: Request, limits: BodyLimits): Pro
   if (request.bodyUsed || request.body?.locked)
     throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
   if (!request.body) return new Uint8Array(0);
-  return readBounded(readerSource(request.body.getReader()), limits);
-}
-
-function readerSource(reader: ReadableStreamDefaultReader<Uint8Array>): ChunkSource {
-  let stopped = false;
-  return {
-    start(sink) {
-      const pump = async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (stopped) return;
-          if (done) return sink.end();
-          sink.chunk(value);
-        }
-      };
-      pump().catch((cause: unknown) => {
-        if (!stopped) sink.fail(cause);
-      });
-    },
-    stop() {
-      stopped = true;
-      reader.cancel().catch(() => {});
-    },
-  };
+  return readWithinLimits(webStreamSource(request.body), limits);
 }

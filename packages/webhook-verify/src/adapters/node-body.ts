@@ -2,8 +2,9 @@
 // one bounded reader, taking what an Express body parser left only when it still holds the exact bytes.
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
+import { nodeStreamSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from '../core/body-limits.js';
-import { readBounded, type ChunkSource } from '../core/bounded-body.js';
+import { readWithinLimits } from '../core/bounded-body.js';
 import { WebhookVerifyError } from '../core/errors.js';
 
 const CONSUMED_BODY_HINT =
@@ -27,39 +28,15 @@ export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimi
   return readStream(req, limits);
 }
 
-/** Reads a stream to its end through the bounded reader. */
+/**
+ * Reads a stream to its end through the bounded reader. A stream stopped early is paused, not
+ * drained: the adapter answers with `Connection: close`, so a client that stalls or keeps sending
+ * loses its connection instead of holding it open while the rest is read and discarded.
+ */
 export async function readStream(stream: Readable, limits: BodyLimits): Promise<Buffer> {
-  const bytes = await readBounded(streamSource(stream), limits);
+  const bytes = await readWithinLimits(nodeStreamSource(stream), limits);
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
-
-/**
- * Events rather than `for await`: leaving an async iterator destroys the stream, and with it the
- * socket a 413 must be written to. A stopped stream is paused, not drained: the adapter answers
- * with `Connection: close`, so a client that stalls or keeps sending loses its connection instead
- * of holding it open while the rest is read and discarded.
- */
-function streamSource(stream: Readable): ChunkSource {
-  let detach = () => {};
-  return {
-    start(sink) {
-      const onData = (chunk: Buffer | string) =>
-        sink.chunk(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-      const onEnd = () => sink.end();
-      const onError = (cause: unknown) => sink.fail(cause);
-      const onClose = () => sink.fail(new Error('The connection closed before the end of the body.'));
-      detach = () => stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-    },
-    stop() {
-      detach();
-      // A late error of an abandoned stream must not become an unhandled 'error' event.
-      stream.on('error', ignore).pause();
-    },
-  };
-}
-
-const ignore = () => {};
 
 function checkedSize(body: Buffer, limit: number): Buffer {
   if (body.length > limit) throw new WebhookVerifyError('body_too_large', { context: { limit } });

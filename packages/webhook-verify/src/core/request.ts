@@ -36,7 +36,7 @@ export interface WebhookRequestParts<Body extends Uint8Array> {
   contentType: string | null | undefined;
   contentLength: string | null | undefined;
   signature: unknown;
-  /** Reads the raw body within `limits` (through `readBounded`), throwing `body_too_large`, `body_timeout` or `receiver_busy`. */
+  /** Reads the raw body within `limits` (through the bounded reader), throwing `body_too_large`, `body_timeout` or `receiver_busy`. */
   readBody(limits: BodyLimits): Promise<Body>;
 }
 
