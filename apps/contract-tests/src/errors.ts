@@ -12,7 +12,9 @@ export type ContractTestsErrorKind =
   /** The embedded sandbox started, but its seed lacks what the suite needs. */
   | 'sandbox_unavailable'
   /** A response body is empty, not JSON, or longer than the suite reads. */
-  | 'not_json';
+  | 'not_json'
+  /** The explorer cannot turn a schema of the spec into values (a `$ref` cycle, a remote `$ref`, `false`). */
+  | 'unsupported_schema';
 
 /** What was judged (a limit, a variable name, a process label); never a token. */
 export type ContractTestsErrorContext = Readonly<Record<string, unknown>>;

@@ -5,6 +5,7 @@
 // No maintained npm package does this for 2020-12; a keyword it does not know is ignored, so what it
 // produces is judged by the spec's own validator before the explorer relies on a verdict.
 import fc from 'fast-check';
+import { ContractTestsError } from '../errors.js';
 
 export type Schema = boolean | { readonly [keyword: string]: any };
 
@@ -44,15 +45,15 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
   const resolve = (schema: Schema): Schema => {
     let current = schema;
     for (let hops = 0; typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-      if (hops > 32) throw new SchemaError(`$ref cycle at ${current.$ref}`);
+      if (hops > 32) throw unsupportedSchema(`$ref cycle at ${current.$ref}`);
       const pointer: string = current.$ref;
-      if (!pointer.startsWith('#/')) throw new SchemaError(`only local $refs are followed, not ${pointer}`);
+      if (!pointer.startsWith('#/')) throw unsupportedSchema(`only local $refs are followed, not ${pointer}`);
       const target = pointer
         .slice(2)
         .split('/')
         .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
         .reduce<any>((node, segment) => node?.[segment], document);
-      if (target === undefined) throw new SchemaError(`$ref ${pointer} names nothing in the document`);
+      if (target === undefined) throw unsupportedSchema(`$ref ${pointer} names nothing in the document`);
       current = target;
     }
     return current;
@@ -123,7 +124,7 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
 
   function allowed(s: Schema, depth: number): fc.Arbitrary<unknown> {
     if (s === true) return fc.jsonValue({ maxDepth: 1 });
-    if (s === false) throw new SchemaError('the schema `false` allows no value');
+    if (s === false) throw unsupportedSchema('the schema `false` allows no value');
     if ('const' in s) return fc.constant(s.const);
     if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
     const branches: Schema[] | undefined = s.anyOf ?? s.oneOf;
@@ -178,7 +179,7 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
         });
       }
       default:
-        throw new SchemaError(`unknown type ${type}`);
+        throw unsupportedSchema(`unknown type ${type}`);
     }
   }
 
@@ -269,6 +270,9 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
 }
 
 /** A schema the converter cannot turn into values (a cycle, a remote ref, `false`). */
-export class SchemaError extends Error {
-  readonly kind = 'schema' as const;
+function unsupportedSchema(message: string): ContractTestsError {
+  return new ContractTestsError(
+    'unsupported_schema',
+    `The explorer cannot generate values for this schema: ${message}.`,
+  );
 }
