@@ -1,6 +1,6 @@
 // The suite's one error: why a run cannot start or a response cannot be read. Failures a check
 // reports are not errors but values in the report (model.ts `Failure`).
-import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
+import { BrandedError, guardFor } from '@forms-api/internal';
 
 export type ContractTestsErrorKind =
   /** The command line is malformed; the message names the option (exit 2). */
@@ -19,18 +19,10 @@ export type ContractTestsErrorKind =
 /** What was judged (a limit, a variable name, a process label); never a token. */
 export type ContractTestsErrorContext = Readonly<Record<string, unknown>>;
 
-/** Shared by every copy of this module (two installed versions, a bundled copy). */
-const BRAND = Symbol.for('@forms-api/contract-tests/error');
-
 export class ContractTestsError extends BrandedError<ContractTestsErrorKind, ContractTestsErrorContext> {
+  static override readonly brand = Symbol.for('@forms-api/contract-tests/error');
   override readonly name = 'ContractTestsError';
-
-  constructor(kind: ContractTestsErrorKind, message: string, init: ErrorInit<ContractTestsErrorContext> = {}) {
-    super(BRAND, kind, message, init);
-  }
 }
 
 /** Whether `value` is a ContractTestsError, from this copy of the module or any other (not `instanceof`). */
-export function isContractTestsError(value: unknown): value is ContractTestsError {
-  return hasBrand(value, BRAND);
-}
+export const isContractTestsError = guardFor(ContractTestsError);

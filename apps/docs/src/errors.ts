@@ -1,6 +1,6 @@
 // The docs build's one error (CONTRIBUTING.md, "Errors and results"): every step returns a
 // DocsResult instead of throwing, so the CLI prints one helpful message per failure and exits 1.
-import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
+import { BrandedError, guardFor, type ErrorInit } from '@forms-api/internal';
 import type { Result } from '@forms-api/types';
 
 export type DocsErrorKind =
@@ -24,21 +24,13 @@ export type DocsErrorKind =
 /** What was judged: a file, an operation, an argument, an exit status. Never a token. */
 export type DocsErrorContext = Readonly<Record<string, unknown>>;
 
-/** Shared by every copy of this module, so `isDocsError` holds where `instanceof` does not. */
-const BRAND = Symbol.for('@forms-api/docs/error');
-
 export class DocsError extends BrandedError<DocsErrorKind, DocsErrorContext> {
+  static override readonly brand = Symbol.for('@forms-api/docs/error');
   override readonly name = 'DocsError';
-
-  constructor(kind: DocsErrorKind, message: string, init: ErrorInit<DocsErrorContext> = {}) {
-    super(BRAND, kind, message, init);
-  }
 }
 
 /** Whether `value` is a DocsError, from this copy of the module or any other (not `instanceof`). */
-export function isDocsError(value: unknown): value is DocsError {
-  return hasBrand(value, BRAND);
-}
+export const isDocsError = guardFor(DocsError);
 
 /** The toolkit's one result shape, with the docs build's error. */
 export type DocsResult<T> = Result<T, DocsError>;

@@ -1,6 +1,6 @@
 // The sandbox's one programmatic error: what startSandbox() and loadSeed() throw when they are
 // misused. The HTTP answers the sandbox serves (the service's own error bodies) are not these.
-import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
+import { BrandedError, guardFor } from '@forms-api/internal';
 
 export type SandboxErrorKind =
   /** A switch name FAULT_CATALOGUE does not have; `context.unknown` lists them. */
@@ -19,18 +19,10 @@ export type SandboxErrorKind =
 /** What was judged: the option, the value (never a secret: the admin token only by its length). */
 export type SandboxErrorContext = Readonly<Record<string, unknown>>;
 
-/** Shared by every copy of this module (two installed versions, a bundled copy). */
-const BRAND = Symbol.for('@forms-api/sandbox/error');
-
 export class SandboxError extends BrandedError<SandboxErrorKind, SandboxErrorContext> {
+  static override readonly brand = Symbol.for('@forms-api/sandbox/error');
   override readonly name = 'SandboxError';
-
-  constructor(kind: SandboxErrorKind, message: string, init: ErrorInit<SandboxErrorContext> = {}) {
-    super(BRAND, kind, message, init);
-  }
 }
 
 /** Whether `value` is a SandboxError, from this copy of the package or any other (not `instanceof`). */
-export function isSandboxError(value: unknown): value is SandboxError {
-  return hasBrand(value, BRAND);
-}
+export const isSandboxError = guardFor(SandboxError);

@@ -75,10 +75,9 @@ export interface FormsApiErrorContext {
   readonly timeoutMs?: number;
 }
 
-// Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
-const BRAND = Symbol.for('@forms-api/client/error');
-
 export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiErrorContext> {
+  // Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
+  static override readonly brand = Symbol.for('@forms-api/client/error');
   override readonly name = 'FormsApiError';
   readonly status: number | undefined;
   readonly body: FormsApiErrorBody | undefined;
@@ -92,7 +91,7 @@ export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiError
 
   constructor(init: FormsApiErrorInit) {
     // `context`: what the error was judged by (status, operation, url, attempts, limit, …), frozen.
-    super(BRAND, init.kind, init.message, {
+    super(init.kind, init.message, {
       cause: init.cause,
       context: definedOnly({
         status: init.status,
@@ -161,7 +160,7 @@ export function kindOfStatus(status: number): FormsApiErrorKind {
 
 /** True for a FormsApiError from any copy of this package (ESM, CommonJS, another version). */
 export function isFormsApiError(value: unknown): value is FormsApiError {
-  return hasBrand(value, BRAND);
+  return hasBrand(value, FormsApiError.brand);
 }
 
 function definedOnly<T extends object>(record: T): T {

@@ -12,24 +12,44 @@ export interface ErrorInit<C> {
 }
 
 /**
- * The base of each package's one error class. A subclass sets `name` to its own class name and
- * passes its brand (`Symbol.for('@forms-api/<package>/error')`): the symbol registry is shared by
- * every copy of a package (ESM and CommonJS builds, two installed versions), so `hasBrand` holds
- * where `instanceof` does not.
+ * The base of each package's one error class. A subclass declares its `name` (its own class name)
+ * and a static `brand`, `Symbol.for('@forms-api/<package>/error')`: the symbol registry is shared
+ * by every copy of a package (ESM and CommonJS builds, two installed versions), so the guard from
+ * `guardFor` holds where `instanceof` does not.
+ *
+ *     export class InboxError extends BrandedError<InboxErrorKind, InboxErrorContext> {
+ *       static override readonly brand = Symbol.for('@forms-api/webhook-inbox/error');
+ *       override readonly name = 'InboxError';
+ *     }
+ *     export const isInboxError = guardFor(InboxError);
  */
 export abstract class BrandedError<K extends string, C extends object> extends Error {
+  /** The subclass's brand; a class that does not declare one cannot be constructed. */
+  static readonly brand: symbol | undefined = undefined;
   readonly kind: K;
   readonly context: Readonly<C>;
 
-  protected constructor(brand: symbol, kind: K, message: string, init: ErrorInit<C> = {}) {
+  constructor(kind: K, message: string, init: ErrorInit<C> = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    const { brand } = new.target as unknown as typeof BrandedError;
+    if (brand === undefined) throw new TypeError(`${new.target.name} declares no static brand.`);
     this.kind = kind;
     this.context = Object.freeze({ ...init.context } as C);
     Object.defineProperty(this, brand, { value: true });
   }
 }
 
-/** Whether `value` carries `brand`: the body of every `isXxxError` guard. */
+/** The `isXxxError` guard of an error class: true for an error of it from any copy of the module. */
+export function guardFor<E extends BrandedError<string, object>>(errorClass: {
+  readonly brand: symbol | undefined;
+  readonly prototype: E;
+}): (value: unknown) => value is E {
+  const { brand } = errorClass;
+  if (brand === undefined) throw new TypeError('guardFor needs a class that declares a static brand.');
+  return (value): value is E => hasBrand(value, brand);
+}
+
+/** Whether `value` carries `brand` (an own property that `{ ...error }` and JSON do not copy). */
 export function hasBrand(value: unknown, brand: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
 }

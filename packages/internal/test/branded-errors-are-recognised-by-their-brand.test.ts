@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BrandedError, hasBrand, type ErrorInit } from '../src/index.js';
+import { BrandedError, guardFor, hasBrand } from '../src/index.js';
 
 const BRAND = Symbol.for('@forms-api/example/error');
 class ExampleError extends BrandedError<'too_large' | 'timeout', { limit?: number }> {
+  static override readonly brand = BRAND;
   override readonly name = 'ExampleError';
-  constructor(kind: 'too_large' | 'timeout', message: string, init?: ErrorInit<{ limit?: number }>) {
-    super(BRAND, kind, message, init);
-  }
 }
+const isExampleError = guardFor(ExampleError);
 
 describe('BrandedError', () => {
   it('carries kind, message, a frozen copy of the context and the cause', () => {
@@ -31,6 +30,26 @@ describe('BrandedError', () => {
     // The brand is not an own enumerable key: spreading or serialising the error does not copy it.
     expect(hasBrand({ ...error }, BRAND)).toBe(false);
     expect(JSON.stringify(error)).not.toContain('forms-api');
+  });
+
+  it('has a guard that recognises the class by its brand, as a second copy of the module would', () => {
+    // A second copy: another class object, the same registry symbol.
+    class CopiedExampleError extends BrandedError<'too_large' | 'timeout', { limit?: number }> {
+      static override readonly brand = Symbol.for('@forms-api/example/error');
+      override readonly name = 'ExampleError';
+    }
+    const copied = new CopiedExampleError('timeout', 'late');
+    expect(copied).not.toBeInstanceOf(ExampleError);
+    expect(isExampleError(copied)).toBe(true);
+    expect(isExampleError(new Error('late'))).toBe(false);
+  });
+
+  it('refuses a subclass that declares no brand, rather than minting errors every guard would accept', () => {
+    class UnbrandedError extends BrandedError<'x', object> {
+      override readonly name = 'UnbrandedError';
+    }
+    expect(() => new UnbrandedError('x', 'message')).toThrow(/UnbrandedError declares no static brand/);
+    expect(() => guardFor(UnbrandedError)).toThrow(TypeError);
   });
 
   it('is not fooled by look-alikes', () => {

@@ -1,6 +1,6 @@
 // The package's one error type: a kind a program can branch on, a message that says what was wrong
 // and what to do, and the context to debug it (never a secret: no URL password, no signature).
-import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
+import { BrandedError, guardFor } from '@forms-api/internal';
 
 export type InboxErrorKind =
   /** An option is missing or malformed; the message names it. */
@@ -32,15 +32,9 @@ export type InboxErrorKind =
 
 export type InboxErrorContext = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** Shared by every copy of this package (ESM and CommonJS builds, two installed versions). */
-const BRAND = Symbol.for('@forms-api/webhook-inbox/error');
-
 export class InboxError extends BrandedError<InboxErrorKind, InboxErrorContext> {
+  static override readonly brand = Symbol.for('@forms-api/webhook-inbox/error');
   override readonly name = 'InboxError';
-
-  constructor(kind: InboxErrorKind, message: string, init: ErrorInit<InboxErrorContext> = {}) {
-    super(BRAND, kind, message, init);
-  }
 }
 
 const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
@@ -54,9 +48,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
  * True for an InboxError from any copy of this package (by its brand, not `instanceof`), so an
  * error from the ESM build is recognised by the CommonJS one when an application loads both.
  */
-export function isInboxError(value: unknown): value is InboxError {
-  return hasBrand(value, BRAND);
-}
+export const isInboxError = guardFor(InboxError);
 
 /** The kinds that mean "not now": the delivery was not stored, and Redis or the process is the cause. */
 export function isUnavailable(error: unknown): error is InboxError {

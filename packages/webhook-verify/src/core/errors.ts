@@ -77,10 +77,6 @@ const USAGE_KINDS: ReadonlySet<string> = new Set<WebhookUsageKind>([
   'invalid_option',
 ]);
 
-// Symbol.for: the same symbol in every copy of the package (ESM and CJS builds, two installed
-// versions), so the guard recognises an error that `instanceof` of another copy would not.
-const BRAND = Symbol.for('@forms-api/webhook-verify/error');
-
 type Options = ErrorInit<WebhookVerifyErrorContext>;
 
 /**
@@ -88,6 +84,9 @@ type Options = ErrorInit<WebhookVerifyErrorContext>;
  * (works across module copies), and answer it over HTTP with `rejectionFor`.
  */
 export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, WebhookVerifyErrorContext> {
+  // Symbol.for: the same symbol in every copy of the package (ESM and CJS builds, two installed
+  // versions), so the guard recognises an error that `instanceof` of another copy would not.
+  static override readonly brand = Symbol.for('@forms-api/webhook-verify/error');
   override readonly name = 'WebhookVerifyError';
 
   /** Verification and request kinds: the message is written from the kind and its context. */
@@ -96,7 +95,7 @@ export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, Web
   constructor(kind: WebhookUsageKind, options: Options & { message: string });
   constructor(kind: WebhookVerifyErrorKind, options: Options & { message?: string } = {}) {
     const context = options.context ?? {};
-    super(BRAND, kind, options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
+    super(kind, options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
       cause: options.cause,
       context,
     });
@@ -105,7 +104,7 @@ export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, Web
 
 /** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */
 export function isWebhookVerifyError(value: unknown): value is WebhookVerifyError {
-  return hasBrand(value, BRAND);
+  return hasBrand(value, WebhookVerifyError.brand);
 }
 
 /** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`): a bug to fix, not a bad request. */
