@@ -182,10 +182,10 @@ function readOnly(client: Redis, cause: unknown, context: Record<string, string 
 /** The error for a write Redis answered with an error: read-only replica, out of memory, … */
 export function writeRefused(client: Redis, error: unknown, context: Record<string, string | number> = {}): InboxError {
   const message = error instanceof Error ? error.message : String(error);
-  if (isReadOnlyError(error)) {
-    refusedReadOnly.add(client);
-    return readOnly(client, error, context);
-  }
+  if (isReadOnlyError(error)) refusedReadOnly.add(client);
+  // A command caught by the reconnect that READONLY starts fails as "Connection is closed": the
+  // client still faces a replica until a write succeeds (`wroteTo`).
+  if (refusedReadOnly.has(client)) return readOnly(client, error, context);
   return new InboxError('redis_unavailable', `Redis refused the write (${message.split('\n')[0]}).`, {
     context: { target: describeTarget(client), ...context },
     cause: error,

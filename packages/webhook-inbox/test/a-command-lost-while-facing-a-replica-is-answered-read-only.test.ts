@@ -1,0 +1,55 @@
+// CI saw a delivery answered `redis_unavailable` while Redis was a read-only replica: after a
+// READONLY refusal the client reconnects, and a command caught by that reconnect fails with
+// "Connection is closed", not READONLY. Until a write succeeds again the client is known to face
+// a replica, so such a failure is `redis_read_only` too; after a successful write it is not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { createRedisClient, writableWithin, writeRefused } from '../src/connection.js';
+import { isInboxError } from '../src/errors.js';
+import { eventually } from './support/deliveries.js';
+
+let primary: RedisServer;
+let other: RedisServer;
+let client: Redis;
+
+async function call(server: RedisServer, ...args: [string, ...string[]]) {
+  const admin = new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    return await admin.call(...args);
+  } finally {
+    admin.disconnect();
+  }
+}
+
+beforeAll(async () => {
+  [primary, other] = await Promise.all([startRedisServer(), startRedisServer()]);
+  client = createRedisClient(primary.url, 'receiver');
+  await eventually('the client to connect', () => client.status === 'ready');
+});
+
+afterAll(async () => {
+  client?.disconnect();
+  await Promise.all([primary?.close(), other?.close()]);
+});
+
+describe('a command lost while the client faces a replica', () => {
+  it('is redis_read_only until a write succeeds again, then redis_unavailable', async () => {
+    const lost = new Error('Connection is closed.');
+    expect(writeRefused(client, lost).kind).toBe('redis_unavailable');
+
+    await call(primary, 'REPLICAOF', '127.0.0.1', String(other.port));
+    const refused = await writableWithin(client, 'probe', 2_000).catch((error: unknown) => error);
+    expect(isInboxError(refused) && refused.kind).toBe('redis_read_only');
+    expect(writeRefused(client, lost).kind).toBe('redis_read_only');
+
+    await call(primary, 'REPLICAOF', 'NO', 'ONE');
+    await eventually('a write to succeed again', () =>
+      writableWithin(client, 'probe', 2_000).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(writeRefused(client, lost).kind).toBe('redis_unavailable');
+  });
+});
