@@ -5,7 +5,8 @@
 import { BrandedError, hasBrand } from '@forms-api/internal';
 import type { OperationInfo } from './operations.js';
 
-export type FormsApiErrorKind =
+/** The kinds of an answer the client cannot hand on: a non-2xx status's, or `http` for a 2xx that is not JSON. */
+export type AnswerKind =
   | 'unauthenticated'
   | 'missing_ability'
   | 'not_found'
@@ -13,13 +14,10 @@ export type FormsApiErrorKind =
   | 'plan_required'
   | 'rate_limited'
   | 'server'
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'response_too_large'
-  | 'aborted'
-  | 'invalid_options'
-  | 'pagination';
+  | 'http';
+
+export type FormsApiErrorKind =
+  AnswerKind | 'network' | 'timeout' | 'response_too_large' | 'aborted' | 'invalid_options' | 'pagination';
 
 /** The parsed error body: `message`, plus `errors` (422) or plan fields (402) when present. */
 export interface FormsApiErrorBody {
@@ -139,7 +137,7 @@ export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiError
 }
 
 /** The kind of error an HTTP status is. */
-export function kindOfStatus(status: number): FormsApiErrorKind {
+export function kindOfStatus(status: number): AnswerKind {
   switch (status) {
     case 401:
       return 'unauthenticated';

@@ -4,6 +4,7 @@
 import {
   FormsApiError,
   kindOfStatus,
+  type AnswerKind,
   type FormsApiErrorBody,
   type FormsApiErrorInit,
   type FormsApiErrorKind,
@@ -26,19 +27,6 @@ export interface SentRequest {
   readonly url: string;
   readonly attempts: number;
 }
-
-/** The kinds of an answer the client cannot hand on: a non-2xx status's, or `http` for a 2xx that is not JSON. */
-export type AnswerKind = Extract<
-  FormsApiErrorKind,
-  | 'unauthenticated'
-  | 'missing_ability'
-  | 'not_found'
-  | 'validation'
-  | 'plan_required'
-  | 'rate_limited'
-  | 'server'
-  | 'http'
->;
 
 /**
  * What happened, as the request path saw it, under the public kind of the FormsApiError that
@@ -67,7 +55,7 @@ export function kindOfAnswer(status: number, parsed: unknown): AnswerKind {
     parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as FormsApiErrorBody) : undefined;
   const text = typeof parsed === 'string' ? parsed : undefined;
   if (status === 403 && isPlanRefusal(body, text)) return 'plan_required';
-  return kindOfStatus(status) as AnswerKind;
+  return kindOfStatus(status);
 }
 
 export function failure(scope: FailureScope, sent: SentRequest, what: Failure): FormsApiError {
