@@ -1,6 +1,7 @@
 // The one bounded body reader: reads a body from any source of chunks up to a byte limit, then
 // fails or keeps the prefix, within an optional deadline, abort signal and reservation of memory.
 // Web-standard globals only (no Node import): it runs in browsers, Deno, Bun and workerd too.
+import type { Result } from '@forms-api/types';
 
 /** Where a reader's chunks go; after one of `end`/`fail`, or after `stop`, nothing is called. */
 export interface ChunkSink {
@@ -52,9 +53,7 @@ export type BoundedReadFailure =
   /** The source failed (a reset connection, a stream error); `received` is what was kept before. */
   | { kind: 'unreadable'; cause: unknown; received: Uint8Array };
 
-/** The result shape of CONTRIBUTING.md (`Result` of @forms-api/types). */
-export type BoundedReadResult =
-  { readonly ok: true; readonly value: BoundedBody } | { readonly ok: false; readonly error: BoundedReadFailure };
+export type BoundedReadResult = Result<BoundedBody, BoundedReadFailure>;
 
 /**
  * The one counting rule, shared by the reader and `cappedStream`: how many bytes of a chunk of
@@ -128,12 +127,7 @@ export type UnreadableBody = Extract<BoundedReadFailure, { kind: 'unreadable' }>
  * The first `limit` bytes of `source` (all of it when shorter, `exceeded` when longer): a read
  * with no deadline, signal or reservation, which only the source failing ends without its bytes.
  */
-export function readPrefix(
-  source: ChunkSource,
-  limit: number,
-): Promise<
-  { readonly ok: true; readonly value: BoundedBody } | { readonly ok: false; readonly error: UnreadableBody }
-> {
+export function readPrefix(source: ChunkSource, limit: number): Promise<Result<BoundedBody, UnreadableBody>> {
   // keep_prefix never fails with too_large, and without the other bounds nothing else stops it.
   return readBounded(source, { limit, overLimit: 'keep_prefix' }) as ReturnType<typeof readPrefix>;
 }
