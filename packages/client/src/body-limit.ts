@@ -4,7 +4,6 @@
 // The counting is the one bounded reader's (`cappedStream` of @forms-api/internal); here are the
 // Response-level rules: a declared length, and when the runtime's own framing makes counting moot.
 import { cappedStream } from '@forms-api/internal/bounded-body';
-import type { FormsApiError } from './errors.js';
 
 /** Throws (and frees the connection) when Content-Length already says more than `max`. */
 export function checkDeclaredLength(response: Response, max: number, tooLarge: () => Error): void {
@@ -22,7 +21,7 @@ export function checkDeclaredLength(response: Response, max: number, tooLarge: (
  * reads exactly Content-Length bytes: then a declared length (already checked) needs no
  * counting, unless a Content-Encoding may expand it.
  */
-export function limitBody(response: Response, max: number, framed: boolean, tooLarge: () => FormsApiError): Response {
+export function limitBody(response: Response, max: number, framed: boolean, tooLarge: () => Error): Response {
   const body = response.body;
   if (body === null || max === Infinity) return response;
   if (
@@ -45,8 +44,8 @@ export function limitBody(response: Response, max: number, framed: boolean, tooL
 
 /**
  * The whole body as text, at most `max` bytes: a Content-Length over the cap fails before
- * reading; the wire body of a native fetch with a declared length and no Content-Encoding is read
- * by the runtime (it reads exactly that many bytes); anything else is counted as it arrives.
+ * reading; otherwise the body is read through `limitBody`, by the runtime alone where its framing
+ * bounds it, and counted as it arrives where it does not.
  */
 export async function readCapped(
   response: Response,
@@ -54,16 +53,9 @@ export async function readCapped(
   framed: boolean,
   tooLarge: () => Error,
 ): Promise<string> {
-  const body = response.body;
-  if (body === null || response.status === 204) return '';
-  if (max === Infinity) return response.text();
+  if (response.body === null || response.status === 204) return '';
   checkDeclaredLength(response, max, tooLarge);
-  if (response.headers.get('content-length') !== null) {
-    const encoding = framed ? response.headers.get('content-encoding') : 'unknown';
-    if (encoding === null || encoding === 'identity') return response.text();
-  }
-  // Read through the same capped stream as a streamed body: past `max` it errors and is cancelled.
-  // (readBounded reads a chunked 2 kB answer ~45 µs sooner on loopback, but its deadline, signal and
-  // reservation cost 0.5 kB gzipped that the size budget has no room for.)
-  return new Response(cappedStream(body, max, tooLarge)).text();
+  // (readBounded reads a chunked 2 kB answer ~45 µs sooner on loopback than the capped stream, but
+  // its deadline, signal and reservation cost 0.5 kB gzipped that the size budget has no room for.)
+  return limitBody(response, max, framed, tooLarge).text();
 }
