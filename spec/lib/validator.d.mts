@@ -14,6 +14,8 @@ export interface SpecValidator {
   validateRequestBody(operationId: string, body: unknown, mediaType?: string): ValidationResult;
   validateWebhookPayload(body: unknown, webhook?: string): ValidationResult;
   validateSchema(key: string, schema: unknown, value: unknown): ValidationResult;
+  /** Whether the spec says the service answers 500 to this request body (`x-server-error-when` of its schema). */
+  failsTheService(operationId: string, body: unknown, mediaType?: string): boolean;
 }
 
 export function createSpecValidator(bundle: object, options?: { closed?: boolean }): SpecValidator;

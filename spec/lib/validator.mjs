@@ -17,6 +17,7 @@ const ANNOTATION_KEYWORDS = [
   'x-drift',
   'x-blocked-header-names',
   'x-internal',
+  'x-server-error-when',
 ];
 
 /**
@@ -142,6 +143,16 @@ export function createSpecValidator(bundle, options = {}) {
       const schema = resolve(bundle.webhooks?.[webhook])?.post?.requestBody?.content?.['application/json']?.schema;
       if (!schema) throw new Error(`spec validator: no webhook named ${webhook}`);
       return result(compileInline(`webhook ${webhook}`, schema), body);
+    },
+    /**
+     * Whether the service fails with 500 on this request body of the operation, as the spec says:
+     * its request schema names, in `x-server-error-when`, the schema of the bodies it cannot handle.
+     */
+    failsTheService(operationId, body, mediaType = 'application/json') {
+      const entry = operations.get(operationId);
+      const schema = resolve(resolve(entry?.operation.requestBody)?.content?.[mediaType]?.schema);
+      const failing = schema?.['x-server-error-when'];
+      return typeof failing === 'string' && result(compile(failing), body).valid;
     },
     /** Validate any schema object taken from the bundle (for example a parameter's schema). */
     validateSchema(key, schema, value) {

@@ -81,3 +81,32 @@ export function logicMet(logic: unknown, answers: Record<string, unknown>): bool
     return true;
   return treeMet(logic, answers);
 }
+
+/** Set and not null, as the service's `isset` asks of a key of an object or an array. */
+const isSet = (node: unknown, key: string): boolean =>
+  node !== null && typeof node === 'object' && (node as Record<string, unknown>)[key] != null;
+
+/**
+ * What the service's rule finds wrong with a logic tree it can walk, in its words (the details of
+ * its 422). Only a node with `operatorIdentifier` (a group) or a set `identifier` (a condition) is
+ * checked; anything else passes. The type of a condition's `value.value` is not checked here: the
+ * service judges it from a table of operators per field type that the sandbox does not hold.
+ * Trees the rule cannot walk are answered 500 before this runs (IntegrationInputFailingTheService).
+ */
+export function logicProblems(node: unknown, problems: string[] = []): string[] {
+  if (node === null || typeof node !== 'object') return problems;
+  const n = node as Record<string, any>;
+  // An array's keys are its indexes: it is never a group.
+  if (!Array.isArray(node) && 'operatorIdentifier' in n) {
+    if (n.operatorIdentifier !== 'and' && n.operatorIdentifier !== 'or') problems.push('missing operator');
+    else if (n.children === null || typeof n.children !== 'object') problems.push('wrong sub-condition type');
+    else for (const child of Object.values(n.children)) logicProblems(child, problems);
+  } else if (isSet(n, 'identifier')) {
+    const value = n.value;
+    if (value == null) problems.push('missing condition body');
+    else if (!isSet(value, 'property_meta')) problems.push('missing condition property');
+    else if (!isSet(value.property_meta, 'type')) problems.push('missing condition property type');
+    else if (!isSet(value, 'operator')) problems.push('missing condition operator');
+  }
+  return problems;
+}

@@ -10,6 +10,7 @@ import {
   validateBody,
   type SandboxContext,
 } from '../context.js';
+import { logicProblems } from '../dispatch/logic.js';
 import { webhookHeadersProblem } from '../dispatch/webhook-headers.js';
 import { checkWebhookUrl } from '../dispatch/webhook-url.js';
 import { HttpError, json, notFound, validationFailed } from '../http.js';
@@ -51,6 +52,8 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
         'integration_id',
         `The sandbox serves webhook integrations only (got ${kind}); send integration_id: webhook.`,
       );
+    // What else the spec says the service fails on rather than refusing (a logic tree its rule cannot walk).
+    if (ctx.validator.failsTheService(operationId, body)) throw new HttpError(500, { message: 'Server Error' });
     await validateBody(ctx, body, operationId, {
       accept: (error, sent) =>
         // The headers' entries are judged below, in the service's words, instead of the schema's.
@@ -68,6 +71,9 @@ export function integrationRoutes(app: Hono, ctx: SandboxContext): void {
             ? webhookHeadersProblem(headers, blockedHeaders)
             : undefined;
         if (headersProblem) errors.add('data.webhook_headers', headersProblem);
+        const logic = logicProblems(sent.logic);
+        if (logic.length > 0)
+          errors.add('logic', `The logic conditions are not complete. Error detail(s): ${logic.join(', ')}`);
         if (typeof sent.data?.webhook_url === 'string') {
           const destination = await checkWebhookUrl(sent.data.webhook_url, ctx.webhookUrls);
           if (!destination.ok)
