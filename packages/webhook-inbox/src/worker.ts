@@ -8,7 +8,7 @@ import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.j
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
-import { assertPositiveInteger } from './options.js';
+import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
   DEFAULT_COMPLETED_BODY_BYTES,
   DEFAULT_HANDLER_TIMEOUT_MS,
@@ -67,7 +67,21 @@ export interface InboxWorker {
   close(): Promise<void>;
 }
 
+const WORKER_OPTIONS: Record<keyof InboxWorkerOptions, true> = {
+  connection: true,
+  handler: true,
+  handlerTimeoutMs: true,
+  concurrency: true,
+  queue: true,
+  lockDurationMs: true,
+  stalledIntervalMs: true,
+  completedBodyBytes: true,
+  onFailure: true,
+  onRedisError: true,
+};
+
 export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
+  assertKnownOptions<InboxWorkerOptions>(options, WORKER_OPTIONS, { where: 'createInboxWorker' });
   if (typeof options.handler !== 'function')
     throw new InboxError(
       'invalid_options',
