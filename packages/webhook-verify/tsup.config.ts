@@ -22,10 +22,11 @@ export default defineConfig([
       'adapters/fetch-node': 'src/adapters/fetch-node.ts',
       'adapters/fetch-web': 'src/adapters/fetch-web.ts',
       'adapters/node': 'src/adapters/node.ts',
+      'adapters/express': 'src/adapters/express.ts',
       'adapters/fastify': 'src/adapters/fastify.ts',
     },
     platform: 'neutral',
-    external: ['node:crypto', 'node:http', 'node:stream', 'node:buffer'],
+    external: ['node:crypto', 'node:http', 'node:stream', 'node:buffer', 'express'],
     noExternal: [/submission-created\.schema\.json$/],
   }),
   // The `forms-webhook` command; the library build above cleans dist/.

@@ -267,6 +267,14 @@ const STALLED_REASON = 'job stalled more than allowable limit';
 /** Ids of the failed set, newest first (ids only: a job with unreadable data cannot break the list). */
 const failedIds = (queue: Queue, start: number, end: number) => queue.getRanges(['failed'], start, end, false);
 
+const finishedAt = (job: Job) => (job.finishedOn ? new Date(job.finishedOn).toISOString() : null);
+
+/** When the job ended, named by how (`show` prints jobs of every state); neither while it has not ended. */
+function ending(job: Job, state: string): { completedAt: string | null } | { failedAt: string | null } | object {
+  if (state === 'completed') return { completedAt: finishedAt(job) };
+  return state === 'failed' ? { failedAt: finishedAt(job) } : {};
+}
+
 function summary(job: Job) {
   let formId: number | undefined;
   let submissionId: number | undefined;
@@ -281,7 +289,6 @@ function summary(job: Job) {
     id: job.id as string,
     attemptsMade: job.attemptsMade,
     maxAttempts: job.opts.attempts ?? 1,
-    failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
     failedReason: job.failedReason ?? null,
     formId: formId ?? null,
     submissionId: submissionId ?? null,
@@ -293,7 +300,10 @@ async function failed(session: Session, { json, io }: RunOptions, limit: number)
   const jobs = (await Promise.all((await failedIds(queue, 0, limit - 1)).map((id) => loadJob(session, id)))).filter(
     (job): job is Job => Boolean(job),
   );
-  const rows = jobs.map(summary);
+  const rows = jobs.map((job) => ({
+    ...summary(job),
+    failedAt: finishedAt(job),
+  }));
   if (json) {
     io.out(JSON.stringify(rows));
     return 0;
@@ -388,7 +398,14 @@ async function show(session: Session, { json, io }: RunOptions, id: string): Pro
   const job = await jobOrFail(session, id);
   const state = await job.getState();
   const { logs } = await session.queue.getJobLogs(id);
-  const detail = { ...summary(job), state, delivery: shownDelivery(job, id), logs, stacktrace: job.stacktrace ?? [] };
+  const detail = {
+    ...summary(job),
+    state,
+    ...ending(job, state),
+    delivery: shownDelivery(job, id),
+    logs,
+    stacktrace: job.stacktrace ?? [],
+  };
   io.out(printableJson(detail, json ? undefined : 2));
   return 0;
 }

@@ -37,7 +37,7 @@ export interface InboxDelivery {
   headers: Readonly<Record<string, string>>;
   /** When a receiver accepted it. */
   receivedAt: Date;
-  /** 1 for the first run, 2 for the first retry, … */
+  /** 1 for the first run, then one more for each run after it: a retry, or a run taken over after its worker died. */
   attempt: number;
   /** Runs allowed before the delivery stays in the failed set. */
   maxAttempts: number;

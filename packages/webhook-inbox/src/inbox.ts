@@ -15,7 +15,7 @@ import {
 } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
-import { assertPositiveInteger } from './options.js';
+import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
@@ -90,7 +90,21 @@ export interface Inbox {
   close(): Promise<void>;
 }
 
+const INBOX_OPTIONS: Record<keyof InboxOptions, true> = {
+  connection: true,
+  secret: true,
+  queue: true,
+  maxBodyBytes: true,
+  enqueueTimeoutMs: true,
+  dedupeWindowMs: true,
+  retry: true,
+  retention: true,
+  onRedisError: true,
+  onRejected: true,
+};
+
 export function createInbox(options: InboxOptions): Inbox {
+  assertKnownOptions<InboxOptions>(options, INBOX_OPTIONS, { where: 'createInbox' });
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const defaultLog = options.onRejected ? undefined : rejectionLog((line) => console.error(line));
@@ -230,19 +244,18 @@ export function createInbox(options: InboxOptions): Inbox {
   return inbox;
 }
 
-const RETRY_OPTIONS: ReadonlySet<string> = new Set(['attempts', 'backoffMs', 'jitter']);
+const RETRY_OPTIONS: Record<keyof RetryPolicy, true> = { attempts: true, backoffMs: true, jitter: true };
 
 function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
-  for (const name of Object.keys(retry)) {
-    if (RETRY_OPTIONS.has(name)) continue;
+  assertKnownOptions<RetryPolicy>(retry, RETRY_OPTIONS, {
+    prefix: 'retry.',
+    where: 'retry',
     // `retries` is the client's word, counting only the extra sends: say how the two differ.
-    const hint = /^(retries|maxRetries|max_retries)$/.test(name)
-      ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).'
-      : ` The retry options are ${[...RETRY_OPTIONS].join(', ')}.`;
-    throw new InboxError('invalid_options', `\`retry.${name}\` is not an inbox option.${hint}`, {
-      context: { option: `retry.${name}` },
-    });
-  }
+    hint: (name) =>
+      /^(retries|maxRetries|max_retries)$/.test(name)
+        ? ' `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).'
+        : undefined,
+  });
   const attempts = assertPositiveInteger('retry.attempts', retry.attempts ?? DEFAULT_ATTEMPTS);
   const backoffMs = assertPositiveInteger('retry.backoffMs', retry.backoffMs ?? DEFAULT_BACKOFF_MS);
   const jitter = retry.jitter ?? DEFAULT_JITTER;

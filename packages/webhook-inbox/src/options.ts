@@ -1,5 +1,5 @@
-// Checks numeric options once, at construction, so a typo fails at start-up with the option's name
-// instead of misbehaving under load.
+// Checks options once, at construction, so a typo fails at start-up with the option's name
+// instead of misbehaving under load (or being ignored: a misspelt option would keep its default).
 import { InboxError } from './errors.js';
 
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
@@ -11,4 +11,48 @@ export function assertPositiveInteger(name: string, value: unknown, { allowZero 
     );
   }
   return value;
+}
+
+/**
+ * Refuses an option name that is not in `known` (its keys, typed as the options type's, so a new
+ * option cannot be forgotten here), naming the closest known one. `prefix` names the object
+ * (`retry.`); `hint` may say more about a name, as `retry.retries` does.
+ */
+export function assertKnownOptions<T extends object>(
+  given: object,
+  known: Record<keyof T, true>,
+  { prefix = '', where, hint }: { prefix?: string; where: string; hint?: (name: string) => string | undefined },
+): void {
+  const names = Object.keys(known);
+  for (const name of Object.keys(given)) {
+    if (names.includes(name)) continue;
+    const near = closest(name, names);
+    const advice =
+      hint?.(name) ??
+      `${near ? ` Did you mean \`${prefix}${near}\`?` : ''} The ${where} options are ${names.join(', ')}.`;
+    throw new InboxError('invalid_options', `\`${prefix}${name}\` is not an inbox option.${advice}`, {
+      context: { option: `${prefix}${name}` },
+    });
+  }
+}
+
+/** The known name within two edits of `name` (case ignored), if there is one. */
+function closest(name: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of names) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }

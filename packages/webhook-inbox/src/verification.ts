@@ -39,8 +39,13 @@ export function assertSecret(secret: string | readonly string[]): void {
   createVerifier({ secret });
 }
 
-// webhook-verify reads an undefined maxBodyBytes as its default (1 MiB).
-const verifyOptions = (config: ReceiveConfig) => ({ secret: config.secret, maxBodyBytes: config.maxBodyBytes });
+// webhook-verify reads an undefined maxBodyBytes as its default (1 MiB). Its adapters' own report of
+// a refusal is switched off: the inbox counts and tells each one itself (`refused`), once.
+const verifyOptions = (config: ReceiveConfig) => ({
+  secret: config.secret,
+  maxBodyBytes: config.maxBodyBytes,
+  onRejected: () => {},
+});
 
 /**
  * Verifies a Node request (the raw stream, or the Buffer `express.raw()` left): the delivery, or

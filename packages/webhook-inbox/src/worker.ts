@@ -8,7 +8,7 @@ import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.j
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
-import { assertPositiveInteger } from './options.js';
+import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
   DEFAULT_COMPLETED_BODY_BYTES,
   DEFAULT_HANDLER_TIMEOUT_MS,
@@ -67,7 +67,21 @@ export interface InboxWorker {
   close(): Promise<void>;
 }
 
+const WORKER_OPTIONS: Record<keyof InboxWorkerOptions, true> = {
+  connection: true,
+  handler: true,
+  handlerTimeoutMs: true,
+  concurrency: true,
+  queue: true,
+  lockDurationMs: true,
+  stalledIntervalMs: true,
+  completedBodyBytes: true,
+  onFailure: true,
+  onRedisError: true,
+};
+
 export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
+  assertKnownOptions<InboxWorkerOptions>(options, WORKER_OPTIONS, { where: 'createInboxWorker' });
   if (typeof options.handler !== 'function')
     throw new InboxError(
       'invalid_options',
@@ -116,7 +130,16 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       throw new UnrecoverableError((error as Error).message);
     }
     const deadline = new AbortController();
-    const attempt = job.attemptsMade + 1;
+    const attempt = runNumber(job);
+    // A run that ended without an outcome (its worker died or lost the lock) is not in attemptsMade:
+    // say in the job's log why this run follows it, as `show` prints the log.
+    const lost = attempt - job.attemptsMade - 1;
+    if (lost > 0)
+      await job
+        .log(
+          `attempt ${attempt} taken over: ${lost === 1 ? 'the run before it' : `${lost} runs before it`} ended without an outcome, because ${lost === 1 ? 'its worker' : 'their workers'} stopped renewing the lock (the process died or blocked its event loop)`,
+        )
+        .catch(() => {});
     // The handler starts on the next tick (after the event-loop watch below has started), and what it
     // throws is made a proper Error before telemetry reads it (a hostile `message` getter included).
     const run = Promise.resolve().then(() =>
@@ -183,7 +206,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       await job.log(lost.message).catch(() => {});
       onFailure({
         id: job.id as string,
-        attempt: job.attemptsMade + 1,
+        attempt,
         maxAttempts: job.opts.attempts ?? 1,
         final: false,
         error: lost,
@@ -217,7 +240,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     const final =
       error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= maxAttempts;
     if (final) recordDeadLetter(queueName);
-    onFailure({ id: job.id as string, attempt: job.attemptsMade, maxAttempts, final, error });
+    onFailure({
+      id: job.id as string,
+      attempt: Math.max(job.attemptsStarted, job.attemptsMade),
+      maxAttempts,
+      final,
+      error,
+    });
   });
   // Queue depth and age for this process's metrics, over the worker's own connection.
   const metricsQueue = new Queue(queueName, { connection: client });
@@ -261,6 +290,14 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       return closed;
     },
   };
+}
+
+/**
+ * The number of the run that starts now: every start counts, a run taken over after its worker died
+ * included (BullMQ counts those in `attemptsStarted`, while `attemptsMade` counts finished runs).
+ */
+function runNumber(job: Job): number {
+  return Math.max(job.attemptsStarted, job.attemptsMade + 1);
 }
 
 function defaultFailureReport(failure: {

@@ -42,6 +42,23 @@ describe('misuse', () => {
     );
   });
 
+  // Trial finding (issue #30): `concurency: 2` was accepted silently (one delivery at a time, the
+  // default), while the inbox refused unknown retry options. Both now name the option and the fix.
+  it('createInboxWorker and createInbox refuse a misspelt option, naming the one meant', () => {
+    const misspelt = () =>
+      createInboxWorker({ connection: base.connection, handler: () => {}, concurency: 2 } as never);
+    expect(misspelt).toThrow(InboxError);
+    expect(misspelt).toThrow(
+      /^`concurency` is not an inbox option\. Did you mean `concurrency`\? The createInboxWorker options are connection, handler, /,
+    );
+    expect(() => createInbox({ ...base, maxBodyByte: 10 } as never)).toThrow(
+      /^`maxBodyByte` is not an inbox option\. Did you mean `maxBodyBytes`\?/,
+    );
+    expect(() => createInbox({ ...base, redisUrl: 'redis://x' } as never)).toThrow(
+      /^`redisUrl` is not an inbox option\. The createInbox options are connection, secret, queue/,
+    );
+  });
+
   it('the adapters refuse anything but an inbox from createInbox', () => {
     const fake = {
       queue: 'x',

@@ -61,7 +61,7 @@ describe('retries', () => {
       /`retry.maxRetries` is not an inbox option. `retry.attempts` counts every run/,
     );
     expect(make({ attemps: 3 })).toThrow(
-      '`retry.attemps` is not an inbox option. The retry options are attempts, backoffMs, jitter.',
+      '`retry.attemps` is not an inbox option. Did you mean `retry.attempts`? The retry options are attempts, backoffMs, jitter.',
     );
     expect(make({ jitter: 2 })).toThrow('`retry.jitter` must be a number from 0 (no randomness) to 1 (got 2).');
   });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isUsageError } from './core/errors.js';
+import { printable } from './printable.js';
 import { isWebhookVerifyError, sign, verifyOrThrow } from './node.js';
 
 const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send> [options]   (forms-webhook --help for details)';
@@ -124,7 +125,7 @@ async function send(
     io.out(
       `${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`,
     );
-    if (text) io.out(printable(text, 500));
+    if (text) io.out(printable(text, 500, { keepLines: true }));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
@@ -136,20 +137,6 @@ async function send(
 }
 
 class CliError extends Error {}
-
-// C0 controls but tab and newline, DEL, C1 controls, line/paragraph separators and bidi overrides.
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
-
-/** At most `max` characters of `text` (whole code points), each control character shown as `\xHH` or `\uHHHH`. */
-export function printable(text: string, max: number): string {
-  const points = Array.from(text);
-  const kept = points.length > max ? points.slice(0, max).join('') : text;
-  const escaped = kept.replace(UNPRINTABLE, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-  return points.length > max ? `${escaped}… (${points.length - max} more characters)` : escaped;
-}
 
 function parseArguments(argv: string[]) {
   try {

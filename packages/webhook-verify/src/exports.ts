@@ -1,6 +1,7 @@
 // What both builds export besides the crypto-bound functions.
 export { isWebhookVerifyError, WebhookVerifyError } from './core/errors.js';
 export type {
+  BodyReader,
   WebhookRequestKind,
   WebhookUsageKind,
   WebhookVerificationKind,
@@ -13,6 +14,8 @@ export type { RawBody } from './core/body.js';
 export type { ParseOptions, PayloadValidator, ReleaseClaim, Verifier } from './core/api.js';
 export { rejectionBody, rejectionFor, rejectionHeaders } from './core/policy.js';
 export type { AnswerOptions, DuplicatePolicy, Rejection, RejectionBody, RejectionReason } from './core/policy.js';
+export { createRejectionLog, REJECTION_SUMMARY_WINDOW_MS } from './core/rejection-log.js';
+export type { RejectionLog, RejectionLogOptions, RejectionReport } from './core/rejection-log.js';
 export {
   createBodyBudget,
   DEFAULT_BODY_TIMEOUT_MS,

@@ -4,6 +4,7 @@ import express from 'express';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
+import { webhookMiddleware as expressWebhook } from '../src/adapters/express.js';
 import { webhookPreHandler } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
@@ -83,9 +84,13 @@ describe('`validate: true` instead of a validator function', () => {
 describe('express.text({ type: "application/json" }) in front of the middleware', () => {
   it('is accepted: the string body is the raw body', async () => {
     const app = express();
-    app.post('/', express.text({ type: 'application/json' }), webhookMiddleware({ secret: SECRET }), (req, res) => {
-      res.json({ title: req.webhook.form_title, raw: req.rawBody.length });
-    });
+    app.post(
+      '/',
+      express.text({ type: 'application/json' }),
+      expressWebhook({ secret: SECRET }, (req, res) => {
+        res.json({ title: req.webhook.form_title, raw: req.rawBody.length });
+      }),
+    );
     const target = await listen(app.listen(0, '127.0.0.1'));
     try {
       const response = await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE });

@@ -10,7 +10,8 @@ import { WebhookVerifyError } from '../core/errors.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import type { BodyLimits } from '../core/body-limits.js';
 import { rejectionBody, rejectionFor, rejectionHeaders } from '../core/policy.js';
-import { createRequestVerifier, type WebhookRequestOptions } from '../core/request.js';
+import { rejectionReporter } from '../core/rejection-log.js';
+import { createRequestVerifier, type ReadBody, type WebhookRequestOptions } from '../core/request.js';
 import { readStream } from './node-body.js';
 import { releaseUnlessAcknowledged, unreadBody } from './node-response.js';
 
@@ -32,9 +33,9 @@ function isReadable(body: unknown): body is Readable {
   );
 }
 
-async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffer> {
-  if (isReadable(body)) return readStream(body, limits);
-  if (Buffer.isBuffer(body)) return body;
+async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<ReadBody<Buffer>> {
+  if (isReadable(body)) return { bytes: await readStream(body, limits), readBy: 'adapter' };
+  if (Buffer.isBuffer(body)) return { bytes: body, readBy: 'body_parser' };
   throw new WebhookVerifyError('invalid_body', {
     message:
       "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
@@ -47,6 +48,7 @@ async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<Buffe
  */
 export function webhookPreHandler(options: FastifyWebhookOptions) {
   const verify = createRequestVerifier(nodeApi.createReceiver, options);
+  const report = rejectionReporter(options);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     try {
       const { payload, rawBody, release } = await verify({
@@ -60,6 +62,8 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
       releaseUnlessAcknowledged(reply.raw, release);
     } catch (error) {
       const rejection = rejectionFor(error, options);
+      // Fastify's error handler answers a 500 and has the error; a misconfiguration's fix is told too.
+      if (rejection.reason !== 'internal_error') report(rejection, error);
       if (rejection.status === 500) throw error;
       reply.code(rejection.status).headers(rejectionHeaders(rejection));
       // A body cut off at a limit, a deadline or the budget: close rather than drain the rest.

@@ -4,13 +4,14 @@ import { webStreamSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from '../core/body-limits.js';
 import { readWithinLimits } from '../core/bounded-body.js';
 import { WebhookVerifyError } from '../core/errors.js';
+import type { ReadBody } from '../core/request.js';
 
 const CONSUMED_BODY_HINT =
   'The request body was already read (for example `await c.req.json()` in a Hono middleware, or `await request.json()`), so the raw bytes the signature covers are gone. Verify before anything reads the body: mount the webhook route ahead of such middleware, or hand this function `request.clone()` taken before the body is read.';
 
-export async function readRequestBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
+export async function readRequestBody(request: Request, limits: BodyLimits): Promise<ReadBody<Uint8Array>> {
   if (request.bodyUsed || request.body?.locked)
     throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
-  if (!request.body) return new Uint8Array(0);
-  return readWithinLimits(webStreamSource(request.body), limits);
+  const bytes = request.body ? await readWithinLimits(webStreamSource(request.body), limits) : new Uint8Array(0);
+  return { bytes, readBy: 'adapter' };
 }

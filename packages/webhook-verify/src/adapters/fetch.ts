@@ -6,6 +6,7 @@ import type { Receiver } from '../core/api.js';
 import { releaseAfterFailure } from '../core/api.js';
 import { SIGNATURE_HEADER } from '../core/header.js';
 import { rejectionBody, rejectionFor, rejectionHeaders, type Rejection } from '../core/policy.js';
+import { rejectionReporter } from '../core/rejection-log.js';
 import {
   acknowledges,
   createRequestVerifier,
@@ -39,17 +40,20 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
       });
   };
 
-  const toResult = async (
-    pending: Promise<VerifiedWebhook<Uint8Array>>,
-    options: FetchWebhookOptions,
-  ): Promise<FetchWebhookResult> => {
-    try {
-      return { ok: true, ...(await pending) };
-    } catch (error) {
-      const rejection = rejectionFor(error, options);
-      if (rejection.status === 500) throw error;
-      return { ok: false, error, response: rejectionResponse(rejection), ...rejection };
-    }
+  // Answers a rejection as a Response; a 500 is thrown for the framework's error handling, and
+  // every rejection but an internal error (which the framework has) is reported.
+  const resultOf = (options: FetchWebhookOptions) => {
+    const report = rejectionReporter(options);
+    return async (pending: Promise<VerifiedWebhook<Uint8Array>>): Promise<FetchWebhookResult> => {
+      try {
+        return { ok: true, ...(await pending) };
+      } catch (error) {
+        const rejection = rejectionFor(error, options);
+        if (rejection.reason !== 'internal_error') report(rejection, error);
+        if (rejection.status === 500) throw error;
+        return { ok: false, error, response: rejectionResponse(rejection), ...rejection };
+      }
+    };
   };
 
   return {
@@ -69,7 +73,7 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
      * option).
      */
     verifyWebhookRequest(request: Request, options: FetchWebhookOptions): Promise<FetchWebhookResult> {
-      return toResult(requestVerifier(options)(request), options);
+      return resultOf(options)(requestVerifier(options)(request));
     },
 
     /**
@@ -81,8 +85,9 @@ export function createFetchAdapter(createReceiver: (options: WebhookRequestOptio
       handle: (payload: SubmissionCreatedPayload, request: Request) => Response | Promise<Response>,
     ): (request: Request) => Promise<Response> {
       const verify = requestVerifier(options);
+      const toResult = resultOf(options);
       return async (request) => {
-        const result = await toResult(verify(request), options);
+        const result = await toResult(verify(request));
         if (!result.ok) return result.response;
         let response: Response;
         try {

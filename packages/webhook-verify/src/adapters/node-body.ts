@@ -6,6 +6,7 @@ import { nodeStreamSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from '../core/body-limits.js';
 import { readWithinLimits } from '../core/bounded-body.js';
 import { WebhookVerifyError } from '../core/errors.js';
+import type { ReadBody } from '../core/request.js';
 
 const CONSUMED_BODY_HINT =
   'The request body was already consumed by a body parser (for example `express.json()`), so the raw bytes the signature covers are gone. Mount the webhook route before the JSON parser, or give it `express.raw({ type: "application/json" })` so that `req.body` is a Buffer.';
@@ -13,19 +14,19 @@ const CONSUMED_BODY_HINT =
 /** A request that an Express-style parser may have read already, leaving `body` behind. */
 export type NodeRequestLike = Readable & { body?: unknown };
 
-export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimits): Promise<Buffer> {
+export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimits): Promise<ReadBody<Buffer>> {
   const { body } = req;
-  if (Buffer.isBuffer(body)) return checkedSize(body, limits.maxBytes);
+  if (Buffer.isBuffer(body)) return fromParser(body, limits.maxBytes);
   if (body instanceof Uint8Array)
-    return checkedSize(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limits.maxBytes);
+    return fromParser(Buffer.from(body.buffer, body.byteOffset, body.byteLength), limits.maxBytes);
   // express.text(): the body decoded with its charset; UTF-8 gives back the bytes that were sent.
-  if (typeof body === 'string') return checkedSize(Buffer.from(body, 'utf8'), limits.maxBytes);
+  if (typeof body === 'string') return fromParser(Buffer.from(body, 'utf8'), limits.maxBytes);
   // Express 5 leaves req.body undefined when no parser ran, Express 4 an empty object with the stream unread.
   const untouched =
     body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
   if (!untouched || req.readableEnded || !req.readable)
     throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
-  return readStream(req, limits);
+  return { bytes: await readStream(req, limits), readBy: 'adapter' };
 }
 
 /**
@@ -38,7 +39,7 @@ export async function readStream(stream: Readable, limits: BodyLimits): Promise<
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function checkedSize(body: Buffer, limit: number): Buffer {
+function fromParser(body: Buffer, limit: number): ReadBody<Buffer> {
   if (body.length > limit) throw new WebhookVerifyError('body_too_large', { context: { limit } });
-  return body;
+  return { bytes: body, readBy: 'body_parser' };
 }

@@ -56,7 +56,15 @@ export interface WebhookVerifyErrorContext {
   readonly problems?: readonly string[];
   /** `invalid_option`: the option that was wrong. */
   readonly option?: string;
+  /**
+   * `signature_mismatch` from an adapter: who read the body it verified, the adapter itself (the
+   * exact bytes sent, so the secret is the likely cause) or a body parser that ran before it.
+   */
+  readonly bodyReadBy?: BodyReader;
 }
+
+/** Who read a request's body before its signature was checked: the adapter, or a body parser before it (`express.raw()`, `express.text()`, a Fastify parser of your own). */
+export type BodyReader = 'adapter' | 'body_parser';
 
 const ADVICE: Record<WebhookVerificationKind, string> = {
   missing_signature:
@@ -69,6 +77,14 @@ const ADVICE: Record<WebhookVerificationKind, string> = {
     'This delivery (its signature) is already claimed: it was processed within the replay window, or is being processed now. It is a duplicate or a replay; treat it as already processed.',
   invalid_json: 'The signature is valid but the body is not JSON.',
   invalid_payload: 'The signature is valid but the body does not match the submission.created schema.',
+};
+
+// What an adapter knows of a mismatch: who read the bytes it verified.
+const MISMATCH_ADVICE: Record<BodyReader, string> = {
+  adapter:
+    "The signature does not match the body. The adapter read the raw request bytes itself, so nothing re-serialised them: the secret is most likely not the integration's `webhook_secret` (an old one, another integration's, or a variable that holds something else), or the request was not signed by the service.",
+  body_parser:
+    "The signature does not match the body. A body parser ran before the verifier and handed it the body (`express.raw()`, `express.text()` or a parser of your own): if it changed the bytes (text decoded and re-encoded, a BOM dropped), mount the verifier before any body parser so that it reads the raw bytes itself; if it kept them exact, the secret is most likely not the integration's `webhook_secret`.",
 };
 
 const USAGE_KINDS: ReadonlySet<string> = new Set<WebhookUsageKind>([
@@ -126,7 +142,9 @@ function messageFor(kind: WebhookVerificationKind | WebhookRequestKind, context:
       return 'The webhook body could not be read (the connection was closed or the stream failed before its end).';
     default: {
       const problems = context.problems?.length ? ` Problems: ${context.problems.join('; ')}` : '';
-      return `Webhook verification failed (${kind}): ${ADVICE[kind]}${problems}`;
+      const advice =
+        kind === 'signature_mismatch' && context.bodyReadBy ? MISMATCH_ADVICE[context.bodyReadBy] : ADVICE[kind];
+      return `Webhook verification failed (${kind}): ${advice}${problems}`;
     }
   }
 }

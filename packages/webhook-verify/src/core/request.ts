@@ -4,9 +4,9 @@
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
-import { WebhookVerifyError } from './errors.js';
+import { isWebhookVerifyError, WebhookVerifyError, type BodyReader } from './errors.js';
 import type { ParseOptions } from './options.js';
-import { checkDuplicatePolicy, type DuplicatePolicy } from './policy.js';
+import { checkDuplicatePolicy, type DuplicatePolicy, type Rejection } from './policy.js';
 
 export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
 
@@ -18,6 +18,14 @@ export interface WebhookRequestOptions extends ParseOptions, BodyLimitOptions {
   secret: string | readonly string[];
   /** With `replayStore`: answer a duplicate 200 without running the handler (`'acknowledge'`, default) or 409 (`'reject'`). */
   onDuplicate?: DuplicatePolicy;
+  /**
+   * Told of every request an adapter refuses or cannot take (not a duplicate it acknowledges), with
+   * its `{ status, reason, message }` (never the secret, the signature or the body) and the error.
+   * Default: one line on stderr when refusals start, then at most one summary a minute by reason; a
+   * misconfiguration's fix (a body parser that ran first) is written once. The functions that throw
+   * (`verifyNodeRequest`, `verifyFetchRequest`) leave the telling to you.
+   */
+  onRejected?: (rejection: Rejection, error: unknown) => void;
 }
 
 /** A request that passed every check. */
@@ -37,7 +45,13 @@ export interface WebhookRequestParts<Body extends Uint8Array> {
   contentLength: string | null | undefined;
   signature: unknown;
   /** Reads the raw body within `limits` (through the bounded reader), throwing `body_too_large`, `body_timeout` or `receiver_busy`. */
-  readBody(limits: BodyLimits): Promise<Body>;
+  readBody(limits: BodyLimits): Promise<ReadBody<Body>>;
+}
+
+/** A body as an adapter got it, and who read it: a mismatch then names the likely cause. */
+export interface ReadBody<Body extends Uint8Array> {
+  bytes: Body;
+  readBy: BodyReader;
 }
 
 export type RequestVerifier = <Body extends Uint8Array>(
@@ -64,8 +78,12 @@ export function createRequestVerifier(
     const declared = Number(parts.contentLength);
     if (parts.contentLength && Number.isFinite(declared) && declared > limit)
       throw new WebhookVerifyError('body_too_large', { context: { limit } });
-    const rawBody = await parts.readBody(limits);
-    const payload = await receiver.decode(rawBody, parts.signature);
+    const { bytes: rawBody, readBy } = await parts.readBody(limits);
+    const payload = await receiver.decode(rawBody, parts.signature).catch((error: unknown) => {
+      if (isWebhookVerifyError(error) && error.kind === 'signature_mismatch')
+        throw new WebhookVerifyError('signature_mismatch', { context: { bodyReadBy: readBy } });
+      throw error;
+    });
     // decode() accepted the header, so it is the one signature string.
     const signature = parts.signature as string;
     return { payload, rawBody, signature, release: await receiver.claim(signature) };
