@@ -347,12 +347,46 @@ export function headersRecord(headers: Headers, redact: Redact): Record<string, 
 const SECRET_NAME =
   /signature|credential|token|sig|key|pass|pwd|secret|auth|session|sess|sid|jwt|cookie|code|otp|nonce|bearer/i;
 
-/** A URL with the values of credential-like query and fragment parameters replaced. */
+/**
+ * A URL with the values of credential-like query and fragment parameters replaced: each `name=value`
+ * that follows a `?`, `&`, `#` or `;` (the name runs to the first `=`, the value to the next `&`,
+ * `#` or `;`). A scan in one pass, not a regular expression: the expression backtracked over every
+ * separator, so that a URL of 60 000 `?` (a redirect's, a download link's) took seconds.
+ */
 export function withoutQuerySecrets(url: string): string {
-  return url.replace(/([?&#;])([^=&#;]*)=([^&#;]*)/g, (whole, sep: string, name: string) =>
-    SECRET_NAME.test(decodeName(name)) ? `${sep}${name}=${REDACTED}` : whole,
-  );
+  let out = '';
+  let copied = 0;
+  let at = 0;
+  while (at < url.length && !(endsValue(url.charCodeAt(at)) || url.charCodeAt(at) === QUESTION)) at++;
+  // Each character is looked at once: every `at` below is a separator, and scans only go forward.
+  while (at < url.length) {
+    // The name runs to the first `=`. A `&`, `#` or `;` first means no parameter starts here, nor
+    // at a `?` before that one (its name would run to the same place): go on from there.
+    let end = at + 1;
+    while (end < url.length && !(endsValue(url.charCodeAt(end)) || url.charCodeAt(end) === EQUALS)) end++;
+    if (url.charCodeAt(end) !== EQUALS) {
+      at = end;
+      continue;
+    }
+    let valueEnd = end + 1;
+    while (valueEnd < url.length && !endsValue(url.charCodeAt(valueEnd))) valueEnd++;
+    if (SECRET_NAME.test(decodeName(url.slice(at + 1, end)))) {
+      out += `${url.slice(copied, end + 1)}${REDACTED}`;
+      copied = valueEnd;
+    }
+    at = valueEnd;
+  }
+  return copied === 0 ? url : out + url.slice(copied);
 }
+
+/** `&`, `#` and `;` end a value (which may hold `?` and `=`), and a name (which may hold `?`). */
+function endsValue(code: number): boolean {
+  return code === AMPERSAND || code === HASH || code === SEMICOLON;
+}
+
+const QUESTION = 0x3f;
+const HASH = 0x23;
+const SEMICOLON = 0x3b;
 
 function decodeName(name: string): string {
   try {
