@@ -18,7 +18,7 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import { describe, id, known, namedIds, objectArgument, submissionUpdate } from './arguments.js';
+import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
@@ -266,7 +266,7 @@ export function answersApi(call: Caller): AnswersApi {
 // Argument checks (ids and keys in arguments.ts): a wrong value fails here with its name.
 
 function ref(value: unknown, name: string): number | string {
-  if (typeof value === 'string' && value.trim() !== '' && !value.includes('/')) return value;
+  if (typeof value === 'string' && value.trim() !== '') return pathSegment(value, name);
   if (typeof value === 'number') return id(value, name);
   throw invalidOption(name, `must be a positive integer id or a slug (got ${describe(value)}).`);
 }
