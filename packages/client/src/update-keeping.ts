@@ -59,7 +59,9 @@ export function mergedUpdateBody(
   completionTime?: number,
 ): Record<string, unknown> {
   const types = new Map(form.properties.map((field) => [field.id, field.type]));
-  const body: Record<string, unknown> = {};
+  // No prototype: a field whose id is `__proto__` is an answer like any other, not a setter
+  // that silently drops it (and the replacing update would then delete it).
+  const body: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(current.data)) {
     const type = types.get(key);
     if (NOT_ANSWERS.has(key) || type === undefined || type.startsWith('nf-')) continue;
