@@ -1,6 +1,14 @@
 // Removes the token from anything an error keeps (messages, bodies, headers, URLs), so that a
 // server or proxy echoing it back, in whatever encoding, cannot leak it into logs or reports.
-export type Redact = (text: string) => string;
+export type Redact = (text: string, options?: RedactOptions) => string;
+
+export interface RedactOptions {
+  /**
+   * `text` is the start of a longer text, cut off: an echo that runs into its end is redacted
+   * too, as far as it goes (the rest of it may be what made it an echo).
+   */
+  readonly cut?: boolean;
+}
 
 export const REDACTED = '[REDACTED]';
 
@@ -23,17 +31,26 @@ export function createRedactor(tokens: string | readonly string[]): Redact {
   // Built on first use: most clients never make an error, and a client is cheap to create.
   let encoded: EncodedSecret[] | undefined;
   let literals: string[] = [];
-  return (text) => {
+  return (text, options) => {
     if (!encoded) {
       encoded = secrets.map(encodedSecret);
       // Hex and base64 forms of a very short (test) token would match ordinary text.
       literals = secrets.filter((s) => s.length >= MIN_SECRET_HALF).flatMap((s) => [...base64Forms(s), ...hexForms(s)]);
     }
+    const cut = options?.cut === true;
     const spans: Array<[number, number]> = [];
-    for (const secret of encoded) find(text, secret, spans);
-    for (const literal of literals)
+    for (const secret of encoded) find(text, secret, spans, cut);
+    for (const literal of literals) {
       for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1))
         spans.push([at, at + literal.length]);
+      // The start of a hex or base64 echo at a cut end.
+      if (cut)
+        for (let length = Math.min(literal.length - 1, text.length); length > 0; length--)
+          if (text.endsWith(literal.slice(0, length))) {
+            spans.push([text.length - length, text.length]);
+            break;
+          }
+    }
     return spans.length === 0 ? text : replaceSpans(text, spans);
   };
 }
@@ -205,18 +222,23 @@ function encodedSecret(secret: string): EncodedSecret {
  * so that no text costs more than its length times the secret's. It is bounded: an attempt never
  * looks back past where it began.
  */
-function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[number, number]>): void {
+function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[number, number]>, cut: boolean): void {
   const width = codes.length + 1;
   const dead = new Set<number>();
   const completeFrom = (start: number, first: number): number => {
     let at = start;
     for (let matched = first; matched < codes.length; matched++) {
+      // At a cut end the echo may go on past the text, even from inside an escape.
+      if (cut && endsInEscape(text, at)) return text.length;
       let lengths = at < text.length ? waysToSpell(text, at, codes[matched]!) : 0;
       if (lengths === 0 && matched > 0) {
         const next = skipSeparators(text, at);
-        if (next !== at && next < text.length) {
-          at = next;
-          lengths = waysToSpell(text, at, codes[matched]!);
+        if (next !== at) {
+          if (cut && endsInEscape(text, next)) return text.length;
+          if (next < text.length) {
+            at = next;
+            lengths = waysToSpell(text, at, codes[matched]!);
+          }
         }
       }
       if (lengths === 0) return -1;
@@ -244,6 +266,16 @@ function find(text: string, { starts, codes }: EncodedSecret, spans: Array<[numb
       starts.lastIndex = end;
     }
   }
+}
+
+/** The longest spelling of one character `waysToSpell` reads (`&VerticalLine;`). */
+const LONGEST_SPELLING = 14;
+
+/** Whether `at` is the end of the text, or begins an escape the end of the text may have cut. */
+function endsInEscape(text: string, at: number): boolean {
+  if (at >= text.length) return true;
+  const c = text.charCodeAt(at);
+  return text.length - at < LONGEST_SPELLING && (c === PERCENT || c === BACKSLASH || c === AMPERSAND || c === EQUALS);
 }
 
 function replaceSpans(text: string, spans: Array<[number, number]>): string {
