@@ -103,7 +103,8 @@ export interface SubmissionsApi {
    * Changes some answers and keeps every other one: reads the submission and its form, merges
    * `changes` over the current answers (file and signature answers sent back as the stored names
    * the service takes), keeps `completion_time` unless given, and sends the complete set. Three
-   * requests or more (the form, the list pages up to the submission, the update). Not atomic: an
+   * requests or more (the form, the list pages up to the submission, the update); two when given
+   * the submission you hold as `current`, and `search` narrows the list's walk. Not atomic: an
    * update made by anyone else between the read and the write is overwritten; serialise updates
    * of one submission on your side.
    */
