@@ -9,6 +9,7 @@ import {
   type FormsApiErrorInit,
   type FormsApiErrorKind,
 } from './errors.js';
+import { STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
@@ -175,7 +176,8 @@ function statusError(
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
   const explanation = pacing
     ? pacingGiveUpAdvice(pacing)
-    : explain(kind, { status, operation, body, bodyText, cut: bodyLength !== undefined, retryAfterMs, attempts });
+    : explain(kind, { status, operation, body, bodyText, cut: bodyLength !== undefined, retryAfterMs, attempts }) +
+      knownDrift(operation, status);
   const cut =
     bodyLength === undefined
       ? ''
@@ -288,6 +290,18 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
     default:
       return `unexpected HTTP status ${e.status}${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}.`;
   }
+}
+
+/**
+ * What the drift ledger says of this status from this operation, in its own words: on this service
+ * a 422 of an update may also hide a missing ability or an unknown submission, which the
+ * contract would answer 403 or 404 (ledger: update-submission-validates-before-authorising).
+ */
+function knownDrift(operation: OperationInfo, status: number): string {
+  const known = STATUS_DRIFT.filter((d) => d.operationId === operation.operationId && d.received.includes(status));
+  return known.length === 0
+    ? ''
+    : ` Known drift of this service (spec/drift.yaml): ${known.map((d) => `${d.advice} (\`${d.id}\`)`).join(' ')}`;
 }
 
 // A 403 that says the feature needs another plan is not about the token: no new token helps.
