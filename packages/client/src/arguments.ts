@@ -9,6 +9,30 @@ export function id(value: unknown, name: string): number {
 }
 
 /**
+ * A text path parameter (a slug): refused when it would not stay one segment of the operation's
+ * path. `.` and `..` (also percent-encoded, `%2e`, or encoded twice) are dot segments that URL
+ * parsing removes, and a `/` or a backslash splits the segment: either sends the request, token
+ * included, to another path of the service (`forms.get('..')` was `GET /open/`).
+ */
+export function pathSegment(value: string, name: string): string {
+  let decoded = value;
+  // Up to three decodings: the service's, and those of proxies that decode again.
+  for (let i = 0; i < 3 && decoded.includes('%'); i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded))
+    throw invalidOption(
+      name,
+      `must be one path segment: not \`.\` or \`..\` (nor their percent-encoded forms), and no \`/\` or \`\\\`; nothing was sent.`,
+    );
+  return value;
+}
+
+/**
  * The one object argument of a method that names two ids (`submissions.update`, `updateKeeping`,
  * `integrations.update`, `delete`, `events`): positional ids were easy to swap, so each is named
  * and checked, every key is known, and the body, when the method takes one, is an object.

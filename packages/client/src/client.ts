@@ -2,6 +2,7 @@
 // retries applied to every call, plus resource helpers that return data and throw typed errors.
 import type { Client } from 'openapi-fetch';
 import type { paths } from '@forms-api/types';
+import { pathSegment } from './arguments.js';
 import { baseHeaders, withoutTokenIfPublic } from './auth.js';
 import { createClient } from './openapi-fetch.js';
 import { createCaller } from './call.js';
@@ -57,7 +58,8 @@ function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined):
 }
 
 type Init =
-  { signal?: AbortSignal | null; fetch?: unknown; parseAs?: string; params?: { header?: object } } | undefined;
+  | { signal?: AbortSignal | null; fetch?: unknown; parseAs?: string; params?: { header?: object; path?: object } }
+  | undefined;
 
 /**
  * Raw methods get a fetch of their own per call, like the helpers, that follows the call's
@@ -65,6 +67,12 @@ type Init =
  */
 function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<paths>> {
   const route = <R>(url: string, given: Init, send: (init: Init) => Promise<R>): Promise<R> => {
+    try {
+      for (const [name, value] of Object.entries(given?.params?.path ?? {}))
+        if (typeof value === 'string') pathSegment(value, `params.path.${name}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const init = withoutTokenIfPublic(url, given);
     if (init?.fetch) return send(init);
     const call = callSettings(ctx.client, init?.signal ?? undefined);

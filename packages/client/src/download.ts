@@ -2,6 +2,7 @@
 // and turned into the downloadSubmissionFile operation. A signed URL is sent exactly as given
 // (the signature covers it); it must belong to the client's own service, so that a URL from an
 // unverified payload cannot make the client fetch an arbitrary host.
+import { pathSegment } from './arguments.js';
 import { invalidOption } from './errors.js';
 import { describeOperation } from './operations.js';
 import type { CallInit } from './call.js';
@@ -30,6 +31,7 @@ export function downloadInit(file: string | URL | SubmissionFileRef, baseUrl: st
     (typeof form === 'string' && /^[^/?#\s]+$/.test(form))
   ))
     throw invalidOption('file.form', 'must be a positive integer id or a slug.');
+  if (typeof form === 'string') pathSegment(form, 'file.form');
   if (typeof filename !== 'string' || !/^[A-Za-z0-9_-]{1,2048}$/.test(filename))
     throw invalidOption('file.filename', 'must be the base64url file name from the `file_url` path.');
   if (
@@ -64,7 +66,7 @@ function fromUrl(file: string | URL, baseUrl: string, basePath: string): CallIni
   if (!url.searchParams.has('expires') || !url.searchParams.has('signature'))
     throw invalidOption('file', 'has no `expires` and `signature`: pass the signed `file_url` whole.');
   return {
-    params: { path: { form: operation.params['form']!, filename: operation.params['filename']! } },
+    params: { path: { form: pathSegment(operation.params['form']!, 'file'), filename: operation.params['filename']! } },
     search: url.search,
   };
 }

@@ -9,6 +9,7 @@ import {
   type FormsApiErrorInit,
   type FormsApiErrorKind,
 } from './errors.js';
+import { STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
@@ -46,8 +47,31 @@ export type Failure =
       readonly kind: AnswerKind;
       readonly response: Response;
       readonly body: unknown;
+      /** Set when `body` is only the start of a longer text (`errorBody`): the text's length. */
+      readonly bodyLength?: number;
       readonly pacing?: PacingGiveUp;
     };
+
+/**
+ * How much of an error body is parsed and redacted: a 422 listing every field fits, and the work
+ * (redaction costs some steps per character) stays bounded whatever the body's size. Errors keep
+ * a 300-character excerpt of a text body anyway.
+ */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/**
+ * An error body as openapi-fetch would parse it (JSON when it parses, else the text), or, past
+ * `ERROR_BODY_LIMIT`, only its start, as text, and the length it was cut from.
+ */
+export function errorBody(text: string | undefined): { body: unknown; bodyLength?: number } {
+  if (!text) return { body: undefined };
+  if (text.length > ERROR_BODY_LIMIT) return { body: text.slice(0, ERROR_BODY_LIMIT), bodyLength: text.length };
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    return { body: text };
+  }
+}
 
 /** The kind of a non-2xx answer: its status's, or `plan_required` for a 403 that names another plan. */
 export function kindOfAnswer(status: number, parsed: unknown): AnswerKind {
@@ -116,7 +140,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
             headers: headersRecord(what.response.headers, scope.redact),
             message: `${label} answered with a success status but a body that is not JSON: is \`baseUrl\` the API host (not the web app)?`,
           }
-        : statusError(scope, base, what.kind, what.response, what.body, what.pacing);
+        : statusError(scope, base, what);
       break;
   }
   return new FormsApiError(redacted(init, scope.redact));
@@ -133,10 +157,7 @@ const SNIPPET_LENGTH = 300;
 function statusError(
   scope: FailureScope,
   base: { operation: OperationInfo; url: string; attempts: number },
-  kind: AnswerKind,
-  response: Response,
-  parsed: unknown,
-  pacing: PacingGiveUp | undefined,
+  { kind, response, body: parsed, bodyLength, pacing }: Extract<Failure, { response: Response; body: unknown }>,
 ): FormsApiErrorInit {
   const { status } = response;
   const { operation, attempts } = base;
@@ -147,7 +168,7 @@ function statusError(
   if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     body = redactDeep(parsed, scope.redact) as FormsApiErrorBody;
   } else if (typeof parsed === 'string' && parsed.length > 0) {
-    const text = scope.redact(parsed.replace(/\s+/g, ' ').trim());
+    const text = scope.redact(parsed.replace(/\s+/g, ' ').trim(), { cut: bodyLength !== undefined });
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
   const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
@@ -155,12 +176,17 @@ function statusError(
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
   const explanation = pacing
     ? pacingGiveUpAdvice(pacing)
-    : explain(kind, { status, operation, body, bodyText, retryAfterMs, attempts });
+    : explain(kind, { status, operation, body, bodyText, cut: bodyLength !== undefined, retryAfterMs, attempts }) +
+      knownDrift(operation, status);
+  const cut =
+    bodyLength === undefined
+      ? ''
+      : ` The body (${bodyLength} characters) is too long to keep: \`err.bodyText\` holds its start.`;
   return {
     ...base,
     url: response.url || base.url,
     kind,
-    message: `${head}: ${explanation}`,
+    message: `${head}: ${explanation}${cut}`,
     status,
     body,
     bodyText,
@@ -209,6 +235,8 @@ interface Explain {
   operation: OperationInfo;
   body: FormsApiErrorBody | undefined;
   bodyText: string | undefined;
+  /** The body was too long to parse: `bodyText` is its start, which says nothing of JSON. */
+  cut: boolean;
   retryAfterMs: number | undefined;
   attempts: number;
 }
@@ -233,7 +261,7 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
       // unknown-route answer to a path under a wrong prefix): the request went to the wrong place.
       const routeUnknown =
         typeof e.body?.message === 'string' && /^The route .* could not be found\.?$/.test(e.body.message);
-      if (routeUnknown || (e.body === undefined && e.bodyText !== undefined))
+      if (routeUnknown || (e.body === undefined && e.bodyText !== undefined && !e.cut))
         return `the server at this address does not know the path (${routeUnknown ? 'the framework answers that the route does not exist' : 'its answer is not JSON'}), so the request did not reach the service's API: check \`baseUrl\`: it is the API's root, the address the \`/open/…\` paths follow, without a path of its own.`;
       const form = e.operation.params?.['form'];
       return `${subject} does not exist or is not visible to the token's user: check the id${form !== undefined && !/^\d+$/.test(form) ? ' or slug' : ''}.`;
@@ -262,6 +290,18 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
     default:
       return `unexpected HTTP status ${e.status}${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}.`;
   }
+}
+
+/**
+ * What the drift ledger says of this status from this operation, in its own words: on this service
+ * a 422 of an update may also hide a missing ability or an unknown submission, which the
+ * contract would answer 403 or 404 (ledger: update-submission-validates-before-authorising).
+ */
+function knownDrift(operation: OperationInfo, status: number): string {
+  const known = STATUS_DRIFT.filter((d) => d.operationId === operation.operationId && d.received.includes(status));
+  return known.length === 0
+    ? ''
+    : ` Known drift of this service (spec/drift.yaml): ${known.map((d) => `${d.advice} (\`${d.id}\`)`).join(' ')}`;
 }
 
 // A 403 that says the feature needs another plan is not about the token: no new token helps.

@@ -33,5 +33,12 @@ export type {
 } from './resources.js';
 export type { AnswerChanges, SubmissionChanges, UpdateKeepingOptions } from './update-keeping.js';
 // The one redactor of the toolkit: the contract suite redacts its output with it too.
-export { createRedactor, redactDeep, REDACTED, withoutQuerySecrets, type Redact } from './redact.js';
+export {
+  createRedactor,
+  redactDeep,
+  REDACTED,
+  withoutQuerySecrets,
+  type Redact,
+  type RedactOptions,
+} from './redact.js';
 export { VERSION } from './version.js';

@@ -7,7 +7,7 @@
 import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
 import { FormsApiError } from './errors.js';
-import { failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
+import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
@@ -140,8 +140,8 @@ function handOn(
 ): Response {
   const { response } = result;
   if (reading.throwOnError && !response.ok) {
-    const body = parsedError(result.text);
-    throw fail({ kind: kindOfAnswer(response.status, body), response, body, pacing: result.gaveUp });
+    const { body, bodyLength } = errorBody(result.text);
+    throw fail({ kind: kindOfAnswer(response.status, body), response, body, bodyLength, pacing: result.gaveUp });
   }
   if (reading.kind === 'stream' && response.ok) {
     const cap = response.ok ? reading.okCap : call.maxResponseBytes;
@@ -263,16 +263,6 @@ function refusedBeforeSending(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && NOT_SENT.has(code);
-}
-
-/** An error body as openapi-fetch would parse it: JSON when it parses, else the text. */
-function parsedError(text: string | undefined): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

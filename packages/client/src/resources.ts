@@ -18,7 +18,7 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import { describe, id, known, namedIds, objectArgument, submissionUpdate } from './arguments.js';
+import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
@@ -103,7 +103,8 @@ export interface SubmissionsApi {
    * Changes some answers and keeps every other one: reads the submission and its form, merges
    * `changes` over the current answers (file and signature answers sent back as the stored names
    * the service takes), keeps `completion_time` unless given, and sends the complete set. Three
-   * requests or more (the form, the list pages up to the submission, the update). Not atomic: an
+   * requests or more (the form, the list pages up to the submission, the update); two when given
+   * the submission you hold as `current`, and `search` narrows the list's walk. Not atomic: an
    * update made by anyone else between the read and the write is overwritten; serialise updates
    * of one submission on your side.
    */
@@ -266,7 +267,7 @@ export function answersApi(call: Caller): AnswersApi {
 // Argument checks (ids and keys in arguments.ts): a wrong value fails here with its name.
 
 function ref(value: unknown, name: string): number | string {
-  if (typeof value === 'string' && value.trim() !== '' && !value.includes('/')) return value;
+  if (typeof value === 'string' && value.trim() !== '') return pathSegment(value, name);
   if (typeof value === 'number') return id(value, name);
   throw invalidOption(name, `must be a positive integer id or a slug (got ${describe(value)}).`);
 }

@@ -13,6 +13,17 @@ export interface UpdateKeepingOptions extends CallOptions {
    * value, kept (the service would otherwise reset it to null).
    */
   completionTime?: number;
+  /**
+   * The submission as you already hold it (an item of `submissions.list`, `pages` or `iterate`):
+   * its answers are merged and sent, and no list is walked to read them. An answer changed on the
+   * service since you read it is overwritten with your copy.
+   */
+  current?: Pick<Submission, 'id' | 'data' | 'completion_time'> & { form_id?: number };
+  /**
+   * Narrows the walk to the submissions with an answer that contains this text (the list's
+   * `search`: an email, a name): on a long list, a few requests instead of one per 100.
+   */
+  search?: string;
   /** Stop looking for the submission after this many pages of 100 (default 10 000). */
   maxPages?: number;
 }
@@ -59,7 +70,9 @@ export function mergedUpdateBody(
   completionTime?: number,
 ): Record<string, unknown> {
   const types = new Map(form.properties.map((field) => [field.id, field.type]));
-  const body: Record<string, unknown> = {};
+  // No prototype: a field whose id is `__proto__` is an answer like any other, not a setter
+  // that silently drops it (and the replacing update would then delete it).
+  const body: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(current.data)) {
     const type = types.get(key);
     if (NOT_ANSWERS.has(key) || type === undefined || type.startsWith('nf-')) continue;
@@ -85,8 +98,11 @@ export function updateKeeping(call: Caller) {
       submission: submissionId,
       changes,
     } = submissionUpdate(update, 'submissions.updateKeeping', 'changes');
-    const { completionTime, maxPages = 10_000, ...callOptions } = options;
+    const { completionTime, current: held, search, maxPages = 10_000, ...callOptions } = options;
     if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
+    if (search !== undefined && (typeof search !== 'string' || search.trim() === ''))
+      throw invalidOption('search', 'must be a non-empty text one of the answers of the submission contains.');
+    if (held !== undefined) heldSubmission(held, formId, submissionId);
     if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
       throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
     const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);
@@ -96,7 +112,7 @@ export function updateKeeping(call: Caller) {
         'changes',
         `keys ${unknown.join(', ')} are not field ids of form ${formId}; key answers by field id (form.properties[].id).`,
       );
-    const current = await findSubmission(call, formId, submissionId, maxPages, callOptions);
+    const current = held ?? (await findSubmission(call, { formId, submissionId, search, maxPages }, callOptions));
     const body = mergedUpdateBody(form, current, changes, completionTime) as Record<string, AnswerValue>;
     return call(
       'updateFormSubmission',
@@ -106,26 +122,52 @@ export function updateKeeping(call: Caller) {
   };
 }
 
+/** `current`, checked: the submission named, of the form named, with its answers. */
+function heldSubmission(held: unknown, formId: number, submissionId: number): void {
+  const value = held as { id?: unknown; form_id?: unknown; data?: unknown } | null;
+  if (value === null || typeof value !== 'object' || value.data === null || typeof value.data !== 'object')
+    throw invalidOption('current', 'must be the submission as listed ({ id, data, completion_time }).');
+  if (value.id !== submissionId || (value.form_id !== undefined && value.form_id !== formId))
+    throw invalidOption(
+      'current',
+      `is not submission ${submissionId} of form ${formId}: pass the listed submission the update names; nothing was sent.`,
+    );
+}
+
+interface Walk {
+  formId: number;
+  submissionId: number;
+  search: string | undefined;
+  maxPages: number;
+}
+
 /** The submission with this id, walking the list (the service has no read of one submission). */
 async function findSubmission(
   call: Caller,
-  formId: number,
-  submissionId: number,
-  maxPages: number,
+  { formId, submissionId, search, maxPages }: Walk,
   options: CallOptions,
 ): Promise<Submission> {
-  for (let page = 1; page <= maxPages; page++) {
-    const listed = await call(
+  let pages = 0;
+  let listed = 0;
+  let ended = false;
+  while (!ended && pages < maxPages) {
+    const page = await call(
       'listFormSubmissions',
-      { params: { path: { id: formId }, query: { status: 'all', per_page: 100, page } } },
+      { params: { path: { id: formId }, query: { status: 'all', per_page: 100, page: pages + 1, search } } },
       options,
     );
-    const found = listed.data.find((submission) => submission.id === submissionId);
+    pages++;
+    listed += page.data.length;
+    const found = page.data.find((submission) => submission.id === submissionId);
     if (found) return found;
-    if (listed.data.length === 0 || listed.meta.current_page >= listed.meta.last_page) break;
+    ended = page.data.length === 0 || page.meta.current_page >= page.meta.last_page;
   }
+  // What was really searched: the pages read, and whether they were the whole list.
+  const read = `${listed} submissions${search === undefined ? '' : ' matching `search`'}, ${pages} ${pages === 1 ? 'page' : 'pages'}`;
   throw new FormsApiError({
     kind: 'not_found',
-    message: `Submission ${submissionId} is not among the submissions of form ${formId} (searched up to ${maxPages} pages of 100): check both ids; nothing was updated.`,
+    message: ended
+      ? `Submission ${submissionId} is not in the list of form ${formId} (the whole list was read: ${read}): check both ids${search === undefined ? '' : ", and that one of the submission's answers contains `search`"}; nothing was updated.`
+      : `Submission ${submissionId} is not in the first ${read} of the list of form ${formId}, where the walk stopped at \`maxPages\` (${maxPages}): pass the submission you hold as \`current\`, narrow the walk with \`search\`, or raise \`maxPages\`; nothing was updated.`,
   });
 }

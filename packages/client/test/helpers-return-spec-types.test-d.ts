@@ -87,6 +87,16 @@ export function misuse() {
   void client.submissions.update(42, 7, { a: 'b' });
   // @ts-expect-error the updates take { form, submission, changes }, not positional ids
   void client.submissions.updateKeeping(42, 7, { a: 'b' });
+  // A listed submission is what `current` takes, as it comes.
+  void (async () => {
+    for await (const submission of client.submissions.iterate(42))
+      await client.submissions.updateKeeping(
+        { form: 42, submission: submission.id, changes: {} },
+        { current: submission },
+      );
+  })();
+  // @ts-expect-error `current` is the listed submission, not its answers alone
+  void client.submissions.updateKeeping({ form: 42, submission: 7, changes: {} }, { current: { name: 'Jane' } });
   const input = { integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://e' } } as const;
   // @ts-expect-error integrations.update takes { form, integration, input }, not positional ids
   void client.integrations.update(42, 3, input);

@@ -4,13 +4,15 @@
 // - src/generated/contract.ts: the same from the published contract (spec/dist/openapi.json);
 // - src/generated/operations.ts: the operations table (method, path, abilities, statuses, public),
 //   the abilities and `matchOperation`, the path→operation matcher (scripts/operations-module.mjs),
-//   so no package copies the spec's facts by hand.
+//   so no package copies the spec's facts by hand;
+// - src/generated/drift.ts: the drift ledger's error statuses with its advice (scripts/drift-module.mjs).
 // `--check` regenerates in memory and fails when a file on disk differs (stale output).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { driftModule, statusDriftRows } from './drift-module.mjs';
 import { operationRows, operationsModule } from './operations-module.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,6 +76,7 @@ const outputs = [
   ],
   ['src/generated/contract.ts', await typesModule(spec, 'openapi.json', 'the published contract')],
   ['src/generated/operations.ts', header + operationsModule(operationRows(spec))],
+  ['src/generated/drift.ts', headerOf('drift.json') + driftModule(statusDriftRows(readSpec('drift.json')))],
 ];
 
 if (process.argv.includes('--check')) {

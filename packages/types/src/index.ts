@@ -7,6 +7,7 @@ import { ABILITIES, OPERATIONS, matchOperation, type OperationMatch } from './ge
 export type * from './generated/service.js';
 export type { ContractTypes };
 export { ABILITIES, OPERATIONS, matchOperation, type OperationMatch };
+export { STATUS_DRIFT, type StatusDrift } from './generated/drift.js';
 
 /** The operationIds of the open API. */
 export type OperationId = keyof typeof OPERATIONS;
