@@ -19,6 +19,8 @@ export interface AppOptions {
   /** Reverse proxies in front of the sandbox whose X-Forwarded-For entries are believed (0: none). */
   trustedProxies: number;
   adminToken: string;
+  /** Whether a request's `Host` header names the sandbox (host-check.ts). */
+  hostAllowed: (host: string | undefined) => boolean;
   log: (line: string) => void;
 }
 
@@ -43,6 +45,16 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
     options.log(
       `${c.req.method} ${loggedPath(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`,
     );
+  });
+
+  // Before anything else reads the request: a rebinding page must not reach a route.
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host');
+    if (options.hostAllowed(host)) return next();
+    const shown = JSON.stringify((host ?? '').slice(0, 100));
+    return json(403, {
+      message: `This sandbox does not answer requests for the host ${shown}: it answers its IP addresses, localhost and the hosts it is given. If you reach it by that name, start it with --allowed-host NAME (startSandbox({ allowedHosts: [NAME] })).`,
+    });
   });
 
   app.use(

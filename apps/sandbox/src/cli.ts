@@ -16,7 +16,7 @@ const USAGE = `Usage: forms-sandbox [--behaviour contract|observed] [--port N] [
                      [--public-url URL] [--seed FILE]
                      [--allow-private-webhooks] [--webhook-timeout-ms N]
                      [--rate-limit N | --no-rate-limit] [--trusted-proxies N]
-                     [--admin-token TOKEN] [--fault NAME]...
+                     [--admin-token TOKEN] [--allowed-host NAME]... [--fault NAME]...
 Behaviours: ${SANDBOX_BEHAVIOURS.join(', ')} (default contract)
 Faults: ${SANDBOX_FAULTS.join(', ')}`;
 
@@ -40,6 +40,7 @@ function parse() {
       'no-rate-limit': { type: 'boolean', default: false },
       'trusted-proxies': { type: 'string' },
       'admin-token': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -76,6 +77,7 @@ try {
       : {}),
     rateLimit,
     trustedProxies: number('trusted-proxies', values['trusted-proxies']) ?? 0,
+    allowedHosts: values['allowed-host'] ?? [],
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
     log: (line) => process.stderr.write(`[sandbox] ${line}\n`),

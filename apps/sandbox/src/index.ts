@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
 import { clientAddress } from './client-address.js';
+import { checkedAllowedHosts, hostAllowed } from './host-check.js';
 import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
 import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
@@ -50,6 +51,12 @@ export interface SandboxOptions {
    * sandbox writes (pagination links, signed file URLs, webhook payloads) starts with it.
    */
   publicUrl?: string;
+  /**
+   * Host names, beside its IP addresses, `localhost`, the publicUrl's and the listening host's, that
+   * requests may name in `Host`; any other is refused with 403, so a web page that rebinds its own
+   * name to this machine cannot reach the sandbox.
+   */
+  allowedHosts?: readonly string[];
   /** Allow http and private or loopback webhook receivers (local development and tests). */
   allowPrivateWebhooks?: boolean;
   /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
@@ -227,6 +234,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const publicUrl = checkedPublicUrl(options.publicUrl);
   const listenPort = checkedPort(options.port);
   const adminToken = checkedAdminToken(options.adminToken);
+  const host = options.host ?? '127.0.0.1';
+  const allowedHosts = [
+    ...checkedAllowedHosts(options.allowedHosts),
+    host,
+    ...(publicUrl ? [new URL(publicUrl).hostname] : []),
+  ];
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const seed = loadSeed(options.seed);
@@ -264,6 +277,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 },
     trustedProxies,
     adminToken,
+    hostAllowed: hostAllowed(allowedHosts),
     log,
   });
   const membersOf = (form: string): Set<number> => {
@@ -283,7 +297,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
-  const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch, port: listenPort, hostname: host }, () => resolve(s));
     s.once('error', (error: NodeJS.ErrnoException) => {
