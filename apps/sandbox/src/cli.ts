@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `forms-sandbox`: serves a sandbox in the foreground and says where (a summary on a terminal, one
-// JSON line when piped), with request and dispatch logs on stderr.
+// JSON line when piped), with request and dispatch logs on stderr; `forms-sandbox trigger` fires
+// one signed webhook at a receiver of yours (trigger-cli.ts).
 import { UsageError, parseOptions, wholeNumber } from './cli-args.js';
 import {
   SANDBOX_BEHAVIOURS,
@@ -11,6 +12,7 @@ import {
   type SandboxFault,
   type SandboxHandle,
 } from './index.js';
+import { runTrigger } from './trigger-cli.js';
 
 const wrap = (words: readonly string[], indent: string) =>
   words
@@ -25,7 +27,9 @@ const wrap = (words: readonly string[], indent: string) =>
     )
     .join(`,\n${indent}`);
 
-const HELP = `Usage: forms-sandbox [options]
+const HELP = `Usage: forms-sandbox [options]                serve a sandbox tenant until stopped
+       forms-sandbox trigger --to <url> [...]  fire one signed webhook at your receiver
+                                               (forms-sandbox trigger --help)
 
 Serves a stateful local tenant of the forms service's open API, with seeded workspaces, forms,
 submissions and tokens, and sends signed submission.created webhooks. Once listening it prints
@@ -149,10 +153,12 @@ async function serve(args: string[]): Promise<void> {
 
 const args = process.argv.slice(2);
 try {
-  await serve(args);
+  await (args[0] === 'trigger' ? runTrigger(args.slice(1)) : serve(args));
 } catch (error) {
   if (error instanceof UsageError || (isSandboxError(error) && error.kind !== 'listen_failed')) {
-    console.error(`forms-sandbox: ${(error as Error).message}\n\n${HELP}`);
+    console.error(
+      `forms-sandbox: ${(error as Error).message}\n\n${args[0] === 'trigger' ? 'Run forms-sandbox trigger --help for its options.' : HELP}`,
+    );
     process.exit(2);
   }
   console.error(`forms-sandbox: ${(error as Error).message}`);

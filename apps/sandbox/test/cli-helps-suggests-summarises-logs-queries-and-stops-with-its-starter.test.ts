@@ -37,7 +37,7 @@ const firstLine = (child: ChildProcess) =>
   });
 
 describe('help, version and mistakes', () => {
-  it('--help lists every flag the README lists', async () => {
+  it('--help lists every flag the README lists, and the trigger command', async () => {
     const help = run(process.execPath, [CLI, '--help']);
     expect(await help.exited).toBe(0);
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -45,6 +45,7 @@ describe('help, version and mistakes', () => {
     const flags = new Set(section.match(/--[a-z][a-z-]+/g));
     expect(flags.size).toBeGreaterThan(10);
     for (const flag of flags) expect(help.out(), flag).toContain(flag);
+    expect(help.out()).toContain('forms-sandbox trigger --to <url>');
   });
 
   it('--version prints the version of the package of each published command', async () => {
