@@ -45,6 +45,8 @@ stdout is not a terminal (or with --json). Request and delivery logs go to stder
   --allowed-host <name>     a name besides its IP addresses and localhost that requests may send
                             in Host (repeatable); any other is refused, against DNS rebinding
   --seed <file>             a JSON seed fixture instead of the built-in one
+  --fixed-tokens            keep the built-in seed's tokens as the README lists them (default: new
+                            secrets on every start, printed once it listens)
   --allow-private-webhooks  allow http and local or private webhook receivers (development)
   --webhook-timeout-ms <n>  the limit of one webhook exchange (default 5000)
   --rate-limit <n>          requests a minute per user (default 100); --no-rate-limit: none
@@ -67,6 +69,7 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   seed: { type: 'string' },
+  'fixed-tokens': { type: 'boolean', default: false },
   'allow-private-webhooks': { type: 'boolean', default: false },
   'webhook-timeout-ms': { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -109,6 +112,7 @@ async function serve(args: string[]): Promise<void> {
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     allowedHosts: values['allowed-host'] ?? [],
     ...(values.seed ? { seed: values.seed } : {}),
+    fixedTokens: values['fixed-tokens'],
     allowPrivateWebhooks: values['allow-private-webhooks'],
     ...(values['webhook-timeout-ms']
       ? { webhookTimeoutMs: wholeNumber('webhook-timeout-ms', values['webhook-timeout-ms'])! }

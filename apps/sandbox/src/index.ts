@@ -61,6 +61,12 @@ export interface SandboxOptions {
   allowPrivateWebhooks?: boolean;
   /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
   seed?: SeedFixture | string;
+  /**
+   * Keep the built-in seed's published tokens (the README's table). By default each start gives
+   * them new secrets (same ids and names), so a page or process that read the README cannot use
+   * them. A fixture's own tokens are always kept.
+   */
+  fixedTokens?: boolean;
   webhookTimeoutMs?: number;
   /** Default 100 requests per minute per user; false turns it off. */
   rateLimit?: RateLimitOptions | false;
@@ -143,6 +149,14 @@ export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
       context: { absent },
     });
   return f as SeedFixture;
+}
+
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The seed with a new 40-character secret for each token, as Sanctum's `<id>|<secret>`. */
+function withNewTokenSecrets(seed: SeedFixture): SeedFixture {
+  const secret = () => Array.from(randomBytes(40), (b) => TOKEN_ALPHABET[b % TOKEN_ALPHABET.length]).join('');
+  return { ...seed, tokens: seed.tokens.map((t) => ({ ...t, token: `${t.token.split('|')[0]}|${secret()}` })) };
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
@@ -242,7 +256,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ];
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const seed = loadSeed(options.seed);
+  const seed =
+    options.seed === undefined && !options.fixedTokens
+      ? withNewTokenSecrets(loadSeed(undefined))
+      : loadSeed(options.seed);
   const store = new SandboxStore(seed, rules.search.textOf);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
