@@ -85,7 +85,7 @@ function sampleAnswers(form: Form): Record<string, unknown> {
     const value = sampleValue(field);
     if (value === undefined)
       throw new UsageError(
-        `form ${form.id} requires its ${field.type} field ${JSON.stringify(field.name)} (id ${field.id}), which trigger cannot fill: pass --answers with a value for it.`,
+        `form ${form.id} requires its ${JSON.stringify(field.type)} field ${JSON.stringify(field.name)} (id ${JSON.stringify(field.id)}), which trigger cannot fill: pass --answers with a value for it.`,
       );
     answers[field.id] = value;
   }
@@ -140,12 +140,15 @@ export async function runTrigger(args: string[]): Promise<void> {
       data: { webhook_url: values.to, webhook_secret: secret },
     } as never);
     const integration = { form: form.id, integration: saved.form_integration.id };
-    console.log(`Integration ${integration.integration} of form ${form.id} (${form.slug}) sends to ${values.to}`);
+    // What the tenant wrote is printed as JSON strings: escaped, it cannot drive the terminal.
+    console.log(
+      `Integration ${integration.integration} of form ${form.id} (${JSON.stringify(form.slug)}) sends to ${values.to}`,
+    );
     // A secret you chose is yours already; a new one is printed once, for your receiver.
     console.log(values.secret ? 'Signed with the secret you gave.' : `Signing secret: ${secret}`);
     try {
       const accepted = await client.answers.submit(form.slug, answers as never);
-      console.log(`Answered form ${form.slug}: ${JSON.stringify(answers)}`);
+      console.log(`Answered form ${JSON.stringify(form.slug)}: ${JSON.stringify(answers)}`);
       console.log(`Submission: ${JSON.stringify((accepted as { submission_id?: unknown }).submission_id)}`);
       let events: WebhookEvent[] = [];
       for (const started = Date.now(); events.length === 0 && Date.now() - started < EVENT_WAIT_MS;) {

@@ -23,8 +23,8 @@ it('gives the built-in seed new token secrets on every start, kept across a rese
   for (const name of Object.keys(a.tokens) as Array<keyof typeof a.tokens>) {
     expect(a.tokens[name]).not.toBe(b.tokens[name]);
     expect(a.tokens[name]).toMatch(/^\d+\|[A-Za-z0-9]{40}$/);
-    expect(a.tokens[name].split('|')[0]).toBe(b.tokens[name].split('|')[0]);
-    expect(README).not.toContain(a.tokens[name].split('|')[1]);
+    expect(a.tokens[name]!.split('|')[0]).toBe(b.tokens[name]!.split('|')[0]);
+    expect(README).not.toContain(a.tokens[name]!.split('|')[1]!);
   }
   const readme = README.match(/`all` \| `101\\\|([A-Za-z0-9]{40})`/)![1]!;
   expect((await call(a.baseUrl, 'GET', '/open/forms/11', { token: `101|${readme}` })).status).toBe(401);

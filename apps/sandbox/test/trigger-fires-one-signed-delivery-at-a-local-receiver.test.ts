@@ -37,7 +37,7 @@ describe('forms-sandbox trigger', () => {
     const delivery = rx.deliveries[0]!;
     expect(await verify(secret, delivery.raw, delivery.headers['x-webhook-signature'] as string)).toBe(true);
     expect(JSON.parse(delivery.raw.toString()).form_id).toBe(11);
-    expect(stdout).toContain('Answered form contact-us-a1b2c3');
+    expect(stdout).toContain('Answered form "contact-us-a1b2c3"');
     expect(stdout).toMatch(/Delivery, as recorded: \{.*"status":"success".*"response_code":200/);
   });
 
