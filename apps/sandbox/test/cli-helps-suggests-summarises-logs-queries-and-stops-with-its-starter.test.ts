@@ -14,9 +14,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const started: ChildProcess[] = [];
+/** Run after each test, passed, failed or timed out (a timed-out body never reaches its finally). */
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const child of started.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 function run(command: string, args: string[], options: { cwd?: string; detached?: boolean } = {}) {
@@ -120,26 +123,25 @@ describe('started by npx', () => {
       fileURLToPath(new URL('../bin/forms-sandbox.js', import.meta.url)),
       join(project, 'node_modules', '.bin', 'forms-sandbox'),
     );
-    // Its own process group, so that the cleanup below reaches a sandbox npx left behind.
+    cleanups.push(() => rmSync(project, { recursive: true, force: true }));
+    // Its own process group, so that the cleanup reaches a sandbox npx left behind.
     const npx = run('npx', ['--offline', '--no', '--', 'forms-sandbox', '--port', '0'], {
       cwd: project,
       detached: true,
     });
-    try {
-      const info = JSON.parse(await firstLine(npx.child));
-      expect((await fetch(`${info.baseUrl}/open/workspaces/1/forms`)).status).toBe(401);
-      const closed = new Promise<void>((resolve) => npx.child.stdout!.once('close', resolve));
-      npx.child.kill('SIGTERM');
-      // stdout closes when the last process holding it, the sandbox, has exited.
-      await closed;
-      await expect(fetch(`${info.baseUrl}/open/workspaces/1/forms`)).rejects.toThrow();
-    } finally {
+    cleanups.unshift(() => {
       try {
         process.kill(-npx.child.pid!, 'SIGKILL');
       } catch {
         // The group is gone already.
       }
-      rmSync(project, { recursive: true, force: true });
-    }
+    });
+    const info = JSON.parse(await firstLine(npx.child));
+    expect((await fetch(`${info.baseUrl}/open/workspaces/1/forms`)).status).toBe(401);
+    const closed = new Promise<void>((resolve) => npx.child.stdout!.once('close', resolve));
+    npx.child.kill('SIGTERM');
+    // stdout closes when the last process holding it, the sandbox, has exited.
+    await closed;
+    await expect(fetch(`${info.baseUrl}/open/workspaces/1/forms`)).rejects.toThrow();
   }, 30_000);
 });
