@@ -122,6 +122,13 @@ const RUNS: Record<string, Record<string, Run>> = {
       ready: SANDBOX_JSON,
       timeoutMs: 120_000,
     },
+    // A reader's project; the test's receiver stands for the reader's (it answers 2xx: exit 0).
+    'npx --yes @forms-api/sandbox trigger --to "$RECEIVER_URL"   # e.g. http://127.0.0.1:3000/webhooks': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 180_000,
+      env: (c) => ({ RECEIVER_URL: c.receiverUrl }),
+    },
   },
   'apps/docs/guides/06-contract-tests-in-ci.md': {
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': {

@@ -1,5 +1,6 @@
 // Assembles the sandbox's HTTP application: request log, body limit, rate limiting, the routes,
 // and one error handler that answers every failure with the service's status and body.
+import { withoutQuerySecrets } from '@forms-api/client';
 import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from './client-address.js';
@@ -19,16 +20,20 @@ export interface AppOptions {
   /** Reverse proxies in front of the sandbox whose X-Forwarded-For entries are believed (0: none). */
   trustedProxies: number;
   adminToken: string;
+  /** Whether a request's `Host` header names the sandbox (host-check.ts). */
+  hostAllowed: (host: string | undefined) => boolean;
   log: (line: string) => void;
 }
 
 /**
- * A request's path as the log prints it: as sent (percent-encoded, never decoded), with any control
- * or non-ASCII character escaped as \xHH, so a path cannot forge or rewrite a log line.
+ * A request's path and query as the log prints them: as sent (percent-encoded, never decoded),
+ * the values of credential-like parameters (a signed URL's `signature`) redacted by the client's
+ * one redactor, and any control or non-ASCII character escaped as \xHH, so a request can neither
+ * forge nor rewrite a log line.
  */
-export const loggedPath = (url: string): string => {
-  const raw = /^[a-z][a-z\d+.-]*:\/\/[^/]*(\/[^?#]*)?/i.exec(url)?.[1] ?? '/';
-  return raw.replace(/[^\x21-\x7e]/g, (ch) =>
+export const loggedTarget = (url: string): string => {
+  const target = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] || '/';
+  return withoutQuerySecrets(target).replace(/[^\x21-\x7e]/g, (ch) =>
     [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
   );
 };
@@ -41,8 +46,18 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
     const started = performance.now();
     await next();
     options.log(
-      `${c.req.method} ${loggedPath(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`,
+      `${c.req.method} ${loggedTarget(c.req.url)} -> ${c.res.status} (${(performance.now() - started).toFixed(1)} ms)`,
     );
+  });
+
+  // Before anything else reads the request: a rebinding page must not reach a route.
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host');
+    if (options.hostAllowed(host)) return next();
+    const shown = JSON.stringify((host ?? '').slice(0, 100));
+    return json(403, {
+      message: `This sandbox does not answer requests for the host ${shown}: it answers its IP addresses, localhost and the hosts it is given. If you reach it by that name, start it with --allowed-host NAME (startSandbox({ allowedHosts: [NAME] })).`,
+    });
   });
 
   app.use(

@@ -128,8 +128,26 @@ export function nestingDepth(value: unknown): number {
   return deepest;
 }
 
-/** The JSON body as an object, or a 422 saying it is not one or nests too deeply to be read. */
+/**
+ * A content type that declares JSON, as the framework reads it (`/json` or `+json` anywhere in it).
+ * Only such a body is parsed: a page on another site can POST `text/plain` without asking first,
+ * and its text must not become an answer.
+ */
+const declaresJson = (contentType: string | undefined) => /\/json|\+json/i.test(contentType ?? '');
+
+/**
+ * The JSON body as an object, or a 422 saying it is not JSON (by its content type or its text),
+ * not an object, or nests too deeply to be read.
+ */
 export async function jsonBody(c: Context, notAnObject: 'refuse' | 'empty' = 'refuse'): Promise<Record<string, any>> {
+  const contentType = c.req.header('content-type');
+  if (!declaresJson(contentType)) {
+    if (notAnObject === 'empty') return {};
+    throw validationFailed(
+      'body',
+      `The request body must be JSON sent with Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'no Content-Type'}).`,
+    );
+  }
   let body: unknown;
   try {
     body = await c.req.json();

@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { createApp } from './app.js';
 import { clientAddress } from './client-address.js';
+import { checkedAllowedHosts, hostAllowed } from './host-check.js';
 import type { Behaviour, SandboxView } from './behaviour/behaviour.js';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from './behaviour/faults.js';
 import { behaviourAroundHandler, behaviourAroundTransport } from './behaviour/layer.js';
@@ -50,10 +51,22 @@ export interface SandboxOptions {
    * sandbox writes (pagination links, signed file URLs, webhook payloads) starts with it.
    */
   publicUrl?: string;
+  /**
+   * Host names, beside its IP addresses, `localhost`, the publicUrl's and the listening host's, that
+   * requests may name in `Host`; any other is refused with 403, so a web page that rebinds its own
+   * name to this machine cannot reach the sandbox.
+   */
+  allowedHosts?: readonly string[];
   /** Allow http and private or loopback webhook receivers (local development and tests). */
   allowPrivateWebhooks?: boolean;
   /** A fixture object, or the path of a JSON fixture file. Default: the built-in seed. */
   seed?: SeedFixture | string;
+  /**
+   * Keep the built-in seed's published tokens (the README's table). By default each start gives
+   * them new secrets (same ids and names), so a page or process that read the README cannot use
+   * them. A fixture's own tokens are always kept.
+   */
+  fixedTokens?: boolean;
   webhookTimeoutMs?: number;
   /** Default 100 requests per minute per user; false turns it off. */
   rateLimit?: RateLimitOptions | false;
@@ -136,6 +149,14 @@ export function loadSeed(seed: SeedFixture | string | undefined): SeedFixture {
       context: { absent },
     });
   return f as SeedFixture;
+}
+
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The seed with a new 40-character secret for each token, as Sanctum's `<id>|<secret>`. */
+function withNewTokenSecrets(seed: SeedFixture): SeedFixture {
+  const secret = () => Array.from(randomBytes(40), (b) => TOKEN_ALPHABET[b % TOKEN_ALPHABET.length]).join('');
+  return { ...seed, tokens: seed.tokens.map((t) => ({ ...t, token: `${t.token.split('|')[0]}|${secret()}` })) };
 }
 
 function faultBehaviours(names: readonly string[]): Behaviour[] {
@@ -227,9 +248,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const publicUrl = checkedPublicUrl(options.publicUrl);
   const listenPort = checkedPort(options.port);
   const adminToken = checkedAdminToken(options.adminToken);
+  const host = options.host ?? '127.0.0.1';
+  const allowedHosts = [
+    ...checkedAllowedHosts(options.allowedHosts),
+    host,
+    ...(publicUrl ? [new URL(publicUrl).hostname] : []),
+  ];
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const seed = loadSeed(options.seed);
+  const seed =
+    options.seed === undefined && !options.fixedTokens
+      ? withNewTokenSecrets(loadSeed(undefined))
+      : loadSeed(options.seed);
   const store = new SandboxStore(seed, rules.search.textOf);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
@@ -264,6 +294,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 },
     trustedProxies,
     adminToken,
+    hostAllowed: hostAllowed(allowedHosts),
     log,
   });
   const membersOf = (form: string): Set<number> => {
@@ -283,7 +314,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
-  const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch, port: listenPort, hostname: host }, () => resolve(s));
     s.once('error', (error: NodeJS.ErrnoException) => {

@@ -105,7 +105,10 @@ export interface SandboxRules {
   webhooks: WebhookRules;
   publicAnswers: PublicAnswerRules;
   ids: IdRules;
-  /** A JSON body that is not an object (or not JSON): refused with a 422, or read as empty input. */
+  /**
+   * A body that is not a JSON object (not JSON, or not sent with a JSON content type): refused with
+   * a 422, or read as empty input.
+   */
   notAnObjectBody: 'refuse' | 'empty';
   /** Whether the signed file route shares the per-address rate limit (else it is not limited). */
   fileRouteRateLimited: boolean;

@@ -278,8 +278,10 @@ describe('11. request and receiver bodies are bounded', () => {
 });
 
 describe('12. URLs the sandbox writes start with its configured base URL, never the Host header', () => {
+  // A name it was not given is refused outright (requests-for-another-host-are-refused); one it
+  // was given still never makes the URLs it writes.
   it('keeps a foreign Host out of pagination links and signed file URLs', async () => {
-    sb = await sandbox();
+    sb = await sandbox({ allowedHosts: ['attacker.example'] });
     const listed = await rawRequest(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', {
       headers: { host: 'attacker.example', authorization: `Bearer ${sb.tokens.all}` },
     });
@@ -299,7 +301,7 @@ describe('12. URLs the sandbox writes start with its configured base URL, never 
   });
 
   it('keeps a respondent-chosen Host out of the signed webhook payload', async () => {
-    sb = await sandbox();
+    sb = await sandbox({ allowedHosts: ['attacker.example'] });
     const rx = await receiver(200);
     try {
       await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {

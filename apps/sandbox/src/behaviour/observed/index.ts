@@ -121,7 +121,11 @@ const rules: Partial<SandboxRules> = {
   fileRouteRateLimited: true,
 
   // Laravel's Request::json() casts what json_decode gives to an array: invalid JSON, `null` or a
-  // scalar is empty input (then validated as such), never a 422 of its own (audit row 15).
+  // scalar is empty input (then validated as such), never a 422 of its own (audit row 15). A body
+  // without a JSON content type is not read as JSON at all (Request::getInputSource() takes
+  // json() only when isJson(): `/json` or `+json` in Content-Type); PublicFormController.php:152-154
+  // reads `$request->all()`/`validated()`, and no middleware of the stack (Kernel.php:39-51)
+  // refuses a content type, so a `text/plain` answer is empty input, validated as such.
   notAnObjectBody: 'empty',
 
   ids: {
