@@ -5,6 +5,7 @@ import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
 import { printableLines } from './report/printable.js';
 import { createPlaceholderRedactor } from './report/placeholders.js';
+import { redactKeepingRepros } from './report/repros.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
@@ -115,7 +116,8 @@ export async function runCli(io: CliIo): Promise<number> {
       error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)`,
     };
   }
-  for (const line of redacted(renderSummary(run.report)).split('\n')) io.out(line);
+  // Repros are redacted value by value and quoted; a pass over the quoted line could unquote it.
+  for (const line of redactKeepingRepros(run.report, renderSummary, redacted).split('\n')) io.out(line);
   if (io.signal.aborted) io.out('INTERRUPTED: the remaining checks were skipped (exit code 130).');
   if ('error' in written) {
     io.err(redacted(written.error));

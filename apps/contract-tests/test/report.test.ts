@@ -45,7 +45,7 @@ describe('curl repro', () => {
     expect(curl).not.toContain(TOKEN);
     expect(curl).toContain('"Authorization: Bearer $FORMS_API_TOKEN"');
     expect(curl).toContain('-X PUT');
-    expect(curl).toContain(`'{"note":"it'\\''s $FORMS_API_TOKEN"}'`);
+    expect(curl).toContain(`$'{"note":"it\\x27s $FORMS_API_TOKEN"}'`);
   });
 
   it('names the variable of a secondary token', () => {
@@ -56,7 +56,7 @@ describe('curl repro', () => {
 
   it("quotes control characters with $'…': the repro stays exact and prints nothing a terminal obeys", () => {
     const curl = toCurl({ ...exchange, requestBody: "a\u001b[2Jb\nit's" }, redact);
-    expect(curl).toContain("--data-raw $'a\\x1b[2Jb\\x0ait\\'s'");
+    expect(curl).toContain("--data-raw $'a\\x1b[2Jb\\x0ait\\x27s'");
     expect(curl).not.toMatch(/[\u0000-\u001f]/);
   });
 

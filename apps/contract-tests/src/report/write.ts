@@ -7,9 +7,20 @@ import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
 import { redactValue, type Redact } from './placeholders.js';
+import { redactKeepingRepros } from './repros.js';
+import { xmlEscape } from './junit.js';
 
 /** The JSON form: results without the recorded exchanges (only the request line and status of each). */
 export function toJson(report: RunReport, redact: Redact): string {
+  return redactKeepingRepros(
+    report,
+    (marked) => renderJson(marked, redact),
+    redact,
+    (line) => JSON.stringify(line).slice(1, -1),
+  );
+}
+
+function renderJson(report: RunReport, redact: Redact): string {
   const results = report.results.map(({ failures, ...rest }) => ({
     ...rest,
     failures: failures.map(({ exchange, schemaErrors, ...f }) => ({
@@ -27,7 +38,12 @@ export function toJson(report: RunReport, redact: Redact): string {
       ...(exchange ? { request: `${exchange.method} ${exchange.url}`, status: exchange.status } : {}),
     })),
   }));
-  return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
+  return JSON.stringify(redactValue({ ...report, results }, redact), null, 2) + '\n';
+}
+
+/** The JUnit form, redacted as data and as text (its repros as they were quoted). */
+export function toJUnit(report: RunReport, redact: Redact): string {
+  return redactKeepingRepros(report, (marked) => renderJUnit(redactValue(marked, redact)), redact, xmlEscape);
 }
 
 export async function writeReports(
@@ -41,7 +57,7 @@ export async function writeReports(
   const xml = join(dir, 'contract-report.xml');
   const drift = join(dir, 'drift.md');
   await writeFile(json, toJson(report, redact));
-  await writeFile(xml, redact(renderJUnit(redactValue(report, redact))));
+  await writeFile(xml, toJUnit(report, redact));
   await writeFile(drift, redact(renderDriftMarkdown(report, ledger)));
   return { json, xml, drift };
 }
