@@ -119,7 +119,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     } catch (error) {
       const message = messageOf(error);
       options.log(`== target ${name}: could not start: ${message}`);
-      targets.push({ name, kind: name === 'prism' ? 'mock' : 'live', error: message });
+      targets.push({ name, kind: name === 'prism' ? 'mock' : name === 'live' ? 'live' : 'sandbox', error: message });
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
@@ -162,7 +162,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     }
     targets.push({
       name: target.name,
-      kind: target.kind,
+      kind: target.embedded ? 'sandbox' : target.kind,
       ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}),
       ...(crash ? { error: crash } : {}),
       traffic: trafficOf(target, Date.now() - targetStartedAt),

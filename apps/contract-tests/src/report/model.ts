@@ -5,7 +5,8 @@ import type { CheckResult, Outcome } from '../model.js';
 
 export interface TargetRun {
   readonly name: string;
-  readonly kind: 'mock' | 'live';
+  /** `mock`: Prism; `sandbox`: a sandbox the suite started (never a real tenant); `live`: a tenant of the service. */
+  readonly kind: 'mock' | 'sandbox' | 'live';
   /** Set when the target could not be started or configured: counts as a failure. */
   readonly error?: string;
   /** What the ledger must show on it: every entry (a sandbox behaving like the service), or none (one following the contract). */
@@ -52,7 +53,11 @@ export interface RunReport {
   readonly totals: Totals;
   /** Ledger entries matched by some result, with how often and on which targets. */
   readonly ledgerSeen: Array<{ id: string; title: string; count: number; targets: string[] }>;
-  /** Ledger entries never matched: maybe fixed upstream, maybe not exercised. */
+  /**
+   * Ledger entries a real tenant (a `live` target) did not show though the operation they are about
+   * ran on it: maybe fixed upstream, maybe not exercised. Empty when no tenant ran: the sandboxes
+   * say nothing of what the service still does.
+   */
   readonly ledgerNotSeen: Array<{ id: string; title: string }>;
   /** Targets whose drift expectation was not met, each with what went wrong; each fails the run. */
   readonly expectationFailures: string[];
@@ -87,7 +92,14 @@ export function buildReport(input: {
       seenOn.set(id, (seenOn.get(id) ?? new Set()).add(r.target));
     }
   }
-  const liveRan = targets.some((t) => t.kind === 'live' && !t.error);
+  // What the real tenants showed: their own results and their prism proxy passes'.
+  const tenants = new Set(
+    targets.filter((t) => t.kind === 'live' && !t.error).flatMap((t) => [t.name, `${t.name} (prism proxy)`]),
+  );
+  const onTenants = results.filter((r) => tenants.has(r.target));
+  const seenOnTenants = new Set(onTenants.flatMap((r) => r.driftIds));
+  // An operation ran when one of its checks did (not skipped): `--operation` or a missing setting leaves others out.
+  const ranOnTenants = new Set(onTenants.filter((r) => r.outcome !== 'skipped').map((r) => r.operationId));
   const expectationFailures = targets.flatMap((t) => {
     if (t.error || !t.expectsDrift) return [];
     // Results of the target itself (its proxy pass is a target of its own name plus a suffix).
@@ -127,9 +139,9 @@ export function buildReport(input: {
     ledgerSeen: ledger.entries
       .filter((e) => counts.has(e.id))
       .map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
-    ledgerNotSeen: liveRan
-      ? ledger.entries.filter((e) => !counts.has(e.id)).map((e) => ({ id: e.id, title: e.title }))
-      : [],
+    ledgerNotSeen: ledger.entries
+      .filter((e) => !seenOnTenants.has(e.id) && e.match.some((m) => ranOnTenants.has(m.operationId)))
+      .map((e) => ({ id: e.id, title: e.title })),
     expectationFailures,
     exitCode: failed ? 1 : 0,
   };

@@ -58,6 +58,7 @@ export async function startSandboxTarget(
     return {
       name: options.name ?? 'sandbox',
       kind: 'live',
+      embedded: true,
       baseUrl: sandbox.baseUrl,
       tokens,
       ids: {

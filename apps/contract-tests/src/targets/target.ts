@@ -94,6 +94,8 @@ export interface Target {
   readonly webhooks?: WebhookReach;
   /** Run the read-only requests again through `prism proxy --errors` as a second opinion. */
   readonly proxyPass: boolean;
+  /** Set on a sandbox the suite started itself: disposable, and never a tenant of the service. */
+  readonly embedded?: boolean;
   /** What the ledger must show on this target (the embedded sandboxes); absent for real tenants. */
   readonly expectsDrift?: DriftExpectation;
   /**
