@@ -190,3 +190,18 @@ describe('reports', () => {
     expect(toJson(report, redact)).not.toContain(TOKEN);
   });
 });
+
+describe('the bearer rule', () => {
+  it('keeps the JSON report JSON when a message quotes "Bearer " (it never eats the backslash of \\")', () => {
+    const report = buildReport({
+      startedAt: new Date(),
+      strict: false,
+      targets: [{ name: 'live', kind: 'live', error: 'set the token alone, without "Bearer ")' }],
+      results: [result('failed', { reason: 'sent "Bearer " and Bearer 1\\u007cabc' })],
+      ledger: { entries: [] },
+    });
+    const json = JSON.parse(toJson(report, redact)) as { targets: Array<{ error: string }>; results: CheckResult[] };
+    expect(json.targets[0]!.error).toBe('set the token alone, without "Bearer ")');
+    expect(json.results[0]!.reason).toBe('sent "Bearer " and Bearer $FORMS_API_TOKEN');
+  });
+});
