@@ -24,6 +24,8 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
   --no-proxy          skip the prism proxy pass in front of live targets.
+  --no-preflight      live target: skip checking the settings against the tenant before the run
+                      (reachable, the forms API, token accepted with its abilities, ids exist).
   --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the
                       service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
   --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
@@ -39,6 +41,8 @@ export interface CommandLine {
   readonly write: boolean;
   readonly strict: boolean;
   readonly proxy: boolean;
+  /** Check the live settings against the tenant before the run. */
+  readonly preflight: boolean;
   readonly config?: string;
   readonly reportDir: string;
   readonly operations?: string[];
@@ -70,6 +74,7 @@ export function parseCommandLine(
         write: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         'no-proxy': { type: 'boolean', default: false },
+        'no-preflight': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
         'report-dir': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -158,6 +163,7 @@ export function parseCommandLine(
       write: values.write,
       strict: values.strict,
       proxy: !values['no-proxy'],
+      preflight: !values['no-preflight'],
       rateLimit: rateLimit.value,
       explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
       // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.

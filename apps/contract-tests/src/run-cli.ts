@@ -10,6 +10,7 @@ import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
+import { isContractTestsError } from './errors.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
 import type { DriftLedger } from '@forms-api/spec/drift';
 
@@ -24,7 +25,10 @@ export interface CliIo {
   readonly signal: AbortSignal;
 }
 
-/** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live settings, 130 interrupted). */
+/**
+ * Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live
+ * settings, 3 live settings the tenant refused (preflight), 130 interrupted).
+ */
 export async function runCli(io: CliIo): Promise<number> {
   const parsed = parseCommandLine(io.argv, io.env);
   if (!parsed.ok) {
@@ -75,6 +79,7 @@ export async function runCli(io: CliIo): Promise<number> {
   );
 
   let run: ContractRun;
+  let preflightFailed = false;
   // No entries to report on when the spec itself could not be loaded.
   let ledger: Pick<DriftLedger, 'entries'> = { entries: [] };
   try {
@@ -87,6 +92,7 @@ export async function runCli(io: CliIo): Promise<number> {
       write: options.write,
       strict: options.strict,
       proxyPass: options.proxy,
+      preflight: options.preflight,
       rateLimit: options.rateLimit,
       explore: options.explore,
       signal: io.signal,
@@ -95,17 +101,31 @@ export async function runCli(io: CliIo): Promise<number> {
       ...(options.operations ? { operations: options.operations } : {}),
     });
   } catch (error) {
-    // A bug of the suite, not of a target: still leave a report saying so.
-    const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-    log(message);
-    const report = buildReport({
-      startedAt,
-      strict: options.strict,
-      targets: [{ name: 'suite', kind: 'mock', error: message }],
-      results: [],
-      ledger,
-    });
-    run = { report, secrets };
+    if (isContractTestsError(error) && error.kind === 'preflight_failed') {
+      // The settings, not the service: one message, a report naming it, exit 3.
+      log(`== target live: ${error.message}`);
+      const report = buildReport({
+        startedAt,
+        strict: options.strict,
+        targets: [{ name: 'live', kind: 'live', error: error.message }],
+        results: [],
+        ledger,
+      });
+      run = { report, secrets };
+      preflightFailed = true;
+    } else {
+      // A bug of the suite, not of a target: still leave a report saying so.
+      const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+      log(message);
+      const report = buildReport({
+        startedAt,
+        strict: options.strict,
+        targets: [{ name: 'suite', kind: 'mock', error: message }],
+        results: [],
+        ledger,
+      });
+      run = { report, secrets };
+    }
   }
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
   let written: { json: string; xml: string; drift: string } | { error: string };
@@ -127,5 +147,5 @@ export async function runCli(io: CliIo): Promise<number> {
   io.out(`reports: ${written.json}`);
   io.out(`         ${written.xml}`);
   io.out(`         ${written.drift}`);
-  return io.signal.aborted ? 130 : run.report.exitCode;
+  return io.signal.aborted ? 130 : preflightFailed ? 3 : run.report.exitCode;
 }

@@ -11,6 +11,7 @@ import { allSuites } from './suites/index.js';
 import { proxySuites } from './suites/prism-proxy-pass.js';
 import { ContractTestsError } from './errors.js';
 import { liveTarget, type LiveSettings } from './targets/live.js';
+import { preflightLive } from './targets/preflight.js';
 import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
@@ -27,6 +28,8 @@ export interface ContractOptions {
   readonly write: boolean;
   readonly strict: boolean;
   readonly proxyPass: boolean;
+  /** Check the live settings against the tenant before any target starts (default true). */
+  readonly preflight?: boolean;
   /** The explorer's seed and bounds; absent or a budget of 0: no exploring. */
   readonly explore?: ExploreOptions;
   /** Requests per minute the live target is paced to; `false` (or absent): no pacing. */
@@ -110,12 +113,24 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     lastOp = `${target}/${check.operationId}`;
   };
 
+  // The tenant first, before the local targets take their time: settings that cannot work stop the
+  // run with one message (a ContractTestsError of kind preflight_failed) rather than as failures.
+  let live: Target | undefined;
+  if (options.targets.includes('live') && options.live) {
+    live = await startTarget('live', options);
+    for (const [secret, placeholder] of live.secrets) secrets.set(secret, placeholder);
+    if (options.preflight !== false) {
+      options.log('== target live: checking the settings against the tenant');
+      await preflightLive(live, options.signal);
+    }
+  }
+
   for (const name of options.targets) {
     if (options.signal.aborted) break;
     options.log(`== target ${name}: starting`);
     let target: Target;
     try {
-      target = await startTarget(name, options);
+      target = name === 'live' && live ? live : await startTarget(name, options);
     } catch (error) {
       const message = messageOf(error);
       options.log(`== target ${name}: could not start: ${message}`);

@@ -112,6 +112,14 @@ export function loadLiveConfig(options: {
     if (type === 'port' && !/^[0-9]{1,5}$/.test(value)) invalid.push(`${env} must be a port number`);
     if (type === 'url' && !/^https?:\/\/[^\s]+$/.test(value)) invalid.push(`${env} must be an http(s) URL`);
   }
+  for (const key of Object.keys(TOKEN_ROLES) as TokenName[]) {
+    const value = values[key];
+    // A token pasted from a header ("Bearer 1|abc…") was sent as "Bearer Bearer …": say so, never show it.
+    if (value !== undefined && /^bearer\s/i.test(value))
+      invalid.push(`${envVariableOf(key)} starts with "Bearer ": set the token alone (the suite adds the scheme)`);
+    else if (value !== undefined && /\s/.test(value))
+      invalid.push(`${envVariableOf(key)} holds white space (a line break pasted with it?): set the token alone`);
+  }
   if (invalid.length > 0) return { ok: false, error: configError(invalid.join('; ')) };
   return { ok: true, value: values };
 }
