@@ -13,6 +13,8 @@ export type ContractTestsErrorKind =
    * says which, `context.setting` names the variable to fix (exit 3).
    */
   | 'preflight_failed'
+  /** The webhook receiver's port, asked for in the settings, is held by another process; `context.setting` names it. */
+  | 'port_in_use'
   /** A process the suite starts (Prism) did not start or did not answer in time. */
   | 'start_failed'
   /** The embedded sandbox started, but its seed lacks what the suite needs. */

@@ -79,7 +79,7 @@ export async function runCli(io: CliIo): Promise<number> {
   );
 
   let run: ContractRun;
-  let preflightFailed = false;
+  let settingsRefused: 2 | 3 | undefined;
   // No entries to report on when the spec itself could not be loaded.
   let ledger: Pick<DriftLedger, 'entries'> = { entries: [] };
   try {
@@ -101,8 +101,9 @@ export async function runCli(io: CliIo): Promise<number> {
       ...(options.operations ? { operations: options.operations } : {}),
     });
   } catch (error) {
-    if (isContractTestsError(error) && error.kind === 'preflight_failed') {
-      // The settings, not the service: one message, a report naming it, exit 3.
+    if (isContractTestsError(error) && (error.kind === 'preflight_failed' || error.kind === 'port_in_use')) {
+      // The settings, not the service: one message, a report naming it; exit 3 when the tenant
+      // refused them, 2 when they cannot work here (the receiver's port is taken).
       log(`== target live: ${error.message}`);
       const report = buildReport({
         startedAt,
@@ -112,7 +113,7 @@ export async function runCli(io: CliIo): Promise<number> {
         ledger,
       });
       run = { report, secrets };
-      preflightFailed = true;
+      settingsRefused = error.kind === 'preflight_failed' ? 3 : 2;
     } else {
       // A bug of the suite, not of a target: still leave a report saying so.
       const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
@@ -147,5 +148,5 @@ export async function runCli(io: CliIo): Promise<number> {
   io.out(`reports: ${written.json}`);
   io.out(`         ${written.xml}`);
   io.out(`         ${written.drift}`);
-  return io.signal.aborted ? 130 : preflightFailed ? 3 : run.report.exitCode;
+  return io.signal.aborted ? 130 : (settingsRefused ?? run.report.exitCode);
 }

@@ -12,6 +12,7 @@ import { proxySuites } from './suites/prism-proxy-pass.js';
 import { ContractTestsError } from './errors.js';
 import { liveTarget, type LiveSettings } from './targets/live.js';
 import { preflightLive } from './targets/preflight.js';
+import { envVariableOf } from './targets/settings.js';
 import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
@@ -119,9 +120,21 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
   if (options.targets.includes('live') && options.live) {
     live = await startTarget('live', options);
     for (const [secret, placeholder] of live.secrets) secrets.set(secret, placeholder);
-    if (options.preflight !== false) {
-      options.log('== target live: checking the settings against the tenant');
-      await preflightLive(live, options.signal);
+    try {
+      // Its webhook receiver too: a port asked for and taken is said now (port_in_use), not as checks failing.
+      if (live.webhooks) {
+        const receiver = await live.webhooks.receiver();
+        options.log(
+          `== target live: webhook receiver on 127.0.0.1:${receiver.port} (${envVariableOf('webhookReceiverUrl')} must forward there)`,
+        );
+      }
+      if (options.preflight !== false) {
+        options.log('== target live: checking the settings against the tenant');
+        await preflightLive(live, options.signal);
+      }
+    } catch (error) {
+      await live.stop();
+      throw error;
     }
   }
 
@@ -183,6 +196,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       traffic: trafficOf(target, Date.now() - targetStartedAt),
     });
   }
+  // Interrupted before its turn: the live target's receiver is still open.
+  if (live && !targets.some((t) => t.name === live.name)) await live.stop();
   return {
     report: buildReport({
       startedAt,
