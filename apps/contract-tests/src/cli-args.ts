@@ -13,10 +13,12 @@ export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm
 
 Runs the contract suite. Without options: the prism, sandbox and sandbox-observed targets.
 
-  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate
-                      (env FORMS_CONTRACT_TARGETS). sandbox follows the contract; sandbox-observed
-                      behaves like the service's code, so it shows every known drift.
-                      "live" alone runs prism, sandbox and live; name the targets to choose others.
+  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate. The
+                      list names exactly what runs: --target live runs your tenant alone;
+                      --target prism,sandbox,live adds the mock and the contract's sandbox.
+                      env FORMS_CONTRACT_TARGETS takes the same list (the flag wins).
+                      sandbox follows the contract; sandbox-observed behaves like the service's
+                      code, so it shows every known drift.
   --config <file>     JSON file with the live settings (see README); the environment wins.
                       Live settings (--config or FORMS_API_* variables) without a target list
                       naming live are refused: add --target live, or name the targets you want.
@@ -100,11 +102,8 @@ export function parseCommandLine(
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
-  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
-  // With a tenant, the mock and the contract's sandbox run beside it; the observed sandbox is the
-  // suite's own reference (every known drift), which a tenant's run does not need.
-  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
+  // The flag and the variable are one setting: a list of exactly the targets to run (the flag wins).
+  const names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0)
     return {
@@ -129,7 +128,7 @@ export function parseCommandLine(
         ok: false,
         error: new ContractTestsError(
           'usage',
-          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
+          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it, ` +
             `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
         ),
       };
