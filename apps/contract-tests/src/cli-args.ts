@@ -25,6 +25,9 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --write             live target: also run the checks that change data (they undo their changes).
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
+  --allow-drift <file>  with --strict: ledger entry ids (one a line, "<id> until YYYY-MM-DD" to
+                      accept one until a date) whose known drift does not fail the run; any other
+                      drift still does. An id the ledger does not have is refused (exit 2).
   --no-proxy          skip the prism proxy pass in front of live targets.
   --no-preflight      live target: skip checking the settings against the tenant before the run
                       (reachable, the forms API, token accepted with its abilities, ids exist).
@@ -42,6 +45,8 @@ export interface CommandLine {
   readonly targets: TargetName[];
   readonly write: boolean;
   readonly strict: boolean;
+  /** With --strict: the file of ledger entries whose known drift is accepted. */
+  readonly allowDrift?: string;
   readonly proxy: boolean;
   /** Check the live settings against the tenant before the run. */
   readonly preflight: boolean;
@@ -75,6 +80,7 @@ export function parseCommandLine(
         config: { type: 'string' },
         write: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
+        'allow-drift': { type: 'string' },
         'no-proxy': { type: 'boolean', default: false },
         'no-preflight': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
@@ -135,6 +141,14 @@ export function parseCommandLine(
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
   }
+  if (values['allow-drift'] !== undefined && !values.strict)
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        '--allow-drift only changes what --strict fails on: add --strict, or drop --allow-drift (without --strict known drift never fails the run)',
+      ),
+    };
   const rateLimit = parseRateLimit(values['rate-limit']);
   if (!rateLimit.ok) return rateLimit;
   const seed = wholeNumber('--seed', values.seed, randomSeed(), 2 ** 31 - 1);
@@ -168,6 +182,7 @@ export function parseCommandLine(
       // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
       reportDir: resolve(values['report-dir'] ?? 'reports'),
       ...(values.config ? { config: resolve(values.config) } : {}),
+      ...(values['allow-drift'] !== undefined ? { allowDrift: resolve(values['allow-drift']) } : {}),
       ...(values.operation ? { operations: values.operation } : {}),
       ...(notice ? { notice } : {}),
     },

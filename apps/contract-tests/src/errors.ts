@@ -15,6 +15,8 @@ export type ContractTestsErrorKind =
   | 'preflight_failed'
   /** The webhook receiver's port, asked for in the settings, is held by another process; `context.setting` names it. */
   | 'port_in_use'
+  /** The --allow-drift file cannot be read, or names an entry the ledger does not have (`context.unknown`), or a line is malformed (exit 2). */
+  | 'allow_list'
   /** A process the suite starts (Prism) did not start or did not answer in time. */
   | 'start_failed'
   /** The embedded sandbox started, but its seed lacks what the suite needs. */

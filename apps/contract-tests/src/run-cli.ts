@@ -11,6 +11,7 @@ import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
 import { isContractTestsError } from './errors.js';
+import { readAllowedDrift, type AllowedDrift } from './allow-drift.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
 import type { DriftLedger } from '@forms-api/spec/drift';
 
@@ -85,12 +86,26 @@ export async function runCli(io: CliIo): Promise<number> {
   try {
     const spec = loadSpec();
     ledger = spec.ledger;
+    let allowedDrift: AllowedDrift | undefined;
+    if (options.allowDrift) {
+      const read = readAllowedDrift(
+        options.allowDrift,
+        spec.ledger.entries.map((e) => e.id),
+        startedAt.toISOString().slice(0, 10),
+      );
+      if (!read.ok) {
+        io.err(read.error.message);
+        return 2;
+      }
+      allowedDrift = read.value;
+    }
     run = await runContract({
       secrets,
       spec,
       targets: options.targets,
       write: options.write,
       strict: options.strict,
+      ...(allowedDrift ? { allowedDrift } : {}),
       proxyPass: options.proxy,
       preflight: options.preflight,
       rateLimit: options.rateLimit,

@@ -1,6 +1,7 @@
 // Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
 // live targets), stops everything it started, and builds the report.
 import { createRequestPacer } from '@forms-api/client';
+import type { AllowedDrift } from './allow-drift.js';
 import type { CheckResult } from './model.js';
 import type { Check } from './suites/types.js';
 import { exploreSuite, type ExploreOptions } from './explore/explore.js';
@@ -28,6 +29,8 @@ export interface ContractOptions {
   readonly targets: TargetName[];
   readonly write: boolean;
   readonly strict: boolean;
+  /** With strict: the entries whose known drift does not fail the run (--allow-drift). */
+  readonly allowedDrift?: AllowedDrift;
   readonly proxyPass: boolean;
   /** Check the live settings against the tenant before any target starts (default true). */
   readonly preflight?: boolean;
@@ -202,6 +205,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     report: buildReport({
       startedAt,
       strict: options.strict,
+      ...(options.allowedDrift
+        ? { allowedDrift: { ids: [...options.allowedDrift.ids], expired: [...options.allowedDrift.expired] } }
+        : {}),
       targets,
       results,
       ledger: options.spec.ledger,

@@ -48,6 +48,8 @@ export interface RunReport {
   /** The explorer's seed (replays the run's generated cases with --seed) and bounds; absent when it did not run. */
   readonly explore?: { readonly seed: number; readonly budget: number; readonly timeLimitMs: number };
   readonly strict: boolean;
+  /** With --strict and --allow-drift: the entries whose known drift does not fail the run, and those whose allowance expired. */
+  readonly allowedDrift?: { readonly ids: string[]; readonly expired: Array<{ id: string; until: string }> };
   readonly targets: TargetRun[];
   readonly results: CheckResult[];
   readonly totals: Totals;
@@ -81,6 +83,7 @@ export function buildReport(input: {
   results: CheckResult[];
   ledger: Pick<DriftLedger, 'entries'>;
   explore?: RunReport['explore'];
+  allowedDrift?: RunReport['allowedDrift'];
 }): RunReport {
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
@@ -120,11 +123,7 @@ export function buildReport(input: {
         ]
       : [];
   });
-  // --strict: known drift fails the run, except where it is the expectation (the observed sandbox).
-  const reference = new Set(
-    targets.filter((t) => t.expectsDrift === 'every-entry').flatMap((t) => [t.name, `${t.name} (prism proxy)`]),
-  );
-  const strictDrift = results.some((r) => r.outcome === 'known-drift' && !reference.has(r.target));
+  const strictDrift = results.some((r) => failsUnderStrict(input, r));
   const failed =
     totals.failed > 0 || targets.some((t) => t.error) || (strict && strictDrift) || expectationFailures.length > 0;
   return {
@@ -133,6 +132,7 @@ export function buildReport(input: {
     durationMs: Date.now() - input.startedAt.getTime(),
     ...(input.explore ? { explore: input.explore } : {}),
     strict,
+    ...(input.allowedDrift ? { allowedDrift: input.allowedDrift } : {}),
     targets,
     results,
     totals,
@@ -145,4 +145,22 @@ export function buildReport(input: {
     expectationFailures,
     exitCode: failed ? 1 : 0,
   };
+}
+
+/**
+ * Whether a result fails a --strict run: known drift, except where it is the expectation (the
+ * observed sandbox and its proxy pass) and except drift of entries the --allow-drift file accepts.
+ */
+export function failsUnderStrict(
+  report: Pick<RunReport, 'strict' | 'targets' | 'allowedDrift'>,
+  result: CheckResult,
+): boolean {
+  if (!report.strict || result.outcome !== 'known-drift') return false;
+  const reference = report.targets.find(
+    (t) =>
+      t.expectsDrift === 'every-entry' && (result.target === t.name || result.target === `${t.name} (prism proxy)`),
+  );
+  if (reference) return false;
+  const allowed = report.allowedDrift?.ids ?? [];
+  return result.driftIds.length === 0 || result.driftIds.some((id) => !allowed.includes(id));
 }
