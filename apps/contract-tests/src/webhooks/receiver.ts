@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import { ContractTestsError } from '../errors.js';
-import { MAX_RESPONSE_BYTES } from '../targets/http-client.js';
+import { MAX_RESPONSE_BYTES } from '../targets/limits.js';
 
 export interface ReceivedWebhook {
   readonly method: string;
