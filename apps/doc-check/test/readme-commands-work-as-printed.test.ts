@@ -223,13 +223,14 @@ const RUNS: Record<string, Record<string, Run>> = {
               timeoutMs: 120_000,
               env: live,
             },
-          'FORMS_CONTRACT_TARGETS=live pnpm --filter @forms-api/contract-tests contract  # the same list as --target live': {
-            kind: 'starts',
-            place: 'root',
-            ready: CONTRACT_STARTED,
-            timeoutMs: 120_000,
-            env: live,
-          },
+          'FORMS_CONTRACT_TARGETS=live pnpm --filter @forms-api/contract-tests contract  # the same list as --target live':
+            {
+              kind: 'starts',
+              place: 'root',
+              ready: CONTRACT_STARTED,
+              timeoutMs: 120_000,
+              env: live,
+            },
         },
       },
   },
