@@ -39,7 +39,12 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
   --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
-  -h, --help          this text.`;
+  -h, --help          this text.
+
+Exit codes: 0 passed; 1 an unexpected failure (with --strict, also drift it does not allow);
+2 a bad command line or live settings that cannot work (a missing or malformed setting, a taken
+webhook port, an --allow-drift file naming no ledger entry); 3 the tenant refused the live
+settings in the preflight (nothing was run); 130 interrupted.`;
 
 export interface CommandLine {
   readonly targets: TargetName[];
