@@ -13,17 +13,24 @@ export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm
 
 Runs the contract suite. Without options: the prism, sandbox and sandbox-observed targets.
 
-  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate
-                      (env FORMS_CONTRACT_TARGETS). sandbox follows the contract; sandbox-observed
-                      behaves like the service's code, so it shows every known drift.
-                      "live" alone runs prism, sandbox and live; name the targets to choose others.
+  --target <name>     prism, sandbox, sandbox-observed or live; repeat or comma-separate. The
+                      list names exactly what runs: --target live runs your tenant alone;
+                      --target prism,sandbox,live adds the mock and the contract's sandbox.
+                      env FORMS_CONTRACT_TARGETS takes the same list (the flag wins).
+                      sandbox follows the contract; sandbox-observed behaves like the service's
+                      code, so it shows every known drift.
   --config <file>     JSON file with the live settings (see README); the environment wins.
                       Live settings (--config or FORMS_API_* variables) without a target list
                       naming live are refused: add --target live, or name the targets you want.
   --write             live target: also run the checks that change data (they undo their changes).
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
+  --allow-drift <file>  with --strict: ledger entry ids (one a line, "<id> until YYYY-MM-DD" to
+                      accept one until a date) whose known drift does not fail the run; any other
+                      drift still does. An id the ledger does not have is refused (exit 2).
   --no-proxy          skip the prism proxy pass in front of live targets.
+  --no-preflight      live target: skip checking the settings against the tenant before the run
+                      (reachable, the forms API, token accepted with its abilities, ids exist).
   --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the
                       service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
   --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
@@ -32,13 +39,22 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
   --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
-  -h, --help          this text.`;
+  -h, --help          this text.
+
+Exit codes: 0 passed; 1 an unexpected failure (with --strict, also drift it does not allow);
+2 a bad command line or live settings that cannot work (a missing or malformed setting, a taken
+webhook port, an --allow-drift file naming no ledger entry); 3 the tenant refused the live
+settings in the preflight (nothing was run); 130 interrupted.`;
 
 export interface CommandLine {
   readonly targets: TargetName[];
   readonly write: boolean;
   readonly strict: boolean;
+  /** With --strict: the file of ledger entries whose known drift is accepted. */
+  readonly allowDrift?: string;
   readonly proxy: boolean;
+  /** Check the live settings against the tenant before the run. */
+  readonly preflight: boolean;
   readonly config?: string;
   readonly reportDir: string;
   readonly operations?: string[];
@@ -69,7 +85,9 @@ export function parseCommandLine(
         config: { type: 'string' },
         write: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
+        'allow-drift': { type: 'string' },
         'no-proxy': { type: 'boolean', default: false },
+        'no-preflight': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
         'report-dir': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -95,11 +113,8 @@ export function parseCommandLine(
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  // `--target live` alone means "also the live tenant"; a list naming prism or sandbox is taken as is.
-  let names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
-  // With a tenant, the mock and the contract's sandbox run beside it; the observed sandbox is the
-  // suite's own reference (every known drift), which a tenant's run does not need.
-  if (fromArgs.length > 0 && fromArgs.every((t) => t === 'live')) names = ['prism', 'sandbox', 'live'];
+  // The flag and the variable are one setting: a list of exactly the targets to run (the flag wins).
+  const names = fromArgs.length > 0 ? fromArgs : fromEnv.length > 0 ? fromEnv : [...EMBEDDED_TARGETS];
   const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
   if (unknown.length > 0)
     return {
@@ -124,13 +139,21 @@ export function parseCommandLine(
         ok: false,
         error: new ContractTestsError(
           'usage',
-          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it (with prism and sandbox), ` +
+          `live settings are set (${liveSettings.join(', ')}) but no target names the tenant: add --target live to run it, ` +
             `or name the targets to run without it (--target ${names.join(',')})${values.config ? ' and drop --config, which only the live target reads' : ''}.`,
         ),
       };
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
   }
+  if (values['allow-drift'] !== undefined && !values.strict)
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        '--allow-drift only changes what --strict fails on: add --strict, or drop --allow-drift (without --strict known drift never fails the run)',
+      ),
+    };
   const rateLimit = parseRateLimit(values['rate-limit']);
   if (!rateLimit.ok) return rateLimit;
   const seed = wholeNumber('--seed', values.seed, randomSeed(), 2 ** 31 - 1);
@@ -158,11 +181,13 @@ export function parseCommandLine(
       write: values.write,
       strict: values.strict,
       proxy: !values['no-proxy'],
+      preflight: !values['no-preflight'],
       rateLimit: rateLimit.value,
       explore: { seed: seed.value, budget: budget.value, timeLimitMs: seconds.value * 1000 },
       // Relative to where it runs: an installed suite lives in node_modules, where nobody looks.
       reportDir: resolve(values['report-dir'] ?? 'reports'),
       ...(values.config ? { config: resolve(values.config) } : {}),
+      ...(values['allow-drift'] !== undefined ? { allowDrift: resolve(values['allow-drift']) } : {}),
       ...(values.operation ? { operations: values.operation } : {}),
       ...(notice ? { notice } : {}),
     },

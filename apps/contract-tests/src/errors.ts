@@ -7,6 +7,16 @@ export type ContractTestsErrorKind =
   | 'usage'
   /** The live target's settings are missing or invalid; `context.missing` lists absent variables. */
   | 'live_config'
+  /**
+   * The live settings do not work against the tenant (checked before anything runs): it cannot be
+   * reached, is not the forms API, refused the token, or an id does not exist. `context.problem`
+   * says which, `context.setting` names the variable to fix (exit 3).
+   */
+  | 'preflight_failed'
+  /** The webhook receiver's port, asked for in the settings, is held by another process; `context.setting` names it. */
+  | 'port_in_use'
+  /** The --allow-drift file cannot be read, or names an entry the ledger does not have (`context.unknown`), or a line is malformed (exit 2). */
+  | 'allow_list'
   /** A process the suite starts (Prism) did not start or did not answer in time. */
   | 'start_failed'
   /** The embedded sandbox started, but its seed lacks what the suite needs. */

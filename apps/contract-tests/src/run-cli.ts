@@ -5,10 +5,13 @@ import { parseCommandLine } from './cli-args.js';
 import { buildReport } from './report/model.js';
 import { printableLines } from './report/printable.js';
 import { createPlaceholderRedactor } from './report/placeholders.js';
+import { redactKeepingRepros } from './report/repros.js';
 import { renderSummary } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
+import { isContractTestsError } from './errors.js';
+import { readAllowedDrift, type AllowedDrift } from './allow-drift.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
 import type { DriftLedger } from '@forms-api/spec/drift';
 
@@ -23,7 +26,10 @@ export interface CliIo {
   readonly signal: AbortSignal;
 }
 
-/** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live settings, 130 interrupted). */
+/**
+ * Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live
+ * settings, 3 live settings the tenant refused (preflight), 130 interrupted).
+ */
 export async function runCli(io: CliIo): Promise<number> {
   const parsed = parseCommandLine(io.argv, io.env);
   if (!parsed.ok) {
@@ -74,18 +80,34 @@ export async function runCli(io: CliIo): Promise<number> {
   );
 
   let run: ContractRun;
+  let settingsRefused: 2 | 3 | undefined;
   // No entries to report on when the spec itself could not be loaded.
   let ledger: Pick<DriftLedger, 'entries'> = { entries: [] };
   try {
     const spec = loadSpec();
     ledger = spec.ledger;
+    let allowedDrift: AllowedDrift | undefined;
+    if (options.allowDrift) {
+      const read = readAllowedDrift(
+        options.allowDrift,
+        spec.ledger.entries.map((e) => e.id),
+        startedAt.toISOString().slice(0, 10),
+      );
+      if (!read.ok) {
+        io.err(read.error.message);
+        return 2;
+      }
+      allowedDrift = read.value;
+    }
     run = await runContract({
       secrets,
       spec,
       targets: options.targets,
       write: options.write,
       strict: options.strict,
+      ...(allowedDrift ? { allowedDrift } : {}),
       proxyPass: options.proxy,
+      preflight: options.preflight,
       rateLimit: options.rateLimit,
       explore: options.explore,
       signal: io.signal,
@@ -94,17 +116,32 @@ export async function runCli(io: CliIo): Promise<number> {
       ...(options.operations ? { operations: options.operations } : {}),
     });
   } catch (error) {
-    // A bug of the suite, not of a target: still leave a report saying so.
-    const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-    log(message);
-    const report = buildReport({
-      startedAt,
-      strict: options.strict,
-      targets: [{ name: 'suite', kind: 'mock', error: message }],
-      results: [],
-      ledger,
-    });
-    run = { report, secrets };
+    if (isContractTestsError(error) && (error.kind === 'preflight_failed' || error.kind === 'port_in_use')) {
+      // The settings, not the service: one message, a report naming it; exit 3 when the tenant
+      // refused them, 2 when they cannot work here (the receiver's port is taken).
+      log(`== target live: ${error.message}`);
+      const report = buildReport({
+        startedAt,
+        strict: options.strict,
+        targets: [{ name: 'live', kind: 'live', error: error.message }],
+        results: [],
+        ledger,
+      });
+      run = { report, secrets };
+      settingsRefused = error.kind === 'preflight_failed' ? 3 : 2;
+    } else {
+      // A bug of the suite, not of a target: still leave a report saying so.
+      const message = `the contract suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+      log(message);
+      const report = buildReport({
+        startedAt,
+        strict: options.strict,
+        targets: [{ name: 'suite', kind: 'mock', error: message }],
+        results: [],
+        ledger,
+      });
+      run = { report, secrets };
+    }
   }
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
   let written: { json: string; xml: string; drift: string } | { error: string };
@@ -115,7 +152,8 @@ export async function runCli(io: CliIo): Promise<number> {
       error: `could not write the reports to ${options.reportDir}: ${error instanceof Error ? error.message : String(error)} (choose a writable --report-dir)`,
     };
   }
-  for (const line of redacted(renderSummary(run.report)).split('\n')) io.out(line);
+  // Repros are redacted value by value and quoted; a pass over the quoted line could unquote it.
+  for (const line of redactKeepingRepros(run.report, renderSummary, redacted).split('\n')) io.out(line);
   if (io.signal.aborted) io.out('INTERRUPTED: the remaining checks were skipped (exit code 130).');
   if ('error' in written) {
     io.err(redacted(written.error));
@@ -125,5 +163,5 @@ export async function runCli(io: CliIo): Promise<number> {
   io.out(`reports: ${written.json}`);
   io.out(`         ${written.xml}`);
   io.out(`         ${written.drift}`);
-  return io.signal.aborted ? 130 : run.report.exitCode;
+  return io.signal.aborted ? 130 : (settingsRefused ?? run.report.exitCode);
 }

@@ -1,6 +1,7 @@
 // Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
 // live targets), stops everything it started, and builds the report.
 import { createRequestPacer } from '@forms-api/client';
+import type { AllowedDrift } from './allow-drift.js';
 import type { CheckResult } from './model.js';
 import type { Check } from './suites/types.js';
 import { exploreSuite, type ExploreOptions } from './explore/explore.js';
@@ -11,6 +12,8 @@ import { allSuites } from './suites/index.js';
 import { proxySuites } from './suites/prism-proxy-pass.js';
 import { ContractTestsError } from './errors.js';
 import { liveTarget, type LiveSettings } from './targets/live.js';
+import { preflightLive } from './targets/preflight.js';
+import { envVariableOf } from './targets/settings.js';
 import { startPrismProxy, startPrismTarget } from './targets/prism.js';
 import { startSandboxTarget } from './targets/sandbox.js';
 import type { Target } from './targets/target.js';
@@ -26,7 +29,11 @@ export interface ContractOptions {
   readonly targets: TargetName[];
   readonly write: boolean;
   readonly strict: boolean;
+  /** With strict: the entries whose known drift does not fail the run (--allow-drift). */
+  readonly allowedDrift?: AllowedDrift;
   readonly proxyPass: boolean;
+  /** Check the live settings against the tenant before any target starts (default true). */
+  readonly preflight?: boolean;
   /** The explorer's seed and bounds; absent or a budget of 0: no exploring. */
   readonly explore?: ExploreOptions;
   /** Requests per minute the live target is paced to; `false` (or absent): no pacing. */
@@ -110,16 +117,40 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     lastOp = `${target}/${check.operationId}`;
   };
 
+  // The tenant first, before the local targets take their time: settings that cannot work stop the
+  // run with one message (a ContractTestsError of kind preflight_failed) rather than as failures.
+  let live: Target | undefined;
+  if (options.targets.includes('live') && options.live) {
+    live = await startTarget('live', options);
+    for (const [secret, placeholder] of live.secrets) secrets.set(secret, placeholder);
+    try {
+      // Its webhook receiver too: a port asked for and taken is said now (port_in_use), not as checks failing.
+      if (live.webhooks) {
+        const receiver = await live.webhooks.receiver();
+        options.log(
+          `== target live: webhook receiver on 127.0.0.1:${receiver.port} (${envVariableOf('webhookReceiverUrl')} must forward there)`,
+        );
+      }
+      if (options.preflight !== false) {
+        options.log('== target live: checking the settings against the tenant');
+        await preflightLive(live, options.signal);
+      }
+    } catch (error) {
+      await live.stop();
+      throw error;
+    }
+  }
+
   for (const name of options.targets) {
     if (options.signal.aborted) break;
     options.log(`== target ${name}: starting`);
     let target: Target;
     try {
-      target = await startTarget(name, options);
+      target = name === 'live' && live ? live : await startTarget(name, options);
     } catch (error) {
       const message = messageOf(error);
       options.log(`== target ${name}: could not start: ${message}`);
-      targets.push({ name, kind: name === 'prism' ? 'mock' : 'live', error: message });
+      targets.push({ name, kind: name === 'prism' ? 'mock' : name === 'live' ? 'live' : 'sandbox', error: message });
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
@@ -162,16 +193,21 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
     }
     targets.push({
       name: target.name,
-      kind: target.kind,
+      kind: target.embedded ? 'sandbox' : target.kind,
       ...(target.expectsDrift ? { expectsDrift: target.expectsDrift } : {}),
       ...(crash ? { error: crash } : {}),
       traffic: trafficOf(target, Date.now() - targetStartedAt),
     });
   }
+  // Interrupted before its turn: the live target's receiver is still open.
+  if (live && !targets.some((t) => t.name === live.name)) await live.stop();
   return {
     report: buildReport({
       startedAt,
       strict: options.strict,
+      ...(options.allowedDrift
+        ? { allowedDrift: { ids: [...options.allowedDrift.ids], expired: [...options.allowedDrift.expired] } }
+        : {}),
       targets,
       results,
       ledger: options.spec.ledger,

@@ -30,8 +30,6 @@ export interface RunOptions {
 const KEPT_SCHEMA_ERRORS = 20;
 /** Longest field of a failure (message, expected, received) a result shows. */
 const MAX_FIELD_CHARS = 2_000;
-/** Longest curl repro a result shows (a URL taken from a tenant's link can be anything). */
-const MAX_CURL_CHARS = 20_000;
 /** How much of a request or response body a result keeps (results live until the run ends). */
 const KEPT_BODY_CHARS = 2_000;
 
@@ -150,7 +148,8 @@ async function runCheck(
   const field = (text: string): string => displayField(text, redact);
   const curlOf = (failures: Failure[]): string[] => [
     ...new Set(
-      failures.flatMap((f) => (f.exchange ? [displayField(toCurl(f.exchange, redact), redact, MAX_CURL_CHARS)] : [])),
+      // Redacted value by value, then quoted: nothing may rewrite the line afterwards.
+      failures.flatMap((f) => (f.exchange ? [toCurl(f.exchange, redact)] : [])),
     ),
   ];
   // One line per failure: whatever a tenant sent inside it is escaped, so lines are the suite's own.

@@ -68,14 +68,14 @@ describe('live config', () => {
 });
 
 describe('command line', () => {
-  it('defaults to prism and both sandboxes; --target live runs the tenant beside prism and the sandbox; the env lists targets', () => {
+  it('defaults to prism and both sandboxes; --target live runs the tenant alone; the env lists targets', () => {
     expect(parseCommandLine([], {})).toMatchObject({
       ok: true,
       value: { targets: ['prism', 'sandbox', 'sandbox-observed'] },
     });
     expect(parseCommandLine(['--target', 'live'], {})).toMatchObject({
       ok: true,
-      value: { targets: ['prism', 'sandbox', 'live'] },
+      value: { targets: ['live'] },
     });
     expect(parseCommandLine(['--target', 'sandbox-observed'], {})).toMatchObject({
       ok: true,

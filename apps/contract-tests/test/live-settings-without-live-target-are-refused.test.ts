@@ -80,7 +80,7 @@ describe('live settings without --target live', () => {
   it('with --target live the settings are used; without settings the default targets run', () => {
     expect(parseCommandLine(['--target', 'live'], settings)).toMatchObject({
       ok: true,
-      value: { targets: ['prism', 'sandbox', 'live'] },
+      value: { targets: ['live'] },
     });
     const plain = parseCommandLine([], {});
     expect(plain).toMatchObject({ ok: true, value: { targets: ['prism', 'sandbox', 'sandbox-observed'] } });

@@ -70,8 +70,8 @@ const live = (c: Context) => ({
 // The sandbox as a reader's tenant, with every setting the published suite's documents tell them to set.
 const tenant = (c: Context) => ({ ...live(c), FORMS_API_SUBMISSION_ID: String(c.submissionId) });
 const SANDBOX_JSON = /"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/;
-// The suite ran a check of its first target (the Prism mock).
-const CONTRACT_STARTED = /[✓✗~i-] \[prism\] /;
+// The suite ran a check of its first target: a first check result of any target (`--target live` runs the tenant alone).
+const CONTRACT_STARTED = /[✓✗~i-] \[(?:prism|sandbox|live)\b/;
 const fetchOk = async (output: string) => {
   const url = /http:\/\/127\.0\.0\.1:\d+\/?/.exec(output)![0];
   expect((await fetch(url)).status).toBe(200);
@@ -181,7 +181,7 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 300_000,
       env: tenant,
     },
-    "pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: prism + sandbox + live\npnpm install && pnpm build          # or, once, then run the app's script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live\nFORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract":
+    "pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes\npnpm contract --target live         # from the root: your tenant alone\npnpm install && pnpm build          # or, once, then run the app's script directly:\npnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes\npnpm --filter @forms-api/contract-tests contract --target prism    # only the mock\npnpm --filter @forms-api/contract-tests contract --target live     # your tenant alone\npnpm --filter @forms-api/contract-tests contract --target prism,sandbox,live   # the mock, the contract's sandbox, then the tenant\nFORMS_CONTRACT_TARGETS=live pnpm --filter @forms-api/contract-tests contract  # the same list as --target live":
       {
         kind: 'lines',
         lines: {
@@ -191,7 +191,7 @@ const RUNS: Record<string, Record<string, Run>> = {
             ready: CONTRACT_STARTED,
             timeoutMs: 180_000,
           },
-          'pnpm contract --target live         # from the root: prism + sandbox + live': {
+          'pnpm contract --target live         # from the root: your tenant alone': {
             kind: 'starts',
             place: 'root',
             ready: CONTRACT_STARTED,
@@ -215,20 +215,29 @@ const RUNS: Record<string, Record<string, Run>> = {
             ready: CONTRACT_STARTED,
             timeoutMs: 120_000,
           },
-          'pnpm --filter @forms-api/contract-tests contract --target live     # prism + sandbox + live': {
+          'pnpm --filter @forms-api/contract-tests contract --target live     # your tenant alone': {
             kind: 'starts',
             place: 'root',
             ready: CONTRACT_STARTED,
             timeoutMs: 120_000,
             env: live,
           },
-          'FORMS_CONTRACT_TARGETS=prism,live pnpm --filter @forms-api/contract-tests contract': {
-            kind: 'starts',
-            place: 'root',
-            ready: CONTRACT_STARTED,
-            timeoutMs: 120_000,
-            env: live,
-          },
+          "pnpm --filter @forms-api/contract-tests contract --target prism,sandbox,live   # the mock, the contract's sandbox, then the tenant":
+            {
+              kind: 'starts',
+              place: 'root',
+              ready: CONTRACT_STARTED,
+              timeoutMs: 120_000,
+              env: live,
+            },
+          'FORMS_CONTRACT_TARGETS=live pnpm --filter @forms-api/contract-tests contract  # the same list as --target live':
+            {
+              kind: 'starts',
+              place: 'root',
+              ready: CONTRACT_STARTED,
+              timeoutMs: 120_000,
+              env: live,
+            },
         },
       },
   },
@@ -574,6 +583,10 @@ describe('the CI recipe of the contract suite', () => {
     const job = workflowJob(readFileSync(join(SAMPLES_DIR, SAMPLE), 'utf8'));
     const settings: Record<string, string> = {
       ...tenant(c),
+      // The recipe pins an exact version: the one the local registry holds.
+      FORMS_CONTRACT_TESTS_VERSION: (
+        JSON.parse(readFileSync(join(REPO_ROOT, 'apps/contract-tests/package.json'), 'utf8')) as { version: string }
+      ).version,
       FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write,
     };
     const env: Record<string, string> = {};

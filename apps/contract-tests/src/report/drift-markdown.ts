@@ -12,7 +12,22 @@ const sourceLink = (s: DriftSourceCitation): string => {
   return `[${s.path}:${s.line}${s.endLine && s.endLine !== s.line ? `-${s.endLine}` : ''}](https://github.com/${s.repo}/blob/${s.commit}/${s.path}#${lines})`;
 };
 
-function entrySection(entry: DriftEntry, seen: RunReport['ledgerSeen'][number] | undefined): string[] {
+/** Where the tenant stands on an entry: only a real tenant that ran the entry's operation can say it may be fixed. */
+type OnTenant = 'seen' | 'not-seen' | 'operation-not-run' | 'no-tenant';
+
+const NOT_ON_TENANT: Record<Exclude<OnTenant, 'seen'>, string> = {
+  'not-seen':
+    '**Not seen** on the tenant, though its operation ran: fixed upstream, or not exercised by this configuration.',
+  'operation-not-run': '**Not seen** on the tenant: its operation did not run there in this run.',
+  'no-tenant':
+    '**Not seen** in this run, which reached no tenant of the service: the sandboxes show what the suite reproduces, not what the service does.',
+};
+
+function entrySection(
+  entry: DriftEntry,
+  seen: RunReport['ledgerSeen'][number] | undefined,
+  onTenant: OnTenant,
+): string[] {
   const { evidence } = entry;
   const out = [
     `### ${entry.id}`,
@@ -20,11 +35,10 @@ function entrySection(entry: DriftEntry, seen: RunReport['ledgerSeen'][number] |
     `**${inline(entry.title)}** (${entry.severity}${entry.operationId ? `, \`${entry.operationId}\`` : ''})`,
     '',
   ];
-  out.push(
-    seen
-      ? `- **Seen** ${seen.count}× on ${seen.targets.map((t) => `\`${t}\``).join(', ')}.`
-      : '- **Not seen** in this run: fixed upstream, or not exercised by this configuration.',
-  );
+  const seenLine = seen ? `**Seen** ${seen.count}× on ${seen.targets.map((t) => `\`${t}\``).join(', ')}.` : undefined;
+  // A sandbox showing an entry is by design; where a tenant ran, say what it showed.
+  const tenantLine = onTenant === 'seen' || (seen && onTenant === 'no-tenant') ? undefined : NOT_ON_TENANT[onTenant];
+  out.push(`- ${[seenLine, tenantLine].filter(Boolean).join(' ')}`);
   out.push(`- **The contract:** ${inline(entry.contract)}`);
   for (const quote of entry.contractQuotes) out.push(`  > ${inline(quote)}`);
   out.push(`- **The service:** ${inline(entry.observed)}`);
@@ -63,6 +77,15 @@ export function renderDriftMarkdown(report: RunReport, ledger: Pick<DriftLedger,
   if (report.expectationFailures.length > 0)
     out.push('## Expectations not met', '', ...report.expectationFailures.map((l) => `- ${inline(l)}`), '');
   out.push('## Entries', '');
-  for (const entry of ledger.entries) out.push(...entrySection(entry, seenById.get(entry.id)));
+  const tenants = report.targets
+    .filter((t) => t.kind === 'live' && !t.error)
+    .flatMap((t) => [t.name, `${t.name} (prism proxy)`]);
+  const notSeenOnTenant = new Set(report.ledgerNotSeen.map((e) => e.id));
+  const onTenant = (id: string): OnTenant => {
+    if (tenants.length === 0) return 'no-tenant';
+    if (notSeenOnTenant.has(id)) return 'not-seen';
+    return seenById.get(id)?.targets.some((t) => tenants.includes(t)) ? 'seen' : 'operation-not-run';
+  };
+  for (const entry of ledger.entries) out.push(...entrySection(entry, seenById.get(entry.id), onTenant(entry.id)));
   return out.join('\n');
 }

@@ -1,7 +1,7 @@
 // JUnit XML for CI systems: one testsuite per target, one testcase per check. Failed checks are
 // <failure>, skipped ones <skipped>; known drift is a passing case with a system-out note (or a
-// failure under --strict) so CI dashboards stay green only when the run is.
-import type { RunReport } from './model.js';
+// failure under --strict, unless --allow-drift accepts it) so CI dashboards stay green only when the run is.
+import { failsUnderStrict, type RunReport } from './model.js';
 
 /** Escapes text for XML content and attributes; drops characters XML 1.0 forbids. */
 export function xmlEscape(text: string): string {
@@ -19,9 +19,7 @@ export function renderJUnit(report: RunReport): string {
   const targets = [...new Set(report.results.map((r) => r.target))];
   const errored = report.targets.filter((t) => t.error);
   const failuresOf = (name: string) =>
-    report.results.filter(
-      (r) => r.target === name && (r.outcome === 'failed' || (report.strict && r.outcome === 'known-drift')),
-    ).length;
+    report.results.filter((r) => r.target === name && (r.outcome === 'failed' || failsUnderStrict(report, r))).length;
   const totalFailures = targets.reduce((n, t) => n + failuresOf(t), 0) + errored.length;
   lines.push(
     `<testsuites name="forms-api contract" tests="${report.results.length + errored.length}" failures="${totalFailures}">`,
@@ -38,7 +36,7 @@ export function renderJUnit(report: RunReport): string {
         `    <testcase classname="${xmlEscape(`${target}.${r.operationId}`)}" name="${xmlEscape(r.name)}" time="${(r.durationMs / 1000).toFixed(3)}">`,
       );
       const body = xmlEscape([r.reason ?? '', ...r.curl.map((c) => `repro: ${c}`)].filter(Boolean).join('\n'));
-      if (r.outcome === 'failed' || (report.strict && r.outcome === 'known-drift')) {
+      if (r.outcome === 'failed' || failsUnderStrict(report, r)) {
         lines.push(
           `      <failure message="${xmlEscape((r.reason ?? 'failed').split('\n')[0]!)}" type="${r.outcome}">${body}</failure>`,
         );

@@ -5,7 +5,8 @@ import type { CheckResult, Outcome } from '../model.js';
 
 export interface TargetRun {
   readonly name: string;
-  readonly kind: 'mock' | 'live';
+  /** `mock`: Prism; `sandbox`: a sandbox the suite started (never a real tenant); `live`: a tenant of the service. */
+  readonly kind: 'mock' | 'sandbox' | 'live';
   /** Set when the target could not be started or configured: counts as a failure. */
   readonly error?: string;
   /** What the ledger must show on it: every entry (a sandbox behaving like the service), or none (one following the contract). */
@@ -47,12 +48,18 @@ export interface RunReport {
   /** The explorer's seed (replays the run's generated cases with --seed) and bounds; absent when it did not run. */
   readonly explore?: { readonly seed: number; readonly budget: number; readonly timeLimitMs: number };
   readonly strict: boolean;
+  /** With --strict and --allow-drift: the entries whose known drift does not fail the run, and those whose allowance expired. */
+  readonly allowedDrift?: { readonly ids: string[]; readonly expired: Array<{ id: string; until: string }> };
   readonly targets: TargetRun[];
   readonly results: CheckResult[];
   readonly totals: Totals;
   /** Ledger entries matched by some result, with how often and on which targets. */
   readonly ledgerSeen: Array<{ id: string; title: string; count: number; targets: string[] }>;
-  /** Ledger entries never matched: maybe fixed upstream, maybe not exercised. */
+  /**
+   * Ledger entries a real tenant (a `live` target) did not show though the operation they are about
+   * ran on it: maybe fixed upstream, maybe not exercised. Empty when no tenant ran: the sandboxes
+   * say nothing of what the service still does.
+   */
   readonly ledgerNotSeen: Array<{ id: string; title: string }>;
   /** Targets whose drift expectation was not met, each with what went wrong; each fails the run. */
   readonly expectationFailures: string[];
@@ -76,6 +83,7 @@ export function buildReport(input: {
   results: CheckResult[];
   ledger: Pick<DriftLedger, 'entries'>;
   explore?: RunReport['explore'];
+  allowedDrift?: RunReport['allowedDrift'];
 }): RunReport {
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
@@ -87,7 +95,14 @@ export function buildReport(input: {
       seenOn.set(id, (seenOn.get(id) ?? new Set()).add(r.target));
     }
   }
-  const liveRan = targets.some((t) => t.kind === 'live' && !t.error);
+  // What the real tenants showed: their own results and their prism proxy passes'.
+  const tenants = new Set(
+    targets.filter((t) => t.kind === 'live' && !t.error).flatMap((t) => [t.name, `${t.name} (prism proxy)`]),
+  );
+  const onTenants = results.filter((r) => tenants.has(r.target));
+  const seenOnTenants = new Set(onTenants.flatMap((r) => r.driftIds));
+  // An operation ran when one of its checks did (not skipped): `--operation` or a missing setting leaves others out.
+  const ranOnTenants = new Set(onTenants.filter((r) => r.outcome !== 'skipped').map((r) => r.operationId));
   const expectationFailures = targets.flatMap((t) => {
     if (t.error || !t.expectsDrift) return [];
     // Results of the target itself (its proxy pass is a target of its own name plus a suffix).
@@ -108,11 +123,7 @@ export function buildReport(input: {
         ]
       : [];
   });
-  // --strict: known drift fails the run, except where it is the expectation (the observed sandbox).
-  const reference = new Set(
-    targets.filter((t) => t.expectsDrift === 'every-entry').flatMap((t) => [t.name, `${t.name} (prism proxy)`]),
-  );
-  const strictDrift = results.some((r) => r.outcome === 'known-drift' && !reference.has(r.target));
+  const strictDrift = results.some((r) => failsUnderStrict(input, r));
   const failed =
     totals.failed > 0 || targets.some((t) => t.error) || (strict && strictDrift) || expectationFailures.length > 0;
   return {
@@ -121,16 +132,35 @@ export function buildReport(input: {
     durationMs: Date.now() - input.startedAt.getTime(),
     ...(input.explore ? { explore: input.explore } : {}),
     strict,
+    ...(input.allowedDrift ? { allowedDrift: input.allowedDrift } : {}),
     targets,
     results,
     totals,
     ledgerSeen: ledger.entries
       .filter((e) => counts.has(e.id))
       .map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
-    ledgerNotSeen: liveRan
-      ? ledger.entries.filter((e) => !counts.has(e.id)).map((e) => ({ id: e.id, title: e.title }))
-      : [],
+    ledgerNotSeen: ledger.entries
+      .filter((e) => !seenOnTenants.has(e.id) && e.match.some((m) => ranOnTenants.has(m.operationId)))
+      .map((e) => ({ id: e.id, title: e.title })),
     expectationFailures,
     exitCode: failed ? 1 : 0,
   };
+}
+
+/**
+ * Whether a result fails a --strict run: known drift, except where it is the expectation (the
+ * observed sandbox and its proxy pass) and except drift of entries the --allow-drift file accepts.
+ */
+export function failsUnderStrict(
+  report: Pick<RunReport, 'strict' | 'targets' | 'allowedDrift'>,
+  result: CheckResult,
+): boolean {
+  if (!report.strict || result.outcome !== 'known-drift') return false;
+  const reference = report.targets.find(
+    (t) =>
+      t.expectsDrift === 'every-entry' && (result.target === t.name || result.target === `${t.name} (prism proxy)`),
+  );
+  if (reference) return false;
+  const allowed = report.allowedDrift?.ids ?? [];
+  return result.driftIds.length === 0 || result.driftIds.some((id) => !allowed.includes(id));
 }

@@ -26,7 +26,9 @@ export function createPlaceholderRedactor(secrets: ReadonlyMap<string, string>):
       // The client marks what it removed; the suite names the variable that holds it instead.
       if (replaced !== out) out = replaced.split(REDACTED).join(placeholder);
     }
-    return out.replace(/(Bearer(?:\s|%20|\+)+)(?!\$)[^\s'"&]+/gi, '$1$FORMS_API_TOKEN');
+    // A backslash is taken only with the character it escapes, never before a quote: eating the
+    // backslash of \" or \' would end a JSON string or a shell quote early.
+    return out.replace(/(Bearer(?:\s|%20|\+)+)(?!\$)(?:[^\s'"&\\]|\\[^\s'"])+/gi, '$1$FORMS_API_TOKEN');
   };
 }
 

@@ -4,6 +4,8 @@
 
 /** C0 controls, DEL, C1 controls, the Unicode line/paragraph separators and bidi controls. */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** One such character (curl repros quote a value holding one with $'…', so their lines are printable as they are). */
+export const UNPRINTABLE_CHAR = new RegExp(UNPRINTABLE.source, 'u');
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 const escapeChar = (char: string): string => {

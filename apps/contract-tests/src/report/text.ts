@@ -55,7 +55,7 @@ export function renderSummary(report: RunReport): string {
   const drift = report.results.filter((r) => r.outcome === 'known-drift');
   if (drift.length > 0) {
     out.push(
-      `-- Known drift (${report.strict ? 'fails the run: --strict' : 'not failing; --strict makes it fail'}) --`,
+      `-- Known drift (${report.strict ? `fails the run: --strict${report.allowedDrift ? `, except the ${report.allowedDrift.ids.length} entries --allow-drift accepts` : ''}` : 'not failing; --strict makes it fail'}) --`,
     );
     // One line per distinct finding: a check repeated over pages or seeds says the same thing N times.
     const lines = new Map<string, number>();
@@ -66,6 +66,8 @@ export function renderSummary(report: RunReport): string {
     for (const [line, count] of lines) out.push(count > 1 ? `${line} (${count}×)` : line);
     out.push('');
   }
+  for (const e of report.allowedDrift?.expired ?? [])
+    out.push(`--allow-drift: the allowance of ${e.id} ended ${e.until}; its drift fails --strict again.`, '');
   const skipped = report.results.filter((r) => r.outcome === 'skipped');
   if (skipped.length > 0) {
     out.push('-- Skipped --');

@@ -1,15 +1,27 @@
 // Writes contract-report.json, contract-report.xml and drift.md into the report directory. Both are redacted
 // as data (every string of the report) and again as text; the JSON drops raw exchanges.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { DriftLedger } from '@forms-api/spec/drift';
 import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
 import { redactValue, type Redact } from './placeholders.js';
+import { redactKeepingRepros } from './repros.js';
+import { xmlEscape } from './junit.js';
 
 /** The JSON form: results without the recorded exchanges (only the request line and status of each). */
 export function toJson(report: RunReport, redact: Redact): string {
+  return redactKeepingRepros(
+    report,
+    (marked) => renderJson(marked, redact),
+    redact,
+    (line) => JSON.stringify(line).slice(1, -1),
+  );
+}
+
+function renderJson(report: RunReport, redact: Redact): string {
   const results = report.results.map(({ failures, ...rest }) => ({
     ...rest,
     failures: failures.map(({ exchange, schemaErrors, ...f }) => ({
@@ -27,7 +39,12 @@ export function toJson(report: RunReport, redact: Redact): string {
       ...(exchange ? { request: `${exchange.method} ${exchange.url}`, status: exchange.status } : {}),
     })),
   }));
-  return redact(JSON.stringify(redactValue({ ...report, results }, redact), null, 2)) + '\n';
+  return JSON.stringify(redactValue({ ...report, results }, redact), null, 2) + '\n';
+}
+
+/** The JUnit form, redacted as data and as text (its repros as they were quoted). */
+export function toJUnit(report: RunReport, redact: Redact): string {
+  return redactKeepingRepros(report, (marked) => renderJUnit(redactValue(marked, redact)), redact, xmlEscape);
 }
 
 export async function writeReports(
@@ -40,8 +57,24 @@ export async function writeReports(
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');
   const drift = join(dir, 'drift.md');
-  await writeFile(json, toJson(report, redact));
-  await writeFile(xml, redact(renderJUnit(redactValue(report, redact))));
-  await writeFile(drift, redact(renderDriftMarkdown(report, ledger)));
+  await writeReplacing(json, toJson(report, redact));
+  await writeReplacing(xml, toJUnit(report, redact));
+  await writeReplacing(drift, redact(renderDriftMarkdown(report, ledger)));
   return { json, xml, drift };
+}
+
+/**
+ * Writes a new file beside `path` (created exclusively: never through a link someone placed there)
+ * and renames it over `path`. A rename replaces a symlink rather than following it, so a link in
+ * the report directory cannot aim the report at another file.
+ */
+async function writeReplacing(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+  await writeFile(temporary, text, { flag: 'wx', mode: 0o644 });
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

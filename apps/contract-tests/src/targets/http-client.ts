@@ -9,6 +9,7 @@ import { readPrefix, webStreamSource, type BoundedBody } from '@forms-api/intern
 import type { paths } from '@forms-api/types';
 import type { Exchange } from '../model.js';
 import type { TargetPacing, TrafficMeter } from './target.js';
+import { MAX_RESPONSE_BYTES } from './limits.js';
 
 export type RawClient = Client<paths>;
 
@@ -32,11 +33,7 @@ export class ExchangeRecorder {
 
 const headersToRecord = (headers: Headers): Record<string, string> => Object.fromEntries([...headers.entries()]);
 
-/**
- * The most bytes the suite reads of one response body. Real pages are well under a megabyte; past
- * this the tenant is broken (or hostile: an endless body), and reading on would only exhaust memory.
- */
-export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export { MAX_RESPONSE_BYTES } from './limits.js';
 
 /** Statuses whose Response must be built without a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);

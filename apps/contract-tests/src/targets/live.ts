@@ -5,6 +5,7 @@ import type { RequestPacer } from '@forms-api/client';
 import type { Result } from '@forms-api/types';
 import { ContractTestsError } from '../errors.js';
 import { envVariableOf } from './settings.js';
+import { targetReceiver } from '../webhooks/receiver.js';
 import { pacingWith, TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
 
 /** Each setting by its one name (the config key; the variable is FORMS_API_ + CONSTANT_CASE), and its type. */
@@ -112,8 +113,23 @@ export function loadLiveConfig(options: {
     if (type === 'port' && !/^[0-9]{1,5}$/.test(value)) invalid.push(`${env} must be a port number`);
     if (type === 'url' && !/^https?:\/\/[^\s]+$/.test(value)) invalid.push(`${env} must be an http(s) URL`);
   }
+  for (const key of Object.keys(TOKEN_ROLES) as TokenName[]) {
+    const value = values[key];
+    // A token pasted from a header ("Bearer 1|abc…") was sent as "Bearer Bearer …": say so, never show it.
+    if (value !== undefined && /^bearer\s/i.test(value))
+      invalid.push(`${envVariableOf(key)} starts with "Bearer ": set the token alone (the suite adds the scheme)`);
+    else if (value !== undefined && /\s/.test(value))
+      invalid.push(`${envVariableOf(key)} holds white space (a line break pasted with it?): set the token alone`);
+  }
   if (invalid.length > 0) return { ok: false, error: configError(invalid.join('; ')) };
   return { ok: true, value: values };
+}
+
+/** `https://tunnel.example/hook?x=1` + `/abc` -> `https://tunnel.example/hook/abc?x=1`. */
+function withPath(url: string, path: string): string {
+  const u = new URL(url);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}${path}`;
+  return u.toString();
 }
 
 const num = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
@@ -130,6 +146,11 @@ export function liveTarget(
     }),
   ) as unknown as TargetTokens;
   const receiverUrl = settings.webhookReceiverUrl;
+  // A free port unless the settings name one (the port a tunnel forwards to).
+  const port = settings.webhookReceiverPort;
+  const hooks = receiverUrl
+    ? targetReceiver(port ? Number(port) : 0, port ? envVariableOf('webhookReceiverPort') : undefined)
+    : undefined;
   const ids = Object.fromEntries(
     Object.entries({
       workspaceId: num(settings.workspaceId),
@@ -149,13 +170,15 @@ export function liveTarget(
     tokens,
     ids,
     write: options.write,
-    // The receiver URL is public (a tunnel) and forwards to the suite's receiver on a fixed port.
-    ...(receiverUrl
-      ? { webhooks: { listenPort: Number(settings.webhookReceiverPort ?? 8787), receiverUrl: () => receiverUrl } }
+    // The receiver URL is public (a tunnel) and forwards every path to the suite's receiver.
+    ...(receiverUrl && hooks
+      ? { webhooks: { receiver: hooks.receiver, receiverUrl: (_port, path) => withPath(receiverUrl, path) } }
       : {}),
     proxyPass: options.proxyPass,
     ...(options.pacer ? { pacing: pacingWith(options.pacer) } : {}),
     secrets: tokenSecrets(tokens),
-    stop: async () => {},
+    stop: async () => {
+      await hooks?.close();
+    },
   };
 }

@@ -12,6 +12,7 @@ import { ContractTestsError } from '../errors.js';
 import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
 import { tokenSecrets } from './target.js';
+import { targetReceiver } from '../webhooks/receiver.js';
 
 export { SANDBOX_FAULTS, type SandboxFault } from '@forms-api/sandbox';
 
@@ -32,6 +33,7 @@ export async function startSandboxTarget(
     ...(options.behaviour ? { behaviour: options.behaviour } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   });
+  const hooks = targetReceiver(0);
   try {
     const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0);
     const free = sandbox.workspaces.find((w) => w.plan === 'free' && w.forms.length > 0);
@@ -58,6 +60,7 @@ export async function startSandboxTarget(
     return {
       name: options.name ?? 'sandbox',
       kind: 'live',
+      embedded: true,
       baseUrl: sandbox.baseUrl,
       tokens,
       ids: {
@@ -70,12 +73,13 @@ export async function startSandboxTarget(
         ...(captchaForm ? { captchaFormId: captchaForm.id } : {}),
       },
       write: true,
-      webhooks: { listenPort: 0, receiverUrl: (port) => `http://127.0.0.1:${port}/webhook` },
+      webhooks: { receiver: hooks.receiver, receiverUrl: (port, path) => `http://127.0.0.1:${port}${path}` },
       proxyPass: true,
       // The contract's sandbox must show no drift; the service's, every entry of the ledger.
       ...(options.expectsDrift ? { expectsDrift: options.expectsDrift } : {}),
       secrets,
       stop: async () => {
+        await hooks.close();
         await sandbox.close();
       },
     };

@@ -4,6 +4,7 @@ import type { RequestPacer } from '@forms-api/client';
 import { ABILITIES, type Ability } from '@forms-api/types';
 import { envVariableOf, placeholderOf } from './settings.js';
 import type { DriftExpectation } from '../report/model.js';
+import type { SharedReceiver } from '../webhooks/receiver.js';
 
 /**
  * The tokens a target can hold, each under its one name: its setting (the key in a --config file;
@@ -74,10 +75,10 @@ export interface TargetIds {
 }
 
 export interface WebhookReach {
-  /** Port of the suite's local receiver (0: any free port). */
-  readonly listenPort: number;
-  /** The receiver URL the tenant should call, given the local port (a tunnel for live tenants). */
-  receiverUrl(localPort: number): string;
+  /** The suite's receiver for this target: started at the first call, then the same one; the target's stop closes it. */
+  receiver(): Promise<SharedReceiver>;
+  /** The URL the tenant should call to reach `path` of the receiver listening on `localPort` (a tunnel for live tenants). */
+  receiverUrl(localPort: number, path: string): string;
 }
 
 export interface Target {
@@ -94,6 +95,8 @@ export interface Target {
   readonly webhooks?: WebhookReach;
   /** Run the read-only requests again through `prism proxy --errors` as a second opinion. */
   readonly proxyPass: boolean;
+  /** Set on a sandbox the suite started itself: disposable, and never a tenant of the service. */
+  readonly embedded?: boolean;
   /** What the ledger must show on this target (the embedded sandboxes); absent for real tenants. */
   readonly expectsDrift?: DriftExpectation;
   /**

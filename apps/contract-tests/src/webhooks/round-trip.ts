@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../check-context.js';
 import { createTemporaryIntegration, integrationBody, newSecret } from '../suites/helpers.js';
 import { envVariableOf } from '../targets/settings.js';
-import { startReceiver, type WebhookReceiver } from './receiver.js';
+import type { WebhookReceiver } from './receiver.js';
 
 export interface WebhookSetup {
   readonly receiver: WebhookReceiver;
@@ -24,8 +24,11 @@ export async function setUpWebhook(
   const reach = ctx.target.webhooks;
   if (!reach)
     return ctx.skip(`the tenant cannot reach a receiver of the suite (set ${envVariableOf('webhookReceiverUrl')})`);
-  const receiver = await startReceiver(reach.listenPort);
-  ctx.onCleanup('stop the webhook receiver', () => receiver.close());
+  // The target's one receiver; this webhook's deliveries come to a path of its own, so a late
+  // delivery of an earlier check's integration is never taken for this one's.
+  const shared = await reach.receiver();
+  const path = `/webhook/${randomBytes(6).toString('hex')}`;
+  const receiver = shared.at(path);
   const secret = newSecret(ctx);
   const header = { name: 'X-Contract-Test', value: randomBytes(6).toString('hex') };
   const { id } = await createTemporaryIntegration(
@@ -33,7 +36,7 @@ export async function setUpWebhook(
     {
       ...integrationBody({
         status: 'active',
-        webhook_url: reach.receiverUrl(receiver.port),
+        webhook_url: reach.receiverUrl(shared.port, path),
         webhook_secret: secret,
         webhook_headers: { [header.name]: header.value },
       }),

@@ -1,0 +1,178 @@
+// Before a live run: a few read-only requests that check the settings against the tenant (it is
+// reachable and is the forms API, the token is accepted and holds the abilities a read can show,
+// the ids exist). A wrong setting stops the run with one message naming it, instead of dozens of
+// failures reported as if the service had drifted. Never shows a token or what the tenant sent.
+import { isFormsApiError } from '@forms-api/client';
+import { readPrefix, webStreamSource } from '@forms-api/internal/bounded-body';
+import { ContractTestsError } from '../errors.js';
+import { MAX_RESPONSE_BYTES, targetFetch } from './http-client.js';
+import { envVariableOf } from './settings.js';
+import type { Target, TargetIds } from './target.js';
+
+/** Which setting the tenant refused, and how. */
+export type PreflightProblem =
+  | 'unreachable'
+  | 'not_the_api'
+  | 'token_rejected'
+  | 'missing_ability'
+  | 'not_found'
+  | 'form_not_in_workspace'
+  | 'rate_limited';
+
+/** `https://user:pass@host/x` -> `https://host/x`: a base URL may carry a password. */
+function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+const failure = (problem: PreflightProblem, message: string, context: Record<string, unknown> = {}) =>
+  new ContractTestsError(
+    'preflight_failed',
+    `the live settings do not work against the tenant: ${message} (nothing was run; --no-preflight skips this check)`,
+    { context: { problem, ...context } },
+  );
+
+interface Probe {
+  /** The path (ids only: no secret is ever in it). */
+  readonly path: string;
+  /** What a 404 means, as the setting that names the missing thing. */
+  readonly notFound: { readonly setting: keyof TargetIds; readonly what: string };
+  /** What a 403 means. */
+  readonly forbidden: string;
+}
+
+/**
+ * Checks `target`'s settings against the tenant, through the target's own pacer (one budget: a
+ * 429 is waited out as in the run). Resolves when the run can start; rejects with a
+ * ContractTestsError of kind `preflight_failed` naming the setting to fix.
+ */
+export async function preflightLive(target: Target, signal?: AbortSignal): Promise<void> {
+  const fetch = targetFetch({ pacing: target.pacing, traffic: target.traffic });
+  const base = target.baseUrl;
+  const { workspaceId, formId, integrationId, freeFormId, captchaFormId } = target.ids;
+  const token = envVariableOf('token');
+  const probes: Probe[] = [
+    {
+      path: `/open/workspaces/${workspaceId}/forms?per_page=1`,
+      notFound: { setting: 'workspaceId', what: `workspace ${workspaceId}` },
+      forbidden: `${token} may not list the forms of workspace ${workspaceId}: the token needs forms-read, and its user must be a member of the workspace (check ${envVariableOf('workspaceId')})`,
+    },
+    {
+      path: `/open/forms/${formId}`,
+      notFound: { setting: 'formId', what: `form ${formId}` },
+      forbidden: `${token} may not read form ${formId}: the token needs forms-read, and the form must be in a workspace of its user (check ${envVariableOf('formId')})`,
+    },
+    {
+      path: `/open/forms/${formId}/integrations`,
+      notFound: { setting: 'formId', what: `form ${formId}` },
+      forbidden: `${token} may not list the integrations of form ${formId}: the token needs manage-integrations`,
+    },
+    ...(integrationId !== undefined
+      ? [
+          {
+            path: `/open/forms/${formId}/integrations/${integrationId}/events`,
+            notFound: { setting: 'integrationId' as const, what: `integration ${integrationId} of form ${formId}` },
+            forbidden: `${token} may not list the events of integration ${integrationId}: the token needs manage-integrations`,
+          },
+        ]
+      : []),
+    ...(
+      [
+        ['freeFormId', freeFormId],
+        ['captchaFormId', captchaFormId],
+      ] as const
+    ).flatMap(([setting, id]) =>
+      id === undefined
+        ? []
+        : [
+            {
+              path: `/open/forms/${id}`,
+              notFound: { setting, what: `form ${id}` },
+              forbidden: `${token} may not read form ${id} (${envVariableOf(setting)}): it must be in a workspace of the token's user`,
+            },
+          ],
+    ),
+  ];
+  for (const probe of probes) {
+    const request = `GET ${probe.path.replace(/\?.*/, '')}`;
+    let response: Response;
+    try {
+      response = await fetch(`${base}${probe.path}`, {
+        headers: { authorization: `Bearer ${target.tokens.token}`, accept: 'application/json' },
+        redirect: 'manual',
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (isFormsApiError(error) && error.kind === 'rate_limited')
+        throw failure(
+          'rate_limited',
+          `the tenant kept answering 429 to ${request} past the pacer's bound: another job spends ${token}'s budget; run again when it is done`,
+        );
+      // Ctrl-C: the run stops before its first target anyway.
+      if (signal?.aborted) return;
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      throw failure(
+        'unreachable',
+        `cannot reach ${envVariableOf('baseUrl')} (${shownUrl(base)})${typeof cause === 'string' ? `: ${cause}` : ''}; check the URL and that this machine can reach it`,
+        { setting: envVariableOf('baseUrl') },
+      );
+    }
+    const type = response.headers.get('content-type') ?? '';
+    // Read within the run's bound (a hostile tenant's endless body); a cut body is judged by its type.
+    const read = response.body ? await readPrefix(webStreamSource(response.body), MAX_RESPONSE_BYTES) : undefined;
+    let body: unknown;
+    let json = /json/i.test(type);
+    if (json && read?.ok && !read.value.exceeded) {
+      try {
+        body = JSON.parse(new TextDecoder().decode(read.value.bytes));
+      } catch {
+        json = false;
+      }
+    }
+    const status = response.status;
+    const context = { status, request };
+    if (status === 401)
+      throw failure(
+        'token_rejected',
+        `the tenant answered 401 to ${request}: ${token} is wrong, expired or revoked (set the token alone, without "Bearer "), or ${envVariableOf('baseUrl')} (${shownUrl(base)}) is another service`,
+        { ...context, setting: token },
+      );
+    // A web site or a proxy's page answers HTML; the forms API answers JSON to each of these.
+    if (!json)
+      throw failure(
+        'not_the_api',
+        `${envVariableOf('baseUrl')} (${shownUrl(base)}) does not answer as the forms API: ${request} answered ${status} ${type || 'without a content type'}; use the API's base URL, for example https://api.opnform.com`,
+        { ...context, setting: envVariableOf('baseUrl') },
+      );
+    if (status === 403)
+      throw failure('missing_ability', `the tenant answered 403 to ${request}: ${probe.forbidden}`, {
+        ...context,
+        setting: token,
+      });
+    if (status === 404)
+      throw failure(
+        'not_found',
+        `the tenant answered 404 to ${request}: ${probe.notFound.what} does not exist, or its workspace is not the token's; check ${envVariableOf(probe.notFound.setting)}`,
+        { ...context, setting: envVariableOf(probe.notFound.setting) },
+      );
+    // The main form must be in the workspace named (the list checks run on that workspace).
+    const formWorkspace = (body as { workspace_id?: unknown } | undefined)?.workspace_id;
+    if (
+      probe.path === `/open/forms/${formId}` &&
+      status === 200 &&
+      typeof formWorkspace === 'number' &&
+      formWorkspace !== workspaceId
+    )
+      throw failure(
+        'form_not_in_workspace',
+        `form ${formId} is in workspace ${formWorkspace}, not in ${envVariableOf('workspaceId')} (${workspaceId}); name a form of that workspace, or its workspace`,
+        { ...context, setting: envVariableOf('formId') },
+      );
+  }
+}
