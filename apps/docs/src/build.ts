@@ -120,12 +120,21 @@ export function buildSite(): DocsResult<BuildOutput> {
   const spec = siteSpec(bundle.value, guides.value, { samples: samples.value, variants: variants.value });
   if (!spec.ok) return spec;
 
-  rmSync(distDir, { recursive: true, force: true });
-  mkdirSync(distDir, { recursive: true });
+  return renderSite(spec.value, distDir, guides.value.length);
+}
+
+/**
+ * Renders `spec` (a document siteSpec made) into `outDir`: `openapi.json` and the offline
+ * `index.html`, checked for outside fetches and telemetry. The build's last step, and how the
+ * tests render a page of their own.
+ */
+export function renderSite(spec: Record<string, unknown>, outDir: string, guides = 0): DocsResult<BuildOutput> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
   // The rendered document is published too, so readers can download exactly what they see.
-  const specFile = join(distDir, 'openapi.json');
-  writeFileSync(specFile, `${JSON.stringify(spec.value, null, 2)}\n`);
-  const indexHtml = join(distDir, 'index.html');
+  const specFile = join(outDir, 'openapi.json');
+  writeFileSync(specFile, `${JSON.stringify(spec, null, 2)}\n`);
+  const indexHtml = join(outDir, 'index.html');
   const templateFile = fillTemplate();
   const built = runBuildDocs(specFile, templateFile, indexHtml);
   rmSync(dirname(templateFile), { recursive: true, force: true });
@@ -140,6 +149,7 @@ export function buildSite(): DocsResult<BuildOutput> {
       `dist/index.html would load resources from other hosts, so it would not work offline:\n${external
         .map((e) => `  - ${e.what}: ${e.reference}`)
         .join('\n')}`,
+      { context: { references: external.map((e) => e.reference) } },
     );
   }
   if (!telemetryDisabled(html)) {
@@ -149,7 +159,7 @@ export function buildSite(): DocsResult<BuildOutput> {
       { context: { file: 'apps/docs/redocly.yaml' } },
     );
   }
-  return { ok: true, value: { indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) } };
+  return { ok: true, value: { indexHtml, guides, bytes: Buffer.byteLength(html) } };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
