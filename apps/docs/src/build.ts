@@ -15,6 +15,7 @@ import { knownDifferencesGuide, readSuiteRun } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
+import { referenceForSite } from './reference-text.ts';
 
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(appDir, 'dist');
@@ -110,14 +111,17 @@ export function buildSite(): DocsResult<BuildOutput> {
   const reportFile = process.env.FORMS_DOCS_CONTRACT_REPORT || defaultContractReport;
   const run = readSuiteRun(reportFile, relative(repoDir, reportFile) || reportFile);
   if (!run.ok) return run;
-  const differences = knownDifferencesGuide(ledger.value, run.value);
+  // The reference shows the spec without its citations of the service's code; the known
+  // differences page lists them.
+  const reference = referenceForSite(bundle.value);
+  const differences = knownDifferencesGuide(ledger.value, run.value, reference.citations);
   if (!differences.ok) return differences;
   guides.value.push(differences.value);
   const samples = readCodeSamples(operationIdsOf(bundle.value));
   if (!samples.ok) return samples;
   const variants = readOperationVariants(operationIdsOf(bundle.value));
   if (!variants.ok) return variants;
-  const spec = siteSpec(bundle.value, guides.value, { samples: samples.value, variants: variants.value });
+  const spec = siteSpec(reference.spec, guides.value, { samples: samples.value, variants: variants.value });
   if (!spec.ok) return spec;
 
   return renderSite(spec.value, distDir, guides.value.length);

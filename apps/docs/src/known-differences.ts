@@ -6,6 +6,8 @@ import type { DriftEntry, DriftLedger, DriftSourceCitation } from '@forms-api/sp
 import { fail, type DocsResult } from './errors.ts';
 import type { Guide } from './guides.ts';
 import { inlineCode, markdownText, tableCell } from './markdown-text.ts';
+import type { SourceCitation } from './reference-text.ts';
+import { TOOLKIT_HELPERS } from './toolkit-helpers.ts';
 
 export const KNOWN_DIFFERENCES_SLUG = 'known-differences';
 export const KNOWN_DIFFERENCES_TITLE = 'Known differences from the contract';
@@ -126,6 +128,8 @@ function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], sour
     );
   }
   if (entry.evidence.integratorAdvice) out.push(`**What to do:** ${oneLine(entry.evidence.integratorAdvice)}`, '');
+  const helper = TOOLKIT_HELPERS[entry.id];
+  if (helper) out.push(`**With this toolkit:** ${helper}`, '');
   if (entry.pendingMatch) out.push(`**Not yet recognised by the contract suite:** ${oneLine(entry.pendingMatch)}`, '');
   out.push(`**Last seen by the contract suite:** ${lastSeen(entry, source)}`, '');
   return out;
@@ -151,8 +155,25 @@ function runParagraph(source: SuiteRunSource): string {
   );
 }
 
+/** The service's code behind the reference's own observations, which the reference shows without it. */
+function citationSection(citations: readonly SourceCitation[], upstream: DriftLedger['upstream']): string[] {
+  if (citations.length === 0) return [];
+  return [
+    "## Where the reference's observations come from",
+    '',
+    `Beyond the ledger, the reference describes what the service does where the published contract is silent (marked observed). The lines of the service's code each of those descriptions rests on, in ${upstream.repo}:`,
+    '',
+    ...citations.map((c) => `- ${code(c.where)}: ${code(c.lines)} at ${code(c.commit)}`),
+    '',
+  ];
+}
+
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
-export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): DocsResult<Guide> {
+export function knownDifferencesGuide(
+  ledger: DriftLedger,
+  source: SuiteRunSource,
+  citations: readonly SourceCitation[] = [],
+): DocsResult<Guide> {
   if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
     return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries', {
       context: { file: '@forms-api/spec/drift.json' },
@@ -181,6 +202,7 @@ export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSourc
     ),
     '',
     ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
+    ...citationSection(citations, ledger.upstream),
   ];
   return {
     ok: true,
