@@ -113,17 +113,6 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 180_000,
       env: live,
     },
-  },
-  'apps/docs/guides/04-sandbox.md': {
-    'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
-    'pnpm --silent sandbox --port 0 --behaviour observed': {
-      kind: 'starts',
-      place: 'root',
-      ready: SANDBOX_JSON,
-      timeoutMs: 120_000,
-    },
-  },
-  'apps/docs/guides/06-contract-tests-in-ci.md': {
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': {
       kind: 'finishes',
       place: { project: [] },
@@ -149,6 +138,15 @@ const RUNS: Record<string, Record<string, Run>> = {
     },
     'npx --yes @forms-api/contract-tests --target live --seed 18 --explore-budget 60 --explore-time 60 --report-dir contract-reports':
       { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+  },
+  'apps/docs/guides/04-sandbox.md': {
+    'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+    'pnpm --silent sandbox --port 0 --behaviour observed': {
+      kind: 'starts',
+      place: 'root',
+      ready: SANDBOX_JSON,
+      timeoutMs: 120_000,
+    },
   },
   'apps/sandbox/README.md': {
     // npx fetches the package from the local registry into a project of the reader's.

@@ -190,7 +190,7 @@ export function knownDifferencesGuide(
       'what the contract says, what the service does, the lines of its code that show it, and what to do about it.',
     '',
     'The contract suite recognises each entry as known drift: reported, and failing a run only with `--strict` ' +
-      '(see "Running the contract suite in your CI"). The sandbox started with `--behaviour observed` reproduces every one of them.',
+      '(see "Running the contract suite against your tenant"). The sandbox started with `--behaviour observed` reproduces every one of them.',
     '',
     runParagraph(source),
     '',

@@ -126,8 +126,8 @@ describe('the guides in Chromium at 1400 px', () => {
   it('the front page leads to a working receiver, a paced live contract run and the known differences', async () => {
     for (const [text, route] of [
       ['Verifying webhooks', '#/verifying-webhooks'],
-      ['Running the contract suite in your CI', '#/running-the-contract-suite-in-your-ci'],
-      ["paced to the tenant's rate limit", '#/running-the-contract-suite-in-your-ci/pacing-to-the-rate-limit'],
+      ['Running the contract suite against your tenant', '#/running-the-contract-suite-against-your-tenant'],
+      ["paced to the tenant's rate limit", '#/running-the-contract-suite-against-your-tenant/pacing-to-the-rate-limit'],
       [KNOWN_DIFFERENCES_TITLE, '#/known-differences-from-the-contract'],
     ] as const) {
       await freshLoad('/');
