@@ -1,3 +1,4 @@
+// #region catch-up
 import { createFormsClient } from '@forms-api/client';
 
 const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, token: process.env.FORMS_API_TOKEN! });
@@ -6,7 +7,6 @@ const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, toke
 const stored = new Set<number>();
 const since = '2024-01-01 00:00:00';
 
-// #region catch-up
 // Newest first. `created_at` is `YYYY-MM-DD HH:MM:SS` in UTC, so the strings compare as times.
 for await (const submission of forms.submissions.iterate(11, { status: 'completed' })) {
   if (submission.data.created_at < since) break; // older than the outage: done
