@@ -113,24 +113,6 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 180_000,
       env: live,
     },
-  },
-  'apps/docs/guides/04-sandbox.md': {
-    'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
-    'pnpm --silent sandbox --port 0 --behaviour observed': {
-      kind: 'starts',
-      place: 'root',
-      ready: SANDBOX_JSON,
-      timeoutMs: 120_000,
-    },
-    // A reader's project; the test's receiver stands for the reader's (it answers 2xx: exit 0).
-    'npx --yes @forms-api/sandbox trigger --to "$RECEIVER_URL"   # e.g. http://127.0.0.1:3000/webhooks': {
-      kind: 'finishes',
-      place: { project: [] },
-      timeoutMs: 180_000,
-      env: (c) => ({ RECEIVER_URL: c.receiverUrl }),
-    },
-  },
-  'apps/docs/guides/06-contract-tests-in-ci.md': {
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': {
       kind: 'finishes',
       place: { project: [] },
@@ -156,6 +138,22 @@ const RUNS: Record<string, Record<string, Run>> = {
     },
     'npx --yes @forms-api/contract-tests --target live --seed 18 --explore-budget 60 --explore-time 60 --report-dir contract-reports':
       { kind: 'finishes', place: { project: [] }, timeoutMs: 300_000, env: tenant },
+  },
+  'apps/docs/guides/04-sandbox.md': {
+    'pnpm --silent sandbox --port 0': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
+    'pnpm --silent sandbox --port 0 --behaviour observed': {
+      kind: 'starts',
+      place: 'root',
+      ready: SANDBOX_JSON,
+      timeoutMs: 120_000,
+    },
+    // A reader's project; the test's receiver stands for the reader's (it answers 2xx: exit 0).
+    'npx --yes @forms-api/sandbox trigger --to "$RECEIVER_URL"   # e.g. http://127.0.0.1:3000/webhooks': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 180_000,
+      env: (c) => ({ RECEIVER_URL: c.receiverUrl }),
+    },
   },
   'apps/sandbox/README.md': {
     // npx fetches the package from the local registry into a project of the reader's.

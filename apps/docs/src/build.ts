@@ -15,6 +15,7 @@ import { knownDifferencesGuide, readSuiteRun } from './known-differences.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
+import { referenceForSite } from './reference-text.ts';
 
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(appDir, 'dist');
@@ -110,22 +111,34 @@ export function buildSite(): DocsResult<BuildOutput> {
   const reportFile = process.env.FORMS_DOCS_CONTRACT_REPORT || defaultContractReport;
   const run = readSuiteRun(reportFile, relative(repoDir, reportFile) || reportFile);
   if (!run.ok) return run;
-  const differences = knownDifferencesGuide(ledger.value, run.value);
+  // The reference shows the spec without its citations of the service's code; the known
+  // differences page lists them.
+  const reference = referenceForSite(bundle.value);
+  const differences = knownDifferencesGuide(ledger.value, run.value, reference.citations);
   if (!differences.ok) return differences;
   guides.value.push(differences.value);
   const samples = readCodeSamples(operationIdsOf(bundle.value));
   if (!samples.ok) return samples;
   const variants = readOperationVariants(operationIdsOf(bundle.value));
   if (!variants.ok) return variants;
-  const spec = siteSpec(bundle.value, guides.value, { samples: samples.value, variants: variants.value });
+  const spec = siteSpec(reference.spec, guides.value, { samples: samples.value, variants: variants.value });
   if (!spec.ok) return spec;
 
-  rmSync(distDir, { recursive: true, force: true });
-  mkdirSync(distDir, { recursive: true });
+  return renderSite(spec.value, distDir, guides.value.length);
+}
+
+/**
+ * Renders `spec` (a document siteSpec made) into `outDir`: `openapi.json` and the offline
+ * `index.html`, checked for outside fetches and telemetry. The build's last step, and how the
+ * tests render a page of their own.
+ */
+export function renderSite(spec: Record<string, unknown>, outDir: string, guides = 0): DocsResult<BuildOutput> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
   // The rendered document is published too, so readers can download exactly what they see.
-  const specFile = join(distDir, 'openapi.json');
-  writeFileSync(specFile, `${JSON.stringify(spec.value, null, 2)}\n`);
-  const indexHtml = join(distDir, 'index.html');
+  const specFile = join(outDir, 'openapi.json');
+  writeFileSync(specFile, `${JSON.stringify(spec, null, 2)}\n`);
+  const indexHtml = join(outDir, 'index.html');
   const templateFile = fillTemplate();
   const built = runBuildDocs(specFile, templateFile, indexHtml);
   rmSync(dirname(templateFile), { recursive: true, force: true });
@@ -140,6 +153,7 @@ export function buildSite(): DocsResult<BuildOutput> {
       `dist/index.html would load resources from other hosts, so it would not work offline:\n${external
         .map((e) => `  - ${e.what}: ${e.reference}`)
         .join('\n')}`,
+      { context: { references: external.map((e) => e.reference) } },
     );
   }
   if (!telemetryDisabled(html)) {
@@ -149,7 +163,7 @@ export function buildSite(): DocsResult<BuildOutput> {
       { context: { file: 'apps/docs/redocly.yaml' } },
     );
   }
-  return { ok: true, value: { indexHtml, guides: guides.value.length, bytes: Buffer.byteLength(html) } };
+  return { ok: true, value: { indexHtml, guides, bytes: Buffer.byteLength(html) } };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,8 +9,8 @@ export function sectionRoute(title: string, heading?: string): string {
   return heading === undefined ? `#/${slug(title)}` : `#/${slug(title)}/${slug(heading)}`;
 }
 
-/** Where the front page sends a reader for a paced live run: the CI guide's pacing section (its title and heading). */
-export const PACING_ROUTE = sectionRoute('Running the contract suite in your CI', 'Pacing to the rate limit');
+/** Where the front page sends a reader for a paced live run: the contract suite guide's pacing section (its title and heading). */
+export const PACING_ROUTE = sectionRoute('Running the contract suite against your tenant', 'Pacing to the rate limit');
 
 /** What each guide gives a reader, by slug; a guide not named here is listed by its title alone. */
 const PURPOSES: Record<string, string> = {
@@ -18,8 +18,7 @@ const PURPOSES: Record<string, string> = {
   'verifying-webhooks': 'a working receiver: Express, Fastify or any Fetch API server, with a replay store',
   'never-lose-a-webhook': 'a receiver that stores each delivery before answering, on Redis',
   sandbox: 'a local tenant that sends signed webhooks, following the contract or behaving like the service',
-  'contract-suite': 'check a tenant against this reference, from this repository',
-  'contract-tests-in-ci': `a live contract run in your CI, [paced to the tenant's rate limit](${PACING_ROUTE}), with its reports`,
+  'contract-suite': `check your tenant against this reference, from your CI or this repository, [paced to the tenant's rate limit](${PACING_ROUTE}), with its reports`,
   'known-differences': 'every known way the live service differs from the contract, and what to do',
 };
 

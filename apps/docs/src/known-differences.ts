@@ -5,6 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { DriftEntry, DriftLedger, DriftSourceCitation } from '@forms-api/spec/drift';
 import { fail, type DocsResult } from './errors.ts';
 import type { Guide } from './guides.ts';
+import { inlineCode, markdownText, tableCell } from './markdown-text.ts';
+import type { SourceCitation } from './reference-text.ts';
+import { TOOLKIT_HELPERS } from './toolkit-helpers.ts';
 
 export const KNOWN_DIFFERENCES_SLUG = 'known-differences';
 export const KNOWN_DIFFERENCES_TITLE = 'Known differences from the contract';
@@ -68,9 +71,12 @@ export function sourceLink(s: DriftSourceCitation): string {
   return `[\`${label}\`](https://github.com/${s.repo}/blob/${s.commit}/${s.path}#${anchor})`;
 }
 
-const code = (text: string): string => `\`${text}\``;
-/** Ledger text is Markdown already; only line breaks are folded, so each part stays one paragraph. */
-const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+const code = inlineCode;
+/**
+ * Ledger text as one paragraph that reads as written: its code spans stay code, everything else is
+ * escaped (the ledger is data: raw HTML in it must show as text, never render or fetch).
+ */
+const oneLine = (text: string): string => markdownText(text.replace(/\s*\n\s*/g, ' ').trim());
 
 function lastSeen(entry: DriftEntry, source: SuiteRunSource): string {
   if (source.kind === 'not-run') return 'not run (no contract suite report when this page was built).';
@@ -80,7 +86,9 @@ function lastSeen(entry: DriftEntry, source: SuiteRunSource): string {
   return `seen ${seen.count}× on ${seen.targets.map(code).join(', ')} in the last run (${runDate(source.run)}).`;
 }
 
-const runDate = (run: SuiteRun): string => `${run.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+// From the parsed date, so nothing of the report's own text reaches the page.
+const runDate = (run: SuiteRun): string =>
+  `${new Date(run.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], source: SuiteRunSource): string[] {
   const where = entry.operationId
@@ -88,7 +96,7 @@ function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], sour
     : entry.webhook
       ? `webhook ${code(entry.webhook)}`
       : 'the API';
-  const out = [`## ${entry.title}`, '', `Entry ${code(entry.id)}, ${entry.severity}, on ${where}.`, ''];
+  const out = [`## ${oneLine(entry.title)}`, '', `Entry ${code(entry.id)}, ${entry.severity}, on ${where}.`, ''];
   out.push(`**The contract says:** ${oneLine(entry.contract)}`, '');
   for (const quote of entry.contractQuotes) out.push(`> ${oneLine(quote)}`, '');
   out.push(`**What the service does:** ${oneLine(entry.observed)}`, '');
@@ -108,18 +116,20 @@ function entrySection(entry: DriftEntry, upstream: DriftLedger['upstream'], sour
     }
     for (const f of entry.evidence.framework ?? []) {
       out.push(
-        `- ${f.package} ${f.version}, ${code(f.path)}${f.symbol ? ` (${code(f.symbol)})` : ''}: ${oneLine(f.note)}`,
+        `- ${oneLine(f.package)} ${oneLine(f.version)}, ${code(f.path)}${f.symbol ? ` (${code(f.symbol)})` : ''}: ${oneLine(f.note)}`,
       );
     }
     out.push('');
   }
   for (const h of entry.evidence.history ?? []) {
     out.push(
-      `**Since:** [${code(shortCommit(h.commit))}](https://github.com/${h.repo}/commit/${h.commit}) (${h.date}, "${oneLine(h.subject)}"): ${oneLine(h.note)}`,
+      `**Since:** [${code(shortCommit(h.commit))}](https://github.com/${h.repo}/commit/${h.commit}) (${oneLine(h.date)}, "${oneLine(h.subject)}"): ${oneLine(h.note)}`,
       '',
     );
   }
   if (entry.evidence.integratorAdvice) out.push(`**What to do:** ${oneLine(entry.evidence.integratorAdvice)}`, '');
+  const helper = TOOLKIT_HELPERS[entry.id];
+  if (helper) out.push(`**With this toolkit:** ${helper}`, '');
   if (entry.pendingMatch) out.push(`**Not yet recognised by the contract suite:** ${oneLine(entry.pendingMatch)}`, '');
   out.push(`**Last seen by the contract suite:** ${lastSeen(entry, source)}`, '');
   return out;
@@ -145,8 +155,25 @@ function runParagraph(source: SuiteRunSource): string {
   );
 }
 
+/** The service's code behind the reference's own observations, which the reference shows without it. */
+function citationSection(citations: readonly SourceCitation[], upstream: DriftLedger['upstream']): string[] {
+  if (citations.length === 0) return [];
+  return [
+    "## Where the reference's observations come from",
+    '',
+    `Beyond the ledger, the reference describes what the service does where the published contract is silent (marked observed). The lines of the service's code each of those descriptions rests on, in ${upstream.repo}:`,
+    '',
+    ...citations.map((c) => `- ${code(c.where)}: ${code(c.lines)} at ${code(c.commit)}`),
+    '',
+  ];
+}
+
 /** The page as a guide (Markdown body), or an error naming what is wrong with the ledger. */
-export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSource): DocsResult<Guide> {
+export function knownDifferencesGuide(
+  ledger: DriftLedger,
+  source: SuiteRunSource,
+  citations: readonly SourceCitation[] = [],
+): DocsResult<Guide> {
   if (!Array.isArray(ledger.entries) || ledger.entries.length === 0)
     return fail('spec_missing', 'the drift ledger (@forms-api/spec/drift.json) has no entries', {
       context: { file: '@forms-api/spec/drift.json' },
@@ -163,7 +190,7 @@ export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSourc
       'what the contract says, what the service does, the lines of its code that show it, and what to do about it.',
     '',
     'The contract suite recognises each entry as known drift: reported, and failing a run only with `--strict` ' +
-      '(see "Running the contract suite in your CI"). The sandbox started with `--behaviour observed` reproduces every one of them.',
+      '(see "Running the contract suite against your tenant"). The sandbox started with `--behaviour observed` reproduces every one of them.',
     '',
     runParagraph(source),
     '',
@@ -171,10 +198,11 @@ export function knownDifferencesGuide(ledger: DriftLedger, source: SuiteRunSourc
     '|---|---|---|---|',
     ...ledger.entries.map(
       (e) =>
-        `| ${code(e.id)}: ${e.title.replace(/\|/g, '\\|')} | ${e.severity} | ${code(e.operationId ?? e.webhook ?? '')} | ${seenCell(e.id)} |`,
+        `| ${[`${code(e.id)}: ${oneLine(e.title)}`, oneLine(e.severity), code(e.operationId ?? e.webhook ?? ''), seenCell(e.id)].map(tableCell).join(' | ')} |`,
     ),
     '',
     ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
+    ...citationSection(citations, ledger.upstream),
   ];
   return {
     ok: true,

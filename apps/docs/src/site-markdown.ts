@@ -1,7 +1,7 @@
 // Prepares a Markdown description for Redoc: drops HTML comments (doc-check's sample markers,
 // which Redoc's search would show), folds soft line breaks (its search index joins the lines of a
-// paragraph without a space: "an\nentry" became "anentry") and highlights fenced code at build
-// time. Only those spans are rewritten, at the positions the parser gives; the rest stays as is.
+// paragraph without a space: "an\nentry" became "anentry"), highlights fenced code at build
+// time and writes a heading's code as text (the menu kept only the text before it). Only those spans are rewritten, at the positions the parser gives; the rest stays as is.
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import json from 'highlight.js/lib/languages/json';
@@ -11,6 +11,7 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { markdownText } from './markdown-text.ts';
 
 hljs.registerLanguage('typescript', typescript);
 hljs.registerLanguage('bash', bash);
@@ -103,6 +104,23 @@ function foldParagraph(source: string): string {
   );
 }
 
+/**
+ * Redoc names a heading, in the menu and in its deep link, by the heading's first text node alone:
+ * "Express: `webhookMiddleware`" became "Express:" and `#/verifying-webhooks/express:`. So the code
+ * of a heading becomes its text (escaped, so it still reads as written), and the menu, the link and
+ * the heading all carry the identifier.
+ */
+function headingCodeAsText(heading: Nodes): Edit[] {
+  const edits: Edit[] = [];
+  walk(heading, (node) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type === 'inlineCode' && start !== undefined && end !== undefined)
+      edits.push({ start, end, text: markdownText(node.value) });
+  });
+  return edits;
+}
+
 export function prepareMarkdown(markdown: string): string {
   const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const edits: Edit[] = [];
@@ -112,13 +130,14 @@ export function prepareMarkdown(markdown: string): string {
     if (start === undefined || end === undefined) return;
     if (node.type === 'html' && /^<!--[\s\S]*-->$/.test(node.value.trim())) edits.push({ start, end, text: '' });
     else if (node.type === 'code') edits.push({ start, end, text: highlightedBlock(node.value, node.lang) });
+    else if (node.type === 'heading') edits.push(...headingCodeAsText(node));
     else if (node.type === 'paragraph') {
       const source = markdown.slice(start, end);
       const folded = foldParagraph(source);
       if (folded !== source) edits.push({ start, end, text: folded });
     }
   });
-  // Edits never overlap (a paragraph holds no code block or HTML block); apply from the end.
+  // Edits never overlap (a paragraph holds no code block, HTML block or heading); apply from the end.
   edits.sort((a, b) => b.start - a.start);
   let out = markdown;
   for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);

@@ -17,6 +17,20 @@ describe('findExternalReferences', () => {
     ['a CSS @import', "<style>@import url('https://example.com/x.css');</style>"],
     ['an ES module import', '<script type="module">import { hydrate } from "https://example.com/x.js";</script>'],
     ['Google Fonts', '<style>.x{font-family:"Roboto"} /* fonts.googleapis.com */</style>'],
+    // The document Redoc renders at run time is a JSON string in the page: HTML in it is escaped.
+    [
+      'an image in the JSON-escaped document',
+      '<script>const __redoc_definition = {"description":"\\u003cimg src=\\"https:\\/\\/example.com\\/x.png\\">"}</script>',
+    ],
+    [
+      'a Markdown image in the document',
+      '<script>const d = {"description":"![logo](https://example.com/x.png)"}</script>',
+    ],
+    ['a URL behind character references', '<img src="&#104;ttps&colon;//example.com/x.png">'],
+    ['an image whose attribute follows a slash', '<img/src="//example.com/x.png">'],
+    ['a srcset', '<img src="a.png" srcset="a.png 1x, https://example.com/b.png 2x">'],
+    ['an SVG image', '<svg><image href="https://example.com/x.png"/></svg>'],
+    ['a video poster', '<video poster="https://example.com/x.png"></video>'],
   ])('reports %s', (_what, html) => {
     expect(findExternalReferences(html)).not.toEqual([]);
   });

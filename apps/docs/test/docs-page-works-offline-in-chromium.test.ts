@@ -95,7 +95,7 @@ describe('the docs site in Chromium', () => {
       'API reference',
       'Quick start with the client',
       'Verifying webhooks',
-      'Running the contract suite against a tenant',
+      'Running the contract suite against your tenant',
       'Using the sandbox',
       'Never lose a webhook',
       'Known differences from the contract',

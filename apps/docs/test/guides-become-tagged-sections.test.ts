@@ -30,7 +30,7 @@ describe('guides', () => {
     expect(noTitle.ok ? '' : noTitle.error.message).toMatch(/starts with its title/);
   });
 
-  it('reads the six shipped guides in order', () => {
+  it('reads the five shipped guides in order', () => {
     const guides = readGuides(join(appDir, 'guides'));
     if (!guides.ok) throw new Error(guides.error.message);
     expect(guides.value.map((g) => g.slug)).toEqual([
@@ -39,7 +39,6 @@ describe('guides', () => {
       'contract-suite',
       'sandbox',
       'never-lose-a-webhook',
-      'contract-tests-in-ci',
     ]);
   });
 });

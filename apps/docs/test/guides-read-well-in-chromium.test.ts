@@ -94,6 +94,29 @@ describe('the guides in Chromium at 1400 px', () => {
     }
   }, 900_000);
 
+  it('headings keep their code in the menu and in their deep links', async () => {
+    // Every `## ` heading of the guides that holds code: its menu label and its link carry the code.
+    const withCode = guideMarkdown.flatMap((md, i) =>
+      [...md.matchAll(/^## (.*`.*)$/gm)].map((m) => ({ guide: guideTitles[i]!, heading: m[1]! })),
+    );
+    expect(withCode.length).toBeGreaterThan(4);
+    for (const { guide, heading } of withCode) {
+      const label = heading.replace(/`/g, '');
+      const codeWords = [...heading.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.toLowerCase());
+      await freshLoad(`/${sectionRoute(guide)}`);
+      const item = page
+        .locator(`a[href^="${sectionRoute(guide)}/"]`)
+        .filter({ hasText: label })
+        .first();
+      await item.waitFor({ timeout: 15_000 });
+      expect((await item.innerText()).trim(), `menu label of "${heading}"`).toBe(label);
+      const href = (await item.getAttribute('href'))!;
+      for (const word of codeWords) expect(href, `deep link of "${heading}"`).toContain(word.replace(/\s+/g, '-'));
+      await freshLoad(`/${href}`);
+      await expectInView(href);
+    }
+  }, 300_000);
+
   it('a section path (/verifying-webhooks) leads to the section, as its hash URL', async () => {
     await freshLoad('/verifying-webhooks');
     expect(new URL(page.url()).hash).toBe('#/verifying-webhooks');
@@ -103,8 +126,8 @@ describe('the guides in Chromium at 1400 px', () => {
   it('the front page leads to a working receiver, a paced live contract run and the known differences', async () => {
     for (const [text, route] of [
       ['Verifying webhooks', '#/verifying-webhooks'],
-      ['Running the contract suite in your CI', '#/running-the-contract-suite-in-your-ci'],
-      ["paced to the tenant's rate limit", '#/running-the-contract-suite-in-your-ci/pacing-to-the-rate-limit'],
+      ['Running the contract suite against your tenant', '#/running-the-contract-suite-against-your-tenant'],
+      ["paced to the tenant's rate limit", '#/running-the-contract-suite-against-your-tenant/pacing-to-the-rate-limit'],
       [KNOWN_DIFFERENCES_TITLE, '#/known-differences-from-the-contract'],
     ] as const) {
       await freshLoad('/');

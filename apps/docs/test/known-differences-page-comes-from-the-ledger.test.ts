@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDriftLedger } from '@forms-api/spec/drift';
 import { knownDifferencesGuide, readSuiteRun, type SuiteRunSource } from '../src/known-differences.ts';
+import { markdownText, tableCell } from '../src/markdown-text.ts';
 
 const ledger = readDriftLedger();
+/** Ledger text as the page writes it: one line, escaped outside its code spans. */
+const md = (text: string): string => markdownText(text.replace(/\s*\n\s*/g, ' ').trim());
 const notRun: SuiteRunSource = { kind: 'not-run', path: 'apps/contract-tests/reports/contract-report.json' };
 
 function page(source: SuiteRunSource): string {
@@ -19,7 +22,7 @@ function page(source: SuiteRunSource): string {
 
 /** The part of the page about one entry: from its heading to the next one. */
 function section(body: string, title: string): string {
-  const start = body.indexOf(`## ${title}\n`);
+  const start = body.indexOf(`## ${md(title)}\n`);
   expect(start, `no section for "${title}"`).toBeGreaterThanOrEqual(0);
   const next = body.indexOf('\n## ', start + 1);
   return body.slice(start, next < 0 ? undefined : next);
@@ -32,8 +35,8 @@ describe('the Known differences page', () => {
     for (const entry of ledger.entries) {
       const text = section(body, entry.title);
       expect(text).toContain(`Entry \`${entry.id}\``);
-      expect(text).toContain(`**The contract says:** ${entry.contract.replace(/\s*\n\s*/g, ' ')}`);
-      for (const quote of entry.contractQuotes) expect(text).toContain(`> ${quote.replace(/\s*\n\s*/g, ' ')}`);
+      expect(text).toContain(`**The contract says:** ${md(entry.contract)}`);
+      for (const quote of entry.contractQuotes) expect(text).toContain(`> ${md(quote)}`);
       expect(text).toContain(`**What the service does:**`);
       for (const s of entry.evidence.sources ?? []) {
         const anchor = s.endLine && s.endLine !== s.line ? `#L${s.line}-L${s.endLine}` : `#L${s.line}`;
@@ -85,7 +88,7 @@ describe('the Known differences page', () => {
       'of the run of 2026-11-24 10:20 UTC, against `prism`, `live`. That run reached a live tenant',
     );
     expect(body).toContain(
-      `| \`${first!.id}\`: ${first!.title} | ${first!.severity} | \`${first!.operationId}\` | \`live\` |`,
+      `| \`${first!.id}\`: ${tableCell(md(first!.title))} | ${first!.severity} | \`${first!.operationId}\` | \`live\` |`,
     );
   });
 

@@ -12,6 +12,13 @@ describe('prepareMarkdown', () => {
     );
   });
 
+  it("writes a heading's code as its text, escaped, so Redoc's menu and deep link keep it", () => {
+    expect(prepareMarkdown('## Express: `webhookMiddleware`\n\nKeep `this` code.\n')).toBe(
+      '## Express: webhookMiddleware\n\nKeep `this` code.\n',
+    );
+    expect(prepareMarkdown('### By hand: `a_b<c>` and *more*\n')).toBe('### By hand: a\\_b\\<c\\> and *more*\n');
+  });
+
   it('drops HTML comments such as sample markers', () => {
     expect(prepareMarkdown('Text.\n\n<!-- sample: client/quick-start.ts#iterate -->\n```ts\nx\n```\n')).not.toContain(
       'sample:',
