@@ -10,6 +10,7 @@ import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
+import type { Clock } from '@forms-api/client';
 import type { DriftLedger } from '@forms-api/spec/drift';
 
 export interface CliIo {
@@ -21,6 +22,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Aborted on Ctrl-C: the current check finishes, cleanups run, the rest is skipped. */
   readonly signal: AbortSignal;
+  /** Time of the live target's pacer (default: the real one); a test scales a minute down to seconds. */
+  readonly clock?: Clock;
 }
 
 /** Runs the command; resolves with the exit code (0 ok, 1 failures, 2 bad command line or live settings, 130 interrupted). */
@@ -90,6 +93,7 @@ export async function runCli(io: CliIo): Promise<number> {
       explore: options.explore,
       signal: io.signal,
       log,
+      ...(io.clock ? { clock: io.clock } : {}),
       ...(live ? { live } : {}),
       ...(options.operations ? { operations: options.operations } : {}),
     });
