@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Every file starts its own redis-server and child processes on two shared cores: one file at
-    // a time keeps the timings honest, and each test bounds itself well inside this limit.
-    testTimeout: 60_000,
+    // Every file starts its own redis-server (on a free port, with its own data directory) and its
+    // own child processes, so files share nothing and run two at a time; each test waits on
+    // readiness, never on a duration, and bounds itself well inside this limit.
+    testTimeout: 120_000,
     hookTimeout: 30_000,
-    fileParallelism: false,
+    maxWorkers: 2,
   },
 });
