@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
+import { queueIsIdle } from './support/settled.js';
 
 const world = processWorldPerFile();
 
@@ -44,7 +45,7 @@ describe('a worker killed mid-job', () => {
     );
     // Lock (1 s) plus a stalled check (every 0.5 s) plus a fetch: seconds, not the 30 s default.
     expect(performance.now() - tookOver).toBeLessThan(10_000);
-    await sleep(1_000);
+    await queueIsIdle(world.redis.port, 'takeover');
     const done = survivor.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
     expect(done.map((m) => m.id).sort()).toEqual([...ids].sort());
     expect(doomed.messages.filter((m) => m.type === 'done')).toEqual([]);
