@@ -30,3 +30,25 @@ export async function windowEnds(port: number, queue: string, jobId: string): Pr
     await inspector.close();
   }
 }
+
+/**
+ * Waits until a worker's check for stalled jobs has run `runs` more times on `queue`: each run
+ * stamps the queue's `stalled-check` key with its time, so a new stamp is a new run.
+ */
+export async function stalledChecksRun(port: number, queue: string, runs: number): Promise<void> {
+  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port } });
+  const client = new Redis(port, '127.0.0.1');
+  try {
+    const key = inspector.toKey('stalled-check');
+    const seen = new Set<string>();
+    const first = await client.get(key);
+    await eventually(`${runs} runs of the stalled-job check on ${queue}`, async () => {
+      const stamp = await client.get(key);
+      if (stamp !== null && stamp !== first) seen.add(stamp);
+      return seen.size >= runs;
+    });
+  } finally {
+    client.disconnect();
+    await inspector.close();
+  }
+}
