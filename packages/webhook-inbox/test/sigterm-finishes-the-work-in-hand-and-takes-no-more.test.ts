@@ -30,7 +30,7 @@ describe('SIGTERM', () => {
     );
 
     leaving.child.kill('SIGTERM');
-    await sleep(100);
+    await leaving.waitFor((m) => m.type === 'log' && m.line.includes('taking no new work'));
     const late = await signedDelivery(90_099);
     expect((await postDelivery(url, late)).status).toBe(202);
     expect(await leaving.exited).toBe(0);

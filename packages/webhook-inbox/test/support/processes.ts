@@ -9,7 +9,9 @@ export type FixtureMessage =
   | { type: 'ready'; port?: number }
   | { type: 'started'; id: string; submissionId: number; attempt: number; pid: number }
   | { type: 'done'; id: string; submissionId: number; attempt: number; pid: number }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  /** A line the worker's shutdown printed. */
+  | { type: 'log'; line: string };
 
 export interface Fixture {
   readonly child: ChildProcess;
