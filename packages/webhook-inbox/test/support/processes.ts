@@ -83,7 +83,11 @@ export async function startFixture(
     });
   };
 
-  const ready = (await waitFor((m) => m.type === 'ready')) as { port?: number };
+  // A fixture that never says it is ready is not handed to the test, so nothing else would stop it.
+  const ready = (await waitFor((m) => m.type === 'ready').catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  })) as { port?: number };
   return {
     child,
     port: ready.port,
