@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    // Prism processes are heavy; run test files one after another on 2 shared cores.
-    fileParallelism: false,
+    // Each file starts its own Prism or sandbox on ports chosen at run time and writes its reports
+    // to a temporary directory of its own: files share nothing, and two run at a time.
+    maxWorkers: 2,
   },
 });

@@ -10,7 +10,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The machine is shared: two workers are plenty for these small HTTP tests.
     maxWorkers: 2,
-    testTimeout: 10_000,
+    // A bound for a hang, not a speed claim: a test that takes seconds alone may take several
+    // times that on a shared machine, and no test here asserts how long anything took.
+    testTimeout: 30_000,
     // For the test that timeouts still fire after garbage collection.
     execArgv: ['--expose-gc'],
   },

@@ -13,6 +13,7 @@ import { loadSpec } from './spec.js';
 import { isContractTestsError } from './errors.js';
 import { readAllowedDrift, type AllowedDrift } from './allow-drift.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
+import type { Clock } from '@forms-api/client';
 import type { DriftLedger } from '@forms-api/spec/drift';
 
 export interface CliIo {
@@ -24,6 +25,8 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Aborted on Ctrl-C: the current check finishes, cleanups run, the rest is skipped. */
   readonly signal: AbortSignal;
+  /** Time of the live target's pacer (default: the real one); a test scales a minute down to seconds. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -112,6 +115,7 @@ export async function runCli(io: CliIo): Promise<number> {
       explore: options.explore,
       signal: io.signal,
       log,
+      ...(io.clock ? { clock: io.clock } : {}),
       ...(live ? { live } : {}),
       ...(options.operations ? { operations: options.operations } : {}),
     });

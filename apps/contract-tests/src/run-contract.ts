@@ -1,6 +1,6 @@
 // Orchestrates a run: starts each requested target, runs the suites (and the prism proxy pass for
 // live targets), stops everything it started, and builds the report.
-import { createRequestPacer } from '@forms-api/client';
+import { createRequestPacer, type Clock } from '@forms-api/client';
 import type { AllowedDrift } from './allow-drift.js';
 import type { CheckResult } from './model.js';
 import type { Check } from './suites/types.js';
@@ -38,6 +38,8 @@ export interface ContractOptions {
   readonly explore?: ExploreOptions;
   /** Requests per minute the live target is paced to; `false` (or absent): no pacing. */
   readonly rateLimit?: number | false;
+  /** Time of the live target's pacer (the client's `clock`); default the real one. */
+  readonly clock?: Clock;
   /** The live target's settings, validated by the caller (`loadLiveConfig`) before anything starts. */
   readonly live?: LiveSettings;
   readonly signal: AbortSignal;
@@ -70,6 +72,7 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
       const pacer = options.rateLimit
         ? createRequestPacer({
             requestsPerMinute: options.rateLimit,
+            ...(options.clock ? { clock: options.clock } : {}),
             // Pacing waits are many and short (summed in the progress lines); a 429 is worth a line.
             onWait: (wait) => {
               if (wait.reason === 'rate_limited')

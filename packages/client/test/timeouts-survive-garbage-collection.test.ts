@@ -17,16 +17,14 @@ it.runIf(gc)('a timeout fires while headers, or the body, are late, whatever the
     if (req.url.pathname.endsWith('/body')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"id":');
-      setTimeout(() => res.end('1}'), 3000);
-    } else setTimeout(() => res.end('{}'), 3000);
+    }
+    // Nothing more is ever sent: only the client's 100 ms timer can end the call.
   });
   const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 100, retry: false });
   const collector = setInterval(() => gc!(), 5);
   try {
     for (const slug of ['head', 'body']) {
-      const started = performance.now();
       await expect(client.forms.get(slug)).rejects.toMatchObject({ kind: 'timeout' });
-      expect(performance.now() - started).toBeLessThan(2000);
     }
     await expect(client.GET('/open/forms/{form}', { params: { path: { form: 'head' } } })).rejects.toMatchObject({
       kind: 'timeout',

@@ -4,7 +4,8 @@
 // during a secret rotation the same bytes signed under each secret are still one delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { queueIsIdle, windowEnds } from './support/settled.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const OLD_SECRET = 'whsec_inbox_previous_secret_9876543210';
@@ -41,7 +42,7 @@ describe('after the deduplication window', () => {
     await eventually('the dead letter', async () => (await world.queue.getFailedCount()) === 1);
     failing.delete(1);
 
-    await sleep(WINDOW_MS + 100);
+    await windowEnds(world.redis.port, 'after-window', first.body.id!);
     const copy = await postDelivery(world.url, delivery);
     expect(copy.status).toBe(202);
     expect(copy.body.id).not.toBe(first.body.id);
@@ -60,13 +61,13 @@ describe('after the deduplication window', () => {
       async () => (await (await world.queue.getJob(first.body.id!))?.getState()) === 'completed',
     );
 
-    await sleep(WINDOW_MS + 100);
+    await windowEnds(world.redis.port, 'after-window', first.body.id!);
     const copies = await Promise.all([postDelivery(world.url, delivery), postDelivery(world.url, delivery)]);
     expect(copies.map((c) => c.status)).toEqual([202, 202]);
     expect(copies[0]!.body.id).toBe(copies[1]!.body.id);
     expect(copies[0]!.body.id).not.toBe(first.body.id);
     await eventually('the copy to run', () => runsOf(2).length === 2);
-    await sleep(300);
+    await queueIsIdle(world.redis.port, 'after-window');
     expect(runsOf(2).map((run) => run.id)).toEqual([first.body.id, copies[0]!.body.id]);
   });
 });
@@ -80,7 +81,7 @@ describe('during a secret rotation', () => {
     expect(answers.map((a) => a.status)).toEqual([202, 202]);
     expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
     await eventually('the run', () => runsOf(3).length === 1);
-    await sleep(300);
+    await queueIsIdle(world.redis.port, 'after-window');
     expect(runsOf(3)).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@
 // afterwards and is processed exactly once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
-import { eventually, inBatches, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+import { eventually, inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { queueIsIdle } from './support/settled.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
@@ -34,7 +35,6 @@ describe('acknowledged deliveries and a Redis restart', () => {
 
     // No worker ran yet: all 300 are only in Redis when it goes down, straight after the last 202.
     await redis.stop(signal);
-    await sleep(200);
     await redis.start();
 
     const worker = await startFixture('worker.mjs', { ...env, CONCURRENCY: '8' });
@@ -42,7 +42,7 @@ describe('acknowledged deliveries and a Redis restart', () => {
     const ids = new Set(deliveries.map((d) => jobIdFor(d.body)));
     const done = () => worker.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
     await eventually('all 300 processed after the restart', () => done().length >= ids.size);
-    await sleep(500);
+    await queueIsIdle(redis.port, 'restart');
     expect(done()).toHaveLength(ids.size);
     expect(new Set(done().map((m) => m.id))).toEqual(ids);
   });

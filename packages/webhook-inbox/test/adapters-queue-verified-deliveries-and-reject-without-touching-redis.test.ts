@@ -1,7 +1,7 @@
 // The Express, Fastify and Fetch receivers over real HTTP: a verified delivery is answered 202 and
 // queued (a copy of it gets the same job id); rejections keep webhook-verify's policy (401, 400,
 // 413, 415) and send not one command to Redis (watched with MONITOR).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Queue } from 'bullmq';
@@ -86,14 +86,18 @@ async function commandsDuring(action: () => Promise<void>): Promise<string[]> {
   try {
     await eventually('MONITOR to start', () => output.startsWith('OK'));
     await action();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // MONITOR shows commands in the order Redis runs them: once a marker sent after the action
+    // shows, every command the action sent has shown too.
+    const marker = `end-of-action-${Math.random().toString(36).slice(2)}`;
+    execFileSync('redis-cli', ['-p', String(redis.port), 'echo', marker]);
+    await eventually('the marker to show in MONITOR', () => output.includes(marker));
   } finally {
     monitor.kill('SIGKILL');
   }
   return output
     .split('\n')
     .slice(1)
-    .filter((line) => line.trim() !== '');
+    .filter((line) => line.trim() !== '' && !line.includes('"echo"'));
 }
 
 describe.each(['express', 'express.raw', 'fastify', 'fetch'])('the %s receiver', (name) => {

@@ -3,7 +3,8 @@
 // has passed, the same bytes are a new delivery (the scheme signs no timestamp: bytes are identity).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, signedDelivery, sleep } from './support/deliveries.js';
+import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { queueIsIdle, windowEnds } from './support/settled.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const WINDOW_MS = 1_500;
@@ -30,12 +31,12 @@ describe('the deduplication window', () => {
 
     // Inside the window: the job is gone, the copy is still recognised.
     expect(await postDelivery(world.url, delivery)).toMatchObject({ status: 202, body: { id } });
-    await sleep(500);
+    await queueIsIdle(world.redis.port, 'window');
     expect(runs).toEqual([id]);
     expect(await world.queue.getJob(id)).toBeUndefined();
 
     // After the window: the same bytes are a new delivery.
-    await sleep(WINDOW_MS);
+    await windowEnds(world.redis.port, 'window', id);
     expect(await postDelivery(world.url, delivery)).toMatchObject({ status: 202, body: { id } });
     await eventually('a second run', () => runs.length === 2);
     expect(runs).toEqual([id, id]);

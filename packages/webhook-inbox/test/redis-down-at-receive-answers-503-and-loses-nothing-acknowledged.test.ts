@@ -11,11 +11,11 @@ import {
   postDelivery,
   SECRET,
   signedDelivery,
-  sleep,
   type Posted,
   type Signed,
 } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
+import { queueIsIdle } from './support/settled.js';
 
 const world = processWorldPerFile({ appendonly: true, appendfsync: 'always' });
 
@@ -68,7 +68,6 @@ describe('Redis down at receive', () => {
     expect(healthBody).not.toMatch(new RegExp(`127\\.0\\.0\\.1|${world.redis.port}`));
 
     // After: Redis restarts from its AOF; receivers reconnect by themselves.
-    await sleep(500);
     await world.redis.start();
     await eventually(
       'both receivers healthy again',
@@ -91,7 +90,7 @@ describe('Redis down at receive', () => {
       const ids = new Set(runs().map((r) => r.id));
       return acknowledged.every((id) => ids.has(id));
     });
-    await sleep(500);
+    await queueIsIdle(world.redis.port, 'outage');
     const ids = runs().map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     // A 503 may still have been stored (Redis took the write, the answer was lost): processing it

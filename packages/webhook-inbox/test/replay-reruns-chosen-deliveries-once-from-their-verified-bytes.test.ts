@@ -66,7 +66,9 @@ describe('inbox replay', () => {
     ] as const)
       ids[submission] = await deliver(form, submission);
     ids[3] = await deliver(11, 3, OLD_SECRET); // signed before the rotation
-    await new Promise((resolve) => setTimeout(resolve, 5)); // two distinct receive times
+    // Two distinct receive times: the clock has moved past the last delivery's millisecond.
+    const last = Date.now();
+    await eventually('the clock to move on', () => Date.now() > last);
     const middle = new Date().toISOString();
     for (const submission of [6, 7]) ids[submission] = await deliver(11, submission);
     received = { start, middle, end: new Date(Date.now() + 1).toISOString() };

@@ -3,7 +3,8 @@
 // then 100 replays of old ones after they were processed: exactly 1,000 handler runs, none twice.
 import { describe, expect, it } from 'vitest';
 import { jobIdFor } from '../src/index.js';
-import { inBatches, postDelivery, signedDelivery, SECRET, eventually, sleep } from './support/deliveries.js';
+import { inBatches, postDelivery, signedDelivery, SECRET, eventually } from './support/deliveries.js';
+import { queueIsIdle } from './support/settled.js';
 import { processWorldPerFile, startFixture, type FixtureMessage } from './support/processes.js';
 
 const DELIVERIES = 1_000;
@@ -51,7 +52,8 @@ describe('the same delivery on many receivers', () => {
       postDelivery(urls[(i + 2) % urls.length]!, delivery),
     );
     expect(answers.map((a) => a.status)).toEqual(replayed.map(() => 202));
-    await sleep(1_500); // room for any wrongly created job to be picked up and run
+    // Any job a replay wrongly created was added before its 202: it has run once the queue is idle.
+    await queueIsIdle(world.redis.port, 'once');
 
     const runs = done();
     const started = workers.flatMap((w) => w.messages).filter((m) => m.type === 'started');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { closeOnSignals, createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
+import { stalledChecksRun } from './support/settled.js';
 
 const world = processWorldPerFile();
 
@@ -29,7 +30,7 @@ describe('SIGTERM', () => {
     );
 
     leaving.child.kill('SIGTERM');
-    await sleep(100);
+    await leaving.waitFor((m) => m.type === 'log' && m.line.includes('taking no new work'));
     const late = await signedDelivery(90_099);
     expect((await postDelivery(url, late)).status).toBe(202);
     expect(await leaving.exited).toBe(0);
@@ -38,11 +39,11 @@ describe('SIGTERM', () => {
     expect(leaving.messages.some((m) => m.type === 'started' && m.id === jobIdFor(late.body))).toBe(false);
 
     // The next worker gets the late delivery only: nothing the first one finished runs again, even
-    // after a lock period and several stalled checks.
-    const next = await startFixture('worker.mjs', env);
+    // after a lock period and several stalled checks (counted: three runs of the check).
+    const next = await startFixture('worker.mjs', { ...env, LOCK_MS: '1000', STALLED_MS: '500' });
     world.fixtures.push(next);
     await eventually('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
-    await sleep(2_000);
+    await stalledChecksRun(world.redis.port, 'sigterm-worker', 3);
     expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([
       jobIdFor(late.body),
     ]);

@@ -6,7 +6,8 @@
 // dead letter back once, even when the handler keeps failing; a completed job keeps its body within
 // the default byte budget (completed-deliveries-keep-their-bodies-within-a-byte-budget covers the budget).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventually, postDelivery, signedDelivery, sleep } from './support/deliveries.js';
+import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { queueIsIdle } from './support/settled.js';
 import { startInboxWorld, type InboxWorld, type WorldWorkerOptions } from './support/world.js';
 
 const QUEUE = 'hostile';
@@ -152,7 +153,7 @@ describe('hostile jobs', () => {
       'each to fail again',
       async () => (await world.queue.getFailedCount()) === 20 && runs.length - before >= 20,
     );
-    await sleep(300);
+    await queueIsIdle(world.redis.port, world.queue.name);
     expect(runs.length - before).toBe(20);
   });
 

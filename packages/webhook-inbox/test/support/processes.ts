@@ -9,7 +9,9 @@ export type FixtureMessage =
   | { type: 'ready'; port?: number }
   | { type: 'started'; id: string; submissionId: number; attempt: number; pid: number }
   | { type: 'done'; id: string; submissionId: number; attempt: number; pid: number }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  /** A line the worker's shutdown printed. */
+  | { type: 'log'; line: string };
 
 export interface Fixture {
   readonly child: ChildProcess;
@@ -81,7 +83,11 @@ export async function startFixture(
     });
   };
 
-  const ready = (await waitFor((m) => m.type === 'ready')) as { port?: number };
+  // A fixture that never says it is ready is not handed to the test, so nothing else would stop it.
+  const ready = (await waitFor((m) => m.type === 'ready').catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  })) as { port?: number };
   return {
     child,
     port: ready.port,
