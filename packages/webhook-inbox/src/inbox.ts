@@ -5,6 +5,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import {
   connected,
   createRedisClient,
+  describeRedisError,
   describeTarget,
   notConnected,
   withTimeout,
@@ -14,6 +15,7 @@ import {
   type InboxConnection,
 } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
+import { inboxQueuePrefix } from './queue-keys.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertPositiveInteger } from './options.js';
 import {
@@ -51,8 +53,9 @@ export interface InboxOptions {
   /** How long finished jobs stay in Redis. */
   retention?: RetentionPolicy;
   /**
-   * Called once when Redis becomes unreachable (not for every reconnect attempt). Default: one
-   * line on stderr. Deliveries are answered 503 until it is back.
+   * Called once when Redis becomes unreachable or starts refusing deliveries (not for every
+   * reconnect attempt nor every refused delivery). Default: one line on stderr. Deliveries are
+   * answered 503 until it takes them again.
    */
   onRedisError?: (error: Error) => void;
   /**
@@ -93,6 +96,7 @@ export interface Inbox {
 export function createInbox(options: InboxOptions): Inbox {
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const prefix = inboxQueuePrefix(queueName);
   const defaultLog = options.onRejected ? undefined : rejectionLog((line) => console.error(line));
   const receiveConfig: ReceiveConfig = {
     secret: options.secret,
@@ -109,12 +113,12 @@ export function createInbox(options: InboxOptions): Inbox {
   const jobOptions = jobOptionsFor(options.retry, options.retention);
 
   const client = createRedisClient(options.connection, 'receiver');
-  const queue = new Queue(queueName, { connection: client, telemetry: queueTelemetry() });
+  const queue = new Queue(queueName, { connection: client, prefix, telemetry: queueTelemetry() });
   const reportError = outageReporter(
     options.onRedisError ??
       ((error) =>
         console.error(
-          `[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`,
+          `[webhook-inbox] ${describeRedisError(client, error)}; deliveries are answered 503 until it takes them again.`,
         )),
   );
   client.on('error', reportError.error);
@@ -131,9 +135,13 @@ export function createInbox(options: InboxOptions): Inbox {
     try {
       const result = await store(delivery);
       recordAccepted(queueName, (performance.now() - started) / 1000);
+      reportError.recovered();
       return result;
     } catch (error) {
       if (error instanceof InboxError) recordRejected(queueName, error.kind);
+      // A refusal while the connection stays up (CROSSSLOT, OOM, a hung primary) emits no client
+      // error: told here, once until a delivery is stored again.
+      if (error instanceof InboxError && error.kind !== 'closing') reportError.error(error);
       throw error;
     }
   }

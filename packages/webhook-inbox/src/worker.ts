@@ -3,7 +3,7 @@
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
 import { Queue, UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
-import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
+import { createRedisClient, describeRedisError, writableWithin, type InboxConnection } from './connection.js';
 import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
@@ -16,6 +16,7 @@ import {
   DEFAULT_QUEUE,
 } from './policy.js';
 import { printable } from './printable.js';
+import { inboxQueuePrefix } from './queue-keys.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
 
@@ -74,6 +75,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).',
     );
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const prefix = inboxQueuePrefix(queueName);
   const concurrency = assertPositiveInteger('concurrency', options.concurrency ?? 1);
   const lockDuration = assertPositiveInteger('lockDurationMs', options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS);
   const stalledInterval =
@@ -100,9 +102,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const reportError = outageReporter(
     options.onRedisError ??
       ((error) =>
-        console.error(
-          `[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`,
-        )),
+        console.error(`[webhook-inbox] worker: ${describeRedisError(client, error)}; waiting for it to recover.`)),
   );
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
@@ -195,6 +195,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 
   const worker = new DeliveryWorker(queueName, processJob, {
     connection: client,
+    prefix,
     telemetry: workerTelemetry(),
     concurrency,
     lockDuration,
@@ -220,7 +221,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     onFailure({ id: job.id as string, attempt: job.attemptsMade, maxAttempts, final, error });
   });
   // Queue depth and age for this process's metrics, over the worker's own connection.
-  const metricsQueue = new Queue(queueName, { connection: client });
+  const metricsQueue = new Queue(queueName, { connection: client, prefix });
   metricsQueue.on('error', () => {}); // reported by the worker's own listener
   const stopObserving = observeQueue(metricsQueue);
 
