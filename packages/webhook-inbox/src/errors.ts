@@ -19,6 +19,11 @@ export type InboxErrorKind =
   | 'handler_stuck'
   /** A job's stored data is not a delivery this package wrote (another producer on the queue?). */
   | 'corrupt_job'
+  /**
+   * A job's stored bytes do not verify against the worker's `secret` (changed in Redis, or signed
+   * with a secret the worker was not given): never run, straight to the failed set.
+   */
+  | 'signature_rejected'
   /** A completed job: its body was dropped on completion (CLI `show`). */
   | 'body_not_kept'
   /** The handler failed without an Error (a string, `null`, an Error whose message cannot be read). */

@@ -9,6 +9,7 @@ import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
 import { assertPositiveInteger } from './options.js';
+import { assertSecret, storedBytesVerifier } from './verification.js';
 import {
   DEFAULT_COMPLETED_BODY_BYTES,
   DEFAULT_HANDLER_TIMEOUT_MS,
@@ -25,6 +26,13 @@ export interface InboxWorkerOptions {
   connection: InboxConnection;
   /** Runs once per delivery (again on retries). Throw to fail the attempt. */
   handler: (delivery: InboxDelivery) => unknown;
+  /**
+   * The webhook secret the receivers verify with (several while rotating: give every one they
+   * accept). With it, each job's stored bytes are verified again before the handler runs, so bytes
+   * changed in Redis never run as if the service had signed them: such a job goes to the failed
+   * set as `signature_rejected`. Without it the worker trusts whatever Redis holds.
+   */
+  secret?: string | readonly string[];
   /**
    * How long one handler run may take before the attempt fails (`handler_timeout`) and is retried
    * like any failure; `delivery.signal` is aborted at that moment. Default 60,000 ms. A handler that
@@ -92,6 +100,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     { allowZero: true },
   );
   const onFailure = options.onFailure ?? defaultFailureReport;
+  if (options.secret !== undefined) assertSecret(options.secret);
+  const verifyStored = options.secret === undefined ? undefined : storedBytesVerifier(options.secret);
   // Handler runs whose attempt already failed at the deadline but which have not settled yet.
   const overdue = new Set<Promise<unknown>>();
   // BullMQ renews a lock every half of its duration: a block longer than that may cost the lock.
@@ -111,6 +121,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     let stored: ReturnType<typeof readDelivery>;
     try {
       stored = readDelivery(job.data, job.id as string);
+      await verifyStored?.(job.id as string, stored.rawBody, stored.headers);
     } catch (error) {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
