@@ -6,6 +6,8 @@ export interface RedisServerOptions {
   appendfsync?: 'always' | 'everysec';
   /** More `redis-server` arguments (`['--cluster-enabled', 'yes']`), after the defaults. */
   args?: readonly string[];
+  /** A configuration file's text, written to the data directory and given first (Sentinel needs one). */
+  config?: string;
 }
 
 export interface RedisServer {
@@ -56,3 +58,33 @@ export function startRedisCluster(options?: RedisClusterOptions): Promise<RedisC
 /** A port nobody listens on now (on 127.0.0.1). */
 export function freePort(): Promise<number>;
 export function startRedisServer(options?: RedisServerOptions): Promise<RedisServer>;
+
+export interface RedisSentinelOptions {
+  /** Default `mymaster`. */
+  masterName?: string;
+  /** Replicas of the primary. Default 1. */
+  replicas?: number;
+  /** Sentinels (quorum 2). Default 3. */
+  sentinels?: number;
+  /** `down-after-milliseconds`: how long a silent primary has before the sentinels fail it over. Default 1,000 ms. */
+  downAfterMs?: number;
+}
+
+export interface RedisSentinelSet {
+  readonly masterName: string;
+  /** The primary first, then its replicas, as started. */
+  readonly servers: readonly RedisServer[];
+  readonly sentinels: readonly RedisServer[];
+  /** `{ host, port }` of every sentinel, for ioredis' `sentinels` option. */
+  readonly seeds: readonly { host: string; port: number }[];
+  /** The server the sentinels name as the primary now. */
+  primary(): Promise<RedisServer>;
+  /** Resolves when every sentinel knows the replicas and the other sentinels, and every replica is in sync. */
+  waitUntilReady(): Promise<void>;
+  /** After `old` (the primary) was stopped or paused: resolves with the replica every sentinel now names. */
+  waitForPromotion(old: RedisServer): Promise<RedisServer>;
+  /** Kills every server and sentinel and removes their data directories. */
+  close(): Promise<void>;
+}
+
+export function startRedisSentinel(options?: RedisSentinelOptions): Promise<RedisSentinelSet>;

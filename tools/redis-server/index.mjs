@@ -3,7 +3,7 @@
 // at the end, even when a test fails or the process exits early. Each server leads a process group
 // of its own, so killing the group also ends a child it forked (an AOF rewrite).
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from '@forms-api/test-support';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,13 +34,18 @@ export async function startRedisServer(options = {}) {
   /** @type {import('node:child_process').ChildProcess | undefined} */
   let child;
 
+  // Sentinel reads (and rewrites) a configuration file, which must come first.
+  const config = options.config === undefined ? [] : [join(dir, 'redis.conf')];
+  if (options.config !== undefined) writeFileSync(config[0], options.config);
   const args = () => [
+    ...config,
     '--port',
     String(port),
     '--bind',
     '127.0.0.1',
     '--dir',
     dir,
+    ...(options.config === undefined ? [] : ['--protected-mode', 'no']),
     '--save',
     '',
     '--appendonly',
@@ -69,7 +74,8 @@ export async function startRedisServer(options = {}) {
       };
       proc.stdout.on('data', (chunk) => {
         log += chunk.toString();
-        if (log.includes('Ready to accept connections')) {
+        // A sentinel says nothing of readiness; its ID is logged once it listens.
+        if (log.includes('Ready to accept connections') || log.includes('Sentinel ID is')) {
           clearTimeout(timer);
           resolve();
         }
@@ -246,6 +252,83 @@ export async function startRedisCluster(options = {}) {
     };
     await cluster.waitUntilReady();
     return cluster;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** @param {import('./index.d.mts').RedisSentinelOptions} [options] */
+export async function startRedisSentinel(options = {}) {
+  const masterName = options.masterName ?? 'mymaster';
+  const downAfterMs = options.downAfterMs ?? 1_000;
+  /** @type {Awaited<ReturnType<typeof startRedisServer>>[]} */
+  const servers = [];
+  /** @type {Awaited<ReturnType<typeof startRedisServer>>[]} */
+  const sentinels = [];
+  const close = async () => {
+    await Promise.all([...sentinels, ...servers].map((server) => server.close()));
+  };
+  try {
+    const primary = await startRedisServer();
+    servers.push(primary);
+    for (let i = 0; i < (options.replicas ?? 1); i++)
+      servers.push(await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] }));
+    for (let i = 0; i < (options.sentinels ?? 3); i++) {
+      sentinels.push(
+        await startRedisServer({
+          config: [
+            `sentinel monitor ${masterName} 127.0.0.1 ${primary.port} 2`,
+            `sentinel down-after-milliseconds ${masterName} ${downAfterMs}`,
+            `sentinel failover-timeout ${masterName} ${Math.max(3 * downAfterMs, 3_000)}`,
+            '',
+          ].join('\n'),
+          args: ['--sentinel'],
+        }),
+      );
+    }
+    const set = {
+      masterName,
+      servers,
+      sentinels,
+      seeds: sentinels.map((sentinel) => ({ host: '127.0.0.1', port: sentinel.port })),
+      async primary() {
+        const answer = await redisCli(sentinels[0].port, 'sentinel', 'get-master-addr-by-name', masterName);
+        const port = Number(answer.trim().split('\n')[1]);
+        const found = servers.find((server) => server.port === port);
+        if (!found) throw new Error(`Sentinel names an unknown primary on port ${port}`);
+        return found;
+      },
+      async waitUntilReady() {
+        await until('every sentinel to know the primary, its replicas and the other sentinels', async () => {
+          for (const sentinel of sentinels) {
+            const info = await redisCli(sentinel.port, 'sentinel', 'master', masterName);
+            const field = (name) => Number(info.split('\n')[info.split('\n').indexOf(name) + 1]);
+            if (field('num-slaves') < servers.length - 1 || field('num-other-sentinels') < sentinels.length - 1)
+              return false;
+          }
+          for (const server of servers.filter((s) => s.running)) {
+            const replication = await redisCli(server.port, 'info', 'replication');
+            if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
+          }
+          return true;
+        });
+      },
+      async waitForPromotion(old) {
+        await until(`the sentinels to promote a replica of the primary on port ${old.port}`, async () => {
+          for (const sentinel of sentinels) {
+            const answer = await redisCli(sentinel.port, 'sentinel', 'get-master-addr-by-name', masterName);
+            if (Number(answer.trim().split('\n')[1]) === old.port) return false;
+          }
+          const promoted = await set.primary();
+          return (await redisCli(promoted.port, 'info', 'replication')).includes('role:master');
+        });
+        return set.primary();
+      },
+      close,
+    };
+    await set.waitUntilReady();
+    return set;
   } catch (error) {
     await close();
     throw error;
