@@ -108,7 +108,15 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
     );
   }
   if ('cluster' in connection) return createClusterClient(connection as InboxClusterConnection, role);
-  return new Redis({ ...(connection as RedisOptions), ...roleOptions });
+  // Behind Sentinel, a primary that hangs (a frozen VM, a partition) keeps its connections open
+  // and answers nothing: ioredis' failover detector listens for the sentinels' +switch-master and
+  // reconnects to the promoted replica, instead of waiting on the old primary for ever.
+  const sentinel = Array.isArray(connection.sentinels) && connection.sentinels.length > 0;
+  return new Redis({
+    ...(sentinel ? { failoverDetector: true } : {}),
+    ...(connection as RedisOptions),
+    ...roleOptions,
+  });
 }
 
 function createClusterClient(connection: InboxClusterConnection, role: ConnectionRole): Cluster {
@@ -142,6 +150,21 @@ function createClusterClient(connection: InboxClusterConnection, role: Connectio
 /** True for a Redis Cluster client. */
 export function isCluster(client: RedisClient): client is Cluster {
   return (client as Cluster).isCluster === true;
+}
+
+/**
+ * Drops the connection and opens a new one (behind Sentinel, asking the sentinels again where the
+ * primary is; on a cluster, fetching the slot map again), at most once per `minIntervalMs`: after
+ * a command timed out on a connection that stays open, the server behind it may be hung.
+ */
+export function reconnector(client: RedisClient, minIntervalMs: number): () => void {
+  let last = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - last < minIntervalMs || client.status !== 'ready') return;
+    last = now;
+    client.disconnect(true);
+  };
 }
 
 /** Where the client points, for messages: hosts and ports only, never the password. */

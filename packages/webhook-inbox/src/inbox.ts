@@ -8,6 +8,7 @@ import {
   describeRedisError,
   describeTarget,
   notConnected,
+  reconnector,
   withTimeout,
   writableWithin,
   writeRefused,
@@ -124,6 +125,7 @@ export function createInbox(options: InboxOptions): Inbox {
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
+  const reconnectAfterTimeout = reconnector(client, enqueueTimeoutMs);
   const stopObserving = observeQueue(queue);
 
   let closing = false;
@@ -142,6 +144,9 @@ export function createInbox(options: InboxOptions): Inbox {
       // A refusal while the connection stays up (CROSSSLOT, OOM, a hung primary) emits no client
       // error: told here, once until a delivery is stored again.
       if (error instanceof InboxError && error.kind !== 'closing') reportError.error(error);
+      // No answer within the deadline on an open connection: the server may hang (SIGSTOP, a
+      // frozen VM) while Sentinel or the cluster promotes a replica; a new connection finds it.
+      if (error instanceof InboxError && error.kind === 'enqueue_timeout') reconnectAfterTimeout();
       throw error;
     }
   }
