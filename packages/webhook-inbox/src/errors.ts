@@ -11,6 +11,8 @@ export type InboxErrorKind =
   | 'redis_read_only'
   /** Redis did not confirm the delivery within `enqueueTimeoutMs`. Answered 503. */
   | 'enqueue_timeout'
+  /** Fewer replicas than `waitForReplicas` confirmed a stored delivery in time. Answered 503; the job runs. */
+  | 'replicas_unconfirmed'
   /** The inbox or worker is shutting down and takes no new deliveries. Answered 503. */
   | 'closing'
   /** The handler did not settle within `handlerTimeoutMs`: the attempt failed (and is retried). */
@@ -46,6 +48,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
   'redis_unavailable',
   'redis_read_only',
   'enqueue_timeout',
+  'replicas_unconfirmed',
   'closing',
 ]);
 

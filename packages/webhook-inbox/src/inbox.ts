@@ -47,6 +47,13 @@ export interface InboxOptions {
   maxBodyBytes?: number;
   /** How long to wait for Redis to confirm a delivery before answering 503. Default 2,000 ms. */
   enqueueTimeoutMs?: number;
+  /**
+   * Replicas that must have each delivery before it is answered 202 (Redis `WAIT`, within
+   * `enqueueTimeoutMs`; fewer in time is a 503 `replicas_unconfirmed`, and the stored job still
+   * runs). Default 0. With Sentinel or Cluster, 1 means a failover cannot lose an acknowledged
+   * delivery, at the price of refusing deliveries while no replica is in sync.
+   */
+  waitForReplicas?: number;
   /** How long the same signed delivery is recognised as a duplicate. Default 7 days. */
   dedupeWindowMs?: number;
   /** Handler runs and backoff, fixed on each delivery when it is queued. */
@@ -109,6 +116,7 @@ export function createInbox(options: InboxOptions): Inbox {
     'enqueueTimeoutMs',
     options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS,
   );
+  const waitForReplicas = assertPositiveInteger('waitForReplicas', options.waitForReplicas ?? 0, { allowZero: true });
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
   const jobOptions = jobOptionsFor(options.retry, options.retention);
@@ -175,11 +183,13 @@ export function createInbox(options: InboxOptions): Inbox {
           .exists(queue.toKey(id))
           .exec()) ?? [];
       const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
-      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), {
+      const job = await queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), {
         ...jobOptions,
         jobId,
         deduplication: { id, ttl: dedupeWindowMs },
       });
+      if (waitForReplicas > 0) await confirmReplicas(id, receivedAt);
+      return job;
     });
     inFlight.add(added);
     let job: { id?: string | undefined };
@@ -205,6 +215,27 @@ export function createInbox(options: InboxOptions): Inbox {
     wroteTo(client);
     // For a copy within the window, BullMQ answers with the id of the job that has the delivery.
     return { id: job.id ?? id };
+  }
+
+  // WAIT counts the replicas that have every write made so far on its connection: sent with a key
+  // of the queue, it runs on the node (and the connection) that stored the job, cluster or not.
+  async function confirmReplicas(id: string, started: number): Promise<void> {
+    // Four fifths of what is left, so a WAIT that times out is answered as such, before the deadline.
+    const timeoutMs = Math.max(1, Math.floor((enqueueTimeoutMs - (Date.now() - started)) * 0.8));
+    const [, waited] =
+      (await client
+        .pipeline()
+        .exists(queue.toKey(id))
+        .call('WAIT', String(waitForReplicas), String(timeoutMs))
+        .exec()) ?? [];
+    const confirmed = Number(waited?.[1] ?? 0);
+    if (waited?.[0] || confirmed < waitForReplicas) {
+      throw new InboxError(
+        'replicas_unconfirmed',
+        `Redis stored the delivery but ${confirmed} of the ${waitForReplicas} replicas asked for (waitForReplicas) confirmed it within ${enqueueTimeoutMs} ms, so it was answered 503. The stored job still runs, once; check that the replicas are up and in sync.`,
+        { context: { target: describeTarget(client), jobId: id, queue: queueName, confirmed, waitForReplicas } },
+      );
+    }
   }
 
   const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {

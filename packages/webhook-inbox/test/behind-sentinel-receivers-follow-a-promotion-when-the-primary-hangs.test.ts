@@ -16,7 +16,8 @@ let sentinel: RedisSentinelSet;
 const fixtures: Fixture[] = [];
 
 beforeAll(async () => {
-  sentinel = await startRedisSentinel({ replicas: 1, sentinels: 3 });
+  // Two replicas: one confirms deliveries (waitForReplicas 1) while the other is promoted.
+  sentinel = await startRedisSentinel({ replicas: 2, sentinels: 3 });
 }, 60_000);
 
 afterAll(async () => {
@@ -31,6 +32,8 @@ describe('the inbox behind Sentinel', () => {
       REDIS_MASTER: sentinel.masterName,
       WEBHOOK_SECRET: SECRET,
       INBOX_QUEUE: 'behind-sentinel',
+      // A delivery is acknowledged once a replica has it, so the hung primary keeps none to itself.
+      WAIT_REPLICAS: '1',
     };
     const started = await Promise.all([
       startFixture('receiver.mjs', env),
