@@ -6,7 +6,7 @@
 // discarded, but its effects have happened. The figures are printed for the README.
 import { describe, expect, it } from 'vitest';
 import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
-import { processWorldPerFile, startFixture, type Fixture } from './support/processes.js';
+import { processWorldPerFile, startFixture, type Fixture, type FixtureMessage } from './support/processes.js';
 
 const world = processWorldPerFile();
 const LOCK_MS = 1_000;
@@ -14,7 +14,11 @@ const SHORT_BLOCK_MS = 300; // under the renewal period, LOCK_MS / 2
 const LONG_BLOCK_MS = 2_500; // over LOCK_MS
 
 const startedRuns = (workers: Fixture[], submissionId: number) =>
-  workers.flatMap((w) => w.messages).filter((m) => m.type === 'started' && m.submissionId === submissionId);
+  workers
+    .flatMap((w) => w.messages)
+    .filter(
+      (m): m is Extract<FixtureMessage, { type: 'started' }> => m.type === 'started' && m.submissionId === submissionId,
+    );
 
 describe('a handler that blocks the event loop', () => {
   it('runs once when it blocks under half of lockDurationMs, and twice, on two workers, when it blocks past it', async () => {
