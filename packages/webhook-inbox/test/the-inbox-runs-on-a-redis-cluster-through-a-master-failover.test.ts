@@ -14,7 +14,9 @@ import { killAll, startFixture, type Fixture } from './support/processes.js';
 import { deliverThroughAFault, expectEachRanOnce } from './support/through-a-fault.js';
 
 const QUEUE = 'on-cluster';
-const COUNT = 300;
+// `pnpm bench` runs this file with 5,000 deliveries through 3 receivers and 3 workers.
+const COUNT = Number(process.env.TOPOLOGY_DELIVERIES ?? 300);
+const PROCESSES = Number(process.env.TOPOLOGY_PROCESSES ?? 2);
 let cluster: RedisCluster;
 const fixtures: Fixture[] = [];
 
@@ -38,21 +40,19 @@ describe('the inbox on a Redis Cluster', () => {
       WAIT_REPLICAS: '1',
     };
     const started = await Promise.all([
-      startFixture('receiver.mjs', env),
-      startFixture('receiver.mjs', env),
-      startFixture('worker.mjs', { ...env, CONCURRENCY: '4' }),
-      startFixture('worker.mjs', { ...env, CONCURRENCY: '4' }),
+      ...Array.from({ length: PROCESSES }, () => startFixture('receiver.mjs', env)),
+      ...Array.from({ length: PROCESSES }, () => startFixture('worker.mjs', { ...env, CONCURRENCY: '4' })),
     ]);
     fixtures.push(...started);
-    const receivers = started.slice(0, 2);
-    const workers = started.slice(2);
+    const receivers = started.slice(0, PROCESSES);
+    const workers = started.slice(PROCESSES);
 
     const master = await cluster.masterFor(inboxQueuePrefix(QUEUE));
     let failedOver = 0;
     const result = await deliverThroughAFault({
       receivers,
       count: COUNT,
-      faultAfter: COUNT / 3,
+      faultAfter: Math.floor(COUNT / 3),
       fault: async () => {
         const killedAt = performance.now();
         await master.stop('SIGKILL');

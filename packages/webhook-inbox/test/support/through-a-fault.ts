@@ -56,7 +56,11 @@ export async function deliverThroughAFault(options: {
 }
 
 /** Waits until every submission 1..count ran to the end on `workers`, then checks each ran once. */
-export async function expectEachRanOnce(workers: readonly Fixture[], count: number, timeoutMs = 60_000) {
+export async function expectEachRanOnce(
+  workers: readonly Fixture[],
+  count: number,
+  timeoutMs = Math.max(60_000, count * 50),
+) {
   const runsOf = (type: 'started' | 'done') => {
     const runs = new Map<number, number>();
     for (const worker of workers)
