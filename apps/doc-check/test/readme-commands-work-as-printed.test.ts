@@ -304,6 +304,13 @@ const RUNS: Record<string, Record<string, Run>> = {
 function runFor(document: string, text: string): Run | undefined {
   const known = RUNS[document]?.[text];
   if (known) return known;
+  // The inbox's topology trials start daemonized redis-servers on fixed ports: each block must
+  // finish, and whatever it started is shut down after it, whatever happened.
+  if (
+    document === 'packages/webhook-inbox/README.md' &&
+    /^(mkdir -p inbox-(sentinel|cluster)|for port in 7000 )/.test(text)
+  )
+    return { kind: 'finishes', place: 'scratch', timeoutMs: 60_000, before: async () => shutDownInboxTrials };
   // The inbox's operations block (README and guide): a reader's project with the package installed,
   // REDIS_URL set, one failed delivery in the dead-letter set (so show and retry have a job), and a
   // healthy worker running, as in production (so the retried job is processed and drain ends).
@@ -403,6 +410,14 @@ afterAll(async () => {
  * left), then a worker that succeeds running until the returned stop is called.
  */
 let seeded = 0;
+
+const INBOX_TRIAL_PORTS = [7000, 7001, 7002, 7003, 7004, 7005, 6390, 6391, 26390, 26391, 26392];
+async function shutDownInboxTrials(): Promise<void> {
+  const script = INBOX_TRIAL_PORTS.map((port) => `redis-cli -p ${port} shutdown nosave > /dev/null 2>&1 || true`).join(
+    '\n',
+  );
+  await runShell(script, { cwd: REPO_ROOT, env: process.env as Record<string, string>, timeoutMs: 30_000 });
+}
 
 async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>> {
   const { createInbox, createInboxWorker } = await import('@forms-api/webhook-inbox');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { startRedisServer } from '@forms-api/redis-server';
+import { inboxQueuePrefix } from '../dist/index.js';
 
 const SECRET = 'whsec_chaos_secret_0123456789abcd';
 const QUEUE = 'chaos';
@@ -81,7 +82,10 @@ export async function runChaos(options = {}) {
   const runsDir = mkdtempSync(join(tmpdir(), 'inbox-chaos-'));
   const children = new Set();
   const redis = await startRedisServer({ appendonly: true, appendfsync: 'always' });
-  const queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null } });
+  const queue = new Queue(QUEUE, {
+    connection: { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null },
+    prefix: inboxQueuePrefix(QUEUE),
+  });
   queue.on('error', () => {});
   const env = { REDIS_URL: redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: QUEUE };
   const workerEnv = {

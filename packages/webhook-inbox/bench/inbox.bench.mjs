@@ -152,7 +152,7 @@ try {
           const result = await load(receiver.url, deliveries, warmUp, size.requests);
           // Every 202 of the inbox is a job in Redis: checked, not assumed.
           const stored =
-            setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', 'bull:bench:wh-*')`, 0) : '-';
+            setup.mode === 'inbox' ? await admin.eval(`return #redis.call('keys', '{bench}:bench:wh-*')`, 0) : '-';
           if (setup.mode === 'inbox' && stored !== warmUp + size.requests)
             throw new Error(`${stored} jobs stored for ${warmUp + size.requests} deliveries answered 202`);
           const row = {

@@ -19,6 +19,8 @@ const PUBLIC_MESSAGE: Partial<Record<InboxErrorKind, string>> = {
   redis_read_only:
     'The queue takes no writes now (its Redis is a read-only replica, as after a failover), so the delivery was not stored.',
   enqueue_timeout: 'The queue did not confirm the delivery in time, so it was not acknowledged.',
+  replicas_unconfirmed:
+    'The queue stored the delivery but not enough of its replicas confirmed it in time, so it was not acknowledged.',
   closing: 'This receiver is shutting down and takes no new deliveries.',
 };
 

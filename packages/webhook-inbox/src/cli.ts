@@ -2,18 +2,18 @@
 // dead letters, send them back for another run, and wait for the queue to empty before a deploy.
 import { parseArgs } from 'node:util';
 import { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { createRedisClient, describeTarget } from './connection.js';
+import { createRedisClient, describeTarget, type InboxConnection, type RedisClient } from './connection.js';
 import { readDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
 import { printable, printableJson } from './printable.js';
+import { inboxQueuePrefix } from './queue-keys.js';
 import { UsageError, type CliIo } from './cli-io.js';
 import { replayCommand, type ReplayFlags } from './replay-cli.js';
 
 export { UsageError, type CliIo };
 
-const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME] [--json]
+const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--cluster] [--queue NAME] [--json]
 
   stats                 jobs per state, and how Redis persists them (AOF, appendfsync)
   failed [--limit N]    the dead letters, newest first (default 20): id, attempts, error, form, submission
@@ -26,7 +26,8 @@ const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--queue NAME]
                         --secret (repeatable while rotating) or FORMS_WEBHOOK_SECRET; T is an ISO
                         date-time or an age such as 30m, 6h, 2d. --dry-run lists what would be replayed
 
-Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. The queue defaults to ${DEFAULT_QUEUE}.
+Redis comes from --redis, or FORMS_INBOX_REDIS_URL, or REDIS_URL. With --cluster it is a Redis Cluster, and the
+URL may list several of its nodes, comma-separated. The queue defaults to ${DEFAULT_QUEUE}.
 Exit codes: 0 done, 1 failed (Redis unreachable, job not found, drain timed out, a chosen delivery that cannot be replayed), 2 usage error.`;
 
 const consoleIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -40,6 +41,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       allowPositionals: true,
       options: {
         redis: { type: 'string' },
+        cluster: { type: 'boolean' },
         queue: { type: 'string' },
         json: { type: 'boolean' },
         limit: { type: 'string' },
@@ -74,7 +76,10 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       throw new UsageError(
         'Where is Redis? Pass --redis redis://host:6379, or set FORMS_INBOX_REDIS_URL or REDIS_URL.',
       );
-    session = await openSession(redisUrl, options.queue);
+    session = await openSession(
+      values.cluster ? { cluster: redisUrl.split(',').map((url) => url.trim()) } : redisUrl,
+      options.queue,
+    );
     return await run(session, options);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -97,7 +102,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
 
 interface Session {
   queue: Queue;
-  client: Redis;
+  client: RedisClient;
   close(): Promise<void>;
 }
 
@@ -148,7 +153,7 @@ function positiveNumber(flag: string, text: string): number {
   return value;
 }
 
-async function openSession(url: string, queueName: string): Promise<Session> {
+async function openSession(url: InboxConnection, queueName: string): Promise<Session> {
   const client = createRedisClient(url, 'oneshot');
   client.on('error', () => {}); // the outcome is reported once, below
   await new Promise<void>((resolve, reject) => {
@@ -169,7 +174,7 @@ async function openSession(url: string, queueName: string): Promise<Session> {
     client.disconnect();
     throw error;
   });
-  const queue = new Queue(queueName, { connection: client });
+  const queue = new Queue(queueName, { connection: client, prefix: inboxQueuePrefix(queueName) });
   queue.on('error', () => {});
   return {
     queue,
@@ -219,7 +224,7 @@ const FSYNC_MEANS: Record<string, string> = {
 };
 
 /** The AOF fsync policy Redis reports, or null when CONFIG GET is refused (managed Redis). */
-async function appendfsyncOf(client: Redis): Promise<string | null> {
+async function appendfsyncOf(client: RedisClient): Promise<string | null> {
   try {
     const [, value] = (await client.config('GET', 'appendfsync')) as [string, string];
     return value ?? null;

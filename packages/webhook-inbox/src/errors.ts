@@ -11,6 +11,8 @@ export type InboxErrorKind =
   | 'redis_read_only'
   /** Redis did not confirm the delivery within `enqueueTimeoutMs`. Answered 503. */
   | 'enqueue_timeout'
+  /** Fewer replicas than `waitForReplicas` confirmed a stored delivery in time. Answered 503; the job runs. */
+  | 'replicas_unconfirmed'
   /** The inbox or worker is shutting down and takes no new deliveries. Answered 503. */
   | 'closing'
   /** The handler did not settle within `handlerTimeoutMs`: the attempt failed (and is retried). */
@@ -19,6 +21,11 @@ export type InboxErrorKind =
   | 'handler_stuck'
   /** A job's stored data is not a delivery this package wrote (another producer on the queue?). */
   | 'corrupt_job'
+  /**
+   * A job's stored bytes do not verify against the worker's `secret` (changed in Redis, or signed
+   * with a secret the worker was not given): never run, straight to the failed set.
+   */
+  | 'signature_rejected'
   /** A completed job: its body was dropped on completion (CLI `show`). */
   | 'body_not_kept'
   /** The handler failed without an Error (a string, `null`, an Error whose message cannot be read). */
@@ -41,6 +48,7 @@ const UNAVAILABLE: ReadonlySet<string> = new Set<InboxErrorKind>([
   'redis_unavailable',
   'redis_read_only',
   'enqueue_timeout',
+  'replicas_unconfirmed',
   'closing',
 ]);
 

@@ -5,8 +5,10 @@ import { Queue, type JobsOptions } from 'bullmq';
 import {
   connected,
   createRedisClient,
+  describeRedisError,
   describeTarget,
   notConnected,
+  reconnector,
   withTimeout,
   writableWithin,
   writeRefused,
@@ -14,6 +16,7 @@ import {
   type InboxConnection,
 } from './connection.js';
 import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
+import { inboxQueuePrefix } from './queue-keys.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
@@ -44,6 +47,13 @@ export interface InboxOptions {
   maxBodyBytes?: number;
   /** How long to wait for Redis to confirm a delivery before answering 503. Default 2,000 ms. */
   enqueueTimeoutMs?: number;
+  /**
+   * Replicas that must have each delivery before it is answered 202 (Redis `WAIT`, within
+   * `enqueueTimeoutMs`; fewer in time is a 503 `replicas_unconfirmed`, and the stored job still
+   * runs). Default 0. With Sentinel or Cluster, 1 means a failover cannot lose an acknowledged
+   * delivery, at the price of refusing deliveries while no replica is in sync.
+   */
+  waitForReplicas?: number;
   /** How long the same signed delivery is recognised as a duplicate. Default 7 days. */
   dedupeWindowMs?: number;
   /** Handler runs and backoff, fixed on each delivery when it is queued. */
@@ -51,8 +61,9 @@ export interface InboxOptions {
   /** How long finished jobs stay in Redis. */
   retention?: RetentionPolicy;
   /**
-   * Called once when Redis becomes unreachable (not for every reconnect attempt). Default: one
-   * line on stderr. Deliveries are answered 503 until it is back.
+   * Called once when Redis becomes unreachable or starts refusing deliveries (not for every
+   * reconnect attempt nor every refused delivery). Default: one line on stderr. Deliveries are
+   * answered 503 until it takes them again.
    */
   onRedisError?: (error: Error) => void;
   /**
@@ -107,6 +118,7 @@ export function createInbox(options: InboxOptions): Inbox {
   assertKnownOptions<InboxOptions>(options, INBOX_OPTIONS, { where: 'createInbox' });
   assertSecret(options.secret);
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const prefix = inboxQueuePrefix(queueName);
   const defaultLog = options.onRejected ? undefined : rejectionLog((line) => console.error(line));
   const receiveConfig: ReceiveConfig = {
     secret: options.secret,
@@ -118,22 +130,24 @@ export function createInbox(options: InboxOptions): Inbox {
     'enqueueTimeoutMs',
     options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS,
   );
+  const waitForReplicas = assertPositiveInteger('waitForReplicas', options.waitForReplicas ?? 0, { allowZero: true });
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
   const jobOptions = jobOptionsFor(options.retry, options.retention);
 
   const client = createRedisClient(options.connection, 'receiver');
-  const queue = new Queue(queueName, { connection: client, telemetry: queueTelemetry() });
+  const queue = new Queue(queueName, { connection: client, prefix, telemetry: queueTelemetry() });
   const reportError = outageReporter(
     options.onRedisError ??
       ((error) =>
         console.error(
-          `[webhook-inbox] Redis at ${describeTarget(client)} is unreachable (${error.message}); deliveries are answered 503 until it is back.`,
+          `[webhook-inbox] ${describeRedisError(client, error)}; deliveries are answered 503 until it takes them again.`,
         )),
   );
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
+  const reconnectAfterTimeout = reconnector(client, enqueueTimeoutMs);
   const stopObserving = observeQueue(queue);
 
   let closing = false;
@@ -145,9 +159,16 @@ export function createInbox(options: InboxOptions): Inbox {
     try {
       const result = await store(delivery);
       recordAccepted(queueName, (performance.now() - started) / 1000);
+      reportError.recovered();
       return result;
     } catch (error) {
       if (error instanceof InboxError) recordRejected(queueName, error.kind);
+      // A refusal while the connection stays up (CROSSSLOT, OOM, a hung primary) emits no client
+      // error: told here, once until a delivery is stored again.
+      if (error instanceof InboxError && error.kind !== 'closing') reportError.error(error);
+      // No answer within the deadline on an open connection: the server may hang (SIGSTOP, a
+      // frozen VM) while Sentinel or the cluster promotes a replica; a new connection finds it.
+      if (error instanceof InboxError && error.kind === 'enqueue_timeout') reconnectAfterTimeout();
       throw error;
     }
   }
@@ -176,11 +197,13 @@ export function createInbox(options: InboxOptions): Inbox {
           .exists(queue.toKey(id))
           .exec()) ?? [];
       const jobId = typeof windowJob?.[1] === 'string' ? windowJob[1] : kept?.[1] ? `${id}-${receivedAt}` : id;
-      return queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), {
+      const job = await queue.add(DELIVERY_JOB_NAME, storeDelivery(delivery, receivedAt), {
         ...jobOptions,
         jobId,
         deduplication: { id, ttl: dedupeWindowMs },
       });
+      if (waitForReplicas > 0) await confirmReplicas(id, receivedAt);
+      return job;
     });
     inFlight.add(added);
     let job: { id?: string | undefined };
@@ -206,6 +229,27 @@ export function createInbox(options: InboxOptions): Inbox {
     wroteTo(client);
     // For a copy within the window, BullMQ answers with the id of the job that has the delivery.
     return { id: job.id ?? id };
+  }
+
+  // WAIT counts the replicas that have every write made so far on its connection: sent with a key
+  // of the queue, it runs on the node (and the connection) that stored the job, cluster or not.
+  async function confirmReplicas(id: string, started: number): Promise<void> {
+    // Four fifths of what is left, so a WAIT that times out is answered as such, before the deadline.
+    const timeoutMs = Math.max(1, Math.floor((enqueueTimeoutMs - (Date.now() - started)) * 0.8));
+    const [, waited] =
+      (await client
+        .pipeline()
+        .exists(queue.toKey(id))
+        .call('WAIT', String(waitForReplicas), String(timeoutMs))
+        .exec()) ?? [];
+    const confirmed = Number(waited?.[1] ?? 0);
+    if (waited?.[0] || confirmed < waitForReplicas) {
+      throw new InboxError(
+        'replicas_unconfirmed',
+        `Redis stored the delivery but ${confirmed} of the ${waitForReplicas} replicas asked for (waitForReplicas) confirmed it within ${enqueueTimeoutMs} ms, so it was answered 503. The stored job still runs, once; check that the replicas are up and in sync.`,
+        { context: { target: describeTarget(client), jobId: id, queue: queueName, confirmed, waitForReplicas } },
+      );
+    }
   }
 
   const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {

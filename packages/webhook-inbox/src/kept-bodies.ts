@@ -2,7 +2,7 @@
 // `inbox replay --status completed` can run it again) while the bodies kept across the queue stay
 // under the budget; beyond it the oldest kept bodies are dropped first. One Lua script, so workers
 // completing jobs at the same time keep one consistent account.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 
 // KEYS: 1 kept ids scored by completion time, 2 hash id -> raw bytes, 3 total raw bytes kept,
 //       4 BullMQ's completed set. ARGV: 1 job key prefix, 2 job id, 3 now (ms), 4 budget (bytes).
@@ -72,7 +72,7 @@ return dropped
  * Resolves to the ids whose bodies were dropped.
  */
 export async function keepCompletedBody(
-  client: Redis,
+  client: RedisClient,
   keyFor: (name: string) => string,
   jobId: string,
   budgetBytes: number,

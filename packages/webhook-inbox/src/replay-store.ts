@@ -2,8 +2,7 @@
 // claiming a signature is one atomic SET NX PX, so two instances given the same captured request
 // cannot both accept it.
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { connected, createRedisClient, describeTarget, type InboxConnection } from './connection.js';
+import { connected, createRedisClient, describeTarget, type InboxConnection, type RedisClient } from './connection.js';
 import { InboxError } from './errors.js';
 import { outageReporter } from './inbox.js';
 import type { ReplayStore } from './verification.js';
@@ -27,7 +26,7 @@ export interface RedisReplayStoreOptions {
  * While Redis is unreachable `claim` rejects (with `redis_unavailable`) rather than guessing.
  */
 export class RedisReplayStore implements ReplayStore {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #prefix: string;
 
   constructor(options: RedisReplayStoreOptions) {

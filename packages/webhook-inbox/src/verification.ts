@@ -3,7 +3,7 @@
 // policy (401/400/413/415). Every adapter goes through here, so a change of that API stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createVerifier, rejectionFor, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
+import { createVerifier, isWebhookVerifyError, rejectionFor, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
 import { webhookVerify } from '@forms-api/webhook-verify/fastify';
 import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
@@ -37,6 +37,27 @@ function refused(config: ReceiveConfig, rejection: InboxRejection): void {
 /** Fails at start-up, with webhook-verify's own message, on an empty or padded secret. */
 export function assertSecret(secret: string | readonly string[]): void {
   createVerifier({ secret });
+}
+
+/**
+ * The worker's check of a job's stored bytes against the secret(s): resolves when the stored
+ * signature header still verifies the stored bytes, rejects with `signature_rejected` otherwise
+ * (the bytes or the header were changed in Redis, or were signed with a secret not given here).
+ */
+export function storedBytesVerifier(secret: string | readonly string[]) {
+  const verifier = createVerifier({ secret });
+  return async (jobId: string, rawBody: Uint8Array, headers: Readonly<Record<string, string>>): Promise<void> => {
+    try {
+      await verifier.verifyOrThrow(rawBody, headers[SIGNATURE_HEADER]);
+    } catch (error) {
+      const reason = isWebhookVerifyError(error) ? error.kind : 'invalid';
+      throw new InboxError(
+        'signature_rejected',
+        `Job ${jobId}'s stored bytes do not verify against the worker's \`secret\` (${reason}), so the handler was not run: they were changed in Redis after a receiver verified them, or were signed with a secret this worker was not given (while rotating, give the worker every secret the receivers accept, then \`forms-webhook-inbox retry ${jobId}\`).`,
+        { context: { jobId, reason } },
+      );
+    }
+  };
 }
 
 // webhook-verify reads an undefined maxBodyBytes as its default (1 MiB). Its adapters' own report of

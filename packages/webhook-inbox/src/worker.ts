@@ -3,12 +3,13 @@
 // takes over jobs of workers that died, and shuts down without abandoning the jobs in hand.
 import { Queue, UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
-import { createRedisClient, describeTarget, writableWithin, type InboxConnection } from './connection.js';
+import { createRedisClient, describeRedisError, writableWithin, type InboxConnection } from './connection.js';
 import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
 import { assertKnownOptions, assertPositiveInteger } from './options.js';
+import { assertSecret, storedBytesVerifier } from './verification.js';
 import {
   DEFAULT_COMPLETED_BODY_BYTES,
   DEFAULT_HANDLER_TIMEOUT_MS,
@@ -16,6 +17,7 @@ import {
   DEFAULT_QUEUE,
 } from './policy.js';
 import { printable } from './printable.js';
+import { inboxQueuePrefix } from './queue-keys.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 import { traceHandle, workerTelemetry } from './telemetry/tracing.js';
 
@@ -24,6 +26,13 @@ export interface InboxWorkerOptions {
   connection: InboxConnection;
   /** Runs once per delivery (again on retries). Throw to fail the attempt. */
   handler: (delivery: InboxDelivery) => unknown;
+  /**
+   * The webhook secret the receivers verify with (several while rotating: give every one they
+   * accept). With it, each job's stored bytes are verified again before the handler runs, so bytes
+   * changed in Redis never run as if the service had signed them: such a job goes to the failed
+   * set as `signature_rejected`. Without it the worker trusts whatever Redis holds.
+   */
+  secret?: string | readonly string[];
   /**
    * How long one handler run may take before the attempt fails (`handler_timeout`) and is retried
    * like any failure; `delivery.signal` is aborted at that moment. Default 60,000 ms. A handler that
@@ -70,6 +79,7 @@ export interface InboxWorker {
 const WORKER_OPTIONS: Record<keyof InboxWorkerOptions, true> = {
   connection: true,
   handler: true,
+  secret: true,
   handlerTimeoutMs: true,
   concurrency: true,
   queue: true,
@@ -88,6 +98,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).',
     );
   const queueName = options.queue ?? DEFAULT_QUEUE;
+  const prefix = inboxQueuePrefix(queueName);
   const concurrency = assertPositiveInteger('concurrency', options.concurrency ?? 1);
   const lockDuration = assertPositiveInteger('lockDurationMs', options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS);
   const stalledInterval =
@@ -104,6 +115,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     { allowZero: true },
   );
   const onFailure = options.onFailure ?? defaultFailureReport;
+  if (options.secret !== undefined) assertSecret(options.secret);
+  const verifyStored = options.secret === undefined ? undefined : storedBytesVerifier(options.secret);
   // Handler runs whose attempt already failed at the deadline but which have not settled yet.
   const overdue = new Set<Promise<unknown>>();
   // BullMQ renews a lock every half of its duration: a block longer than that may cost the lock.
@@ -114,9 +127,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const reportError = outageReporter(
     options.onRedisError ??
       ((error) =>
-        console.error(
-          `[webhook-inbox] worker: Redis at ${describeTarget(client)} is unreachable (${error.message}); waiting for it to return.`,
-        )),
+        console.error(`[webhook-inbox] worker: ${describeRedisError(client, error)}; waiting for it to recover.`)),
   );
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
@@ -125,6 +136,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     let stored: ReturnType<typeof readDelivery>;
     try {
       stored = readDelivery(job.data, job.id as string);
+      await verifyStored?.(job.id as string, stored.rawBody, stored.headers);
     } catch (error) {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
@@ -218,6 +230,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 
   const worker = new DeliveryWorker(queueName, processJob, {
     connection: client,
+    prefix,
     telemetry: workerTelemetry(),
     concurrency,
     lockDuration,
@@ -249,7 +262,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     });
   });
   // Queue depth and age for this process's metrics, over the worker's own connection.
-  const metricsQueue = new Queue(queueName, { connection: client });
+  const metricsQueue = new Queue(queueName, { connection: client, prefix });
   metricsQueue.on('error', () => {}); // reported by the worker's own listener
   const stopObserving = observeQueue(metricsQueue);
 

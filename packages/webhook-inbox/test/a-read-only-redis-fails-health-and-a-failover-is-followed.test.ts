@@ -112,7 +112,7 @@ describe('Redis that takes no writes', () => {
         body: { error: expect.stringMatching(/^redis_(read_only|unavailable)$/) },
       });
     await worker.waitFor((m) => m.type === 'done' && m.submissionId === 3, 15_000);
-    const jobs = await command(other, 'KEYS', 'bull:failover:wh-*');
+    const jobs = await command(other, 'KEYS', '{failover}:failover:wh-*');
     expect((jobs as string[]).length).toBeGreaterThan(0);
     expect((await healthOf(receiver.port!)).status).toBe(200);
     expect((await healthOf(worker.port!)).status).toBe(200);

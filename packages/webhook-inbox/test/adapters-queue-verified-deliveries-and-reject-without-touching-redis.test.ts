@@ -12,7 +12,7 @@ import { sign } from '@forms-api/webhook-verify';
 import { inboxHandler, inboxHealthHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxHealthMiddleware, inboxMiddleware } from '../src/adapters/node.js';
-import { createInbox, jobIdFor, type Inbox } from '../src/index.js';
+import { createInbox, inboxQueuePrefix, jobIdFor, type Inbox } from '../src/index.js';
 import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
@@ -25,7 +25,10 @@ const servers: Array<{ name: string; url: string; close: () => Promise<unknown> 
 beforeAll(async () => {
   redis = await startRedisServer();
   inbox = createInbox({ connection: redis.url, secret: SECRET, queue: 'adapters', maxBodyBytes: MAX_BODY });
-  queue = new Queue('adapters', { connection: { host: '127.0.0.1', port: redis.port } });
+  queue = new Queue('adapters', {
+    connection: { host: '127.0.0.1', port: redis.port },
+    prefix: inboxQueuePrefix('adapters'),
+  });
   await eventually('the inbox to connect', async () => (await inbox.health()).ok);
 
   const app = express();

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInboxCli } from '../src/cli.js';
-import { jobIdFor, type InboxDelivery } from '../src/index.js';
+import { inboxQueuePrefix, jobIdFor, type InboxDelivery } from '../src/index.js';
 import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
@@ -113,7 +113,10 @@ describe('dead letters', () => {
 
   it('fails a job another producer added at once, saying so, instead of guessing at its data', async () => {
     const { Queue } = await import('bullmq');
-    const foreign = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: world.redis.port } });
+    const foreign = new Queue(QUEUE, {
+      connection: { host: '127.0.0.1', port: world.redis.port },
+      prefix: inboxQueuePrefix(QUEUE),
+    });
     try {
       const job = await foreign.add('something-else', { hello: 'world' }, { attempts: 5 });
       await eventually('the foreign job to fail', () => failures.some((f) => f.id === job.id));

@@ -7,6 +7,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { storeDelivery } from '../src/delivery.js';
+import { inboxQueuePrefix } from '../src/index.js';
 import { deliveryBody, sleep } from './support/deliveries.js';
 
 const QUEUE = 'slow-pipe';
@@ -16,7 +17,10 @@ let expectedBytes: number;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  const queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: redis.port } });
+  const queue = new Queue(QUEUE, {
+    connection: { host: '127.0.0.1', port: redis.port },
+    prefix: inboxQueuePrefix(QUEUE),
+  });
   try {
     // A payload of 4,000 answers: `show` prints it pretty, one line per key, about 1 MB.
     const body = JSON.parse(deliveryBody(1)) as { data: Record<string, unknown> };

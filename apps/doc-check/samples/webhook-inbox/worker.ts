@@ -2,6 +2,8 @@ import { closeOnSignals, createInboxWorker } from '@forms-api/webhook-inbox';
 
 const worker = createInboxWorker({
   connection: process.env.REDIS_URL!,
+  // The receivers' secret: each job's stored bytes are verified again before the handler runs.
+  secret: process.env.FORMS_WEBHOOK_SECRET!,
   concurrency: 4,
   async handler({ id, submissionKey, payload, attempt }) {
     // `submissionKey` (form_id:submission_id) is the same for every delivery of this submission,

@@ -11,6 +11,7 @@ import { runInboxCli } from '../../src/cli.js';
 import {
   createInbox,
   createInboxWorker,
+  inboxQueuePrefix,
   type Inbox,
   type InboxOptions,
   type InboxWorker,
@@ -99,7 +100,10 @@ export async function startInboxWorld(options: InboxWorldOptions): Promise<Inbox
       inbox: ready,
       worker,
       get queue() {
-        return (queue ??= new Queue(name, { connection: { host: '127.0.0.1', port: redis.port } }));
+        return (queue ??= new Queue(name, {
+          connection: { host: '127.0.0.1', port: redis.port },
+          prefix: inboxQueuePrefix(name),
+        }));
       },
       get raw() {
         return (raw ??= new Redis(redis.port, '127.0.0.1'));

@@ -1,0 +1,66 @@
+// With Sentinel or Cluster, writes reach replicas asynchronously: a delivery acknowledged by a
+// primary that dies before copying it is lost with it. `waitForReplicas` makes the receiver answer
+// 202 only once that many replicas have it (Redis WAIT, within enqueueTimeoutMs); with too few in
+// sync the answer is 503 replicas_unconfirmed, and the stored job still runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { createInbox, inboxQueuePrefix, isInboxError, type Inbox } from '../src/index.js';
+import { eventually, SECRET, signedDelivery } from './support/deliveries.js';
+
+const QUEUE = 'replicated';
+let primary: RedisServer;
+let replica: RedisServer;
+let inbox: Inbox;
+let queue: Queue;
+
+const delivery = async (submissionId: number) => {
+  const signed = await signedDelivery(submissionId);
+  return { rawBody: Buffer.from(signed.body), signature: signed.signature, headers: {} };
+};
+
+beforeAll(async () => {
+  primary = await startRedisServer();
+  replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  const admin = new Redis(replica.port, '127.0.0.1');
+  await eventually('the replica to be in sync', async () =>
+    (await admin.info('replication')).includes('master_link_status:up'),
+  );
+  admin.disconnect();
+  inbox = createInbox({
+    connection: primary.url,
+    secret: SECRET,
+    queue: QUEUE,
+    waitForReplicas: 1,
+    enqueueTimeoutMs: 500,
+    onRedisError: () => {},
+  });
+  queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: primary.port }, prefix: inboxQueuePrefix(QUEUE) });
+});
+
+afterAll(async () => {
+  await inbox?.close();
+  await queue?.close();
+  await Promise.all([primary?.close(), replica?.close()]);
+});
+
+describe('waitForReplicas', () => {
+  it('acknowledges a delivery a replica has, and refuses one no replica confirmed, which still runs', async () => {
+    await expect(inbox.enqueue(await delivery(1))).resolves.toMatchObject({ id: expect.stringMatching(/^wh-/) });
+
+    await replica.stop('SIGKILL');
+    const refused = await inbox.enqueue(await delivery(2)).catch((error: unknown) => error);
+    expect(isInboxError(refused) && refused.kind).toBe('replicas_unconfirmed');
+    expect((refused as Error).message).toMatch(/0 of the 1 replicas/);
+    // Stored all the same: the job runs once, and a copy sent again is the same job.
+    const id = (refused as { context: { jobId: string } }).context.jobId;
+    expect(await queue.getJob(id)).toBeDefined();
+  });
+
+  it('must be a whole number of replicas', () => {
+    expect(() => createInbox({ connection: primary.url, secret: SECRET, waitForReplicas: -1 })).toThrow(
+      /waitForReplicas/,
+    );
+  });
+});
