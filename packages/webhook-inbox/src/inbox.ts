@@ -112,6 +112,7 @@ const INBOX_OPTIONS: Record<keyof InboxOptions, true> = {
   retention: true,
   onRedisError: true,
   onRejected: true,
+  waitForReplicas: true,
 };
 
 export function createInbox(options: InboxOptions): Inbox {
