@@ -83,7 +83,10 @@ export async function verifyNode(
     return { rawBody, signature, headers: flattenHeaders(req.headers) };
   } catch (error) {
     const rejection = rejectionFor(error);
-    if (rejection.status === 500) throw error;
+    // A misconfiguration webhook-verify names (a body parser ran first) is answered here, as JSON
+    // with its fix, and told once on the log: handed to Express, it became an HTML page with a stack
+    // trace that the service stores in its event log. Only an unexpected error goes on to `next`.
+    if (rejection.status === 500 && !isWebhookVerifyError(error)) throw error;
     refused(config, rejection);
     markRejected(rejection.reason, error);
     writeRejection(res, rejection);

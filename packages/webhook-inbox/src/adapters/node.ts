@@ -32,7 +32,8 @@ function fail(res: ServerResponse, error: unknown, next: Next | undefined): void
  * The webhook route: `app.post('/webhooks/forms', inboxMiddleware(inbox))`, or
  * `http.createServer(inboxMiddleware(inbox))`. Mount it before any `express.json()`, or give the
  * route `express.raw({ type: 'application/json' })`. It answers every request itself; only an
- * unexpected error or a misconfiguration goes to `next` (answered 500 without Express).
+ * unexpected error goes to `next` (answered 500 without Express); a body a parser read first is
+ * answered JSON 500 with its fix.
  */
 export function inboxMiddleware(inbox: Inbox): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
   const config = receiveConfigOf(inbox);
