@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { jobIdFor } from '../src/index.js';
+import { inboxQueuePrefix, jobIdFor } from '../src/index.js';
 import { eventually, inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 import { queueIsIdle } from './support/settled.js';
@@ -37,7 +37,10 @@ describe('a worker killed mid-job', () => {
     world.fixtures.push(survivor);
     // The doomed worker keeps renewing its locks: counted on one lock, two renewals (its time to
     // live going back up) span more than a lock period, in which the survivor took nothing.
-    const locks = new Queue('takeover', { connection: { host: '127.0.0.1', port: world.redis.port } });
+    const locks = new Queue('takeover', {
+      connection: { host: '127.0.0.1', port: world.redis.port },
+      prefix: inboxQueuePrefix('takeover'),
+    });
     const raw = new Redis(world.redis.port, '127.0.0.1');
     try {
       const lock = locks.toKey(`${ids[0]}:lock`);
@@ -67,7 +70,10 @@ describe('a worker killed mid-job', () => {
     expect(doomed.messages.filter((m) => m.type === 'done')).toEqual([]);
     // Each was taken over once, by the stalled check after its lock expired: the LOCK_MS given
     // (the wait above is bounded by half the 30 s default lock), not a clock read by the test.
-    const inspector = new Queue('takeover', { connection: { host: '127.0.0.1', port: world.redis.port } });
+    const inspector = new Queue('takeover', {
+      connection: { host: '127.0.0.1', port: world.redis.port },
+      prefix: inboxQueuePrefix('takeover'),
+    });
     try {
       const stalled = await Promise.all(ids.map(async (id) => (await inspector.getJob(id))?.stalledCounter));
       expect(stalled).toEqual(ids.map(() => 1));

@@ -3,11 +3,12 @@
 // queue is idle every job it was ever given has been run.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { inboxQueuePrefix } from '../../src/index.js';
 import { eventually } from './deliveries.js';
 
 /** Waits until `queue` (of the Redis on `port`) has no job waiting, delayed or running. */
 export async function queueIsIdle(port: number, queue: string): Promise<void> {
-  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port } });
+  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port }, prefix: inboxQueuePrefix(queue) });
   try {
     await eventually(`queue ${queue} to have nothing left to run`, async () => {
       const counts = await inspector.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'waiting-children');
@@ -20,7 +21,7 @@ export async function queueIsIdle(port: number, queue: string): Promise<void> {
 
 /** Waits until the deduplication window of the delivery whose first job is `jobId` has ended. */
 export async function windowEnds(port: number, queue: string, jobId: string): Promise<void> {
-  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port } });
+  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port }, prefix: inboxQueuePrefix(queue) });
   const client = new Redis(port, '127.0.0.1');
   try {
     const key = inspector.toKey(`de:${jobId}`);
@@ -36,7 +37,7 @@ export async function windowEnds(port: number, queue: string, jobId: string): Pr
  * stamps the queue's `stalled-check` key with its time, so a new stamp is a new run.
  */
 export async function stalledChecksRun(port: number, queue: string, runs: number): Promise<void> {
-  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port } });
+  const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port }, prefix: inboxQueuePrefix(queue) });
   const client = new Redis(port, '127.0.0.1');
   try {
     const key = inspector.toKey('stalled-check');
