@@ -1,5 +1,6 @@
 // Checks options once, at construction, so a typo fails at start-up with the option's name
 // instead of misbehaving under load (or being ignored: a misspelt option would keep its default).
+import { closestName } from '@forms-api/internal/closest-name';
 import { InboxError } from './errors.js';
 
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
@@ -26,7 +27,7 @@ export function assertKnownOptions<T extends object>(
   const names = Object.keys(known);
   for (const name of Object.keys(given)) {
     if (names.includes(name)) continue;
-    const near = closest(name, names);
+    const near = closestName(name, names);
     const advice =
       hint?.(name) ??
       `${near ? ` Did you mean \`${prefix}${near}\`?` : ''} The ${where} options are ${names.join(', ')}.`;
@@ -34,25 +35,4 @@ export function assertKnownOptions<T extends object>(
       context: { option: `${prefix}${name}` },
     });
   }
-}
-
-/** The known name within two edits of `name` (case ignored), if there is one. */
-function closest(name: string, names: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of names) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
