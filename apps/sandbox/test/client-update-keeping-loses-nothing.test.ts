@@ -68,7 +68,7 @@ describe.each(BEHAVIOURS)('updateKeeping (%s sandbox)', (behaviour) => {
     await expect(
       forms.submissions.updateKeeping({ form: 16, submission: one!.id, changes: { Amount: 1 } }),
     ).rejects.toMatchObject({
-      kind: 'invalid_options',
+      kind: 'invalid_option',
       option: 'changes',
     });
   });

@@ -2,7 +2,7 @@
 // that names the likely cause and the fix, and the context (status, body, operation, headers);
 // none of it ever holds the token. Errors of a request are built by failures.ts. isFormsApiError
 // recognises one from any copy of the package (ESM beside CommonJS) by a Symbol.for brand.
-import { BrandedError, hasBrand } from '@forms-api/internal';
+import { BrandedError, guardFor } from '@forms-api/internal';
 import type { OperationInfo } from './operations.js';
 
 /** The kinds of an answer the client cannot hand on: a non-2xx status's, or `http` for a 2xx that is not JSON. */
@@ -17,7 +17,7 @@ export type AnswerKind =
   | 'http';
 
 export type FormsApiErrorKind =
-  AnswerKind | 'network' | 'timeout' | 'response_too_large' | 'aborted' | 'invalid_options' | 'pagination';
+  AnswerKind | 'network' | 'timeout' | 'response_too_large' | 'aborted' | 'invalid_option' | 'pagination';
 
 /** The parsed error body: `message`, plus `errors` (422) or plan fields (402) when present. */
 export interface FormsApiErrorBody {
@@ -41,7 +41,7 @@ export interface FormsApiErrorInit {
   headers?: Record<string, string>;
   retryAfterMs?: number;
   attempts?: number;
-  /** For `invalid_options`: the option or argument that was wrong. */
+  /** For `invalid_option`: the option or argument that was wrong. */
   option?: string;
   /** For `response_too_large`: `maxResponseBytes`, in bytes. */
   limit?: number;
@@ -65,7 +65,7 @@ export interface FormsApiErrorContext {
   readonly attempts: number;
   /** `rate_limited` and other retryable statuses: how long the service asked to wait. */
   readonly retryAfterMs?: number;
-  /** `invalid_options`: the option or argument that was wrong. */
+  /** `invalid_option`: the option or argument that was wrong. */
   readonly option?: string;
   /** `response_too_large`: the limit (`maxResponseBytes`) in bytes. */
   readonly limit?: number;
@@ -157,14 +157,12 @@ export function kindOfStatus(status: number): AnswerKind {
 }
 
 /** True for a FormsApiError from any copy of this package (ESM, CommonJS, another version). */
-export function isFormsApiError(value: unknown): value is FormsApiError {
-  return hasBrand(value, FormsApiError.brand);
-}
+export const isFormsApiError = guardFor(FormsApiError);
 
 function definedOnly<T extends object>(record: T): T {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 }
 
 export function invalidOption(option: string, message: string): FormsApiError {
-  return new FormsApiError({ kind: 'invalid_options', option, message: `Invalid \`${option}\`: ${message}` });
+  return new FormsApiError({ kind: 'invalid_option', option, message: `Invalid \`${option}\`: ${message}` });
 }

@@ -1,5 +1,5 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
-// that turn a wrong option into an `invalid_options` error saying what to do (never echoing the
+// that turn a wrong option into an `invalid_option` error saying what to do (never echoing the
 // token).
 import { invalidOption, type FormsApiErrorKind } from './errors.js';
 import type { OperationInfo } from './operations.js';

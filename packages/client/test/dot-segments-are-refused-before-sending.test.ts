@@ -20,7 +20,7 @@ const SIGNATURE = 'f'.repeat(64);
 const REFUSED = ['.', '..', '%2e', '%2E%2e', '.%2E', '%252e%252E', 'a/b', '%2F', 'a\\b', '%5c'];
 
 async function refused(promise: Promise<unknown>, option: string): Promise<void> {
-  await expect(promise).rejects.toMatchObject({ name: 'FormsApiError', kind: 'invalid_options', option });
+  await expect(promise).rejects.toMatchObject({ name: 'FormsApiError', kind: 'invalid_option', option });
 }
 
 it('forms.get, answers.submit and downloadFile refuse them, and nothing reaches the server', async () => {

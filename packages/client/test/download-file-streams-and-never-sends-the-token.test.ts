@@ -152,7 +152,7 @@ it('refuses a URL of another host, another path or without its signature, before
   ];
   for (const [file, option, message] of cases) {
     const err = await client.submissions.downloadFile(file as string).catch((e: unknown) => e);
-    expect(err, String(option)).toMatchObject({ kind: 'invalid_options', option });
+    expect(err, String(option)).toMatchObject({ kind: 'invalid_option', option });
     expect((err as Error).message).toMatch(message);
     expect((err as Error).message).not.toContain(SIGNATURE);
   }

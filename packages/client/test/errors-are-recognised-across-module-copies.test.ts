@@ -61,7 +61,7 @@ describe('FormsApiError across the ESM and the CommonJS build', () => {
       error = caught;
     }
     expect(esm.isFormsApiError(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'invalid_options', option: 'timeoutMs', context: { option: 'timeoutMs' } });
+    expect(error).toMatchObject({ kind: 'invalid_option', option: 'timeoutMs', context: { option: 'timeoutMs' } });
   });
 
   it('is not fooled by a look-alike: an Error named FormsApiError with a kind is not one', () => {

@@ -12,7 +12,7 @@ it('downloadFile refuses a URL of another host without naming either host', asyn
   const client = createFormsClient({ baseUrl: BASE, token: TOKEN });
   const foreign = `https://files.elsewhere.example/open/forms/1/submissions/file/abc?expires=1&signature=${SIGNATURE}`;
   const err = await client.submissions.downloadFile(foreign).catch((e: unknown) => e);
-  expect(err).toMatchObject({ kind: 'invalid_options', option: 'file' });
+  expect(err).toMatchObject({ kind: 'invalid_option', option: 'file' });
   expect((err as Error).message).toMatch(/not on the client's `baseUrl`/);
   for (const dump of dumps(err))
     for (const needle of ['tenant-7f3a', 'private-forms', '8443', 'elsewhere', SIGNATURE])

@@ -11,7 +11,7 @@ function rejects(options: unknown, option: string, message: RegExp) {
   } catch (e) {
     error = e;
   }
-  expect(error).toMatchObject({ name: 'FormsApiError', kind: 'invalid_options', option });
+  expect(error).toMatchObject({ name: 'FormsApiError', kind: 'invalid_option', option });
   expect((error as Error).message).toMatch(message);
 }
 
@@ -68,7 +68,7 @@ it('checks helper arguments and call options before sending anything', async () 
     },
   });
   await expect(client.submissions.list(42, { perPage: 500 })).rejects.toMatchObject({
-    kind: 'invalid_options',
+    kind: 'invalid_option',
     option: 'perPage',
   });
   await expect(client.submissions.list(0)).rejects.toMatchObject({ option: 'formId' });
@@ -86,7 +86,7 @@ it('checks helper arguments and call options before sending anything', async () 
   // The updates name their ids: the old positional call and misspelt keys fail before sending.
   for (const update of [client.submissions.update, client.submissions.updateKeeping]) {
     await expect((update as (...args: unknown[]) => Promise<unknown>)(42, 7, { a: 'b' })).rejects.toMatchObject({
-      kind: 'invalid_options',
+      kind: 'invalid_option',
       option: 'update',
       message: expect.stringMatching(/takes one object \{ form, submission, (answers|changes) \} \(got 42\)/),
     });
@@ -115,7 +115,7 @@ it('checks helper arguments and call options before sending anything', async () 
     ['events', 'form, integration'],
   ] as const) {
     await expect(positional[method]!(42, 3, input)).rejects.toMatchObject({
-      kind: 'invalid_options',
+      kind: 'invalid_option',
       option: method === 'update' ? 'update' : 'integration',
       message: expect.stringContaining(`integrations.${method} takes one object { ${keys} } (got 42)`),
     });

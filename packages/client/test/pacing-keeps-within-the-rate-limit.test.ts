@@ -255,7 +255,7 @@ it('is off by default: nothing waits, nothing is counted', async () => {
 
 it('wrong pacing options are refused up front with a typed error', () => {
   expect(() => createRequestPacer({ requestsPerMinute: 0 })).toThrow(
-    expect.objectContaining({ kind: 'invalid_options', option: 'pacing.requestsPerMinute' }),
+    expect.objectContaining({ kind: 'invalid_option', option: 'pacing.requestsPerMinute' }),
   );
   expect(() => createRequestPacer({ requestsPerMinute: 100, maxWaitMs: -1 })).toThrow(
     expect.objectContaining({ option: 'pacing.maxWaitMs' }),
@@ -267,6 +267,6 @@ it('wrong pacing options are refused up front with a typed error', () => {
     expect.objectContaining({ option: 'pacing.perMinute' }),
   );
   expect(() => createFormsClient({ baseUrl: 'https://api.example.com', token: TOKEN, pacing: 100 as never })).toThrow(
-    expect.objectContaining({ kind: 'invalid_options', option: 'pacing' }),
+    expect.objectContaining({ kind: 'invalid_option', option: 'pacing' }),
   );
 });

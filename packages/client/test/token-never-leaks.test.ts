@@ -84,11 +84,11 @@ it('network, timeout, abort and option errors never hold it', async () => {
     'network',
     'timeout',
     'aborted',
-    'invalid_options',
-    'invalid_options',
-    'invalid_options',
-    'invalid_options',
-    'invalid_options',
+    'invalid_option',
+    'invalid_option',
+    'invalid_option',
+    'invalid_option',
+    'invalid_option',
   ]);
   for (const err of errors) assertNoToken(err);
 });

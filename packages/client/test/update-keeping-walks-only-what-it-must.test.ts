@@ -65,7 +65,7 @@ it('a `current` that is another submission, or of another form, is refused befor
   const update = { form: 42, submission: 7, changes: { name: 'Jane' } };
   for (const current of [submission(8), { ...submission(7), form_id: 43 }, { id: 7 } as never])
     await expect(client.submissions.updateKeeping(update, { current })).rejects.toMatchObject({
-      kind: 'invalid_options',
+      kind: 'invalid_option',
       option: 'current',
     });
   await expect(client.submissions.updateKeeping(update, { search: ' ' })).rejects.toMatchObject({ option: 'search' });

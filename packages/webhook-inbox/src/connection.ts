@@ -89,7 +89,7 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
   if (typeof connection === 'string') {
     if (!/^rediss?:\/\//.test(connection)) {
       throw new InboxError(
-        'invalid_options',
+        'invalid_option',
         `The Redis connection must be a redis:// or rediss:// URL, or ioredis options (got a string starting with ${JSON.stringify(connection.slice(0, 8))}).`,
       );
     }
@@ -97,13 +97,13 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
   }
   if (connection === null || typeof connection !== 'object' || Array.isArray(connection)) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       'Pass `connection`: a redis:// URL such as process.env.REDIS_URL, or ioredis options such as { host, port }.',
     );
   }
   if ('keyPrefix' in connection || 'keyPrefix' in ((connection.redisOptions as object | undefined) ?? {})) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       "The ioredis `keyPrefix` option breaks BullMQ's keys; use the inbox `queue` option to separate inboxes instead.",
     );
   }
@@ -123,7 +123,7 @@ function createClusterClient(connection: InboxClusterConnection, role: Connectio
   const { cluster: nodes, redisOptions, ...clusterOptions } = connection;
   if (!Array.isArray(nodes) || nodes.length === 0) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       '`connection.cluster` must list at least one node of the Redis Cluster: `redis://host:port` URLs or `{ host, port }`.',
     );
   }
@@ -131,7 +131,7 @@ function createClusterClient(connection: InboxClusterConnection, role: Connectio
     if (typeof node !== 'string') return node;
     if (!/^rediss?:\/\//.test(node)) {
       throw new InboxError(
-        'invalid_options',
+        'invalid_option',
         `Each node of \`connection.cluster\` must be a redis:// URL or { host, port } (got a string starting with ${JSON.stringify(node.slice(0, 8))}).`,
       );
     }

@@ -4,7 +4,7 @@ import { BrandedError, guardFor } from '@forms-api/internal';
 
 export type InboxErrorKind =
   /** An option is missing or malformed; the message names it. */
-  | 'invalid_options'
+  | 'invalid_option'
   /** Redis cannot be reached (down, restarting, wrong address). Deliveries are answered 503. */
   | 'redis_unavailable'
   /** Redis takes no writes: a replica (after a failover). Deliveries are answered 503; the client reconnects. */

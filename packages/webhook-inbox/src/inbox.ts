@@ -306,7 +306,7 @@ function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {})
   const jitter = retry.jitter ?? DEFAULT_JITTER;
   if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       `\`retry.jitter\` must be a number from 0 (no randomness) to 1 (got ${JSON.stringify(jitter) ?? String(jitter)}).`,
       { context: { option: 'retry.jitter' } },
     );
@@ -327,7 +327,7 @@ function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {})
 function keepFailed(failed: { ageSeconds?: number; count?: number }) {
   if (failed.ageSeconds === undefined && failed.count === undefined) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       "`retention.failed` needs `ageSeconds`, `count` or both; use 'keep' (the default) to keep every dead letter.",
     );
   }

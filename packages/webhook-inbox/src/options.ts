@@ -6,7 +6,7 @@ import { InboxError } from './errors.js';
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       `\`${name}\` must be a${allowZero ? ' non-negative' : ' positive'} integer (got ${JSON.stringify(value) ?? String(value)}).`,
       { context: { option: name } },
     );
@@ -31,7 +31,7 @@ export function assertKnownOptions<T extends object>(
     const advice =
       hint?.(name) ??
       `${near ? ` Did you mean \`${prefix}${near}\`?` : ''} The ${where} options are ${names.join(', ')}.`;
-    throw new InboxError('invalid_options', `\`${prefix}${name}\` is not an inbox option.${advice}`, {
+    throw new InboxError('invalid_option', `\`${prefix}${name}\` is not an inbox option.${advice}`, {
       context: { option: `${prefix}${name}` },
     });
   }

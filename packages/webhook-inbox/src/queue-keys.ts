@@ -12,7 +12,7 @@ export function inboxQueuePrefix(queue: string): string {
   // A brace in the name would end the hash tag early or leave it empty: the keys would spread.
   if (typeof queue !== 'string' || queue === '' || /[{}:]/.test(queue)) {
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       `\`queue\` must be a non-empty name without \`{\`, \`}\` or \`:\` (got ${JSON.stringify(queue) ?? String(queue)}): the inbox wraps it in braces as the Redis Cluster hash tag of the queue's keys.`,
       { context: { option: 'queue' } },
     );

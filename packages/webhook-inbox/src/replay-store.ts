@@ -47,7 +47,7 @@ export class RedisReplayStore implements ReplayStore {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
       throw new InboxError(
-        'invalid_options',
+        'invalid_option',
         `The replay window must be a positive whole number of milliseconds (got ${ttlMs}).`,
       );
     try {

@@ -160,7 +160,7 @@ export function receiveConfigOf(inbox: object): ReceiveConfig {
   const config = (inbox as { [RECEIVE_CONFIG]?: ReceiveConfig })[RECEIVE_CONFIG];
   if (!config)
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       'Pass the inbox returned by createInbox() from @forms-api/webhook-inbox: it carries the secret the receiver verifies with.',
     );
   return config;

@@ -94,7 +94,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   assertKnownOptions<InboxWorkerOptions>(options, WORKER_OPTIONS, { where: 'createInboxWorker' });
   if (typeof options.handler !== 'function')
     throw new InboxError(
-      'invalid_options',
+      'invalid_option',
       'Pass `handler`: an async function that receives each delivery ({ payload, rawBody, headers, id, attempt }).',
     );
   const queueName = options.queue ?? DEFAULT_QUEUE;

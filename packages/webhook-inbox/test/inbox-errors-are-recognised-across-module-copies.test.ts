@@ -26,7 +26,7 @@ describe('InboxError across the ESM and the CommonJS build', () => {
     const error = thrownBy(() => thrower.createInbox({ connection: 'localhost:6379', secret: SECRET }));
     expect(error).not.toBeInstanceOf(judge.InboxError);
     expect(judge.isInboxError(error)).toBe(true);
-    expect(error).toMatchObject({ name: 'InboxError', kind: 'invalid_options' });
+    expect(error).toMatchObject({ name: 'InboxError', kind: 'invalid_option' });
     expect(judge.isUnavailable(error)).toBe(false);
   });
 

@@ -94,7 +94,7 @@ describe('RedisReplayStore', () => {
 
   it('refuses a bad time to live, and fails (never answers yes) while Redis is down', async () => {
     const s = await store();
-    await expect(s.claim('k', 0)).rejects.toMatchObject({ kind: 'invalid_options' });
+    await expect(s.claim('k', 0)).rejects.toMatchObject({ kind: 'invalid_option' });
     await redis.stop('SIGKILL');
     try {
       const started = performance.now();

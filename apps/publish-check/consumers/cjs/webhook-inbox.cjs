@@ -20,6 +20,6 @@ assert.equal(typeof webhookInbox, 'function');
 assert.equal(typeof runInboxCli, 'function');
 assert.throws(
   () => inboxMiddleware({}),
-  (error) => error instanceof InboxError && error.kind === 'invalid_options',
+  (error) => error instanceof InboxError && error.kind === 'invalid_option',
 );
 console.log('cjs: @forms-api/webhook-inbox ok');

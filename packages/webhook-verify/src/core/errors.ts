@@ -1,6 +1,6 @@
 // The package's one error type, WebhookVerifyError: a `kind` for a failed verification, a request
 // refused before verification, or a programming mistake that must surface at once (never a `false`).
-import { BrandedError, hasBrand, type ErrorInit } from '@forms-api/internal';
+import { BrandedError, guardFor, type ErrorInit } from '@forms-api/internal';
 
 /** Why a delivery failed verification; answered 401, 409 or 400 by `rejectionFor`. */
 export type WebhookVerificationKind =
@@ -119,9 +119,7 @@ export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, Web
 }
 
 /** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */
-export function isWebhookVerifyError(value: unknown): value is WebhookVerifyError {
-  return hasBrand(value, WebhookVerifyError.brand);
-}
+export const isWebhookVerifyError = guardFor(WebhookVerifyError);
 
 /** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`): a bug to fix, not a bad request. */
 export function isUsageError(value: unknown): value is WebhookVerifyError & { kind: WebhookUsageKind } {
