@@ -3,7 +3,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { distDir } from '../src/build.ts';
+import { startStaticServer } from '../src/static-server.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -46,6 +48,37 @@ export async function launchChromium(): Promise<Browser> {
     close: async () => {
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BuiltSite {
+  /** A page of a fresh Chromium that reaches the served site and nothing else. */
+  page: Page;
+  /** The site's address on 127.0.0.1. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the built site (apps/docs/dist) on loopback and opens one page on it; any other request is refused. */
+export async function openBuiltSite(): Promise<BuiltSite> {
+  if (!existsSync(join(distDir, 'index.html')))
+    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
+  const server = await startStaticServer(distDir);
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
+  const page = await browser.context.newPage();
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient'),
+  );
+  return {
+    page,
+    url: server.url,
+    close: async () => {
+      await browser.close();
+      await server.close();
     },
   };
 }

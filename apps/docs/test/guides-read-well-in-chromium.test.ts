@@ -2,15 +2,14 @@
 // its section; a section's path redirects to it; the front page leads to a receiver, a paced live
 // contract run and the known differences; code uses the width, is highlighted and never clipped;
 // search text keeps its words apart, shows no internal marker and finds the pagination content.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appDir, distDir } from '../src/build.ts';
+import { appDir } from '../src/build.ts';
 import { sectionRoute } from '../src/front-page.ts';
 import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
-import { startStaticServer, type StaticServer } from '../src/static-server.ts';
-import { launchChromium, type Browser } from './chromium.ts';
+import { openBuiltSite, type BuiltSite } from './chromium.ts';
 
 const guideFiles = readdirSync(join(appDir, 'guides'))
   .filter((f) => f.endsWith('.md'))
@@ -22,30 +21,22 @@ const sourceBlocks = new Set(
   guideMarkdown.flatMap((md) => [...md.matchAll(/^```\w*\n([\s\S]*?)\n```$/gm)].map((m) => m[1]!)),
 );
 
-let server: StaticServer;
-let browser: Browser;
+let site: BuiltSite;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(join(distDir, 'index.html')))
-    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
-  server = await startStaticServer(distDir);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.route('**/*', (route) =>
-    route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient'),
-  );
+  site = await openBuiltSite();
+  page = site.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
 });
 
 /** A fresh load of `path` (about:blank first, so nothing of the last page stays). */
 async function freshLoad(path: string): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(new URL(path, server.url).href, { waitUntil: 'load' });
+  await page.goto(new URL(path, site.url).href, { waitUntil: 'load' });
   await page.getByTestId('menu-item-label').first().waitFor();
 }
 

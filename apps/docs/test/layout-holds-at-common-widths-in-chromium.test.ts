@@ -2,14 +2,13 @@
 // reference page nothing is clipped (no code block or table wider than its box, nothing past the
 // window's edge), no Markdown backtick shows as text, no identifier is broken across lines, and
 // the menu button leaves the front page's last link reachable.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir } from '../src/build.ts';
-import { startStaticServer, type StaticServer } from '../src/static-server.ts';
-import { launchChromium, type Browser } from './chromium.ts';
+import { openBuiltSite, type BuiltSite } from './chromium.ts';
 
 const site = JSON.parse(readFileSync(join(distDir, 'openapi.json'), 'utf8'));
 const guideTags: string[] = site['x-tagGroups'][0].tags;
@@ -25,29 +24,21 @@ const routes = [
   ),
 ];
 
-let server: StaticServer;
-let browser: Browser;
+let built: BuiltSite;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(join(distDir, 'index.html')))
-    throw new Error('apps/docs/dist/index.html is missing: run `pnpm docs:build` first');
-  server = await startStaticServer(distDir);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.route('**/*', (route) =>
-    route.request().url().startsWith(server.url) ? route.continue() : route.abort('blockedbyclient'),
-  );
+  built = await openBuiltSite();
+  page = built.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await built?.close();
 });
 
 async function load(route: string): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(new URL(route, server.url).href, { waitUntil: 'load' });
+  await page.goto(new URL(route, built.url).href, { waitUntil: 'load' });
   // (On a phone the menu is folded away behind its button: attached, not visible.)
   await page.getByTestId('menu-item-label').first().waitFor({ state: 'attached' });
   await page.locator('main h1, main h2').first().waitFor();
