@@ -33,6 +33,7 @@ describe('custom Spectral rules', () => {
       'forms-operation-declares-ability',
       'forms-operation-has-403',
       'forms-operation-id-camel-case',
+      'forms-path-parameter-identifies',
     ]);
   });
 

@@ -1,33 +1,17 @@
 // The operations table and the path→operation matcher of src/generated/operations.ts, as module
 // text from a bundled spec (a module of its own so tests can generate it from other specs).
-import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
+import { specOperations } from '@forms-api/spec/operations';
 
-/** One row per operation, in the order the spec lists them. */
+/** One row per operation, in the order the spec lists them: the facts the generated table keeps. */
 export function operationRows(bundle) {
-  const rows = [];
-  for (const [path, item] of Object.entries(bundle.paths ?? {})) {
-    for (const method of PATH_ITEM_METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      const security = op.security ?? bundle.security ?? [];
-      // Each requirement is an alternative; its scopes are the token abilities it needs.
-      const abilities = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat()))];
-      const statuses = Object.keys(op.responses ?? {})
-        .filter((s) => /^\d{3}$/.test(s))
-        .map(Number)
-        .sort((a, b) => a - b);
-      rows.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        abilities,
-        statuses,
-        public: security.length === 0,
-      });
-    }
-  }
-  return rows;
+  return specOperations(bundle).map(({ operationId, method, path, abilities, statuses, public: isPublic }) => ({
+    operationId,
+    method,
+    path,
+    abilities,
+    statuses,
+    public: isPublic,
+  }));
 }
 
 /**

@@ -1,0 +1,42 @@
+// Types of operations.mjs.
+
+/** A parameter of an operation, its `$ref` followed. */
+export interface SpecParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  readonly schema: Record<string, unknown>;
+  /** What a path parameter names (`x-identifies`: form, workspace, submission, integration, …). */
+  readonly identifies?: string;
+}
+
+/** A link of an operation's 200 response: the operation it leads to and how its parameters are filled. */
+export interface SpecLink {
+  readonly name: string;
+  readonly operationId: string;
+  /** Parameter name -> runtime expression (`$request.path.form`, `$response.body#/id`). */
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
+export interface SpecOperation {
+  readonly operationId: string;
+  /** Upper case: GET, PUT, POST, DELETE, … */
+  readonly method: string;
+  /** The path template, as the spec writes it. */
+  readonly path: string;
+  /** The token abilities that grant it (any one suffices); empty when public. */
+  readonly abilities: readonly string[];
+  /** The documented response statuses, ascending. */
+  readonly statuses: readonly number[];
+  /** Takes no token (`security: []`). */
+  readonly public: boolean;
+  readonly parameters: readonly SpecParameter[];
+  /** The JSON request body, when the operation takes one. */
+  readonly jsonBody?: { readonly schema: Record<string, unknown>; readonly required: boolean };
+  /** The media type of the 200 answer (`application/json`, or a file's). */
+  readonly successMediaType?: string;
+  readonly links: readonly SpecLink[];
+}
+
+/** Every operation of a bundled spec, in the order the spec lists them. */
+export function specOperations(bundle: Record<string, unknown>): SpecOperation[];

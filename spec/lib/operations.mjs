@@ -1,0 +1,72 @@
+// The operations of a bundled spec, as the toolkit derives everything from them: method, path,
+// abilities, statuses, parameters (with what each path parameter identifies), request body,
+// success media type and links. The one reader of operation facts: the types generator, the
+// contract suite and its explorer all start here, so a new operation in the spec reaches each.
+import { PATH_ITEM_METHODS } from './path-item-methods.mjs';
+
+/** Follows a local `$ref` (`#/components/...`) of the bundle; other values are returned as they are. */
+function resolved(bundle, value) {
+  let current = value;
+  for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
+    if (hops > 20 || !current.$ref.startsWith('#/')) throw new Error(`cannot follow $ref ${current.$ref}`);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((node, key) => node?.[key], bundle);
+  }
+  return current;
+}
+
+/** Every operation of `bundle`, in the order the spec lists them. */
+export function specOperations(bundle) {
+  const operations = [];
+  for (const [path, item] of Object.entries(bundle.paths ?? {})) {
+    for (const method of PATH_ITEM_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      const security = op.security ?? bundle.security ?? [];
+      // Each requirement is an alternative; its scopes are the token abilities it needs.
+      const abilities = [...new Set(security.flatMap((requirement) => Object.values(requirement).flat()))];
+      const statuses = Object.keys(op.responses ?? {})
+        .filter((s) => /^\d{3}$/.test(s))
+        .map(Number)
+        .sort((a, b) => a - b);
+      // Operation-level parameters override path-item ones with the same name and location.
+      const byKey = new Map();
+      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+        const p = resolved(bundle, raw);
+        byKey.set(`${p.in}:${p.name}`, {
+          name: p.name,
+          in: p.in,
+          required: p.required === true,
+          schema: p.schema ?? {},
+          ...(typeof p['x-identifies'] === 'string' ? { identifies: p['x-identifies'] } : {}),
+        });
+      }
+      const body = resolved(bundle, op.requestBody);
+      const success = resolved(bundle, op.responses?.['200']);
+      const links = Object.entries(success?.links ?? {}).map(([name, link]) => ({
+        name,
+        operationId: link.operationId,
+        parameters: link.parameters ?? {},
+      }));
+      operations.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        abilities,
+        statuses,
+        public: security.length === 0,
+        parameters: [...byKey.values()],
+        ...(body?.content?.['application/json']
+          ? { jsonBody: { schema: body.content['application/json'].schema ?? {}, required: body.required === true } }
+          : {}),
+        successMediaType: Object.keys(success?.content ?? {})[0],
+        links,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,71 @@
+// specOperations reads from the bundle what every derived check needs: each path parameter named
+// with what it identifies, parameters with their $ref followed, bodies, media types and links.
+import { describe, expect, it } from 'vitest';
+import { specOperations } from '../lib/operations.mjs';
+import { bundle, operations } from './load-bundle.js';
+
+describe('specOperations', () => {
+  const read = specOperations(bundle);
+
+  it('reads every operation of the bundle once', () => {
+    expect(read.map((o) => o.operationId).sort()).toEqual([...operations()].map((o) => o.operation.operationId).sort());
+  });
+
+  it('names what every path parameter of every operation identifies', () => {
+    for (const operation of read) {
+      const inPath = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = operation.parameters.filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort(), operation.operationId).toEqual([...inPath].sort());
+      for (const p of declared) expect(p.identifies, `${operation.operationId} ${p.name}`).toMatch(/^[a-z][a-z-]*$/);
+    }
+  });
+
+  it('follows parameter refs, and lets an operation parameter override the path item one', () => {
+    const doc = {
+      paths: {
+        '/things/{thing}': {
+          parameters: [
+            { $ref: '#/components/parameters/Thing' },
+            { name: 'q', in: 'query', schema: { type: 'string' } },
+          ],
+          get: {
+            operationId: 'getThing',
+            security: [{ token: ['things-read'] }],
+            parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'integer' } }],
+            responses: {
+              '200': {
+                content: { 'text/csv': {} },
+                links: { Again: { operationId: 'getThing', parameters: { thing: '$request.path.thing' } } },
+              },
+            },
+          },
+          put: {
+            operationId: 'putThing',
+            security: [],
+            requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+            responses: { '200': { content: { 'application/json': {} } }, '404': {} },
+          },
+        },
+      },
+      components: {
+        parameters: {
+          Thing: { name: 'thing', in: 'path', required: true, schema: { type: 'integer' }, 'x-identifies': 'thing' },
+        },
+      },
+    };
+    const [get, put] = specOperations(doc);
+    expect(get).toMatchObject({
+      method: 'GET',
+      abilities: ['things-read'],
+      public: false,
+      successMediaType: 'text/csv',
+      parameters: [
+        { name: 'thing', in: 'path', required: true, identifies: 'thing' },
+        { name: 'q', in: 'query', required: true, schema: { type: 'integer' } },
+      ],
+      links: [{ name: 'Again', operationId: 'getThing', parameters: { thing: '$request.path.thing' } }],
+    });
+    expect(get!.jsonBody).toBeUndefined();
+    expect(put).toMatchObject({ public: true, statuses: [200, 404], jsonBody: { required: true } });
+  });
+});
