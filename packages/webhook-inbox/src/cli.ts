@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { InboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
-import { printable } from './printable.js';
+import { printable } from '@forms-api/internal/printable';
 import { drain } from './commands/drain.js';
 import { failed } from './commands/failed.js';
 import { UsageError, type CliIo } from './commands/io.js';

@@ -1,6 +1,6 @@
 // `failed`: the dead letters, newest first, each with its attempts, error, form and submission.
 import type { Job } from 'bullmq';
-import { printable } from '../printable.js';
+import { printable } from '@forms-api/internal/printable';
 import { failedIds, finishedAt, loadJob, summary, type RunOptions, type Session } from './session.js';
 
 /** BullMQ's reason for a job whose lock expired more often than `maxStalledCount` allows. */

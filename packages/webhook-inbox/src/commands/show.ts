@@ -2,7 +2,7 @@
 import type { Job } from 'bullmq';
 import { readDelivery } from '../delivery.js';
 import type { InboxError } from '../errors.js';
-import { printableJson } from '../printable.js';
+import { printableJson } from '@forms-api/internal/printable';
 import { finishedAt, jobOrFail, summary, type RunOptions, type Session } from './session.js';
 
 /** When the job ended, named by how (`show` prints jobs of every state); neither while it has not ended. */
