@@ -2,6 +2,7 @@
 import type { Job } from 'bullmq';
 import { readDelivery } from '../delivery.js';
 import type { InboxError } from '../errors.js';
+import { isCredentialHeader } from '@forms-api/internal/credentials';
 import { printableJson } from '@forms-api/internal/printable';
 import { finishedAt, jobOrFail, summary, type RunOptions, type Session } from './session.js';
 
@@ -12,22 +13,14 @@ function ending(job: Job, state: string): { completedAt: string | null } | { fai
 }
 
 /**
- * A header is masked when any part of its name looks like a credential (`x-auth`, `x-pass`,
- * `x-sig`, `x-jwt`, `x-session`, `x-credentials`, …: fragments, not a list of names, so a custom
- * header the integration adds is caught too), or when its value looks like one (a scheme such as
- * `Bearer`/`Basic`, or a JWT) whatever its name. Masking too much costs a look at Redis; too little,
- * a leaked secret.
+ * Header values that look like credentials (the toolkit's one rule, by name or by value) are shown
+ * as their length only: CLI output ends up in tickets.
  */
-const CREDENTIAL_NAME =
-  /auth|cookie|token|secret|pass|sig|key|cred|session|jwt|bearer|private|otp|nonce|ticket|hmac|api/i;
-const CREDENTIAL_VALUE = /^\s*(bearer|basic|digest|token|hmac|apikey|negotiate)\s|^\s*eyJ[\w-]+\.[\w-]+/i;
-
-/** Header values that authenticate are shown as their length only: CLI output ends up in tickets. */
 function maskHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      CREDENTIAL_NAME.test(name) || CREDENTIAL_VALUE.test(value) ? `<masked, ${value.length} chars>` : value,
+      isCredentialHeader(name, value) ? `<masked, ${value.length} chars>` : value,
     ]),
   );
 }
