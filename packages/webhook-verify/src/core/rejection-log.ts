@@ -118,10 +118,11 @@ let processLog: RejectionLog | undefined;
 export function rejectionReporter(options: { onRejected?: unknown }): (rejection: Rejection, error: unknown) => void {
   const hook = options.onRejected;
   if (hook !== undefined && typeof hook !== 'function')
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'onRejected' },
-      message: `\`onRejected\` takes a function (rejection, error) => void, not ${hook === null ? 'null' : typeof hook}; leave it out for one line on stderr when refusals start and a summary a minute.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`onRejected\` takes a function (rejection, error) => void, not ${hook === null ? 'null' : typeof hook}; leave it out for one line on stderr when refusals start and a summary a minute.`,
+      { context: { option: 'onRejected' } },
+    );
   const report =
     (hook as ((rejection: Rejection, error: unknown) => void) | undefined) ??
     ((rejection: Rejection) => (processLog ??= createRejectionLog()).report(rejection));
