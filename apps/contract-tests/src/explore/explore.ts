@@ -255,11 +255,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     const deleteLink = op.links.find((link) => operationOf(link.operationId).method === 'DELETE');
     return deleteLink && !op.public && fillable(op) ? [{ create: op, deleteLink }] : [];
   });
-  /** The list a created thing appears in: the GET of the collection its creation was posted to. */
-  const listOf = (create: SpecOperation) =>
-    operations.find((op) => op.method === 'GET' && op.path === create.path && !op.public);
-
-  /** The collection an item operation's path belongs to: the GET of its path without the last parameter. */
+  /** The list a thing is in: the GET of the path a creation posts to, or of an item's path without its last parameter. */
   const collectionOf = (op: SpecOperation): SpecOperation | undefined => {
     const parent = op.method === 'POST' ? op.path : op.path.replace(/\/\{[^/}]+\}$/, '');
     return parent === op.path && op.method !== 'POST'
@@ -434,7 +430,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   // The stateful sequence the spec's links describe: create, follow each link, delete (the link to a
   // DELETE), then each link again (404: use after delete).
   for (const { create, deleteLink } of sequences) {
-    const list = listOf(create);
+    const list = collectionOf(create);
     const cases = fc.record({
       created: generatedBody(create),
       sent: fc.tuple(...create.links.map((link) => generatedBody(operationOf(link.operationId)))),
