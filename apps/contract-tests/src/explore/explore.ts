@@ -327,8 +327,8 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     return ids;
   }
 
-  /** Rows of a list (an array, or a page's `data`), page by page up to 20 pages. */
-  async function rowsOf(ctx: CheckContext, list: SpecOperation, path: Record<string, unknown>) {
+  /** Rows of a list (an array, or a page's `data`), page by page up to 20 pages, or until the row with id `until`. */
+  async function rowsOf(ctx: CheckContext, list: SpecOperation, path: Record<string, unknown>, until?: unknown) {
     const paged = list.parameters.some((p) => p.in === 'query' && p.name === 'page');
     const rows: Array<Record<string, any>> = [];
     let exchange: Exchange | undefined;
@@ -338,6 +338,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       const data = Array.isArray(body) ? body : body?.data;
       if (!Array.isArray(data)) return { rows: undefined, exchange };
       rows.push(...data);
+      if (until !== undefined && data.some((row) => row?.id === until)) break;
       if (!paged || !body?.meta?.last_page || page >= body.meta.last_page) break;
     }
     return { rows, exchange };
@@ -469,7 +470,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
               scratch.expectResponse(await follow(link), { operationId: link.operationId, status: 200 });
             // What was created (and updated) is in its list.
             if (list) {
-              const { rows, exchange: listed } = await rowsOf(scratch, list, requestPath);
+              const { rows, exchange: listed } = await rowsOf(scratch, list, requestPath, id);
               if (rows && !rows.some((row) => row?.id === id))
                 scratch.observe(
                   'created-integration-not-listed',
@@ -699,9 +700,9 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
           (op) => pathOf(op, ids) && (!op.jsonBody || REQUEST_BODIES[bodySchemaName(op) ?? '']?.changed(setup)),
         );
         if (reachable.length === 0) return ctx.skip('no write the target can address (set FORMS_API_SUBMISSION_ID)');
-        // What each write's collection held before: a read-back compares against it.
+        // What each list a creation adds to held before: a read-back compares against it.
         const before = new Map<SpecOperation, Set<unknown>>();
-        for (const list of new Set(reachable.map(collectionOf)))
+        for (const list of new Set(reachable.filter((op) => op.method === 'POST').map(collectionOf)))
           if (list)
             before.set(list, new Set(((await rowsOf(ctx, list, pathOf(list, ids)!)).rows ?? []).map((r) => r.id)));
         const whos: Who[] = [
@@ -743,12 +744,13 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
             if (accepted && op.method === 'POST') deleteCreated(scratch, op, path, exchange);
             const list = collectionOf(op);
             if (!list) return;
-            const { rows } = await rowsOf(scratch, list, pathOf(list, ids)!);
-            if (!rows) return;
             const kind = childKind(op);
             const id = kind === undefined ? undefined : ids[kind];
+            const snapshot = before.get(list);
+            const { rows } = await rowsOf(scratch, list, pathOf(list, ids)!, snapshot ? undefined : id);
+            if (!rows) return;
             const mine = rows.find((r) => r.id === id);
-            const created = rows.filter((r) => !before.get(list)?.has(r.id));
+            const created = snapshot ? rows.filter((r) => !snapshot.has(r.id)) : [];
             const remove = writes.find((w) => w.method === 'DELETE' && collectionOf(w) === list);
             for (const extra of created)
               if (remove)
@@ -830,6 +832,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
                 scratch,
                 operationOf(link.operationId),
                 linkParameters(link, requestPath, updated),
+                original.id,
               );
               const found = rows?.find((s) => s.id === original.id) as { data: Record<string, unknown> } | undefined;
               if (!found) {
