@@ -72,7 +72,7 @@ const REQUEST_BODIES: Record<
     /** Makes a generated valid body safe to send. */
     readonly safe: (body: any) => unknown;
     /** A valid body to start from (forbidden bodies, writes without the right), or undefined when the target cannot give one. */
-    readonly base: (setup: Setup) => Record<string, any> | undefined;
+    readonly base: (setup?: Setup) => Record<string, any> | undefined;
     /** The base with a change a read-back can see. */
     readonly changed: (setup: Setup) => Record<string, any> | undefined;
   }
@@ -84,7 +84,7 @@ const REQUEST_BODIES: Record<
   },
   SubmissionUpdate: {
     safe: (body) => body,
-    base: (s) => (s.original ? answersToSendBack(s.original, s.fields) : undefined),
+    base: (s) => (s?.original ? answersToSendBack(s.original, s.fields) : undefined),
     changed: (s) =>
       s.original && s.changedField
         ? { ...answersToSendBack(s.original, s.fields), [s.changedField]: 'changed by an unauthorised write' }
@@ -285,7 +285,10 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   ): Promise<{ id: unknown; remove: () => Promise<Exchange> }> {
     const sequence = creatorOf(kind)!;
     const path = pathOf(sequence.create, { ...targetIds(ctx.target), form })!;
-    const body = fc.sample(generatedBody(sequence.create), { seed: options.seed, numRuns: 1 })[0];
+    // The table's plain body where it has one: a fixture must not fail on a generated oddity the service refuses.
+    const body =
+      REQUEST_BODIES[bodySchemaName(sequence.create) ?? '']?.base() ??
+      fc.sample(generatedBody(sequence.create), { seed: options.seed, numRuns: 1 })[0];
     const exchange = await request(ctx, sequence.create, { path, body });
     const parsed = exchange.status === 200 ? ctx.json(exchange) : undefined;
     const deletePath = parsed?.ok ? linkParameters(sequence.deleteLink, path, parsed.value) : {};
