@@ -381,7 +381,7 @@ beforeAll(async () => {
   );
   portForRedis = await freePort();
   const formId = sandbox.workspaces[0]!.forms[0]!.id;
-  const submissions = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?per_page=1`, {
+  const submissions = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?status=completed&per_page=1`, {
     headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
   });
   const submissionId = ((await submissions.json()) as { data: Array<{ id: number }> }).data[0]!.id;
