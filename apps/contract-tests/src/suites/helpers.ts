@@ -5,6 +5,7 @@ import type { CheckContext } from '../check-context.js';
 import { CheckFailed } from '../model.js';
 import { OPERATIONS, type components } from '@forms-api/types';
 import { envVariableOf } from '../targets/settings.js';
+import { SUBMISSION_SEARCH_PAGES } from '../targets/target.js';
 
 type Submission = components['schemas']['Submission'];
 type SubmissionUpdate = components['schemas']['SubmissionUpdate'];
@@ -87,7 +88,11 @@ export async function readableIntegrationId(ctx: CheckContext): Promise<number> 
 }
 
 /** Finds a submission of the target's form by id, walking the pages (at most `maxPages`). */
-export async function findSubmission(ctx: CheckContext, id: number, maxPages = 20): Promise<Submission | undefined> {
+export async function findSubmission(
+  ctx: CheckContext,
+  id: number,
+  maxPages = SUBMISSION_SEARCH_PAGES,
+): Promise<Submission | undefined> {
   const formId = ctx.target.ids.formId;
   for (let page = 1; page <= maxPages; page++) {
     const exchange = await ctx.send(() =>
