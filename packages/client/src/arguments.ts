@@ -90,7 +90,11 @@ export function objectArgument<T>(value: T, name: string, expected = 'an object'
 export function known(value: object, keys: readonly string[], where: string): void {
   if (value === null || typeof value !== 'object') throw invalidOption('query', `${where} must be an object.`);
   for (const key of Object.keys(value))
-    if (!keys.includes(key)) throw invalidOption(key, `is not a parameter of ${where}; use ${keys.join(', ')}.`);
+    if (!keys.includes(key))
+      throw invalidOption(
+        key,
+        `is not a parameter of ${where}; ${keys.length > 0 ? `use ${keys.join(', ')}` : 'it takes none'}.`,
+      );
 }
 
 export function describe(value: unknown): string {
