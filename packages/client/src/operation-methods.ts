@@ -2,7 +2,7 @@
 // operations table (no code per operation), each checking its `{ path, query, body }` before
 // sending it through the helpers' one Caller.
 import type { OperationId, operations } from '@forms-api/types';
-import { describe, id, known, pathSegment } from './arguments.js';
+import { describe, id, known, objectArgument, oneObject, pathSegment } from './arguments.js';
 import type { CallInit, Caller, SuccessBody } from './call.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
@@ -74,9 +74,6 @@ function operationMethod(call: Caller, spec: OperationRow): Method {
   };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The call's init from a request, refused (nothing sent) when it does not fit the operation. */
 function requestInit(
   spec: OperationRow,
@@ -85,27 +82,18 @@ function requestInit(
   keys: readonly string[],
   request: unknown,
 ): CallInit {
-  if (!isObject(request))
-    throw invalidOption(
-      'request',
-      `${where} takes one object { ${keys.join(', ')} } (got ${describe(request)}), then the options.`,
-    );
-  known(request, keys, `${where}'s request`);
-  const { path = {}, query, body } = request;
-  if (!isObject(path)) throw invalidOption('path', `${where}'s path must be an object of ${params.join(', ')}.`);
-  known(path, params, `${where}'s path`);
+  const parts = oneObject(request, where, 'request', keys) as { path?: object; query?: object; body?: unknown };
+  const { path = {}, query, body } = parts;
+  known(objectArgument(path, 'path'), params, `${where}'s path`);
   const values: Record<string, string | number> = {};
-  for (const name of params) values[name] = pathValue(path[name], `path.${name}`, where);
-  if (query !== undefined) {
-    if (!isObject(query)) throw invalidOption('query', `${where}'s query must be an object.`);
-    known(query, spec.query, `${where}'s query`);
-  }
+  for (const name of params) values[name] = pathValue((path as Record<string, unknown>)[name], `path.${name}`, where);
+  if (query !== undefined) known(objectArgument(query, 'query'), spec.query, `${where}'s query`);
   if (body === undefined && spec.body === 'required')
     throw invalidOption('body', `is required by ${where} (its JSON request body); nothing was sent.`);
   if (body !== undefined && (typeof body !== 'object' || body === null))
     throw invalidOption('body', `must be the JSON object or array ${where} takes (got ${describe(body)}).`);
   return {
-    params: { path: values, ...(query === undefined ? {} : { query }) },
+    params: { path: values, ...(query === undefined ? {} : { query: query as Record<string, unknown> }) },
     ...(body === undefined ? {} : { body }),
   };
 }

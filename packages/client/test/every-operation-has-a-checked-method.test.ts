@@ -185,6 +185,12 @@ describe('requests that do not fit the operation are refused before sending', ()
       says: /not a parameter of operations\.getForm's path; use form\./,
     },
     {
+      name: 'a path that is not an object',
+      call: (ops) => ops['getForm']!({ path: 42 }),
+      option: 'path',
+      says: /must be an object/,
+    },
+    {
       name: 'a missing path parameter',
       call: (ops) => ops['updateFormIntegration']!({ path: { form: 42 }, body: {} }),
       option: 'path.integrationid',
