@@ -45,7 +45,7 @@ export type OperationResult<Id extends OperationId> =
 
 /** An operation's method; `request` may be left out when nothing in it is required. */
 export type OperationMethod<Id extends OperationId> =
-  {} extends OperationRequest<Id>
+  Partial<OperationRequest<Id>> extends OperationRequest<Id>
     ? (request?: OperationRequest<Id>, options?: CallOptions) => Promise<OperationResult<Id>>
     : (request: OperationRequest<Id>, options?: CallOptions) => Promise<OperationResult<Id>>;
 
