@@ -35,13 +35,17 @@ export type OperationRequest<Id extends OperationId> = Flat<
 >;
 
 type Ok<Id extends OperationId> = operations[Id]['responses'] extends { 200: infer R } ? R : never;
-/** What an operation's method returns: the 200 JSON body, the unread Response of a file, or undefined. */
+/**
+ * What an operation's method returns: the 200 JSON body when application/json is its one media
+ * type, undefined when it has no content, and otherwise the Response unread (a file, or an answer
+ * that may be JSON or something else: its content type says which), as the table's `success` says.
+ */
 export type OperationResult<Id extends OperationId> =
-  Ok<Id> extends { content: { 'application/json': unknown } }
-    ? SuccessBody<Id>
-    : Ok<Id> extends { content: object }
-      ? Response
-      : undefined;
+  Ok<Id> extends { content: infer C }
+    ? [Exclude<keyof C, 'application/json'>] extends [never]
+      ? SuccessBody<Id>
+      : Response
+    : undefined;
 
 /** An operation's method; `request` may be left out when nothing in it is required. */
 export type OperationMethod<Id extends OperationId> =
