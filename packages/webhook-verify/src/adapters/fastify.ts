@@ -107,10 +107,11 @@ export async function webhookVerify(scope: FastifyInstance, options: FastifyWebh
 export function webhookRoute(handler: FastifyWebhookHandler): RouteHandlerMethod {
   return function verifiedRoute(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     if ((request as Partial<FastifyWebhookRequest>).webhook === undefined)
-      throw new WebhookVerifyError('invalid_option', {
-        message: `The route ${request.method} ${request.routeOptions.url ?? ''} is wrapped in webhookRoute but the webhookVerify plugin did not verify its request: register the plugin in the scope that holds the route (app.register(async (scope) => { await scope.register(webhookVerify, options); scope.post(path, webhookRoute(handler)) })).`,
-        context: { option: 'webhookRoute' },
-      });
+      throw new WebhookVerifyError(
+        'invalid_option',
+        `The route ${request.method} ${request.routeOptions.url ?? ''} is wrapped in webhookRoute but the webhookVerify plugin did not verify its request: register the plugin in the scope that holds the route (app.register(async (scope) => { await scope.register(webhookVerify, options); scope.post(path, webhookRoute(handler)) })).`,
+        { context: { option: 'webhookRoute' } },
+      );
     return handler.call(this, request as FastifyWebhookRequest, reply);
   } as RouteHandlerMethod;
 }
