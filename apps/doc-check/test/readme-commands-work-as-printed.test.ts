@@ -1,5 +1,6 @@
 // Every shell command the READMEs and guides print is run exactly as printed, in a reader's shell
-// (pnpm installed the way the README says, none of this run's PATH or variables): commands
+// (pnpm installed the way the README says, none of this run's PATH or variables) and in a
+// checkout of the reader's (a copy of this tree, built from this run's turbo cache): commands
 // that finish must exit 0; servers, prompts and long runs must show they are up within a bound,
 // and are then stopped. A printed command this table does not know fails the test, so a new or
 // changed command is always run.
@@ -356,6 +357,7 @@ beforeAll(async () => {
   );
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
+  checkout.checkOut();
   const [sandbox, redis] = await Promise.all([
     startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
     startRedisServer(),
@@ -393,7 +395,8 @@ beforeAll(async () => {
     receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
     scratch,
   };
-}, 120_000);
+  // Installing and building the reader's checkout (from this run's turbo cache) takes the longest.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.allSettled([
@@ -402,8 +405,9 @@ afterAll(async () => {
     registry?.close(),
     new Promise((r) => receiver?.close(r)),
   ]);
-  context?.checkout.remove();
-});
+  await context?.checkout.remove();
+  // The reader's checkout holds an installed workspace: removing it takes a while on a busy machine.
+}, 300_000);
 
 /**
  * One delivery in the dead-letter set (received through the inbox, failed by a worker, no retries
@@ -462,7 +466,7 @@ let projects = 0;
 
 /** A new project of the reader's, outside the repository, whose .npmrc finds @forms-api on the local registry. */
 async function readerProject(c: Context): Promise<string> {
-  registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs() });
+  registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs(c.checkout.dir) });
   const dir = join(c.checkout.scratch, `reader-app-${++projects}`);
   mkdirSync(dir);
   writeFileSync(
@@ -473,14 +477,14 @@ async function readerProject(c: Context): Promise<string> {
   return dir;
 }
 
-/** Every workspace package that is not private: what a release publishes. */
-function publishedPackageDirs(): string[] {
+/** Every workspace package of the checkout that is not private: what a release publishes. */
+function publishedPackageDirs(checkout: string): string[] {
   return [
     'spec',
-    ...readdirSync(join(REPO_ROOT, 'packages')).map((d) => `packages/${d}`),
-    ...readdirSync(join(REPO_ROOT, 'apps')).map((d) => `apps/${d}`),
+    ...readdirSync(join(checkout, 'packages')).map((d) => `packages/${d}`),
+    ...readdirSync(join(checkout, 'apps')).map((d) => `apps/${d}`),
   ]
-    .map((d) => join(REPO_ROOT, d))
+    .map((d) => join(checkout, d))
     .filter(
       (d) =>
         existsSync(join(d, 'package.json')) &&

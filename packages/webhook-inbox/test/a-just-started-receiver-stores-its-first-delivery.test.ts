@@ -9,6 +9,10 @@ import { createInbox, RedisReplayStore, type Inbox } from '../src/index.js';
 import { inboxHandler } from '../src/adapters/fetch.js';
 import { SECRET, signedDelivery } from './support/deliveries.js';
 
+// "At once", without timing it: with an enqueue deadline longer than the test may run, an answer
+// that waited for the deadline (or for Redis) never comes and the test times out.
+const DEADLINE_BEYOND_THE_TEST = 600_000;
+
 let redis: RedisServer;
 const closers: Array<{ close(): Promise<void> }> = [];
 
@@ -52,30 +56,40 @@ describe('a just-started receiver', () => {
 
   it('still answers 503 at once once a connected inbox has lost Redis', async () => {
     const lost = await startRedisServer();
-    const inbox = createInbox({ connection: lost.url, secret: SECRET, queue: 'outage', onRedisError: () => {} });
+    const inbox = createInbox({
+      connection: lost.url,
+      secret: SECRET,
+      queue: 'outage',
+      enqueueTimeoutMs: DEADLINE_BEYOND_THE_TEST,
+      onRedisError: () => {},
+    });
     closers.push(inbox);
     const handler = inboxHandler(inbox);
     expect((await handler(await request(7002))).status).toBe(202);
     await lost.close();
-    const started = performance.now();
-    expect((await handler(await request(7003))).status).toBe(503);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const response = await handler(await request(7003));
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toBe('redis_unavailable');
   });
 
   it('answers 503 at once when its first connection was refused (a wrong or absent Redis)', async () => {
     const gone = await startRedisServer();
     const url = gone.url;
     await gone.close();
-    const inbox = createInbox({ connection: url, secret: SECRET, queue: 'never-up', onRedisError: () => {} });
+    const inbox = createInbox({
+      connection: url,
+      secret: SECRET,
+      queue: 'never-up',
+      enqueueTimeoutMs: DEADLINE_BEYOND_THE_TEST,
+      onRedisError: () => {},
+    });
     closers.push(inbox);
     const handler = inboxHandler(inbox);
     // The first in the same tick as createInbox (still connecting), then after the refusal.
     for (const id of [7004, 7005, 7006]) {
-      const started = performance.now();
       const response = await handler(await request(id));
       expect(response.status).toBe(503);
       expect(((await response.json()) as { error: string }).error).toBe('redis_unavailable');
-      expect(performance.now() - started, 'well under enqueueTimeoutMs (2 s)').toBeLessThan(1_000);
     }
   });
 });

@@ -154,13 +154,12 @@ describe('dead letters', () => {
       code: 2,
       err: expect.stringContaining('--limit must be a positive whole number'),
     });
-    const started = performance.now();
+    // It gives up on the refusal itself (named in the line), not after retries or a connect timeout.
     const unreachable = await runInboxCli(['stats', '--redis', 'redis://127.0.0.1:1'], {
       out: () => {},
-      err: (l) => expect(l).toMatch(/Could not reach Redis at 127\.0\.0\.1:1/),
+      err: (l) => expect(l).toMatch(/Could not reach Redis at 127\.0\.0\.1:1 \(connect ECONNREFUSED/),
     });
     expect(unreachable).toBe(1);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('waits for pending jobs and gives up after --timeout-ms without deleting them', async () => {

@@ -3,7 +3,7 @@
 // (even while Redis hangs: 503 at the enqueue deadline, never a reset connection) and exits 0.
 import { describe, expect, it } from 'vitest';
 import { closeOnSignals, createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery, sleep } from './support/deliveries.js';
+import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 import { stalledChecksRun } from './support/settled.js';
 
@@ -50,7 +50,14 @@ describe('SIGTERM', () => {
   });
 
   it('lets a receiver answer the requests it holds, then exit 0', async () => {
-    const env = { REDIS_URL: world.redis.url, WEBHOOK_SECRET: SECRET, INBOX_QUEUE: 'sigterm-receiver' };
+    // An idle connection may stay open ten minutes: the receiver exits within the test only if its
+    // shutdown closes the answered connection itself.
+    const env = {
+      REDIS_URL: world.redis.url,
+      WEBHOOK_SECRET: SECRET,
+      INBOX_QUEUE: 'sigterm-receiver',
+      KEEP_ALIVE_MS: '600000',
+    };
     const receiver = await startFixture('receiver.mjs', env);
     world.fixtures.push(receiver);
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
@@ -62,18 +69,16 @@ describe('SIGTERM', () => {
     process.kill(Number(redisPid), 'SIGSTOP');
     try {
       const pending = postDelivery(url, await signedDelivery(91_000));
-      await sleep(200);
+      await receiver.waitFor((m) => m.type === 'request');
       receiver.child.kill('SIGTERM');
+      // Answered while Redis is still stopped, by the enqueue deadline.
       const answer = await pending;
       expect(answer).toMatchObject({ status: 503, body: { error: 'enqueue_timeout' } });
-      expect(answer.ms).toBeLessThan(3_000);
     } finally {
       process.kill(Number(redisPid), 'SIGCONT');
     }
-    const answered = performance.now();
+    // The answered connection is closed by the shutdown, not left to the ten-minute keep-alive.
     expect(await receiver.exited).toBe(0);
-    // The answered connection is closed at once, not left to the client's keep-alive timeout.
-    expect(performance.now() - answered).toBeLessThan(1_500);
   });
 
   it('closes a worker and an inbox at once while Redis is down, instead of waiting for it', async () => {
@@ -93,9 +98,8 @@ describe('SIGTERM', () => {
     await world.redis.stop('SIGKILL');
     try {
       await eventually('the outage noticed', async () => !(await worker.health()).ok);
-      const started = performance.now();
+      // Redis comes back only once both have closed: a close that waits for Redis never ends.
       await Promise.all([worker.close(), inbox.close()]);
-      expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
       await world.redis.start();
     }

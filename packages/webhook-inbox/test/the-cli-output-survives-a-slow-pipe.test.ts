@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { storeDelivery } from '../src/delivery.js';
 import { inboxQueuePrefix } from '../src/index.js';
-import { deliveryBody, sleep } from './support/deliveries.js';
+import { deliveryBody, eventually } from './support/deliveries.js';
 
 const QUEUE = 'slow-pipe';
 let redis: RedisServer;
@@ -52,10 +52,14 @@ describe('the CLI through a slow pipe', () => {
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // A slow reader: nothing read for a while (the pipe fills), then 16 KiB at a time with pauses.
-    child.stdout.pause();
-    await sleep(1_000);
     const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    // A slow reader: nothing read until the pipe is full (this side's buffer stops taking from it:
+    // the command can write no more and goes on to its end), then 16 KiB at a time with pauses.
+    child.stdout.pause();
+    await eventually(
+      'the pipe to fill',
+      () => child.stdout.readableLength >= child.stdout.readableHighWaterMark || child.exitCode !== null,
+    );
     child.stdout.on('readable', () => {
       const read = () => {
         const chunk = child.stdout.read(16 * 1024) as Buffer | null;

@@ -1,24 +1,13 @@
 // Child processes the suite starts (Prism): a free loopback port, start in its own process group,
 // wait until it answers, and stop the whole group, also on failure and Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ContractTestsError } from '../errors.js';
 
-/** Asks the OS for a free port on 127.0.0.1 (a server on port 0), then releases it. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The repository's one freePort (inlined by the build, as everything of @forms-api/internal).
+export { freePort } from '@forms-api/internal/free-port';
 
 export interface ManagedProcess {
   readonly pid: number;

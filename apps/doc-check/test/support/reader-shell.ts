@@ -1,15 +1,18 @@
-// A reader's shell for the README commands: this repository (built: the commands run after every
-// other task), pnpm installed the way the README says (`npm install --global pnpm@…`, into a
-// prefix of its own), and an environment without this test run's node_modules/.bin folders or
-// pnpm and turbo variables.
+// A reader's shell for the README commands: a checkout of its own (a copy of this working tree,
+// installed and built by pnpm installed the way the README says, `npm install --global pnpm@…`,
+// into a prefix of its own), and an environment without this test run's node_modules/.bin folders
+// or pnpm and turbo variables. The copy is what lets the commands run while the other tasks of
+// `pnpm test` still test this tree: a rebuild, `pnpm install` or a contract report of a command
+// never touches the files those tasks read.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '../../src/documents.js';
 
 export interface ReaderShell {
-  /** The repository, as the reader's checkout. */
+  /** The reader's checkout: a copy of this working tree, once `checkOut` has run. */
   readonly dir: string;
   /** A folder of the reader's own (a project outside the repository). */
   readonly scratch: string;
@@ -17,15 +20,21 @@ export interface ReaderShell {
   readonly env: Record<string, string>;
   /** Runs the README's pnpm install line into a prefix of its own and puts it on `env.PATH`. */
   installPnpm(line: string): void;
-  remove(): void;
+  /** Makes `dir` the reader's checkout, installed and built with the installed pnpm. */
+  checkOut(): void;
+  remove(): Promise<void>;
 }
 
 /** Variables of this test run (pnpm, turbo, vitest) that a reader's shell would not have. */
 const RUN_VARIABLES = /^(npm_|PNPM_|TURBO_(?!TELEMETRY_DISABLED)|VITEST|INIT_CWD$|NODE_OPTIONS$|NODE_PATH$)/i;
 
+/** An ignored file an earlier step of CI leaves in the checkout: the docs build reads it (root turbo.json). */
+const CI_REPORT = 'apps/contract-tests/reports/contract-report.json';
+
 export function readerShell(): ReaderShell {
   const root = mkdtempSync(join(tmpdir(), 'doc-commands-'));
   const prefix = join(root, 'npm-global');
+  const dir = join(root, 'checkout');
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env))
     if (value !== undefined && !RUN_VARIABLES.test(key)) env[key] = value;
@@ -36,20 +45,48 @@ export function readerShell(): ReaderShell {
   ].join(':');
   env.TURBO_TELEMETRY_DISABLED = '1';
   env.npm_config_update_notifier = 'false';
+  const bash = (script: string, cwd: string, extra: Record<string, string> = {}) =>
+    execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...env, ...extra }, stdio: 'pipe' });
   return {
-    dir: REPO_ROOT,
+    dir,
     scratch: root,
     env,
     installPnpm(line: string) {
-      execFileSync('bash', ['-euo', 'pipefail', '-c', line], {
-        cwd: root,
-        env: { ...env, npm_config_prefix: prefix },
-        stdio: 'pipe',
-      });
+      bash(line, root, { npm_config_prefix: prefix });
       env.PATH = `${join(prefix, 'bin')}:${env.PATH}`;
     },
+    checkOut() {
+      // What a commit of this tree would hold: tracked and new files, never ignored ones.
+      const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      })
+        .split('\0')
+        .filter((file) => file && existsSync(join(REPO_ROOT, file)));
+      for (const file of [...files, ...(existsSync(join(REPO_ROOT, CI_REPORT)) ? [CI_REPORT] : [])]) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        copyFileSync(join(REPO_ROOT, file), join(dir, file));
+      }
+      // Turbo hashes a package's files through git: the copy is a repository of one commit, so its
+      // tasks have this tree's hashes, and this run's cache (its builds and lints) answers them.
+      bash(
+        'git init -q && git add -A && git -c user.name=reader -c user.email=reader@example.com commit -qm checkout',
+        dir,
+      );
+      const cache = process.env.TURBO_CACHE_DIR ?? join(REPO_ROOT, '.turbo', 'cache');
+      if (existsSync(cache)) {
+        mkdirSync(join(dir, '.turbo'));
+        try {
+          // Hard links: an entry is written once under its hash and never changed.
+          execFileSync('cp', ['-al', cache, join(dir, '.turbo', 'cache')], { stdio: 'pipe' });
+        } catch {
+          cpSync(cache, join(dir, '.turbo', 'cache'), { recursive: true });
+        }
+      }
+      bash('pnpm install --frozen-lockfile --prefer-offline && pnpm build', dir);
+    },
     remove() {
-      rmSync(root, { recursive: true, force: true });
+      return rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,8 @@ export type FixtureMessage =
   | { type: 'started'; id: string; submissionId: number; attempt: number; pid: number }
   | { type: 'done'; id: string; submissionId: number; attempt: number; pid: number }
   | { type: 'closed' }
+  /** The receiver holds a request. */
+  | { type: 'request' }
   /** A line the worker's shutdown printed. */
   | { type: 'log'; line: string };
 
