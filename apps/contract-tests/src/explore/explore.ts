@@ -693,7 +693,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     },
   });
 
-  const byOperation = new Map<OperationId, Check[]>();
+  const byOperation = new Map<string, Check[]>();
   for (const check of checks)
     byOperation.set(check.operationId, [...(byOperation.get(check.operationId) ?? []), check]);
   return [...byOperation].map(([operationId, list]) => ({ operationId, checks: list }));
