@@ -10,6 +10,7 @@ import {
   identifiedParameters,
   linkValue,
   provenanceOf,
+  requestExample,
   takesString,
   type SpecOperation,
   type SpecParameter,
@@ -232,3 +233,59 @@ export function operationChecks(
 
 const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> =>
   value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+
+/** One thing an operation of the spec needs by hand, beyond what the suite derives. */
+export interface HandWork {
+  readonly need: 'sandbox-route' | 'docs-sample' | 'ledger' | 'write-happy-path' | 'request-body' | 'sender';
+  readonly says: string;
+}
+
+/**
+ * What an operation still needs by hand (CONTRIBUTING's "Adding an operation"): always the
+ * sandbox's behaviour, its docs samples and the ledger's entries where the service differs; and
+ * in the suite only what the spec cannot say and no hand suite gives.
+ */
+export function handWorkFor(
+  op: SpecOperation,
+  operations: Operations,
+  hand: HandSuite | undefined,
+  bundle: Record<string, unknown>,
+): HandWork[] {
+  const id = op.operationId;
+  const work: HandWork[] = [
+    {
+      need: 'sandbox-route',
+      says: `a route in apps/sandbox (until then the sandbox answers 404 or 405 to ${op.method} ${op.path} and the live checks fail there)`,
+    },
+    { need: 'docs-sample', says: `apps/doc-check/samples/operations/${id}.ts and ${id}.sh, run against the sandbox` },
+    { need: 'ledger', says: `entries in spec/drift.yaml for what the service does otherwise, once seen on a tenant` },
+  ];
+  if (
+    op.method !== 'GET' &&
+    !derivedCases(op, operations, () => operationSender(id)).happyPath &&
+    // `false`: the hand suite's own checks hold its happy path.
+    hand?.happyPath === undefined
+  )
+    work.push({
+      need: 'write-happy-path',
+      says: `a hand suite with the happy path and 403 of ${id}: its links neither undo what it does nor lead from an operation that makes what it addresses`,
+    });
+  if (hand?.send) return work;
+  if (op.jsonBody && requestExample(bundle, op) === undefined)
+    work.push({
+      need: 'request-body',
+      says: `an example of ${id}'s request body in the spec, or a hand sender with a body`,
+    });
+  const unfilled = op.parameters.filter(
+    (p) =>
+      (p.in === 'path' &&
+        (p.identifies === undefined || (!isIdSetting(`${p.identifies}Id`) && !provenanceOf(operations, op, p)))) ||
+      (p.in === 'query' && p.required),
+  );
+  if (unfilled.length > 0)
+    work.push({
+      need: 'sender',
+      says: `a hand sender for ${id}: nothing of the target fills ${unfilled.map((p) => `${p.in} ${p.name}`).join(', ')}`,
+    });
+  return work;
+}

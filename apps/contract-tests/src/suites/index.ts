@@ -3,7 +3,7 @@
 import { operationsOf } from '../operations.js';
 import { ContractTestsError } from '../errors.js';
 import { operationSender, type HandSuite, type Send } from './common.js';
-import { operationChecks } from './derive.js';
+import { handWorkFor, operationChecks, type HandWork } from './derive.js';
 import { suite as listWorkspaceForms } from './list-workspace-forms.js';
 import { suite as listFormSubmissions } from './list-form-submissions.js';
 import { suite as updateFormSubmission } from './update-form-submission.js';
@@ -52,4 +52,15 @@ export function suitesFor(bundle: Record<string, unknown>): OperationSuite[] {
     operationId: op.operationId,
     checks: operationChecks(op, operations, handSuites.get(op.operationId), sendOf),
   }));
+}
+
+/** What each operation of `bundle` still needs by hand, beyond what the suite derives (see handWorkFor). */
+export function handWorkOf(bundle: Record<string, unknown>): Map<string, HandWork[]> {
+  const operations = operationsOf(bundle);
+  return new Map(
+    [...operations.values()].map((op) => [
+      op.operationId,
+      handWorkFor(op, operations, handSuites.get(op.operationId), bundle),
+    ]),
+  );
 }
