@@ -17,6 +17,8 @@ const REFUSALS = {
 
 /** GET /open/forms/{form}/widgets: read-only, forms-read, the form by FormRef. */
 export const WIDGETS = 'listFormWidgets';
+/** GET /open/forms/{form}/widgets/{widget}: a widget is nothing the target has an id setting for. */
+export const WIDGET = 'getFormWidget';
 /** POST /open/forms/{form}/gadgets: a write with no body example and no links. */
 export const GADGETS = 'createFormGadget';
 
@@ -34,6 +36,21 @@ export function withSyntheticOperations(bundle: Record<string, any>): Record<str
           description: 'The widgets.',
           content: { 'application/json': { schema: { type: 'array', items: widget }, example: [{ id: 1 }] } },
         },
+        ...REFUSALS,
+      },
+    },
+  };
+  copy.paths['/open/forms/{form}/widgets/{widget}'] = {
+    parameters: [
+      { $ref: '#/components/parameters/FormRef' },
+      { name: 'widget', in: 'path', required: true, schema: { type: 'integer' }, 'x-identifies': 'widget' },
+    ],
+    get: {
+      operationId: WIDGET,
+      summary: 'Get a widget of a form',
+      security: [{ personalAccessToken: ['forms-read'] }],
+      responses: {
+        '200': { description: 'The widget.', content: { 'application/json': { schema: widget, example: { id: 1 } } } },
         ...REFUSALS,
       },
     },

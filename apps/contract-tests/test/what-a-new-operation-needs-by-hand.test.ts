@@ -6,7 +6,7 @@ import { runContract } from '../src/run-contract.js';
 import { loadSpec } from '../src/spec.js';
 import { isContractTestsError } from '../src/errors.js';
 import { handWorkOf, suitesFor } from '../src/suites/index.js';
-import { GADGETS, syntheticSpec, WIDGETS } from './synthetic-operation.js';
+import { GADGETS, syntheticSpec, WIDGET, WIDGETS } from './synthetic-operation.js';
 
 const { spec, remove } = syntheticSpec();
 afterAll(remove);
@@ -36,6 +36,12 @@ describe('what an operation still needs by hand', () => {
     ]);
   });
 
+  it('one addressing something the target has no id setting for: a hand sender', () => {
+    const work = handWorkOf(spec.bundle).get(WIDGET)!;
+    expect(work.map((w) => w.need)).toEqual(['sandbox-route', 'docs-sample', 'ledger', 'sender']);
+    expect(work.at(-1)!.says).toContain('path widget');
+  });
+
   it("the spec's operations need nothing more in the suite: their hand suites give what the spec cannot say", () => {
     const bundle = loadSpec().bundle;
     for (const [operationId, work] of handWorkOf(bundle))
@@ -58,19 +64,24 @@ describe('what an operation still needs by hand', () => {
     expect((thrown as Error).message).toContain('listWorkspaceForms');
   });
 
-  it('until the sandbox has its route, the derived live checks fail there (404 or 405)', async () => {
+  it('until the sandbox has its route, the derived live checks fail there (404 or 405); without an id they skip, saying why', async () => {
     const { report } = await runContract({
       spec,
       targets: ['sandbox'],
-      operations: [WIDGETS],
+      operations: [WIDGETS, WIDGET],
       write: false,
       strict: false,
       proxyPass: false,
       signal: new AbortController().signal,
       log: () => {},
     });
-    const happy = report.results.find((r) => r.name === 'happy path: 200 and a valid body')!;
-    expect(happy.outcome).toBe('failed');
-    expect([404, 405]).toContain(happy.failures[0]?.exchange?.status);
+    const happy = (operationId: string) =>
+      report.results.find((r) => r.operationId === operationId && r.name === 'happy path: 200 and a valid body')!;
+    expect(happy(WIDGETS).outcome).toBe('failed');
+    expect([404, 405]).toContain(happy(WIDGETS).failures[0]?.exchange?.status);
+    expect(happy(WIDGET)).toMatchObject({
+      outcome: 'skipped',
+      reason: 'no widget to address (the target has no setting for one)',
+    });
   });
 });
