@@ -57,17 +57,14 @@ export function requestExample(bundle: Record<string, any>, op: SpecOperation): 
 
 /**
  * How a temporary resource for `param` of `op` is made, read from the links of the spec: the
- * operation whose 200 links to `op` and fills `param` from its response (`$response.body#/…`),
- * and the link of that creator to a DELETE operation, which removes what it made.
+ * operation whose 200 links to `op` and fills `param` from its response (`$response.body#/…`).
  */
 export interface Provenance {
   readonly creator: SpecOperation;
-  /** JSON pointer into the creator's 200 body that holds the new id. */
-  readonly idPointer: string;
+  /** The link expression of the new id (`$response.body#/form_integration/id`). */
+  readonly idExpression: string;
   /** The creator's path parameters -> this operation's (`$request.path.form` fills `form`). */
   readonly fromCreatorPath: Readonly<Record<string, string>>;
-  /** The DELETE that removes it, with how its parameters are filled. */
-  readonly remover?: { readonly op: SpecOperation; readonly parameters: Readonly<Record<string, string>> };
 }
 
 const RESPONSE_BODY = '$response.body#';
@@ -88,13 +85,7 @@ export function provenanceOf(
         .filter(([, expr]) => expr.startsWith(REQUEST_PATH))
         .map(([name, expr]) => [expr.slice(REQUEST_PATH.length), name]),
     );
-    const removal = creator.links.find((l) => operations.get(l.operationId)?.method === 'DELETE');
-    return {
-      creator,
-      idPointer: link.parameters[param.name]!.slice(RESPONSE_BODY.length),
-      fromCreatorPath,
-      ...(removal ? { remover: { op: operations.get(removal.operationId)!, parameters: removal.parameters } } : {}),
-    };
+    return { creator, idExpression: link.parameters[param.name]!, fromCreatorPath };
   }
   return undefined;
 }

@@ -115,16 +115,8 @@ async function temporaryFor(
       known[theirs] === undefined ? [] : [[mine, known[theirs]]],
     ),
   );
-  const link = provenance.creator.links.find((l) => l.operationId === op.operationId)!;
-  return (
-    await createTemporary(
-      ctx,
-      provenance.creator,
-      sendOf(provenance.creator.operationId),
-      { path },
-      link.parameters[p.name]!,
-    )
-  ).id;
+  const { creator, idExpression } = provenance;
+  return (await createTemporary(ctx, creator, sendOf(creator.operationId), { path }, idExpression)).id;
 }
 
 /**
