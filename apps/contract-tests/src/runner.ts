@@ -2,7 +2,7 @@
 // passed, failed, known drift (matched to the ledger), skipped, or informational. Results leave here
 // safe to show: secrets redacted, tenant text printable, long lists and bodies cut.
 import { CheckContext } from './check-context.js';
-import { createLedgerIndex, type LedgerIndex } from './drift.js';
+import { createLedgerIndex, type DriftVerdict, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
 import { printable } from './report/printable.js';
@@ -111,18 +111,15 @@ function keptExchange(exchange: Exchange): Exchange {
   };
 }
 
-async function runCheck(
-  target: Target,
-  check: Check,
-  options: RunOptions,
-  ledger: LedgerIndex,
-): Promise<CheckResult[]> {
-  const started = Date.now();
-  const ctx = new CheckContext(target, options.spec, options.signal);
-  const base = { target: target.name, operationId: check.operationId, name: check.name };
+/**
+ * Runs `body` in `ctx` as a check runs: a skip gives its reason, failures thrown as a value join the
+ * context's, anything else thrown is a setup failure, and the cleanups run whatever happened (the
+ * suite must leave a tenant as it found it). The explorer runs each generated case through it too.
+ */
+export async function runInContext(ctx: CheckContext, body: () => Promise<void>): Promise<string | undefined> {
   let skipped: string | undefined;
   try {
-    await check.run(ctx);
+    await body();
   } catch (error) {
     if (error instanceof SkipCheck) skipped = error.message;
     else if (error instanceof CheckFailed) ctx.failures.push(...error.failures);
@@ -132,8 +129,7 @@ async function runCheck(
         message: `the check threw: ${error instanceof Error ? error.message : String(error)}`,
       });
   } finally {
-    // Cleanups run whatever happened above: the suite must leave a tenant as it found it.
-    for (const cleanup of ctx.cleanups.reverse()) {
+    for (const cleanup of ctx.cleanups.splice(0).reverse()) {
       try {
         await cleanup.run();
       } catch (error) {
@@ -144,6 +140,28 @@ async function runCheck(
       }
     }
   }
+  return skipped;
+}
+
+/** Each failure with the ledger's verdict: only a live target's answers are matched (a mock's are the spec's own). */
+export function verdictsOf(
+  target: Target,
+  failures: readonly Failure[],
+  ledger: LedgerIndex,
+): Array<{ failure: Failure; verdict: DriftVerdict | undefined }> {
+  return failures.map((failure) => ({ failure, verdict: target.kind === 'live' ? ledger.match(failure) : undefined }));
+}
+
+async function runCheck(
+  target: Target,
+  check: Check,
+  options: RunOptions,
+  ledger: LedgerIndex,
+): Promise<CheckResult[]> {
+  const started = Date.now();
+  const ctx = new CheckContext(target, options.spec, options.signal);
+  const base = { target: target.name, operationId: check.operationId, name: check.name };
+  const skipped = await runInContext(ctx, () => check.run(ctx));
   const redact = createPlaceholderRedactor(new Map([...target.secrets, ...ctx.extraSecrets]));
   const field = (text: string): string => displayField(text, redact);
   const curlOf = (failures: Failure[]): string[] => [
@@ -174,10 +192,7 @@ async function runCheck(
       durationMs,
     });
   } else {
-    const verdicts = ctx.failures.map((f) => ({
-      failure: f,
-      verdict: target.kind === 'live' ? ledger.match(f) : undefined,
-    }));
+    const verdicts = verdictsOf(target, ctx.failures, ledger);
     const unexpected = verdicts.filter((v) => !v.verdict?.known);
     const driftIds = [...new Set(verdicts.flatMap((v) => v.verdict?.entryIds ?? []))];
     const outcome: Outcome = ctx.failures.length === 0 ? 'passed' : unexpected.length === 0 ? 'known-drift' : 'failed';

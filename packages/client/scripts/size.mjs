@@ -22,9 +22,10 @@ import { fileURLToPath } from 'node:url';
 // not-found message that says what was read (0.32 kB), and the drift ledger's advice on the error
 // statuses it knows (0.63 kB, the ledger's own text from STATUS_DRIFT).
 // isFormsApiError made by guardFor, the one guard every package's error uses (issue 31), 0.06 kB
-// (18.77 kB).
+// (18.77 kB). One rule for credential-like header and parameter names, shared with the inbox
+// (issue 31), so error headers such as `x-api-key` are redacted too: 0.05 kB (18.82 kB).
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 18.8 * 1024;
+const BUDGET_BYTES = 18.85 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

@@ -29,9 +29,8 @@ export interface FormsApiErrorBody {
   [key: string]: unknown;
 }
 
-export interface FormsApiErrorInit {
-  kind: FormsApiErrorKind;
-  message: string;
+/** What a FormsApiError carries besides its kind and message. */
+export interface FormsApiErrorDetails {
   status?: number;
   body?: FormsApiErrorBody;
   /** A truncated snippet of a body that was not JSON (an HTML page from a proxy). */
@@ -50,9 +49,16 @@ export interface FormsApiErrorInit {
   cause?: unknown;
 }
 
+/** An error's kind, message and details in one object (how failures.ts builds and redacts one). */
+export interface FormsApiErrorInit extends FormsApiErrorDetails {
+  kind: FormsApiErrorKind;
+  message: string;
+}
+
 /**
- * What an error was judged by, in one read-only object (the same values as the fields of the
- * error, which stay for convenience); only what applies to its kind is set. Never holds the token.
+ * What an error was judged by, in one read-only object (the error's `status`, `operation`, `url`,
+ * `attempts`, `retryAfterMs` and `option` read it); only what applies to its kind is set. Never
+ * holds the token.
  */
 export interface FormsApiErrorContext {
   /** The HTTP status of the answer, when there was one. */
@@ -77,19 +83,15 @@ export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiError
   // Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
   static override readonly brand = Symbol.for('@forms-api/client/error');
   override readonly name = 'FormsApiError';
-  readonly status: number | undefined;
   readonly body: FormsApiErrorBody | undefined;
   readonly bodyText: string | undefined;
-  readonly operation: OperationInfo | undefined;
-  readonly url: string | undefined;
   readonly headers: Record<string, string>;
-  readonly retryAfterMs: number | undefined;
-  readonly attempts: number;
-  readonly option: string | undefined;
 
-  constructor(init: FormsApiErrorInit) {
-    // `context`: what the error was judged by (status, operation, url, attempts, limit, …), frozen.
-    super(init.kind, init.message, {
+  /** The one shape of every error of the toolkit: kind, message, then what else it carries. */
+  constructor(kind: FormsApiErrorKind, message: string, init: FormsApiErrorDetails = {}) {
+    // `context`: what the error was judged by (status, operation, url, attempts, limit, …), frozen;
+    // the fields below read it, so each value is stored once.
+    super(kind, message, {
       cause: init.cause,
       context: definedOnly({
         status: init.status,
@@ -102,15 +104,33 @@ export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiError
         timeoutMs: init.timeoutMs,
       }),
     });
-    this.status = init.status;
     this.body = init.body;
     this.bodyText = init.bodyText;
-    this.operation = init.operation;
-    this.url = init.url;
     this.headers = init.headers ?? {};
-    this.retryAfterMs = init.retryAfterMs;
-    this.attempts = init.attempts ?? 0;
-    this.option = init.option;
+  }
+
+  get status(): number | undefined {
+    return this.context.status;
+  }
+
+  get operation(): OperationInfo | undefined {
+    return this.context.operation;
+  }
+
+  get url(): string | undefined {
+    return this.context.url;
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.context.retryAfterMs;
+  }
+
+  get attempts(): number {
+    return this.context.attempts;
+  }
+
+  get option(): string | undefined {
+    return this.context.option;
   }
 
   /** The validation messages of a 422, keyed by input (empty for other kinds). */
@@ -164,5 +184,5 @@ function definedOnly<T extends object>(record: T): T {
 }
 
 export function invalidOption(option: string, message: string): FormsApiError {
-  return new FormsApiError({ kind: 'invalid_option', option, message: `Invalid \`${option}\`: ${message}` });
+  return new FormsApiError('invalid_option', `Invalid \`${option}\`: ${message}`, { option });
 }

@@ -143,7 +143,8 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         : statusError(scope, base, what);
       break;
   }
-  return new FormsApiError(redacted(init, scope.redact));
+  const { kind, message, ...details } = redacted(init, scope.redact);
+  return new FormsApiError(kind, message, details);
 }
 
 /** The operation of a request, as errors and `onRetry` name it (redacted like everything else). */

@@ -22,18 +22,18 @@ export async function* walkPages<P>(
 ): AsyncGenerator<P, void, undefined> {
   for (let fetched = 0, page = startPage; ; fetched++, page++) {
     if (fetched >= maxPages)
-      throw new FormsApiError({
-        kind: 'pagination',
-        message: `Listing the ${source.label} stopped after ${maxPages} pages (\`maxPages\`) without reaching the last page: raise \`maxPages\` if the list really is that long, or check the service.`,
-      });
+      throw new FormsApiError(
+        'pagination',
+        `Listing the ${source.label} stopped after ${maxPages} pages (\`maxPages\`) without reaching the last page: raise \`maxPages\` if the list really is that long, or check the service.`,
+      );
     const result = await source.fetch(page);
     if (source.count(result) === 0) return;
     const current = source.currentPage(result);
     if (current !== undefined && current !== page)
-      throw new FormsApiError({
-        kind: 'pagination',
-        message: `Listing the ${source.label}: asked for page ${page} but the service answered page ${current}; a proxy may be dropping the query string. Stopped to avoid looping.`,
-      });
+      throw new FormsApiError(
+        'pagination',
+        `Listing the ${source.label}: asked for page ${page} but the service answered page ${current}; a proxy may be dropping the query string. Stopped to avoid looping.`,
+      );
     yield result;
     if (source.isLast(result)) return;
   }

@@ -1,6 +1,7 @@
 // Removes the token from anything an error keeps (messages, bodies, headers, URLs), so that a
 // server or proxy echoing it back, in whatever encoding, cannot leak it into logs or reports.
 export type Redact = (text: string, options?: RedactOptions) => string;
+import { CREDENTIAL_NAME, isCredentialHeader } from '@forms-api/internal/credentials';
 
 export interface RedactOptions {
   /**
@@ -359,28 +360,19 @@ export function redactDeep(value: unknown, redact: Redact): unknown {
   return root;
 }
 
-// Response headers that carry credentials of their own; their values are never kept.
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'set-cookie', 'cookie']);
-
-/** Response headers as a plain record (what errors keep), with secrets removed. */
+/** Response headers as a plain record (what errors keep), with credential-like ones removed. */
 export function headersRecord(headers: Headers, redact: Redact): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[redact(name)] = SECRET_HEADERS.has(name) ? REDACTED : redact(value);
+    out[redact(name)] = isCredentialHeader(name, value) ? REDACTED : redact(value);
   });
   return out;
 }
 
-// Query (and fragment) parameters that carry a credential of their own, by name: the service's
-// signed file URLs (`signature`), pre-signed storage URLs (`X-Amz-Signature`, `X-Amz-Credential`,
-// `X-Amz-Security-Token`, `sig`), and what a redirect chain may put in a URL (`password`,
-// `client_secret`, `auth`, `session`, `jwt`, `access_token`, `api_key`, `code`...). Matched
-// anywhere in the decoded name, case-insensitively: a false positive costs a value in a log.
-const SECRET_NAME =
-  /signature|credential|token|sig|key|pass|pwd|secret|auth|session|sess|sid|jwt|cookie|code|otp|nonce|bearer/i;
-
 /**
- * A URL with the values of credential-like query and fragment parameters replaced: each `name=value`
+ * A URL with the values of credential-like query and fragment parameters replaced (by name, the
+ * toolkit's one rule: the service's `signature`, storage's `X-Amz-Credential`, a redirect's
+ * `client_secret` or `code`): each `name=value`
  * that follows a `?`, `&`, `#` or `;` (the name runs to the first `=`, the value to the next `&`,
  * `#` or `;`). A scan in one pass, not a regular expression: the expression backtracked over every
  * separator, so that a URL of 60 000 `?` (a redirect's, a download link's) took seconds.
@@ -402,7 +394,7 @@ export function withoutQuerySecrets(url: string): string {
     }
     let valueEnd = end + 1;
     while (valueEnd < url.length && !endsValue(url.charCodeAt(valueEnd))) valueEnd++;
-    if (SECRET_NAME.test(decodeName(url.slice(at + 1, end)))) {
+    if (CREDENTIAL_NAME.test(decodeName(url.slice(at + 1, end)))) {
       out += `${url.slice(copied, end + 1)}${REDACTED}`;
       copied = valueEnd;
     }

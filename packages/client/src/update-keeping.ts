@@ -164,10 +164,10 @@ async function findSubmission(
   }
   // What was really searched: the pages read, and whether they were the whole list.
   const read = `${listed} submissions${search === undefined ? '' : ' matching `search`'}, ${pages} ${pages === 1 ? 'page' : 'pages'}`;
-  throw new FormsApiError({
-    kind: 'not_found',
-    message: ended
+  throw new FormsApiError(
+    'not_found',
+    ended
       ? `Submission ${submissionId} is not in the list of form ${formId} (the whole list was read: ${read}): check both ids${search === undefined ? '' : ", and that one of the submission's answers contains `search`"}; nothing was updated.`
       : `Submission ${submissionId} is not in the first ${read} of the list of form ${formId}, where the walk stopped at \`maxPages\` (${maxPages}): pass the submission you hold as \`current\`, narrow the walk with \`search\`, or raise \`maxPages\`; nothing was updated.`,
-  });
+  );
 }

@@ -16,7 +16,7 @@ import {
   DEFAULT_LOCK_DURATION_MS,
   DEFAULT_QUEUE,
 } from './policy.js';
-import { printable } from './printable.js';
+import { printable } from '@forms-api/internal/printable';
 import { inboxQueuePrefix } from './queue-keys.js';
 import { measureAttempt, observeQueue, recordDeadLetter } from './telemetry/metrics.js';
 import { traceHandle, workerTelemetry } from './telemetry/tracing.js';

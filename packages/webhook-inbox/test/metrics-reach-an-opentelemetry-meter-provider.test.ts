@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { webhookInbox } from '../src/adapters/fastify.js';
-import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
+import { createInbox, createInboxWorker, inboxMetrics, type Inbox, type InboxWorker } from '../src/index.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'metrics-otel';
@@ -113,5 +113,13 @@ describe('OpenTelemetry metrics', () => {
     expect(point(all.get('forms_inbox.dead_letters'), { queue: QUEUE }).value).toBe(1);
     expect(point(all.get('forms_inbox.queue.jobs'), { queue: QUEUE, state: 'waiting' }).value).toBe(0);
     expect(point(all.get('forms_inbox.queue.oldest_waiting_age'), { queue: QUEUE }).value).toBe(0);
+
+    // One set of instruments behind both exports: each Prometheus metric has its OpenTelemetry
+    // twin, described in the same words.
+    const help = new Map(
+      [...(await inboxMetrics()).body.matchAll(/^# HELP (forms_inbox_\S+) (.*)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    expect(help.size).toBe(all.size);
+    expect([...all.values()].map((m) => m.descriptor.description).sort()).toEqual([...help.values()].sort());
   });
 });

@@ -51,11 +51,11 @@ describe('hostile jobs', () => {
     const line = lines.find((l) => l.includes('stays in the failed set'))!;
     expect(line).not.toMatch(CONTROL);
     expect(line).toContain(
-      'CRM refused \\u001b[2J\\u001b[1;1Hfake prompt$ \\u000dOVERWRITTEN\\u0007 \\u009b31m \\u202eevil (submission 100)',
+      'CRM refused \\x1b[2J\\x1b[1;1Hfake prompt$ \\x0dOVERWRITTEN\\x07 \\x9b31m \\u202eevil (submission 100)',
     );
     const listed = await world.cli('failed');
     expect(listed.out).not.toMatch(CONTROL);
-    expect(listed.out).toContain('\\u001b[2J');
+    expect(listed.out).toContain('\\x1b[2J');
     const shown = await world.cli('show', id);
     expect(shown.out).not.toMatch(CONTROL);
     // --json stays exact JSON: the reason parses back to the very characters.

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isUsageError } from './core/errors.js';
-import { printable } from './printable.js';
+import { printable } from '@forms-api/internal/printable';
 import { isWebhookVerifyError, sign, verifyOrThrow } from './node.js';
 
 const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send> [options]   (forms-webhook --help for details)';
@@ -123,9 +123,9 @@ async function send(
     // The receiver's words reach a terminal: escaped and bounded, so they cannot move the cursor,
     // rewrite the line, ring or flood it.
     io.out(
-      `${response.status} ${printable(response.statusText, 100)} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`,
+      `${response.status} ${printable(response.statusText, { max: 100 })} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`,
     );
-    if (text) io.out(printable(text, 500, { keepLines: true }));
+    if (text) io.out(printable(text, { max: 500, keepLines: true }));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {

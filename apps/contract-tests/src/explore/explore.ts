@@ -2,25 +2,26 @@
 // on every exchange like every other check (status documented, content type, body valid for that
 // status; no 5xx; no or a wrong token 401, a token lacking the ability 403; the list promises),
 // stateful sequences that follow the spec's `links`, wrong parents and another workspace's form.
-// Each finding is the shrunk case, with its curl repro and the seed; failures are matched to the
-// ledger by situation by the runner, as today's checks are.
+// The operations come from the spec (`specOperations`): what a path parameter identifies, the query
+// parameters, the links and the request bodies decide which exploration reaches which operation.
+// Each exploration is an ordinary check of the runner; each generated case runs by the runner's
+// rules (`runInContext`, `verdictsOf`), and a finding is the shrunk case with the seed.
 import fc from 'fast-check';
-import { OPERATIONS, operationById, type OperationId } from '@forms-api/types';
-import { CheckContext } from '../check-context.js';
-import { createLedgerIndex, type LedgerIndex } from '../drift.js';
-import { SkipCheck, type Exchange, type Failure } from '../model.js';
+import { specOperations, type SpecLink, type SpecOperation } from '@forms-api/spec/operations';
+import type { OperationId } from '@forms-api/types';
+import { CheckContext, type TokenChoice } from '../check-context.js';
+import { createLedgerIndex } from '../drift.js';
+import { CheckFailed, SkipCheck, type Exchange, type Failure } from '../model.js';
+import { runInContext, verdictsOf } from '../runner.js';
 import type { SpecArtifacts } from '../spec.js';
 import type { Check, OperationSuite } from '../suites/types.js';
+import type { Target } from '../targets/target.js';
 import {
-  answersOf,
   answersToSendBack,
-  createTemporaryIntegration,
-  deleteIntegrationAfterwards,
   findSubmission,
   formFields,
   integrationBody,
   META_KEYS,
-  restoreAfterwards,
   stringField,
 } from '../suites/helpers.js';
 import { schemaArbitraries, type LabelledValue, type Schema } from './schema-arbitrary.js';
@@ -40,43 +41,149 @@ export const DEFAULT_EXPLORE_TIME_LIMIT_MS = 90_000;
 /** Ids no tenant has (as the 404 checks use), and a token no tenant issued. */
 const UNKNOWN_ID = 987654321;
 const WRONG_TOKEN = '1|explorerWrongToken0000000000000000000000000';
+const EXAMPLE_URL = 'https://example.com/forms-api-contract-test';
 
 type Query = Record<string, unknown>;
-
-/** What one generated case sent and what was wrong with it (unexpected) or known. */
-interface Judged {
-  readonly unexpected: Failure[];
-  readonly known: Array<{ failure: Failure; entryIds: string[] }>;
-  readonly requests: number;
-}
+type Who = 'none' | 'wrong' | 'lacking' | 'foreign';
+/** Values for path parameters, by what they identify (`x-identifies`: form, workspace, submission, …). */
+type Ids = Readonly<Record<string, unknown>>;
 
 /** Shared by the checks of one target: the budget left and when time runs out. */
 interface Allowance {
   requestsLeft: number;
   readonly deadline: number;
+  /** Checks still to share the budget (those that try every case of a small set take their cases off the top). */
   checksLeft: number;
 }
 
-/** The explore checks: one per list operation's query, auth per operation, the links sequence, wrong parents, the foreign form. */
+/** An explore check before it is handed to the runner: `exhaustive` ones try a small set of cases, each once. */
+type ExploreCheck = Check & { readonly exhaustive?: boolean };
+
+/**
+ * The request bodies the spec cannot make safe or fit on its own, by request schema (never by
+ * operation, so a new operation with one of these bodies is explored unchanged): an integration
+ * stays inactive and calls no real address; a submission's answers must fit its form's fields,
+ * which only the tenant knows, so they are the submission under test's own (`Setup`). A schema not
+ * named here is sent as generated.
+ */
+const REQUEST_BODIES: Record<
+  string,
+  {
+    /** Makes a generated valid body safe to send. */
+    readonly safe: (body: any) => unknown;
+    /** A valid body to start from (forbidden bodies, writes without the right), or undefined when the target cannot give one. */
+    readonly base: (setup?: Setup) => Record<string, any> | undefined;
+    /** The base with a change a read-back can see. */
+    readonly changed: (setup: Setup) => Record<string, any> | undefined;
+  }
+> = {
+  WebhookIntegrationInput: {
+    safe: (body) => ({ ...body, status: 'inactive', data: { ...body?.data, webhook_url: EXAMPLE_URL } }),
+    base: () => integrationBody(),
+    changed: () => integrationBody({ webhook_url: CHANGED_URL }),
+  },
+  SubmissionUpdate: {
+    safe: (body) => body,
+    base: (s) => (s?.original ? answersToSendBack(s.original, s.fields) : undefined),
+    changed: (s) =>
+      s.original && s.changedField
+        ? { ...answersToSendBack(s.original, s.fields), [s.changedField]: 'changed by an unauthorised write' }
+        : undefined,
+  },
+};
+const CHANGED_URL = `${EXAMPLE_URL}/changed`;
+
+/** The name of an operation's request body schema (`#/components/schemas/<name>`). */
+function bodySchemaName(op: SpecOperation): string | undefined {
+  const ref = op.jsonBody?.schema.$ref;
+  return typeof ref === 'string' ? ref.split('/').at(-1) : undefined;
+}
+
+const pathParameters = (op: SpecOperation) => op.parameters.filter((p) => p.in === 'path');
+const identifies = (op: SpecOperation, what: string) => pathParameters(op).some((p) => p.identifies === what);
+const isWrite = (op: SpecOperation) => op.method !== 'GET' && op.method !== 'HEAD';
+
+/** Path values for `op` from what each parameter identifies; undefined when one is missing. */
+function pathOf(op: SpecOperation, ids: Ids): Record<string, unknown> | undefined {
+  const path: Record<string, unknown> = {};
+  for (const p of pathParameters(op)) {
+    const value = p.identifies === undefined ? undefined : ids[p.identifies];
+    if (value === undefined) return undefined;
+    path[p.name] = value;
+  }
+  return path;
+}
+
+/** What a target names, by what it identifies. */
+const targetIds = (target: Target): Ids => ({
+  workspace: target.ids.workspaceId,
+  form: target.ids.formId,
+  submission: target.ids.submissionId,
+  integration: target.ids.integrationId,
+});
+/** What `targetIds` may hold: an operation whose path needs anything else (a signed file) is not the explorer's. */
+const TARGET_NAMES = new Set(['workspace', 'form', 'submission', 'integration']);
+const UNKNOWN_IDS: Ids = Object.fromEntries([...TARGET_NAMES].map((what) => [what, UNKNOWN_ID]));
+const fillable = (op: SpecOperation) =>
+  pathParameters(op).every((p) => p.identifies !== undefined && TARGET_NAMES.has(p.identifies));
+const missingIds = (op: SpecOperation, ids: Ids) =>
+  pathParameters(op)
+    .filter((p) => p.identifies === undefined || ids[p.identifies] === undefined)
+    .map((p) => p.identifies ?? p.name)
+    .join(', ')
+    .replace(/^/, "the target's ")
+    .concat(' id');
+
+/** What the write checks need of the target: its submission under test (with its form's fields), when one is set and found. */
+interface Setup {
+  readonly submissionId: number | undefined;
+  readonly original: Awaited<ReturnType<typeof findSubmission>>;
+  readonly fields: Awaited<ReturnType<typeof formFields>>;
+  readonly changedField: string | undefined;
+}
+
+async function setUp(ctx: CheckContext): Promise<Setup> {
+  const submissionId = ctx.target.ids.submissionId;
+  const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
+  const fields = original ? await formFields(ctx) : [];
+  return { submissionId, original, fields, changedField: original ? stringField(original, fields) : undefined };
+}
+
+/**
+ * The explore checks, from the spec's operations: auth on every secured operation, generated query
+ * parameters on every list a target can address, a links sequence for every operation whose links
+ * lead to a delete, the read-back of every update whose links lead to a list, wrong parents,
+ * another workspace's form, forbidden bodies and writes without the right on every write.
+ */
 export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): OperationSuite[] {
+  const operations = specOperations(spec.bundle);
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const operationOf = (id: string): SpecOperation => {
+    const op = byId.get(id);
+    if (!op) throw new Error(`a link leads to ${id}, an operation the spec does not have`);
+    return op;
+  };
   const arbitraries = schemaArbitraries(spec.bundle);
   const ledger = createLedgerIndex(spec.ledger);
-  let allowance: Allowance | undefined;
-  const checks: Check[] = [];
-  const begin = (ctx: CheckContext): Allowance => {
-    // One allowance per target: the first explore check of a target starts it.
-    if (!allowance || allowance.checksLeft <= 0)
+  const allowances = new WeakMap<Target, Allowance>();
+  const checks: ExploreCheck[] = [];
+  const allowanceOf = (target: Target): Allowance => {
+    let allowance = allowances.get(target);
+    if (!allowance) {
       allowance = {
         requestsLeft: options.budget,
         deadline: Date.now() + options.timeLimitMs,
-        checksLeft: checks.filter((c) => !c.writes || ctx.target.write).length,
+        checksLeft: checks.filter((c) => !c.exhaustive && (!c.writes || target.write)).length,
       };
+      allowances.set(target, allowance);
+    }
     return allowance;
   };
 
   /**
-   * Runs a property over generated cases within this check's share of the budget; records the
-   * shrunk counterexample's unexpected failures (with the seed) and one example of each known drift.
+   * Runs a property over generated cases within this check's share of the budget, each case in a
+   * context of its own by the runner's rules; records the shrunk counterexample's unexpected
+   * failures (with the seed) and one example of each known drift.
    */
   async function explore<T>(
     ctx: CheckContext,
@@ -85,53 +192,42 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     run: (scratch: CheckContext, value: T) => Promise<void>,
     requestsPerCase: number,
     describe: (value: T) => string,
-    /** Cases tried first, whatever the seed (one of each class a ledger entry depends on). */
+    /** Cases tried first, whatever the seed (one of each class a ledger entry depends on; every case of an exhaustive check). */
     examples: T[] = [],
+    exhaustive = false,
   ): Promise<void> {
-    const a = begin(ctx);
-    const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
-    a.checksLeft--;
-    const numRuns = Math.max(1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
+    const a = allowanceOf(ctx.target);
+    const share = exhaustive
+      ? examples.length * requestsPerCase
+      : Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
+    if (!exhaustive) a.checksLeft--;
+    const numRuns = exhaustive
+      ? examples.length
+      : Math.max(examples.length, 1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
     let spent = 0;
-    let last: { judged: Judged; value: T } | undefined;
+    let last: { unexpected: Failure[]; value: T } | undefined;
     const known = new Map<string, Failure>();
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
-        if (spent >= share || Date.now() > a.deadline || ctx.signal.aborted) return true;
-        const scratch = new CheckContext(ctx.target, ctx.spec, ctx.signal);
-        try {
-          await run(scratch, value);
-        } catch (error) {
-          if (!(error instanceof SkipCheck))
-            scratch.fail({
-              kind: 'setup',
-              message: `the generated case threw: ${error instanceof Error ? error.message : String(error)}`,
-            });
-        } finally {
-          // Whatever a case created is undone before the next one (and before shrinking repeats it).
-          for (const cleanup of scratch.cleanups.reverse()) {
-            try {
-              await cleanup.run();
-            } catch (error) {
-              scratch.fail({
-                kind: 'setup',
-                message: `cleanup "${cleanup.label}" failed: ${error instanceof Error ? error.message : String(error)} — remove it by hand`,
-              });
-            }
-          }
-        }
-        const judged = judge(scratch, ledger);
-        spent += judged.requests;
-        for (const k of judged.known) for (const id of k.entryIds) if (!known.has(id)) known.set(id, k.failure);
-        if (judged.unexpected.length === 0) return true;
-        last = { judged, value };
+        if (spent >= share || a.requestsLeft - spent <= 0 || Date.now() > a.deadline || ctx.signal.aborted) return true;
+        // Secrets a case registers are the check's: its results are redacted with them.
+        const scratch = new CheckContext(ctx.target, ctx.spec, ctx.signal, ctx.extraSecrets);
+        // Whatever a case created is undone before the next one (and before shrinking repeats it).
+        await runInContext(scratch, () => run(scratch, value));
+        spent += scratch.recorder.size;
+        const verdicts = verdictsOf(ctx.target, scratch.failures, ledger);
+        for (const { failure, verdict } of verdicts)
+          if (verdict?.known) for (const id of verdict.entryIds) if (!known.has(id)) known.set(id, failure);
+        const unexpected = verdicts.filter((v) => !v.verdict?.known).map((v) => v.failure);
+        if (unexpected.length === 0) return true;
+        last = { unexpected, value };
         return false;
       }),
       {
         seed: options.seed,
         numRuns,
         examples: examples.map((example) => [example] as [T]),
-        endOnFailure: false,
+        endOnFailure: exhaustive,
         interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
         markInterruptAsFailure: false,
       },
@@ -139,644 +235,704 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     a.requestsLeft -= spent;
     if (result.failed && last) {
       const replay = `found by the explorer (${name}; shrunk case: ${describe(last.value)}); replay: --seed ${options.seed}`;
-      for (const failure of last.judged.unexpected) ctx.fail({ ...failure, message: `${failure.message} — ${replay}` });
+      for (const failure of last.unexpected) ctx.fail({ ...failure, message: `${failure.message} — ${replay}` });
     }
     for (const failure of known.values()) ctx.fail(failure);
   }
 
-  // Query parameters of the list operations: valid, boundary, invalid and hostile values.
-  for (const operationId of ['listWorkspaceForms', 'listFormSubmissions'] as const) {
-    const parameters = queryParameters(spec, operationId, arbitraries.resolve);
+  /** A valid body for `op`, generated from its schema and made safe (undefined when it takes none). */
+  const generatedBody = (op: SpecOperation): fc.Arbitrary<unknown> => {
+    if (!op.jsonBody) return fc.constant(undefined);
+    const safe = REQUEST_BODIES[bodySchemaName(op) ?? '']?.safe ?? ((body: unknown) => body);
+    return arbitraries.valid(op.jsonBody.schema as Schema).map(safe);
+  };
+  const asCheck = (op: SpecOperation) => op.operationId as OperationId;
+
+  const secured = operations.filter((op) => !op.public && fillable(op));
+  const writes = secured.filter(isWrite);
+  /** The operations whose 200 links lead to a delete: what they create can be followed, deleted, and followed again. */
+  const sequences = operations.flatMap((op) => {
+    const deleteLink = op.links.find((link) => operationOf(link.operationId).method === 'DELETE');
+    return deleteLink && !op.public && fillable(op) ? [{ create: op, deleteLink }] : [];
+  });
+  /** The list a thing is in: the GET of the path a creation posts to, or of an item's path without its last parameter. */
+  const collectionOf = (op: SpecOperation): SpecOperation | undefined => {
+    const parent = op.method === 'POST' ? op.path : op.path.replace(/\/\{[^/}]+\}$/, '');
+    return parent === op.path && op.method !== 'POST'
+      ? undefined
+      : operations.find((o) => o.method === 'GET' && o.path === parent && !o.public);
+  };
+  /** What an operation addresses beyond its form or workspace (a submission, an integration), if anything. */
+  const childKind = (op: SpecOperation) =>
+    pathParameters(op).find((p) => p.identifies !== 'form' && p.identifies !== 'workspace')?.identifies;
+  /** A sequence that creates a thing of `kind`: its delete link takes the created id from the response. */
+  const creatorOf = (kind: string) =>
+    sequences.find(({ deleteLink }) =>
+      pathParameters(operationOf(deleteLink.operationId)).some(
+        (p) => p.name === createdParameter(deleteLink) && p.identifies === kind,
+      ),
+    );
+
+  /**
+   * Creates a thing of `kind` through the spec's sequence for it, with a safe body, on `form` (the
+   * target's by default), and registers its deletion (through the delete link) as a cleanup.
+   * `remove` deletes it now and returns the exchange.
+   */
+  async function createTemporary(
+    ctx: CheckContext,
+    kind: string,
+    form: unknown = ctx.target.ids.formId,
+  ): Promise<{ id: unknown; remove: () => Promise<Exchange> }> {
+    const sequence = creatorOf(kind)!;
+    const path = pathOf(sequence.create, { ...targetIds(ctx.target), form })!;
+    // The table's plain body where it has one: a fixture must not fail on a generated oddity the service refuses.
+    const body =
+      REQUEST_BODIES[bodySchemaName(sequence.create) ?? '']?.base() ??
+      fc.sample(generatedBody(sequence.create), { seed: options.seed, numRuns: 1 })[0];
+    const exchange = await request(ctx, sequence.create, { path, body });
+    const parsed = exchange.status === 200 ? ctx.json(exchange) : undefined;
+    const deletePath = parsed?.ok ? linkParameters(sequence.deleteLink, path, parsed.value) : {};
+    if (!parsed?.ok || Object.values(deletePath).some((v) => v === undefined))
+      throw new CheckFailed([
+        {
+          kind: 'setup',
+          message: `could not create a temporary ${kind} (${sequence.create.operationId} answered ${exchange.status ?? 'nothing'})`,
+          exchange,
+        },
+      ]);
+    const deleteOp = operationOf(sequence.deleteLink.operationId);
+    let removed = false;
+    const remove = async () => {
+      removed = true;
+      return request(ctx, deleteOp, { path: deletePath });
+    };
+    ctx.onCleanup(`delete the temporary ${kind}`, async () => {
+      if (removed) return;
+      const gone = await remove();
+      if (gone.status !== 200 && gone.status !== 204 && gone.status !== 404)
+        ctx.fail({
+          kind: 'setup',
+          message: `deleting the temporary ${kind} answered ${gone.status ?? 'nothing'}`,
+          exchange: gone,
+        });
+    });
+    return { id: deletePath[createdParameter(sequence.deleteLink)!], remove };
+  }
+
+  /**
+   * Ids for the write checks: the target's, with a temporary thing of every kind a sequence creates
+   * (the check's own, deleted after it), and no submission unless the one under test was found.
+   */
+  async function writeIds(ctx: CheckContext, ops: SpecOperation[], setup: Setup): Promise<Ids> {
+    const ids: Record<string, unknown> = { ...targetIds(ctx.target), submission: setup.original?.id };
+    for (const kind of new Set(ops.map(childKind)))
+      if (kind !== undefined && creatorOf(kind)) ids[kind] = (await createTemporary(ctx, kind)).id;
+    return ids;
+  }
+
+  /** Rows of a list (an array, or a page's `data`), page by page up to 20 pages, or until the row with id `until`. */
+  async function rowsOf(ctx: CheckContext, list: SpecOperation, path: Record<string, unknown>, until?: unknown) {
+    const paged = list.parameters.some((p) => p.in === 'query' && p.name === 'page');
+    const rows: Array<Record<string, any>> = [];
+    let exchange: Exchange | undefined;
+    for (let page = 1; page <= 20; page++) {
+      exchange = await request(ctx, list, { path, ...(paged ? { query: { page } } : {}) });
+      const body = ctx.expectResponse(exchange, { operationId: list.operationId, status: 200 }) as any;
+      const data = Array.isArray(body) ? body : body?.data;
+      if (!Array.isArray(data)) return { rows: undefined, exchange };
+      rows.push(...data);
+      if (until !== undefined && data.some((row) => row?.id === until)) break;
+      if (!paged || !body?.meta?.last_page || page >= body.meta.last_page) break;
+    }
+    return { rows, exchange };
+  }
+
+  // Authentication and abilities on every secured operation: reads on the target's ids (or a
+  // temporary thing, when the target names none and may be written), writes on ids no tenant has, so
+  // that nothing can change whatever the answer; there a token lacking the ability may meet the 404
+  // first (the 403 of a write on real ids is the writes-without-the-right check's). Every case, every run.
+  for (const op of secured) {
+    const whos = ['none', 'wrong', 'lacking'] as const;
+    checks.push({
+      name: 'explore: no token, a wrong token, a token lacking the ability',
+      operationId: asCheck(op),
+      on: 'live',
+      exhaustive: true,
+      run: async (ctx) => {
+        const ids: Record<string, unknown> = isWrite(op) ? { ...UNKNOWN_IDS } : { ...targetIds(ctx.target) };
+        const kind = childKind(op);
+        if (kind && ids[kind] === undefined && creatorOf(kind) && ctx.target.write)
+          ids[kind] = (await createTemporary(ctx, kind)).id;
+        const path = pathOf(op, ids);
+        // A read on an unknown id may answer 404 before the token is judged: it needs the target's ids.
+        if (!path) return ctx.skip(`needs ${missingIds(op, ids)}`);
+        const body = fc.sample(generatedBody(op), { seed: options.seed, numRuns: 1 })[0];
+        await explore(
+          ctx,
+          `${op.operationId} auth`,
+          fc.constantFrom<(typeof whos)[number]>(...whos),
+          async (scratch, who) => {
+            const token = who === 'none' ? null : who === 'wrong' ? WRONG_TOKEN : lackingToken(scratch, op.operationId);
+            if (token === false) return;
+            const exchange = await request(scratch, op, { path, body, token });
+            const status = who !== 'lacking' ? [401] : isWrite(op) ? [403, 404] : [403];
+            scratch.expectResponse(exchange, { operationId: op.operationId, status });
+          },
+          1,
+          (who) => `${op.operationId} ${describeWho(who)}`,
+          [...whos],
+          true,
+        );
+      },
+    });
+  }
+
+  // Query parameters of every list a target can address: valid, boundary, invalid and hostile values.
+  const lists = secured.filter(
+    (op) => op.method === 'GET' && isJson(op.successMediaType) && op.parameters.some((p) => p.in === 'query'),
+  );
+  for (const op of lists) {
+    const parameters = op.parameters.filter((p) => p.in === 'query');
     const query = fc.record(
       Object.fromEntries(
-        parameters.map((p) => [p.name, fc.option(valueOf(arbitraries, p.schema), { nil: undefined, freq: 3 })]),
+        parameters.map((p) => [
+          p.name,
+          fc.option(valueOf(arbitraries, p.schema as Schema), { nil: undefined, freq: 3 }),
+        ]),
       ),
       { requiredKeys: [] },
     ) as fc.Arbitrary<Query>;
     checks.push({
       name: 'explore: generated query parameters',
-      operationId,
+      operationId: asCheck(op),
       on: 'live',
-      run: (ctx) =>
-        explore(
+      run: async (ctx) => {
+        const ids = targetIds(ctx.target);
+        const path = pathOf(op, ids);
+        if (!path) return ctx.skip(`needs ${missingIds(op, ids)}`);
+        await explore(
           ctx,
-          `${operationId} query`,
+          `${op.operationId} query`,
           query,
           async (scratch, q) => {
             const sent = clean(q);
-            const exchange = await sendList(scratch, operationId, sent);
+            const exchange = await request(scratch, op, { path, query: serialised(sent) });
             const valid = parameters.every(
               (p) =>
                 !(p.name in sent) ||
-                spec.validator.validateSchema(`${operationId} ${p.name}`, p.schema, sent[p.name]).valid,
+                spec.validator.validateSchema(`${op.operationId} ${p.name}`, p.schema as Schema, sent[p.name]).valid,
             );
-            judgeList(scratch, operationId, exchange, sent, valid);
+            judgeList(scratch, op, exchange, sent, valid);
           },
           1,
           (q) => JSON.stringify(clean(q)),
-        ),
+        );
+      },
     });
   }
 
-  // Authentication and abilities on every operation that needs a token.
-  const secured = (Object.keys(OPERATIONS) as OperationId[]).filter(
-    (id) => !OPERATIONS[id].public && OPERATIONS[id].method === 'GET',
-  );
-  checks.push({
-    name: 'explore: no token, a wrong token, a token lacking the ability',
-    operationId: 'getForm',
-    on: 'live',
-    run: (ctx) =>
-      // An operation on an integration needs one the target names: an unknown id may answer 404 before the token is judged.
-      explore(
-        ctx,
-        'auth',
-        fc.tuple(
-          fc.constantFrom(
-            ...secured.filter((id) => !OPERATIONS[id].path.includes('{integrationid}') || ctx.target.ids.integrationId),
-          ),
-          fc.constantFrom('none', 'wrong', 'lacking') as fc.Arbitrary<'none' | 'wrong' | 'lacking'>,
-        ),
-        async (scratch, [operationId, who]) => {
-          let token: string | null;
-          if (who === 'none') token = null;
-          else if (who === 'wrong') token = WRONG_TOKEN;
-          else {
-            const lacking = scratch.tokensWithoutAbilityFor(operationId).at(0);
-            if (!lacking) return;
-            token = lacking;
-          }
-          const exchange = await get(scratch, operationId, token);
-          scratch.expectResponse(exchange, { operationId, status: who === 'lacking' ? 403 : 401 });
-        },
-        1,
-        ([operationId, who]) =>
-          `${operationId} with ${who === 'none' ? 'no token' : who === 'wrong' ? 'a wrong token' : 'a token lacking the ability'}`,
-      ),
-  });
-
-  // The stateful sequence the spec's links describe: create, then each link, delete, then each link again (404).
-  const links = linksOf(spec, 'createFormIntegration');
-  const generatedIntegrationBody = arbitraries
-    .valid({ $ref: '#/components/schemas/WebhookIntegrationInput' })
-    .map((body: any) => ({
-      ...body,
-      status: 'inactive',
-      data: { ...body.data, webhook_url: 'https://example.com/forms-api-contract-test' },
-    }));
-  checks.push({
-    name: 'explore: create an integration, follow its links, delete it, then each link answers 404',
-    operationId: 'createFormIntegration',
-    on: 'live',
-    writes: true,
-    run: (ctx) =>
-      explore(
-        ctx,
-        'integration links',
-        fc.tuple(generatedIntegrationBody, generatedIntegrationBody),
-        async (scratch, [created, updated]) => {
-          const form = scratch.target.ids.formId;
-          const exchange = await scratch.send(() =>
-            scratch
-              .client()
-              .POST(OPERATIONS.createFormIntegration.path, { params: { path: { form } }, body: created as never }),
-          );
-          const body = scratch.expectResponse(exchange, { operationId: 'createFormIntegration', status: 200 }) as
-            { form_integration?: { id?: number } } | undefined;
-          const id = body?.form_integration?.id;
-          if (typeof id !== 'number') return;
-          let deleted = false;
-          scratch.onCleanup(`delete integration ${id}`, async () => {
-            if (!deleted)
-              await scratch.send(() =>
-                scratch
-                  .client()
-                  .DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form, integrationid: id } } }),
-              );
-          });
-          const path = (link: LinkSpec) => linkParameters(link, { form }, body);
-          for (const link of links.filter((l) => l.operationId !== 'deleteFormIntegration')) {
-            scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), {
-              operationId: link.operationId,
-              status: 200,
+  // The stateful sequence the spec's links describe: create, follow each link, delete (the link to a
+  // DELETE), then each link again (404: use after delete).
+  for (const { create, deleteLink } of sequences) {
+    const list = collectionOf(create);
+    const cases = fc.record({
+      created: generatedBody(create),
+      sent: fc.tuple(...create.links.map((link) => generatedBody(operationOf(link.operationId)))),
+    });
+    checks.push({
+      name: 'explore: create, follow its links, delete it, then each link answers 404',
+      operationId: asCheck(create),
+      on: 'live',
+      writes: true,
+      run: async (ctx) => {
+        const ids = targetIds(ctx.target);
+        const requestPath = pathOf(create, ids);
+        if (!requestPath) return ctx.skip(`needs ${missingIds(create, ids)}`);
+        await explore(
+          ctx,
+          `${create.operationId} links`,
+          cases,
+          async (scratch, { created, sent }) => {
+            const exchange = await request(scratch, create, { path: requestPath, body: created });
+            const body = scratch.expectResponse(exchange, { operationId: create.operationId, status: 200 });
+            if (exchange.status !== 200 || body === undefined) return;
+            const pathOfLink = (link: SpecLink) => linkParameters(link, requestPath, body);
+            // A body without what the links need was reported by its schema check.
+            if (Object.values(pathOfLink(deleteLink)).some((v) => v === undefined)) return;
+            const follow = (link: SpecLink) =>
+              request(scratch, operationOf(link.operationId), {
+                path: pathOfLink(link),
+                body: sent[create.links.indexOf(link)],
+              });
+            const id = pathOfLink(deleteLink)[createdParameter(deleteLink)!];
+            let deleted = false;
+            scratch.onCleanup(`delete ${String(id)}, created by ${create.operationId}`, async () => {
+              if (!deleted) await follow(deleteLink);
             });
-          }
-          // An update reads back as updated: the list shows the new state.
-          const listed = await scratch.send(() =>
-            scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
-          );
-          const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 }) as
-            Array<{ id: number; status?: string }> | undefined;
-          const mine = Array.isArray(list) ? list.find((i) => i.id === id) : undefined;
-          if (Array.isArray(list) && !mine)
-            scratch.observe(
-              'created-integration-not-listed',
-              'listFormIntegrations',
-              `integration ${id} is not in its form's list`,
-              { exchange: listed },
-            );
-          for (const link of links.filter((l) => l.operationId === 'deleteFormIntegration')) {
-            scratch.expectResponse(await follow(scratch, link.operationId, path(link), updated), {
-              operationId: link.operationId,
-              status: 200,
-            });
-            deleted = true;
-          }
-          // Use after delete: every link of the deleted integration answers 404.
-          for (const link of links) {
-            const after = await follow(scratch, link.operationId, path(link), updated);
-            if (after.status === 200)
-              scratch.observe(
-                'deleted-integration-still-answers',
-                link.operationId,
-                `integration ${id} answers 200 after it was deleted`,
-                { expected: '404', received: '200', exchange: after },
-              );
-            else scratch.expectResponse(after, { operationId: link.operationId, status: 404 });
-          }
-        },
-        10,
-        () => 'create, update, list events, delete, then update/events/delete again',
-      ),
-  });
-
-  // Wrong parent: a submission or an integration addressed through another form's path.
-  checks.push({
-    name: "explore: a submission or integration through another form's path answers 404",
-    operationId: 'updateFormSubmission',
-    on: 'live',
-    writes: true,
-    run: async (ctx) => {
-      const other = ctx.target.ids.freeFormId ?? ctx.target.ids.captchaFormId;
-      const submissionId = ctx.target.ids.submissionId;
-      if (!other || !submissionId)
-        return ctx.skip(
-          'needs FORMS_API_SUBMISSION_ID and another form (FORMS_API_FREE_FORM_ID or FORMS_API_CAPTCHA_FORM_ID)',
-        );
-      const integrationId = ctx.target.ids.integrationId;
-      // Its own answers: a body valid for its form, so only the parent in the path can be wrong (and nothing changes should the service accept it).
-      const original = await findSubmission(ctx, submissionId);
-      if (!original) return ctx.skip(`submission ${submissionId} was not found in form ${ctx.target.ids.formId}`);
-      const ownAnswers = answersOf(original);
-      await explore(
-        ctx,
-        'wrong parent',
-        fc.constantFrom('submission', 'integration'),
-        async (scratch, what) => {
-          if (what === 'submission') {
-            const exchange = await scratch.send(() =>
-              scratch.client().PUT(OPERATIONS.updateFormSubmission.path, {
-                params: { path: { id: other, submission_id: submissionId } },
-                body: ownAnswers,
-              }),
-            );
-            if (exchange.status === 200)
-              scratch.observe(
-                'reachable-through-another-form',
-                'updateFormSubmission',
-                `submission ${submissionId} of form ${ctx.target.ids.formId} answers 200 through form ${other}`,
-                { expected: '404', received: '200', exchange },
-              );
-            else scratch.expectResponse(exchange, { operationId: 'updateFormSubmission', status: [404, 422] });
-            return;
-          }
-          // The configured integration's events (a read), or else a temporary integration of this form,
-          // addressed through the other form by each of its operations, then deleted through its own.
-          const form = ctx.target.ids.formId;
-          const integration = integrationId ?? (await createTemporaryIntegration(scratch, integrationBody())).id;
-          const operations = integrationId
-            ? (['listIntegrationEvents'] as const)
-            : (['listIntegrationEvents', 'updateFormIntegration', 'deleteFormIntegration'] as const);
-          for (const operationId of operations) {
-            const exchange = await write(
-              scratch,
-              operationId,
-              { form: other, integrationid: integration },
-              integrationBody({ webhook_url: 'https://example.com/forms-api-contract-test/through-another-form' }),
-            );
-            if (exchange.status === 200)
-              scratch.observe(
-                'reachable-through-another-form',
-                operationId,
-                `integration ${integration} of form ${form} answers 200 through form ${other}`,
-                { expected: '404', received: '200', exchange },
-              );
-            else scratch.expectResponse(exchange, { operationId, status: 404 });
-          }
-          if (integrationId) return;
-          // Still there, and deleted through its own form.
-          const deleted = await write(
-            scratch,
-            'deleteFormIntegration',
-            { form, integrationid: integration },
-            undefined,
-          );
-          scratch.expectResponse(deleted, { operationId: 'deleteFormIntegration', status: 200 });
-        },
-        4,
-        (what) => what,
-      );
-    },
-  });
-
-  // Request bodies the schemas forbid, on every write operation: each must be refused with a 4xx, and change nothing.
-  checks.push({
-    name: 'explore: request bodies the schema forbids are refused',
-    operationId: 'updateFormSubmission',
-    on: 'live',
-    writes: true,
-    run: async (ctx) => {
-      const { form, submissionId, original, fields, fixture } = await writeSetUp(ctx);
-      const cases: BodyCase[] = [
-        ...(original
-          ? forbiddenBodies(spec, arbitraries, 'SubmissionUpdate', answersToSendBack(original, fields)).map((c) => ({
-              ...c,
-              operationId: 'updateFormSubmission' as const,
-            }))
-          : []),
-        ...forbiddenBodies(spec, arbitraries, 'WebhookIntegrationInput', integrationBody()).flatMap((c) => [
-          { ...c, operationId: 'createFormIntegration' as const },
-          { ...c, operationId: 'updateFormIntegration' as const },
-        ]),
-      ];
-      await explore(
-        ctx,
-        'forbidden request bodies',
-        fc.constantFrom(...cases),
-        async (scratch, c) => {
-          const path =
-            c.operationId === 'updateFormSubmission'
-              ? { id: form, submission_id: submissionId }
-              : c.operationId === 'updateFormIntegration'
-                ? { form, integrationid: fixture.id }
-                : { form };
-          const exchange = await write(scratch, c.operationId, path, c.body);
-          const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
-          // Whatever the service accepted is undone: the submission's answers put back, a created integration deleted.
-          if (ok && c.operationId === 'updateFormSubmission' && original) restoreAfterwards(scratch, original, fields);
-          if (ok && c.operationId === 'createFormIntegration') {
-            const parsed = scratch.json(exchange);
-            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
-            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id);
-          }
-          if (ok && c.operationId === 'updateFormIntegration')
-            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
-              await write(scratch, 'updateFormIntegration', path, integrationBody());
-            });
-          // A 500 is documented only for a body the request schema names as failing the service (x-server-error-when).
-          if (exchange.status === 500 && spec.validator.failsTheService(c.operationId, c.body)) {
-            scratch.expectResponse(exchange, { operationId: c.operationId, status: 500 });
-            return;
-          }
-          const traits = ['body-invalid', ...(c.label.includes('number as text') ? ['body-holds-number-as-text'] : [])];
-          if (ok)
-            scratch.observe(
-              'forbidden-body-accepted',
-              c.operationId,
-              `a body the schema forbids (${c.label}) was accepted with ${exchange.status}`,
-              { expected: '422', received: String(exchange.status), exchange, traits },
-            );
-          else scratch.expectResponse(exchange, { operationId: c.operationId, status: 422, traits });
-        },
-        1,
-        (c) => `${c.operationId} ${c.label}: ${truncate(JSON.stringify(c.body) ?? String(c.body), 200)}`,
-        // A number sent as text on each operation, every run: the class a lenient reader lets through.
-        (['updateFormSubmission', 'createFormIntegration'] as const).flatMap((id) =>
-          cases.filter((c) => c.operationId === id && c.label.includes('number as text')).slice(0, 1),
-        ),
-      );
-    },
-  });
-
-  // Writes without the right: no token, a wrong token, a token lacking the ability, another workspace's form.
-  // Each must be refused, and change nothing: the state is read back after every one.
-  checks.push({
-    name: "explore: writes with no token, a wrong token, a token lacking the ability or on another workspace's form change nothing",
-    operationId: 'updateFormSubmission',
-    on: 'live',
-    writes: true,
-    run: async (ctx) => {
-      const { form, submissionId, original, fields, fixture } = await writeSetUp(ctx);
-      const changedField = original ? stringField(original, fields) : undefined;
-      const listIds = async (scratch: CheckContext) => {
-        const listed = await scratch.send(() =>
-          scratch.client().GET(OPERATIONS.listFormIntegrations.path, { params: { path: { form } } }),
-        );
-        const list = scratch.expectResponse(listed, { operationId: 'listFormIntegrations', status: 200 });
-        return Array.isArray(list) ? (list as Array<{ id: number; data?: { webhook_url?: string } }>) : undefined;
-      };
-      const before = new Set(((await listIds(ctx)) ?? []).map((i) => i.id));
-      type Who = 'none' | 'wrong' | 'lacking' | 'foreign';
-      const operations = (
-        ['updateFormSubmission', 'createFormIntegration', 'updateFormIntegration', 'deleteFormIntegration'] as const
-      ).filter((id) => id !== 'updateFormSubmission' || (original && changedField));
-      const whos: Who[] = ['none', 'wrong', 'lacking', ...(ctx.target.ids.foreignFormId ? (['foreign'] as const) : [])];
-      await explore(
-        ctx,
-        'writes without the right',
-        fc.tuple(fc.constantFrom(...operations), fc.constantFrom(...whos)),
-        async (scratch, [operationId, who]) => {
-          const token =
-            who === 'none'
-              ? null
-              : who === 'wrong'
-                ? WRONG_TOKEN
-                : who === 'lacking'
-                  ? lackingToken(scratch, operationId)
-                  : undefined;
-          if (token === false) return;
-          const parent = who === 'foreign' ? ctx.target.ids.foreignFormId! : form;
-          const changedUrl = 'https://example.com/forms-api-contract-test/changed';
-          let exchange: Exchange;
-          if (operationId === 'updateFormSubmission') {
-            const body = {
-              ...answersToSendBack(original!, fields),
-              [changedField!]: 'changed by an unauthorised write',
-            };
-            exchange = await write(scratch, operationId, { id: parent, submission_id: submissionId }, body, token);
-          } else if (operationId === 'createFormIntegration') {
-            exchange = await write(scratch, operationId, { form: parent }, integrationBody(), token);
-          } else {
-            const body = integrationBody({ webhook_url: changedUrl });
-            exchange = await write(scratch, operationId, { form: parent, integrationid: fixture.id }, body, token);
-          }
-          const expected = who === 'foreign' ? [403, 404] : who === 'lacking' ? [403] : [401];
-          const accepted = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
-          if (accepted)
-            scratch.observe(
-              'write-without-the-right-accepted',
-              operationId,
-              `${operationId} ${describeWho(who)} answered ${exchange.status}`,
-              { expected: expected.join(' or '), received: String(exchange.status), exchange },
-            );
-          else scratch.expectResponse(exchange, { operationId, status: expected });
-          // Read back: nothing changed (and whatever did is put back).
-          if (operationId === 'updateFormSubmission') {
-            const now = await findSubmission(scratch, submissionId!);
-            if (now && JSON.stringify(now.data[changedField!]) !== JSON.stringify(original!.data[changedField!])) {
-              restoreAfterwards(scratch, original!, fields);
-              scratch.observe(
-                'refused-write-changed-state',
-                operationId,
-                `submission ${submissionId} changed after ${operationId} ${describeWho(who)}`,
-                { exchange },
-              );
-            }
-            return;
-          }
-          const list = await listIds(scratch);
-          if (!list) return;
-          const mine = list.find((i) => i.id === fixture.id);
-          const created = list.filter((i) => !before.has(i.id));
-          for (const extra of created) deleteIntegrationAfterwards(scratch, extra.id);
-          if (who === 'foreign' && operationId === 'createFormIntegration' && accepted) {
-            const parsed = scratch.json(exchange);
-            const id = parsed.ok ? (parsed.value as any)?.form_integration?.id : undefined;
-            if (typeof id === 'number') deleteIntegrationAfterwards(scratch, id, parent);
-          }
-          const changed =
-            created.length > 0
-              ? `integration ${created.map((i) => i.id).join(', ')} was created`
-              : !mine
-                ? `integration ${fixture.id} is gone`
-                : mine.data?.webhook_url === changedUrl
-                  ? `integration ${fixture.id} was updated`
-                  : undefined;
-          if (!changed) return;
-          if (mine?.data?.webhook_url === changedUrl)
-            scratch.onCleanup(`restore integration ${fixture.id}`, async () => {
-              await write(scratch, 'updateFormIntegration', { form, integrationid: fixture.id }, integrationBody());
-            });
-          if (!mine)
-            scratch.fail({
-              kind: 'setup',
-              message: `the check's integration ${fixture.id} was deleted by the case; later cases skip it`,
-            });
-          scratch.observe(
-            'refused-write-changed-state',
-            operationId,
-            `${changed} after ${operationId} ${describeWho(who)}`,
-            { exchange },
-          );
-        },
-        3,
-        ([operationId, who]) => `${operationId} ${describeWho(who)}`,
-        // A covering set first, whatever the seed: each write and each kind of caller at least once.
-        operations.map((operationId, i) => [operationId, whos[i % whos.length]!] as [(typeof operations)[number], Who]),
-      );
-    },
-  });
-
-  // An updated submission reads back as updated, through the spec's links of the update.
-  checks.push({
-    name: 'explore: an updated submission reads back as updated',
-    operationId: 'updateFormSubmission',
-    on: 'live',
-    writes: true,
-    run: async (ctx) => {
-      const form = ctx.target.ids.formId;
-      const submissionId = ctx.target.ids.submissionId;
-      if (submissionId === undefined)
-        return ctx.skip('set FORMS_API_SUBMISSION_ID (a submission the suite may update)');
-      const original = await findSubmission(ctx, submissionId);
-      if (!original) return ctx.skip(`submission ${submissionId} was not found in form ${form}`);
-      const fields = await formFields(ctx);
-      const field = stringField(original, fields);
-      if (!field) return ctx.skip(`submission ${submissionId} has no text answer to change`);
-      restoreAfterwards(ctx, original, fields);
-      const readBack = linksOf(spec, 'updateFormSubmission');
-      const omitsRequired = fields.some((f) => (f as { required?: boolean }).required && f.id !== field);
-      // A text answer the service stores as sent (no surrounding spaces, which a framework may trim).
-      const text = (arbitraries.valid({ type: 'string', minLength: 1, maxLength: 40 }) as fc.Arbitrary<string>).filter(
-        (v) => v.trim() === v && v.length > 0,
-      );
-      await explore(
-        ctx,
-        'updated submission reads back',
-        fc.record({ value: text, onlyTheChange: fc.boolean() }),
-        async (scratch, { value, onlyTheChange }) => {
-          const requestPath = { id: form, submission_id: submissionId };
-          const body = onlyTheChange ? { [field]: value } : { ...answersToSendBack(original, fields), [field]: value };
-          const traits = onlyTheChange && omitsRequired ? ['body-omits-required-field'] : [];
-          const exchange = await write(scratch, 'updateFormSubmission', requestPath, body);
-          const updated = scratch.expectResponse(exchange, {
-            operationId: 'updateFormSubmission',
-            status: 200,
-            traits,
-          });
-          if (exchange.status !== 200) return;
-          for (const link of readBack) {
-            const path = linkParameters(link, requestPath, updated);
-            let found: { data: Record<string, unknown> } | undefined;
-            let listed: Exchange | undefined;
-            for (let page = 1; page <= 20 && !found; page++) {
-              listed = await scratch.send(() =>
-                untyped(scratch).GET(OPERATIONS[link.operationId].path, { params: { path, query: { page } } }),
-              );
-              const list = scratch.expectResponse(listed, { operationId: link.operationId, status: 200 }) as
-                | { data?: Array<{ id: number; data: Record<string, unknown> }>; meta?: { last_page?: number } }
-                | undefined;
-              found = list?.data?.find((s) => s.id === submissionId);
-              if (!list?.meta?.last_page || page >= list.meta.last_page) break;
-            }
-            if (!found) {
-              scratch.observe(
-                'updated-submission-not-read-back',
-                'updateFormSubmission',
-                `submission ${submissionId} is not in its form's list after the update`,
-                { exchange: listed },
-              );
-              continue;
-            }
-            if (JSON.stringify(found.data[field]) !== JSON.stringify(value))
-              scratch.observe(
-                'updated-submission-not-read-back',
-                'updateFormSubmission',
-                `answer ${field} reads back as ${JSON.stringify(found.data[field])}, not as updated`,
-                { expected: JSON.stringify(value), received: JSON.stringify(found.data[field]), exchange: listed },
-              );
-            // Answers not sent keep their values (the contract: only the fields to change are sent).
-            if (onlyTheChange) {
-              const changed = Object.keys(original.data).filter(
-                (key) =>
-                  key !== field &&
-                  !META_KEYS.has(key) &&
-                  JSON.stringify(found.data[key]) !== JSON.stringify(original.data[key]),
-              );
-              if (changed.length > 0)
+            for (const link of create.links.filter((l) => l !== deleteLink))
+              scratch.expectResponse(await follow(link), { operationId: link.operationId, status: 200 });
+            // What was created (and updated) is in its list.
+            if (list) {
+              const { rows, exchange: listed } = await rowsOf(scratch, list, requestPath, id);
+              if (rows && !rows.some((row) => row?.id === id))
                 scratch.observe(
-                  'unsent-answers-changed',
-                  'updateFormSubmission',
-                  `answers not sent changed on update: ${changed.join(', ')}`,
+                  'created-integration-not-listed',
+                  list.operationId,
+                  `${String(id)}, created by ${create.operationId}, is not in its list`,
                   { exchange: listed },
                 );
             }
-          }
-        },
-        3,
-        ({ value, onlyTheChange }) =>
-          `${onlyTheChange ? 'only the changed answer' : 'every answer'}, a text answer set to ${JSON.stringify(value)}`,
-        // Every answer sent first, whatever the seed: on a form with required fields only that one can be stored.
-        [{ value: 'read back as updated', onlyTheChange: false }],
-      );
-    },
-  });
+            scratch.expectResponse(await follow(deleteLink), { operationId: deleteLink.operationId, status: 200 });
+            deleted = true;
+            for (const link of create.links) {
+              const after = await follow(link);
+              if (after.status === 200)
+                scratch.observe(
+                  'deleted-integration-still-answers',
+                  link.operationId,
+                  `${String(id)} answers 200 after it was deleted`,
+                  { expected: '404', received: '200', exchange: after },
+                );
+              else scratch.expectResponse(after, { operationId: link.operationId, status: 404 });
+            }
+          },
+          2 * create.links.length + 2,
+          () => `${create.operationId}, then ${create.links.map((l) => l.operationId).join(', ')}, then each again`,
+        );
+      },
+    });
+  }
 
-  // Another workspace's form: every operation on it is refused.
-  checks.push({
-    name: "explore: another workspace's form is refused by every operation",
-    operationId: 'getForm',
-    on: 'live',
-    run: async (ctx) => {
-      const foreign = ctx.target.ids.foreignFormId;
-      if (!foreign) return ctx.skip('set FORMS_API_FOREIGN_FORM_ID (a form of a workspace the token cannot reach)');
-      const reads = (['getForm', 'listFormSubmissions', 'listFormIntegrations'] as const).filter(
-        (id) => OPERATIONS[id],
-      );
-      await explore(
-        ctx,
-        'foreign form',
-        fc.constantFrom(...reads),
-        async (scratch, operationId) => {
-          const exchange = await get(scratch, operationId, undefined, foreign);
-          if (exchange.status === 200)
-            scratch.observe('foreign-form-readable', operationId, `form ${foreign} of another workspace answers 200`, {
-              expected: '401, 403 or 404',
-              received: '200',
-              exchange,
+  // Wrong parent: what a form holds (a submission, an integration), addressed through another form's path.
+  const children = secured.filter((op) => identifies(op, 'form') && childKind(op) !== undefined);
+  if (children.length > 0)
+    checks.push({
+      name: "explore: what a form holds, through another form's path, answers 404",
+      operationId: asCheck(children[0]!),
+      on: 'live',
+      writes: true,
+      run: async (ctx) => {
+        const other = ctx.target.ids.freeFormId ?? ctx.target.ids.captchaFormId;
+        if (!other) return ctx.skip('needs another form (FORMS_API_FREE_FORM_ID or FORMS_API_CAPTCHA_FORM_ID)');
+        const setup = await setUp(ctx);
+        const own: Ids = { ...targetIds(ctx.target), submission: setup.original?.id };
+        // A thing a sequence creates is a temporary one per case; another (a submission) the target's own.
+        const reachable = children.filter((op) => creatorOf(childKind(op)!) || own[childKind(op)!] !== undefined);
+        if (reachable.length === 0) return ctx.skip('needs FORMS_API_SUBMISSION_ID (a submission of the form)');
+        await explore(
+          ctx,
+          'wrong parent',
+          fc.constantFrom(...reachable),
+          async (scratch, op) => {
+            const kind = childKind(op)!;
+            const temporary = creatorOf(kind) ? await createTemporary(scratch, kind) : undefined;
+            const id = temporary ? temporary.id : own[kind];
+            // Its own content, so only the parent in the path can be wrong (and nothing changes should it be accepted).
+            const body = op.jsonBody ? REQUEST_BODIES[bodySchemaName(op) ?? '']?.base(setup) : undefined;
+            const exchange = await request(scratch, op, {
+              path: pathOf(op, { ...own, form: other, [kind]: id })!,
+              body,
             });
-          else scratch.expectResponse(exchange, { operationId, status: [403, 404] });
-        },
-        1,
-        (operationId) => `${operationId} on form ${foreign}`,
-      );
-    },
-  });
+            if (exchange.status === 200)
+              scratch.observe(
+                'reachable-through-another-form',
+                op.operationId,
+                `${kind} ${String(id)} of form ${ctx.target.ids.formId} answers 200 through form ${other}`,
+                { expected: '404', received: '200', exchange },
+              );
+            // A body is judged against the other form (its fields) and may be refused before the lookup.
+            else
+              scratch.expectResponse(exchange, {
+                operationId: op.operationId,
+                status: op.jsonBody && op.statuses.includes(422) ? [404, 422] : [404],
+              });
+            if (!temporary) return;
+            // Still there, and deleted through its own form.
+            const removed = await temporary.remove();
+            scratch.expectResponse(removed, { operationId: creatorOf(kind)!.deleteLink.operationId, status: 200 });
+          },
+          4,
+          (op) => op.operationId,
+          reachable,
+        );
+      },
+    });
 
+  // Another workspace's form: every read of it is refused.
+  const foreignReads = secured.filter((op) => op.method === 'GET' && identifies(op, 'form'));
+  if (foreignReads.length > 0)
+    checks.push({
+      name: "explore: another workspace's form is refused by every operation",
+      operationId: asCheck(foreignReads[0]!),
+      on: 'live',
+      run: async (ctx) => {
+        const foreign = ctx.target.ids.foreignFormId;
+        if (!foreign) return ctx.skip('set FORMS_API_FOREIGN_FORM_ID (a form of a workspace the token cannot reach)');
+        // What the target does not name is an unknown id: refused either way.
+        const filled = { ...UNKNOWN_IDS, ...defined(targetIds(ctx.target)), form: foreign };
+        await explore(
+          ctx,
+          'foreign form',
+          fc.constantFrom(...foreignReads),
+          async (scratch, op) => {
+            const exchange = await request(scratch, op, { path: pathOf(op, filled)! });
+            if (exchange.status === 200)
+              scratch.observe(
+                'foreign-form-readable',
+                op.operationId,
+                `form ${foreign} of another workspace answers 200`,
+                { expected: '401, 403 or 404', received: '200', exchange },
+              );
+            else scratch.expectResponse(exchange, { operationId: op.operationId, status: [403, 404] });
+          },
+          1,
+          (op) => `${op.operationId} on form ${foreign}`,
+        );
+      },
+    });
+
+  // Request bodies the schemas forbid, on every write whose body has a base: each must be refused with a 4xx, and change nothing.
+  const bodyWrites = writes.filter((op) => REQUEST_BODIES[bodySchemaName(op) ?? '']);
+  if (bodyWrites.length > 0)
+    checks.push({
+      name: 'explore: request bodies the schema forbids are refused',
+      operationId: asCheck(bodyWrites[0]!),
+      on: 'live',
+      writes: true,
+      run: async (ctx) => {
+        const setup = await setUp(ctx);
+        const ids = await writeIds(ctx, bodyWrites, setup);
+        const cases = bodyWrites.flatMap((op) => {
+          const name = bodySchemaName(op)!;
+          const base = REQUEST_BODIES[name]!.base(setup);
+          const path = pathOf(op, ids);
+          if (!base || !path) return [];
+          return forbiddenBodies(spec, arbitraries, name, base).map((c) => ({ ...c, op, path, base, name }));
+        });
+        if (cases.length === 0) return ctx.skip('no write the target can address (set FORMS_API_SUBMISSION_ID)');
+        // A number sent as text to each request schema, every run: the class a lenient reader lets through.
+        const examples = [...new Set(cases.map((c) => c.name))].flatMap((name) =>
+          cases.filter((c) => c.name === name && c.label.includes('number as text')).slice(0, 1),
+        );
+        await explore(
+          ctx,
+          'forbidden request bodies',
+          fc.constantFrom(...cases),
+          async (scratch, c) => {
+            const { op } = c;
+            const exchange = await request(scratch, op, { path: c.path, body: c.body });
+            const ok = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+            // Whatever the service accepted is undone: an update put back, a creation deleted.
+            if (ok) undo(scratch, op, c.path, c.base, exchange);
+            // A 500 is documented only for a body the request schema names as failing the service (x-server-error-when).
+            if (exchange.status === 500 && spec.validator.failsTheService(op.operationId, c.body)) {
+              scratch.expectResponse(exchange, { operationId: op.operationId, status: 500 });
+              return;
+            }
+            const traits = [
+              'body-invalid',
+              ...(c.label.includes('number as text') ? ['body-holds-number-as-text'] : []),
+            ];
+            if (ok)
+              scratch.observe(
+                'forbidden-body-accepted',
+                op.operationId,
+                `a body the schema forbids (${c.label}) was accepted with ${exchange.status}`,
+                { expected: '422', received: String(exchange.status), exchange, traits },
+              );
+            else scratch.expectResponse(exchange, { operationId: op.operationId, status: 422, traits });
+          },
+          1,
+          (c) => `${c.op.operationId} ${c.label}: ${truncate(JSON.stringify(c.body) ?? String(c.body), 200)}`,
+          examples,
+        );
+      },
+    });
+
+  /** Registers a cleanup that sends an update's base body again (a submission's own answers, a fixture's own settings). */
+  function restoreAfterwards(ctx: CheckContext, op: SpecOperation, path: Record<string, unknown>, base: unknown): void {
+    ctx.onCleanup(`restore what ${op.operationId} changed`, async () => {
+      const restored = await request(ctx, op, { path, body: base });
+      if (restored.status !== 200)
+        ctx.fail({ kind: 'setup', message: `restoring answered ${restored.status ?? 'nothing'}`, exchange: restored });
+    });
+  }
+
+  /** Registers the deletion (through the spec's delete link) of what an accepted creation created. */
+  function deleteCreated(
+    ctx: CheckContext,
+    op: SpecOperation,
+    path: Record<string, unknown>,
+    exchange: Exchange,
+  ): void {
+    const sequence = sequences.find((s) => s.create === op);
+    const parsed = ctx.json(exchange);
+    if (!sequence || !parsed.ok) return;
+    const deletePath = linkParameters(sequence.deleteLink, path, parsed.value);
+    if (Object.values(deletePath).some((v) => v === undefined)) return;
+    ctx.onCleanup(`delete what ${op.operationId} created`, async () => {
+      await request(ctx, operationOf(sequence.deleteLink.operationId), { path: deletePath });
+    });
+  }
+
+  /** Undoes an accepted write: an update gets its base body back, a creation is deleted. */
+  function undo(
+    ctx: CheckContext,
+    op: SpecOperation,
+    path: Record<string, unknown>,
+    base: unknown,
+    exchange: Exchange,
+  ) {
+    if (op.method === 'PUT' || op.method === 'PATCH') restoreAfterwards(ctx, op, path, base);
+    if (op.method === 'POST') deleteCreated(ctx, op, path, exchange);
+  }
+
+  // Writes without the right: no token, a wrong token, a token lacking the ability, another workspace's form.
+  // Each must be refused, and change nothing: what it addresses is read back after every one.
+  if (writes.length > 0)
+    checks.push({
+      name: "explore: writes with no token, a wrong token, a token lacking the ability or on another workspace's form change nothing",
+      operationId: asCheck(writes[0]!),
+      on: 'live',
+      writes: true,
+      run: async (ctx) => {
+        const setup = await setUp(ctx);
+        const ids = await writeIds(ctx, writes, setup);
+        // A write takes a body whose change a read-back can see (REQUEST_BODIES), or none.
+        const reachable = writes.filter(
+          (op) => pathOf(op, ids) && (!op.jsonBody || REQUEST_BODIES[bodySchemaName(op) ?? '']?.changed(setup)),
+        );
+        if (reachable.length === 0) return ctx.skip('no write the target can address (set FORMS_API_SUBMISSION_ID)');
+        // What each list a creation adds to held before: a read-back compares against it.
+        const before = new Map<SpecOperation, Set<unknown>>();
+        for (const list of new Set(reachable.filter((op) => op.method === 'POST').map(collectionOf)))
+          if (list)
+            before.set(list, new Set(((await rowsOf(ctx, list, pathOf(list, ids)!)).rows ?? []).map((r) => r.id)));
+        const whos: Who[] = [
+          'none',
+          'wrong',
+          'lacking',
+          ...(ctx.target.ids.foreignFormId ? (['foreign'] as const) : []),
+        ];
+        await explore(
+          ctx,
+          'writes without the right',
+          fc.tuple(fc.constantFrom(...reachable), fc.constantFrom(...whos)),
+          async (scratch, [op, who]) => {
+            const token =
+              who === 'none'
+                ? null
+                : who === 'wrong'
+                  ? WRONG_TOKEN
+                  : who === 'lacking'
+                    ? lackingToken(scratch, op.operationId)
+                    : undefined;
+            if (token === false) return;
+            const parent = who === 'foreign' ? ctx.target.ids.foreignFormId! : ids.form;
+            const path = pathOf(op, { ...ids, form: parent })!;
+            const table = REQUEST_BODIES[bodySchemaName(op) ?? ''];
+            const body = op.jsonBody ? table?.changed(setup) : undefined;
+            const exchange = await request(scratch, op, { path, body, token });
+            const expected = who === 'foreign' ? [403, 404] : who === 'lacking' ? [403] : [401];
+            const accepted = exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
+            if (accepted)
+              scratch.observe(
+                'write-without-the-right-accepted',
+                op.operationId,
+                `${op.operationId} ${describeWho(who)} answered ${exchange.status}`,
+                { expected: expected.join(' or '), received: String(exchange.status), exchange },
+              );
+            else scratch.expectResponse(exchange, { operationId: op.operationId, status: expected });
+            // Read back: nothing created, changed or deleted (and whatever was is undone).
+            if (accepted && op.method === 'POST') deleteCreated(scratch, op, path, exchange);
+            const list = collectionOf(op);
+            if (!list) return;
+            const kind = childKind(op);
+            const id = kind === undefined ? undefined : ids[kind];
+            const snapshot = before.get(list);
+            const { rows } = await rowsOf(scratch, list, pathOf(list, ids)!, snapshot ? undefined : id);
+            if (!rows) return;
+            const mine = rows.find((r) => r.id === id);
+            const created = snapshot ? rows.filter((r) => !snapshot.has(r.id)) : [];
+            const remove = writes.find((w) => w.method === 'DELETE' && collectionOf(w) === list);
+            for (const extra of created)
+              if (remove)
+                scratch.onCleanup(`delete ${String(extra.id)}`, async () => {
+                  await request(scratch, remove, { path: pathOf(remove, { ...ids, [childKind(remove)!]: extra.id })! });
+                });
+            // A temporary thing of the check is on the list's first page; a submission may be further on.
+            const gone = id !== undefined && !mine && creatorOf(kind!) !== undefined;
+            const changedTo = mine && body ? changedIn(mine, body, table?.base(setup)) : undefined;
+            const changed =
+              created.length > 0
+                ? `${created.map((r) => String(r.id)).join(', ')} was created`
+                : gone
+                  ? `${kind} ${String(id)} is gone`
+                  : changedTo
+                    ? `${kind} ${String(id)} was changed (it holds ${changedTo})`
+                    : undefined;
+            if (!changed) return;
+            if (changedTo) restoreAfterwards(scratch, op, pathOf(op, ids)!, table?.base(setup));
+            if (gone)
+              scratch.fail({
+                kind: 'setup',
+                message: `the check's ${kind} ${String(id)} was deleted by the case; later cases skip it`,
+              });
+            scratch.observe(
+              'refused-write-changed-state',
+              op.operationId,
+              `${changed} after ${op.operationId} ${describeWho(who)}`,
+              { exchange },
+            );
+          },
+          3,
+          ([op, who]) => `${op.operationId} ${describeWho(who)}`,
+          // A covering set first, whatever the seed: each write and each kind of caller at least once.
+          reachable.map((op, i) => [op, whos[i % whos.length]!] as [SpecOperation, Who]),
+        );
+      },
+    });
+
+  // An update reads back as updated, through the spec's links of the update (to its list). The body
+  // must fit the tenant's form (REQUEST_BODIES), hence a submission's update only.
+  for (const op of writes.filter(
+    (w) => w.links.length > 0 && !sequences.some((s) => s.create === w) && childKind(w) === 'submission',
+  ))
+    checks.push({
+      name: 'explore: an updated submission reads back as updated',
+      operationId: asCheck(op),
+      on: 'live',
+      writes: true,
+      run: async (ctx) => {
+        const setup = await setUp(ctx);
+        const { original, fields, changedField: field } = setup;
+        if (setup.submissionId === undefined)
+          return ctx.skip('set FORMS_API_SUBMISSION_ID (a submission the suite may update)');
+        if (!original)
+          return ctx.skip(`submission ${setup.submissionId} was not found in form ${ctx.target.ids.formId}`);
+        if (!field) return ctx.skip(`submission ${setup.submissionId} has no text answer to change`);
+        const requestPath = pathOf(op, { ...targetIds(ctx.target), submission: original.id })!;
+        restoreAfterwards(ctx, op, requestPath, REQUEST_BODIES[bodySchemaName(op) ?? '']?.base(setup));
+        const omitsRequired = fields.some((f) => (f as { required?: boolean }).required && f.id !== field);
+        // A text answer the service stores as sent (no surrounding spaces, which a framework may trim).
+        const text = (
+          arbitraries.valid({ type: 'string', minLength: 1, maxLength: 40 }) as fc.Arbitrary<string>
+        ).filter((v) => v.trim() === v && v.length > 0);
+        await explore(
+          ctx,
+          'updated submission reads back',
+          fc.record({ value: text, onlyTheChange: fc.boolean() }),
+          async (scratch, { value, onlyTheChange }) => {
+            const body = onlyTheChange
+              ? { [field]: value }
+              : { ...answersToSendBack(original, fields), [field]: value };
+            const traits = onlyTheChange && omitsRequired ? ['body-omits-required-field'] : [];
+            const exchange = await request(scratch, op, { path: requestPath, body });
+            const updated = scratch.expectResponse(exchange, { operationId: op.operationId, status: 200, traits });
+            if (exchange.status !== 200) return;
+            for (const link of op.links) {
+              const { rows, exchange: listed } = await rowsOf(
+                scratch,
+                operationOf(link.operationId),
+                linkParameters(link, requestPath, updated),
+                original.id,
+              );
+              const found = rows?.find((s) => s.id === original.id) as { data: Record<string, unknown> } | undefined;
+              if (!found) {
+                scratch.observe(
+                  'updated-submission-not-read-back',
+                  op.operationId,
+                  `submission ${original.id} is not in its form's list after the update`,
+                  { exchange: listed },
+                );
+                continue;
+              }
+              if (JSON.stringify(found.data[field]) !== JSON.stringify(value))
+                scratch.observe(
+                  'updated-submission-not-read-back',
+                  op.operationId,
+                  `answer ${field} reads back as ${JSON.stringify(found.data[field])}, not as updated`,
+                  { expected: JSON.stringify(value), received: JSON.stringify(found.data[field]), exchange: listed },
+                );
+              // Answers not sent keep their values (the contract: only the fields to change are sent).
+              if (onlyTheChange) {
+                const changed = Object.keys(original.data).filter(
+                  (key) =>
+                    key !== field &&
+                    !META_KEYS.has(key) &&
+                    JSON.stringify(found.data[key]) !== JSON.stringify(original.data[key]),
+                );
+                if (changed.length > 0)
+                  scratch.observe(
+                    'unsent-answers-changed',
+                    op.operationId,
+                    `answers not sent changed on update: ${changed.join(', ')}`,
+                    { exchange: listed },
+                  );
+              }
+            }
+          },
+          3,
+          ({ value, onlyTheChange }) =>
+            `${onlyTheChange ? 'only the changed answer' : 'every answer'}, a text answer set to ${JSON.stringify(value)}`,
+          // Every answer sent first, whatever the seed: on a form with required fields only that one can be stored.
+          [{ value: 'read back as updated', onlyTheChange: false }],
+        );
+      },
+    });
+
+  // Cheap exhaustive checks first: they take their few requests off the top of the budget.
+  checks.sort((a, b) => Number(b.exhaustive ?? false) - Number(a.exhaustive ?? false));
   const byOperation = new Map<string, Check[]>();
   for (const check of checks)
     byOperation.set(check.operationId, [...(byOperation.get(check.operationId) ?? []), check]);
-  return [...byOperation].map(([operationId, list]) => ({ operationId, checks: list }));
+  return [...byOperation].map(([operationId, list]) => ({ operationId: operationId as OperationId, checks: list }));
 }
 
-/** Sorts the scratch context's failures: unexpected, or known drift (with its entries). */
-function judge(scratch: CheckContext, ledger: LedgerIndex): Judged {
-  const unexpected: Failure[] = [];
-  const known: Judged['known'] = [];
-  for (const failure of scratch.failures) {
-    // Rate limiting is reported as such by the runner, never explored around.
-    const verdict = failure.kind === 'rate-limited' ? undefined : ledger.match(failure);
-    if (verdict?.known) known.push({ failure, entryIds: verdict.entryIds });
-    else unexpected.push(failure);
-  }
-  return { unexpected, known, requests: scratch.recorder.size };
-}
-
-interface Parameter {
-  readonly name: string;
-  readonly schema: Schema;
-}
-
-function queryParameters(spec: SpecArtifacts, operationId: OperationId, resolve: (s: Schema) => Schema): Parameter[] {
-  const entry = spec.validator.operations.get(operationId) as { path: string; operation: { parameters?: unknown[] } };
-  const item = spec.bundle.paths[entry.path] as { parameters?: unknown[] };
-  return [...(item.parameters ?? []), ...(entry.operation.parameters ?? [])]
-    .map((p) => resolve(p as Schema) as { in: string; name: string; schema: Schema })
-    .filter((p) => p.in === 'query')
-    .map((p) => ({ name: p.name, schema: p.schema }));
-}
-
-/** A parameter's value: valid most often, else an edge, a forbidden or a hostile one. */
-function valueOf(arbitraries: ReturnType<typeof schemaArbitraries>, schema: Schema): fc.Arbitrary<unknown> {
-  const pick = (values: LabelledValue[]) => (values.length > 0 ? [fc.constantFrom(...values.map((v) => v.value))] : []);
-  return fc.oneof(
-    { weight: 4, arbitrary: arbitraries.valid(schema) },
-    ...pick(arbitraries.boundaries(schema)).map((arbitrary) => ({ weight: 2, arbitrary })),
-    ...pick(arbitraries.invalid(schema)).map((arbitrary) => ({ weight: 2, arbitrary })),
-    ...pick(arbitraries.hostile(schema)).map((arbitrary) => ({ weight: 1, arbitrary })),
-  );
-}
-
+const defined = (ids: Ids): Ids => Object.fromEntries(Object.entries(ids).filter(([, v]) => v !== undefined));
+const isJson = (mediaType: string | undefined) => mediaType !== undefined && /json/.test(mediaType);
 const clean = (q: Query): Query => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined));
-
-/** A list request with generated query values, as a client would serialise them (arrays repeated, objects as JSON). */
-function sendList(
-  ctx: CheckContext,
-  operationId: 'listWorkspaceForms' | 'listFormSubmissions',
-  query: Query,
-): Promise<Exchange> {
-  const path =
-    operationId === 'listWorkspaceForms' ? { workspaceId: ctx.target.ids.workspaceId } : { id: ctx.target.ids.formId };
-  const serialised = Object.fromEntries(
+/** Generated query values as a client would serialise them (arrays repeated, objects as JSON). */
+const serialised = (query: Query): Query =>
+  Object.fromEntries(
     Object.entries(query).map(([k, v]) => [
       k,
       v !== null && typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : v,
     ]),
   );
-  return ctx.send(() => untyped(ctx).GET(OPERATIONS[operationId].path, { params: { path, query: serialised } }));
+
+/** The first text `changed` holds that `base` does not, when `row` holds it too: what a write changed. */
+function changedIn(row: unknown, changed: unknown, base: unknown): string | undefined {
+  const texts = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(texts)
+        : [];
+  const before = new Set(texts(base));
+  const held = JSON.stringify(row);
+  return texts(changed)
+    .filter((text) => !before.has(text))
+    .map((text) => JSON.stringify(text))
+    .find((text) => held.includes(text));
 }
 
-const META = (body: any) => (body && typeof body === 'object' ? body.meta : undefined);
+/** The parameter of a sequence's delete link that takes the created id from the creation's answer. */
+const createdParameter = (deleteLink: SpecLink): string | undefined =>
+  Object.entries(deleteLink.parameters).find(([, e]) => e.startsWith('$response.body'))?.[0];
 
 /**
  * A list answer to generated query values: what the schema allows is answered 200 (never refused);
  * what it forbids is read or refused with a documented 4xx (the published contract reads page sizes
  * and filters leniently), never a 5xx; and on every 200 the list's promises hold: a page holds at
  * most the size asked for and never more than 100, a status filter lists only that status, and
- * submissions come newest first.
+ * rows with a creation time come newest first.
  */
-function judgeList(
-  ctx: CheckContext,
-  operationId: 'listWorkspaceForms' | 'listFormSubmissions',
-  exchange: Exchange,
-  query: Query,
-  valid: boolean,
-): void {
-  const refusals = (operationById(operationId)?.statuses ?? []).filter(
-    (s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 429,
-  );
+function judgeList(ctx: CheckContext, op: SpecOperation, exchange: Exchange, query: Query, valid: boolean): void {
+  const { operationId } = op;
+  const refusals = op.statuses.filter((s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 429);
   const body = ctx.expectResponse(exchange, { operationId, status: valid ? [200] : [200, ...refusals] }) as
-    { data?: any[] } | undefined;
+    { data?: any[]; meta?: any } | undefined;
   if (exchange.status !== 200 || !body || !Array.isArray(body.data)) return;
   const perPage =
     typeof query.per_page === 'number' && Number.isInteger(query.per_page) && query.per_page >= 1
@@ -790,24 +946,24 @@ function judgeList(
       { expected: `at most ${perPage}`, received: String(body.data.length), exchange },
     );
   }
-  const meta = META(body);
+  const meta = body.meta;
   if (meta && typeof meta.per_page === 'number' && meta.per_page > 100)
     ctx.observe('page-over-its-bound', operationId, `meta.per_page is ${meta.per_page}`, {
       expected: 'at most 100',
       received: String(meta.per_page),
       exchange,
     });
-  if (operationId !== 'listFormSubmissions') return;
   if (query.status === 'completed' || query.status === 'partial') {
     const other = body.data.find((s) => s?.data?.status !== undefined && s.data.status !== query.status);
     if (other)
       ctx.observe(
         'filter-lets-other-status-through',
         operationId,
-        `submission ${other.id} has status ${other.data.status} under status=${String(query.status)}`,
+        `${other.id} has status ${other.data.status} under status=${String(query.status)}`,
         { exchange },
       );
   }
+  // Submissions carry their creation time among their answers (`data.created_at`).
   for (let i = 1; i < body.data.length; i++) {
     const before = body.data[i - 1]?.data?.created_at;
     const after = body.data[i]?.data?.created_at;
@@ -823,51 +979,9 @@ function judgeList(
   }
 }
 
-/** A GET of a secured operation with ids of the target (or `form` for its form parameter). */
-function get(
-  ctx: CheckContext,
-  operationId: OperationId,
-  token: string | null | undefined,
-  form?: number,
-): Promise<Exchange> {
-  const ids = ctx.target.ids;
-  const formId = form ?? ids.formId;
-  const path: Record<string, number> = {
-    workspaceId: ids.workspaceId,
-    form: formId,
-    id: formId,
-    integrationid: ids.integrationId ?? UNKNOWN_ID,
-  };
-  return ctx.send(() => untyped(ctx, token).GET(OPERATIONS[operationId].path, { params: { path } }));
-}
-
-interface LinkSpec {
-  readonly name: string;
-  readonly operationId: OperationId;
-  readonly parameters: Record<string, string>;
-}
-
-/** The links of an operation's 200 response in the spec. */
-export function linksOf(spec: SpecArtifacts, operationId: OperationId): LinkSpec[] {
-  const entry = spec.validator.operations.get(operationId) as {
-    operation: {
-      responses?: Record<
-        string,
-        { links?: Record<string, { operationId: OperationId; parameters?: Record<string, string> }> }
-      >;
-    };
-  };
-  const links = entry.operation.responses?.['200']?.links ?? {};
-  return Object.entries(links).map(([name, link]) => ({
-    name,
-    operationId: link.operationId,
-    parameters: link.parameters ?? {},
-  }));
-}
-
 /** Evaluates a link's runtime expressions: `$request.path.<name>` and `$response.body#/<pointer>`. */
 export function linkParameters(
-  link: LinkSpec,
+  link: SpecLink,
   requestPath: Record<string, unknown>,
   responseBody: unknown,
 ): Record<string, unknown> {
@@ -888,26 +1002,32 @@ export function linkParameters(
   );
 }
 
-/** Sends a link's operation with its parameters (a PUT with `body`). */
-function follow(
+type UntypedCall = (
+  path: string,
+  options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown },
+) => Promise<unknown>;
+
+/**
+ * Sends an operation of the spec with path values, query and body chosen at run time (so through
+ * the target's client without its path types), with the main token or `token`. A body goes only
+ * to an operation that takes one.
+ */
+function request(
   ctx: CheckContext,
-  operationId: OperationId,
-  path: Record<string, unknown>,
-  body: unknown,
+  op: SpecOperation,
+  r: { path: Record<string, unknown>; query?: Query; body?: unknown; token?: TokenChoice },
 ): Promise<Exchange> {
-  const { method, path: template } = OPERATIONS[operationId];
-  const client = untyped(ctx);
-  const options = { params: { path }, ...(method === 'PUT' ? { body } : {}) };
-  return ctx.send(() =>
-    method === 'PUT'
-      ? client.PUT(template, options)
-      : method === 'DELETE'
-        ? client.DELETE(template, options)
-        : client.GET(template, options),
-  );
+  const client = ctx.client(r.token) as unknown as Record<string, UntypedCall>;
+  const call = client[op.method];
+  if (!call) throw new Error(`the client has no ${op.method} (${op.operationId})`);
+  const options = {
+    params: { path: r.path, ...(r.query ? { query: r.query } : {}) },
+    ...(op.jsonBody && r.body !== undefined ? { body: r.body } : {}),
+  };
+  return ctx.send(() => call.call(client, op.path, options));
 }
 
-const describeWho = (who: 'none' | 'wrong' | 'lacking' | 'foreign') =>
+const describeWho = (who: Who) =>
   who === 'none'
     ? 'with no token'
     : who === 'wrong'
@@ -917,20 +1037,26 @@ const describeWho = (who: 'none' | 'wrong' | 'lacking' | 'foreign') =>
         : "on another workspace's form";
 
 /** A token of the target without the operation's ability, or false when it holds none (the case is then moot). */
-function lackingToken(ctx: CheckContext, operationId: OperationId): string | false {
+function lackingToken(ctx: CheckContext, operationId: string): string | false {
   try {
-    return ctx.tokensWithoutAbilityFor(operationId)[0] ?? false;
+    return ctx.tokensWithoutAbilityFor(operationId as OperationId)[0] ?? false;
   } catch (error) {
     if (error instanceof SkipCheck) return false;
     throw error;
   }
 }
 
-/** A body the schema forbids, what was done to it, and the write operation it is sent to. */
-interface BodyCase {
-  readonly operationId: 'updateFormSubmission' | 'createFormIntegration' | 'updateFormIntegration';
-  readonly label: string;
-  readonly body: unknown;
+const truncate = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
+
+/** A parameter's value: valid most often, else an edge, a forbidden or a hostile one. */
+function valueOf(arbitraries: ReturnType<typeof schemaArbitraries>, schema: Schema): fc.Arbitrary<unknown> {
+  const pick = (values: LabelledValue[]) => (values.length > 0 ? [fc.constantFrom(...values.map((v) => v.value))] : []);
+  return fc.oneof(
+    { weight: 4, arbitrary: arbitraries.valid(schema) },
+    ...pick(arbitraries.boundaries(schema)).map((arbitrary) => ({ weight: 2, arbitrary })),
+    ...pick(arbitraries.invalid(schema)).map((arbitrary) => ({ weight: 2, arbitrary })),
+    ...pick(arbitraries.hostile(schema)).map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
 }
 
 /** Values a server should refuse in place of a member, whatever the member's schema (the validator says which it forbids). */
@@ -1001,53 +1127,4 @@ export function forbiddenBodies(
     seen.add(key);
     return !spec.validator.validateSchema(`explore body ${name}`, ref, c.body).valid;
   });
-}
-
-const truncate = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
-
-/** A write with the target's main token (or `token`): PUT, POST or DELETE of an operation, with path values chosen at run time. */
-/**
- * What the write checks aim at: the target's form; its submission under test, when one is set and
- * found, with the form's fields (to send its answers back); and an integration created (inactive)
- * for the check and deleted after it, for the updates and deletes to address.
- */
-async function writeSetUp(ctx: CheckContext) {
-  const form = ctx.target.ids.formId;
-  const submissionId = ctx.target.ids.submissionId;
-  const original = submissionId === undefined ? undefined : await findSubmission(ctx, submissionId);
-  const fields = original ? await formFields(ctx) : [];
-  const fixture = await createTemporaryIntegration(ctx, integrationBody());
-  return { form, submissionId, original, fields, fixture };
-}
-
-function write(
-  ctx: CheckContext,
-  operationId: OperationId,
-  path: Record<string, unknown>,
-  body: unknown,
-  token?: string | null,
-): Promise<Exchange> {
-  const { method, path: template } = OPERATIONS[operationId];
-  const client = untyped(ctx, token);
-  const options = { params: { path }, ...(method === 'DELETE' ? {} : { body }) };
-  return ctx.send(() =>
-    method === 'PUT'
-      ? client.PUT(template, options)
-      : method === 'POST'
-        ? client.POST(template, options)
-        : client.DELETE(template, options),
-  );
-}
-
-type UntypedCall = (
-  path: string,
-  options: { params: { path: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown },
-) => Promise<unknown>;
-
-/** The target's client without its path types: generated requests choose paths and values at run time. */
-function untyped(
-  ctx: CheckContext,
-  token?: string | null,
-): { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall } {
-  return ctx.client(token) as unknown as { GET: UntypedCall; PUT: UntypedCall; POST: UntypedCall; DELETE: UntypedCall };
 }

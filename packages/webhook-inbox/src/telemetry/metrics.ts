@@ -1,6 +1,7 @@
-// The inbox's metrics, recorded once and exported twice: to OpenTelemetry through
-// `@opentelemetry/api` (a no-op until the application registers a MeterProvider) and to a
-// Prometheus registry (prom-client) that `renderMetrics()` serves as text for a `/metrics` route.
+// The inbox's metrics: one table of instruments, recorded once and exported twice: to
+// OpenTelemetry through `@opentelemetry/api` (a no-op until the application registers a
+// MeterProvider) and to a Prometheus registry (prom-client) that `inboxMetrics()` serves as text
+// for a `/metrics` route.
 import {
   metrics as otelMetrics,
   type Counter as OtelCounter,
@@ -29,28 +30,108 @@ const ENQUEUE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Reading the queue's gauges at scrape time must not hold the scrape while Redis is away. */
 const SCRAPE_TIMEOUT_MS = 2_000;
 
-interface PrometheusInstruments {
-  registry: Registry;
-  accepted: Counter<'queue'>;
-  rejected: Counter<'queue' | 'reason'>;
-  enqueueDuration: Histogram<'queue'>;
-  attempts: Counter<'queue' | 'outcome'>;
-  handlerDuration: Histogram<'queue' | 'outcome'>;
-  deadLetters: Counter<'queue'>;
-  queueJobs: Gauge<'queue' | 'state'>;
-  oldestWaitingAge: Gauge<'queue'>;
-}
+/**
+ * Every instrument, declared once: the Prometheus registry and the OpenTelemetry meter are both
+ * built from this table (the Prometheus name carries its unit and `_total` as that format wants,
+ * the OpenTelemetry name is dotted with the unit apart), so the two exports cannot disagree.
+ */
+const INSTRUMENTS = {
+  accepted: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_deliveries_accepted_total',
+    otel: 'forms_inbox.deliveries.accepted',
+    unit: '{delivery}',
+    labels: ['queue'],
+    description: 'Deliveries stored in the queue and answered 202 (copies of a queued delivery included).',
+  },
+  rejected: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_deliveries_rejected_total',
+    otel: 'forms_inbox.deliveries.rejected',
+    unit: '{delivery}',
+    labels: ['queue', 'reason'],
+    description: 'Deliveries not stored, by reason (signature_mismatch, body_too_large, redis_unavailable, ...).',
+  },
+  enqueueDuration: {
+    kind: 'histogram',
+    prometheus: 'forms_inbox_enqueue_duration_seconds',
+    otel: 'forms_inbox.enqueue.duration',
+    unit: 's',
+    labels: ['queue'],
+    buckets: ENQUEUE_BUCKETS,
+    description: 'Time for Redis to confirm a delivery (the receiver answers 202 after it).',
+  },
+  attempts: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_handler_attempts_total',
+    otel: 'forms_inbox.handler.attempts',
+    unit: '{attempt}',
+    labels: ['queue', 'outcome'],
+    description: 'Handler runs, by outcome (completed or failed).',
+  },
+  handlerDuration: {
+    kind: 'histogram',
+    prometheus: 'forms_inbox_handler_duration_seconds',
+    otel: 'forms_inbox.handler.duration',
+    unit: 's',
+    labels: ['queue', 'outcome'],
+    buckets: HANDLER_BUCKETS,
+    description: 'Duration of each handler run, by outcome.',
+  },
+  deadLetters: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_dead_letters_total',
+    otel: 'forms_inbox.dead_letters',
+    unit: '{delivery}',
+    labels: ['queue'],
+    description: 'Deliveries that failed their last attempt and stay in the failed set.',
+  },
+  queueJobs: {
+    kind: 'gauge',
+    prometheus: 'forms_inbox_queue_jobs',
+    otel: 'forms_inbox.queue.jobs',
+    unit: '{job}',
+    labels: ['queue', 'state'],
+    description:
+      'Jobs in the queue by state, read from Redis when collected (the same figure on every process: aggregate with max).',
+  },
+  oldestWaitingAge: {
+    kind: 'gauge',
+    prometheus: 'forms_inbox_oldest_waiting_age_seconds',
+    otel: 'forms_inbox.queue.oldest_waiting_age',
+    unit: 's',
+    labels: ['queue'],
+    description: 'Age of the oldest delivery waiting for a worker (0 when none waits), read from Redis when collected.',
+  },
+} as const satisfies Record<
+  string,
+  {
+    kind: 'counter' | 'histogram' | 'gauge';
+    prometheus: string;
+    otel: string;
+    unit: string;
+    labels: readonly string[];
+    buckets?: readonly number[];
+    description: string;
+  }
+>;
 
-interface OtelInstruments {
-  provider: MeterProvider;
-  accepted: OtelCounter;
-  rejected: OtelCounter;
-  enqueueDuration: OtelHistogram;
-  attempts: OtelCounter;
-  handlerDuration: OtelHistogram;
-  deadLetters: OtelCounter;
-  queueJobs: ObservableGauge;
-  oldestWaitingAge: ObservableGauge;
+type InstrumentName = keyof typeof INSTRUMENTS;
+type GaugeName = { [K in InstrumentName]: (typeof INSTRUMENTS)[K]['kind'] extends 'gauge' ? K : never }[InstrumentName];
+type Labels = Record<string, string>;
+
+/** The gauges' readings from the queues' snapshots: computed once for both exports. */
+function gaugeReadings(
+  read: Array<[Queue, QueueSnapshot]>,
+): Array<{ gauge: GaugeName; value: number; labels: Labels }> {
+  return read.flatMap(([queue, snapshot]) => [
+    ...QUEUE_STATES.map((name) => ({
+      gauge: 'queueJobs' as const,
+      value: snapshot.counts[name] ?? 0,
+      labels: { queue: queue.name, state: name },
+    })),
+    { gauge: 'oldestWaitingAge' as const, value: snapshot.oldestWaitingAgeSeconds, labels: { queue: queue.name } },
+  ]);
 }
 
 interface QueueSnapshot {
@@ -58,9 +139,13 @@ interface QueueSnapshot {
   oldestWaitingAgeSeconds: number;
 }
 
+type PrometheusInstrument = Counter<string> | Histogram<string> | Gauge<string>;
+type OtelInstrument = OtelCounter | OtelHistogram | ObservableGauge;
+
 interface MetricsState {
-  prometheus: PrometheusInstruments;
-  otel: OtelInstruments | undefined;
+  registry: Registry;
+  prometheus: Record<InstrumentName, PrometheusInstrument>;
+  otel: { provider: MeterProvider; instruments: Record<InstrumentName, OtelInstrument> } | undefined;
   /** Queues of the inboxes and workers of this process, read at scrape time; counted by users. */
   queues: Map<Queue, number>;
 }
@@ -70,167 +155,101 @@ const STATE_KEY = Symbol.for('@forms-api/webhook-inbox/metrics');
 
 function state(): MetricsState {
   const holder = globalThis as { [STATE_KEY]?: MetricsState };
-  holder[STATE_KEY] ??= { prometheus: createPrometheusInstruments(), otel: undefined, queues: new Map() };
+  if (!holder[STATE_KEY]) {
+    const registry = new Registry();
+    holder[STATE_KEY] = { registry, prometheus: prometheusInstruments(registry), otel: undefined, queues: new Map() };
+  }
   return holder[STATE_KEY];
 }
 
-function createPrometheusInstruments(): PrometheusInstruments {
-  const registry = new Registry();
+function prometheusInstruments(registry: Registry): Record<InstrumentName, PrometheusInstrument> {
   const registers = [registry];
-  const instruments: PrometheusInstruments = {
-    registry,
-    accepted: new Counter({
-      name: 'forms_inbox_deliveries_accepted_total',
-      help: 'Deliveries stored in the queue and answered 202 (copies of a queued delivery included).',
-      labelNames: ['queue'],
-      registers,
-    }),
-    rejected: new Counter({
-      name: 'forms_inbox_deliveries_rejected_total',
-      help: 'Deliveries not stored, by reason (signature_mismatch, body_too_large, redis_unavailable, ...).',
-      labelNames: ['queue', 'reason'],
-      registers,
-    }),
-    enqueueDuration: new Histogram({
-      name: 'forms_inbox_enqueue_duration_seconds',
-      help: 'Time for Redis to confirm a delivery (the receiver answers 202 after it).',
-      labelNames: ['queue'],
-      buckets: ENQUEUE_BUCKETS,
-      registers,
-    }),
-    attempts: new Counter({
-      name: 'forms_inbox_handler_attempts_total',
-      help: 'Handler runs, by outcome (completed or failed).',
-      labelNames: ['queue', 'outcome'],
-      registers,
-    }),
-    handlerDuration: new Histogram({
-      name: 'forms_inbox_handler_duration_seconds',
-      help: 'Duration of each handler run, by outcome.',
-      labelNames: ['queue', 'outcome'],
-      buckets: HANDLER_BUCKETS,
-      registers,
-    }),
-    deadLetters: new Counter({
-      name: 'forms_inbox_dead_letters_total',
-      help: 'Deliveries that failed their last attempt and stay in the failed set.',
-      labelNames: ['queue'],
-      registers,
-    }),
-    queueJobs: new Gauge({
-      name: 'forms_inbox_queue_jobs',
-      help: 'Jobs in the queue by state, read from Redis at scrape time (the same figure on every process: aggregate with max).',
-      labelNames: ['queue', 'state'],
-      registers,
-      async collect() {
-        const read = await sharedSnapshots();
-        instruments.queueJobs.reset();
-        for (const [queue, snapshot] of read) {
-          for (const name of QUEUE_STATES)
-            instruments.queueJobs.set({ queue: queue.name, state: name }, snapshot.counts[name] ?? 0);
-        }
-      },
-    }),
-    oldestWaitingAge: new Gauge({
-      name: 'forms_inbox_oldest_waiting_age_seconds',
-      help: 'Age of the oldest delivery waiting for a worker (0 when none waits), read from Redis at scrape time.',
-      labelNames: ['queue'],
-      registers,
-      async collect() {
-        const read = await sharedSnapshots();
-        instruments.oldestWaitingAge.reset();
-        for (const [queue, snapshot] of read)
-          instruments.oldestWaitingAge.set({ queue: queue.name }, snapshot.oldestWaitingAgeSeconds);
-      },
-    }),
+  /** Gauges are set from Redis at scrape time: every gauge of one scrape from one read. */
+  const collectGauges = async () => {
+    const readings = gaugeReadings(await sharedSnapshots());
+    for (const name of Object.keys(INSTRUMENTS) as InstrumentName[])
+      if (INSTRUMENTS[name].kind === 'gauge') (built[name] as Gauge<string>).reset();
+    for (const { gauge, value, labels } of readings) (built[gauge] as Gauge<string>).set(labels, value);
   };
-  return instruments;
+  let pendingCollect: Promise<void> | undefined;
+  const built = Object.fromEntries(
+    (Object.entries(INSTRUMENTS) as Array<[InstrumentName, (typeof INSTRUMENTS)[InstrumentName]]>).map(([key, d]) => {
+      const common = { name: d.prometheus, help: d.description, labelNames: [...d.labels], registers };
+      if (d.kind === 'counter') return [key, new Counter(common)];
+      if (d.kind === 'histogram') return [key, new Histogram({ ...common, buckets: [...d.buckets] })];
+      return [
+        key,
+        new Gauge({
+          ...common,
+          collect: () =>
+            (pendingCollect ??= collectGauges().finally(() => {
+              pendingCollect = undefined;
+            })),
+        }),
+      ];
+    }),
+  ) as Record<InstrumentName, PrometheusInstrument>;
+  return built;
 }
 
 /** The OTel instruments of the MeterProvider registered now (re-created if the app registers another later). */
-function otel(): OtelInstruments {
+function otel(): Record<InstrumentName, OtelInstrument> {
   const current = state();
   const provider = otelMetrics.getMeterProvider();
-  if (current.otel?.provider === provider) return current.otel;
+  if (current.otel?.provider === provider) return current.otel.instruments;
   const meter = provider.getMeter(INSTRUMENTATION_NAME);
-  const queueJobs = meter.createObservableGauge('forms_inbox.queue.jobs', {
-    description: 'Jobs in the queue by state, read from Redis when collected.',
-    unit: '{job}',
-  });
-  const oldestWaitingAge = meter.createObservableGauge('forms_inbox.queue.oldest_waiting_age', {
-    description: 'Age of the oldest delivery waiting for a worker (0 when none waits).',
-    unit: 's',
-  });
+  const instruments = Object.fromEntries(
+    (Object.entries(INSTRUMENTS) as Array<[InstrumentName, (typeof INSTRUMENTS)[InstrumentName]]>).map(([key, d]) => {
+      const options = { description: d.description, unit: d.unit };
+      if (d.kind === 'counter') return [key, meter.createCounter(d.otel, options)];
+      if (d.kind === 'histogram')
+        return [
+          key,
+          meter.createHistogram(d.otel, { ...options, advice: { explicitBucketBoundaries: [...d.buckets] } }),
+        ];
+      return [key, meter.createObservableGauge(d.otel, options)];
+    }),
+  ) as Record<InstrumentName, OtelInstrument>;
+  const gauges = (Object.keys(INSTRUMENTS) as InstrumentName[]).filter((name) => INSTRUMENTS[name].kind === 'gauge');
   meter.addBatchObservableCallback(
     async (result) => {
-      for (const [queue, snapshot] of await sharedSnapshots()) {
-        for (const name of QUEUE_STATES)
-          result.observe(queueJobs, snapshot.counts[name] ?? 0, { queue: queue.name, state: name });
-        result.observe(oldestWaitingAge, snapshot.oldestWaitingAgeSeconds, { queue: queue.name });
-      }
+      for (const { gauge, value, labels } of gaugeReadings(await sharedSnapshots()))
+        result.observe(instruments[gauge] as ObservableGauge, value, labels);
     },
-    [queueJobs, oldestWaitingAge],
+    gauges.map((name) => instruments[name] as ObservableGauge),
   );
-  current.otel = {
-    provider,
-    accepted: meter.createCounter('forms_inbox.deliveries.accepted', {
-      description: 'Deliveries stored in the queue and answered 202.',
-      unit: '{delivery}',
-    }),
-    rejected: meter.createCounter('forms_inbox.deliveries.rejected', {
-      description: 'Deliveries not stored, by reason.',
-      unit: '{delivery}',
-    }),
-    enqueueDuration: meter.createHistogram('forms_inbox.enqueue.duration', {
-      description: 'Time for Redis to confirm a delivery.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: ENQUEUE_BUCKETS },
-    }),
-    attempts: meter.createCounter('forms_inbox.handler.attempts', {
-      description: 'Handler runs, by outcome.',
-      unit: '{attempt}',
-    }),
-    handlerDuration: meter.createHistogram('forms_inbox.handler.duration', {
-      description: 'Duration of each handler run, by outcome.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: HANDLER_BUCKETS },
-    }),
-    deadLetters: meter.createCounter('forms_inbox.dead_letters', {
-      description: 'Deliveries that failed their last attempt.',
-      unit: '{delivery}',
-    }),
-    queueJobs,
-    oldestWaitingAge,
-  };
-  return current.otel;
+  current.otel = { provider, instruments };
+  return instruments;
+}
+
+/** Adds one to a counter, in both exports. */
+function count(name: InstrumentName, labels: Labels): void {
+  (state().prometheus[name] as Counter<string>).inc(labels);
+  (otel()[name] as OtelCounter).add(1, labels);
+}
+
+/** Records a value of a histogram, in both exports. */
+function observe(name: InstrumentName, value: number, labels: Labels): void {
+  (state().prometheus[name] as Histogram<string>).observe(labels, value);
+  (otel()[name] as OtelHistogram).record(value, labels);
 }
 
 export function recordAccepted(queue: string, enqueueSeconds: number): void {
-  const { prometheus } = state();
-  prometheus.accepted.inc({ queue });
-  prometheus.enqueueDuration.observe({ queue }, enqueueSeconds);
-  const instruments = otel();
-  instruments.accepted.add(1, { queue });
-  instruments.enqueueDuration.record(enqueueSeconds, { queue });
+  count('accepted', { queue });
+  observe('enqueueDuration', enqueueSeconds, { queue });
 }
 
 export function recordRejected(queue: string, reason: RejectionReason): void {
-  state().prometheus.rejected.inc({ queue, reason });
-  otel().rejected.add(1, { queue, reason });
+  count('rejected', { queue, reason });
 }
 
 export function recordAttempt(queue: string, outcome: 'completed' | 'failed', seconds: number): void {
-  const { prometheus } = state();
-  prometheus.attempts.inc({ queue, outcome });
-  prometheus.handlerDuration.observe({ queue, outcome }, seconds);
-  const instruments = otel();
-  instruments.attempts.add(1, { queue, outcome });
-  instruments.handlerDuration.record(seconds, { queue, outcome });
+  count('attempts', { queue, outcome });
+  observe('handlerDuration', seconds, { queue, outcome });
 }
 
 export function recordDeadLetter(queue: string): void {
-  state().prometheus.deadLetters.inc({ queue });
-  otel().deadLetters.add(1, { queue });
+  count('deadLetters', { queue });
 }
 
 /** Runs one handler attempt and records its outcome and duration. */
@@ -308,7 +327,7 @@ async function snapshot(queue: Queue): Promise<QueueSnapshot> {
  * read from Redis now. Serve it on a `/metrics` route, or use the adapters' metrics handlers.
  */
 export async function inboxMetrics(): Promise<{ contentType: string; body: string }> {
-  const { registry } = state().prometheus;
+  const { registry } = state();
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 

@@ -36,10 +36,10 @@ function isReadable(body: unknown): body is Readable {
 async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<ReadBody<Buffer>> {
   if (isReadable(body)) return { bytes: await readStream(body, limits), readBy: 'adapter' };
   if (Buffer.isBuffer(body)) return { bytes: body, readBy: 'body_parser' };
-  throw new WebhookVerifyError('invalid_body', {
-    message:
-      "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
-  });
+  throw new WebhookVerifyError(
+    'invalid_body',
+    "The webhook body reached the preHandler already parsed. Register the webhook-verify plugin in the scope of the webhook route (it replaces that scope's body parsers), or give the route a parser that keeps the body as a Buffer.",
+  );
 }
 
 /**

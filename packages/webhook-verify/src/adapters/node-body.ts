@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { nodeStreamSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from '../core/body-limits.js';
 import { readWithinLimits } from '../core/bounded-body.js';
-import { WebhookVerifyError } from '../core/errors.js';
+import { verificationError, WebhookVerifyError } from '../core/errors.js';
 import type { ReadBody } from '../core/request.js';
 
 const CONSUMED_BODY_HINT =
@@ -25,7 +25,7 @@ export async function readNodeRequestBody(req: NodeRequestLike, limits: BodyLimi
   const untouched =
     body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && req.readable);
   if (!untouched || req.readableEnded || !req.readable)
-    throw new WebhookVerifyError('invalid_body', { message: CONSUMED_BODY_HINT });
+    throw new WebhookVerifyError('invalid_body', CONSUMED_BODY_HINT);
   return { bytes: await readStream(req, limits), readBy: 'adapter' };
 }
 
@@ -40,6 +40,6 @@ export async function readStream(stream: Readable, limits: BodyLimits): Promise<
 }
 
 function fromParser(body: Buffer, limit: number): ReadBody<Buffer> {
-  if (body.length > limit) throw new WebhookVerifyError('body_too_large', { context: { limit } });
+  if (body.length > limit) throw verificationError('body_too_large', { context: { limit } });
   return { bytes: body, readBy: 'body_parser' };
 }

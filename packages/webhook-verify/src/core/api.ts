@@ -3,7 +3,7 @@
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { HmacBackend, PreparedKey } from '../crypto/backend.js';
 import { toBodyBytes, type RawBody } from './body.js';
-import { WebhookVerifyError, type WebhookVerificationKind } from './errors.js';
+import { verificationError, type WebhookVerificationKind } from './errors.js';
 import { formatSignatureHeader, hasSignatureShape, signatureProblem } from './header.js';
 import { checkParseOptions, type CheckedParseOptions, type ParseOptions } from './options.js';
 import { assertSecret, normaliseSecrets } from './secret.js';
@@ -78,17 +78,17 @@ export function createWebhookApi(backend: HmacBackend) {
     return {
       async decode(body, header) {
         const reason = await check(keys, body, header);
-        if (reason) throw new WebhookVerifyError(reason);
+        if (reason) throw verificationError(reason);
         let payload: unknown;
         try {
           payload = JSON.parse(decoder.decode(body));
         } catch (cause) {
-          throw new WebhookVerifyError('invalid_json', { cause });
+          throw verificationError('invalid_json', { cause });
         }
         // Even without a validator: `null`, an array or a scalar is never a payload, and a
         // handler typed for an object would fail on it far from here.
         if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-          throw new WebhookVerifyError('invalid_payload', {
+          throw verificationError('invalid_payload', {
             context: {
               problems: [
                 `/ must be an object (the submission.created payload), not ${payload === null ? 'null' : Array.isArray(payload) ? 'an array' : `a ${typeof payload}`}`,
@@ -98,14 +98,14 @@ export function createWebhookApi(backend: HmacBackend) {
         }
         if (options.validate) {
           const problems = options.validate(payload);
-          if (problems.length > 0) throw new WebhookVerifyError('invalid_payload', { context: { problems } });
+          if (problems.length > 0) throw verificationError('invalid_payload', { context: { problems } });
         }
         return payload as SubmissionCreatedPayload;
       },
       async claim(signature) {
         const { replay } = options;
         if (!replay) return NO_CLAIM;
-        if (!(await replay.store.claim(signature, replay.ttlMs))) throw new WebhookVerifyError('replayed');
+        if (!(await replay.store.claim(signature, replay.ttlMs))) throw verificationError('replayed');
         let released = false;
         return async () => {
           if (released) return;
@@ -178,14 +178,14 @@ export function createWebhookApi(backend: HmacBackend) {
     try {
       const outcome = check(keys, toBodyBytes(rawBody), header);
       if (typeof outcome === 'object' && outcome !== null) return outcome.then(throwIfInvalid);
-      return outcome === null ? Promise.resolve() : Promise.reject(new WebhookVerifyError(outcome));
+      return outcome === null ? Promise.resolve() : Promise.reject(verificationError(outcome));
     } catch (error) {
       return Promise.reject(error);
     }
   }
   const isValid = (outcome: Outcome) => outcome === null;
   const throwIfInvalid = (outcome: Outcome): void => {
-    if (outcome) throw new WebhookVerifyError(outcome);
+    if (outcome) throw verificationError(outcome);
   };
 
   return {

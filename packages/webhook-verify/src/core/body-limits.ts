@@ -74,26 +74,28 @@ export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
     typeof budget.tryReserve !== 'function' ||
     typeof budget.release !== 'function'
   ) {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'bodyBudget' },
-      message:
-        '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.',
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      '`bodyBudget` takes a budget made by `createBodyBudget(maxBytes)`; leave it out to share the process-wide 32 MiB budget.',
+      { context: { option: 'bodyBudget' } },
+    );
   }
   if (budget.maxBytes < maxBytes) {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'bodyBudget' },
-      message: `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`bodyBudget\` holds ${budget.maxBytes} bytes, less than one body of \`maxBodyBytes\` (${maxBytes}): every such body would be refused. Give the budget at least \`maxBodyBytes\`.`,
+      { context: { option: 'bodyBudget' } },
+    );
   }
   return { maxBytes, timeoutMs, budget };
 }
 
 function checkPositiveInteger(name: string, value: unknown, unit: string, fallback: string): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: name },
-      message: `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
+      { context: { option: name } },
+    );
   }
 }

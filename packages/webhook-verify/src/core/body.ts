@@ -13,14 +13,15 @@ export function toBodyBytes(rawBody: unknown): Uint8Array {
   if (rawBody instanceof ArrayBuffer) return new Uint8Array(rawBody);
   if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   if (rawBody === null || rawBody === undefined) {
-    throw new WebhookVerifyError('invalid_body', {
-      message:
-        'The raw request body is missing. Pass the body exactly as received (a Buffer, Uint8Array, ArrayBuffer or string); with Express use `express.raw({ type: "application/json" })` on the webhook route.',
-    });
+    throw new WebhookVerifyError(
+      'invalid_body',
+      'The raw request body is missing. Pass the body exactly as received (a Buffer, Uint8Array, ArrayBuffer or string); with Express use `express.raw({ type: "application/json" })` on the webhook route.',
+    );
   }
-  throw new WebhookVerifyError('invalid_body', {
-    message: `Pass the raw request body, not parsed JSON (got ${describe(rawBody)}). The signature covers the exact bytes the service sent; re-serialising a parsed object changes them. With Express use \`express.raw({ type: "application/json" })\`; with the Fetch API use \`await request.arrayBuffer()\`.`,
-  });
+  throw new WebhookVerifyError(
+    'invalid_body',
+    `Pass the raw request body, not parsed JSON (got ${describe(rawBody)}). The signature covers the exact bytes the service sent; re-serialising a parsed object changes them. With Express use \`express.raw({ type: "application/json" })\`; with the Fetch API use \`await request.arrayBuffer()\`.`,
+  );
 }
 
 function describe(value: unknown): string {

@@ -2,7 +2,7 @@
 // and turns each way a read stops into the WebhookVerifyError the adapters answer with.
 import { readBounded, type BoundedReadFailure, type ChunkSource } from '@forms-api/internal/bounded-body';
 import type { BodyLimits } from './body-limits.js';
-import { WebhookVerifyError } from './errors.js';
+import { verificationError, WebhookVerifyError } from './errors.js';
 
 /** The whole body, or a `body_too_large`, `body_timeout`, `receiver_busy` or `unreadable_body` error. */
 export async function readWithinLimits(source: ChunkSource, limits: BodyLimits): Promise<Uint8Array> {
@@ -15,15 +15,15 @@ export async function readWithinLimits(source: ChunkSource, limits: BodyLimits):
 function errorOf(failure: BoundedReadFailure, { maxBytes, timeoutMs }: BodyLimits): WebhookVerifyError {
   switch (failure.kind) {
     case 'too_large':
-      return new WebhookVerifyError('body_too_large', { context: { limit: maxBytes } });
+      return verificationError('body_too_large', { context: { limit: maxBytes } });
     case 'timeout':
-      return new WebhookVerifyError('body_timeout', { context: { timeoutMs } });
+      return verificationError('body_timeout', { context: { timeoutMs } });
     case 'reservation_refused':
-      return new WebhookVerifyError('receiver_busy', { context: { retryAfterSeconds: Math.ceil(timeoutMs / 1000) } });
+      return verificationError('receiver_busy', { context: { retryAfterSeconds: Math.ceil(timeoutMs / 1000) } });
     case 'unreadable':
-      return new WebhookVerifyError('unreadable_body', { cause: failure.cause });
+      return verificationError('unreadable_body', { cause: failure.cause });
     case 'aborted':
       // No signal is given to the reader: here for the switch to be exhaustive.
-      return new WebhookVerifyError('unreadable_body', { cause: failure.reason });
+      return verificationError('unreadable_body', { cause: failure.reason });
   }
 }

@@ -105,17 +105,16 @@ export class WebhookVerifyError extends BrandedError<WebhookVerifyErrorKind, Web
   static override readonly brand = Symbol.for('@forms-api/webhook-verify/error');
   override readonly name = 'WebhookVerifyError';
 
-  /** Verification and request kinds: the message is written from the kind and its context. */
-  constructor(kind: WebhookVerificationKind | WebhookRequestKind, options?: Options);
-  /** Usage kinds: the message says what was misused and how to fix it. */
-  constructor(kind: WebhookUsageKind, options: Options & { message: string });
-  constructor(kind: WebhookVerifyErrorKind, options: Options & { message?: string } = {}) {
-    const context = options.context ?? {};
-    super(kind, options.message ?? messageFor(kind as WebhookVerificationKind | WebhookRequestKind, context), {
-      cause: options.cause,
-      context,
-    });
-  }
+  // The one shape of every error of the toolkit: kind, message, then context and cause. The
+  // verification and request kinds have their message written from the kind: `verificationError`.
+}
+
+/** A verification or request error, its message written from the kind and its context. */
+export function verificationError(
+  kind: WebhookVerificationKind | WebhookRequestKind,
+  init: Options = {},
+): WebhookVerifyError {
+  return new WebhookVerifyError(kind, messageFor(kind, init.context ?? {}), init);
 }
 
 /** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */

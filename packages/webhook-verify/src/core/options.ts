@@ -26,18 +26,19 @@ export const DEFAULT_REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 export function checkParseOptions(options: ParseOptions | undefined): CheckedParseOptions {
   const { validate, replayStore, replayTtlMs } = options ?? {};
   if (validate !== undefined && typeof validate !== 'function') {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'validate' },
-      message: `\`validate\` takes a validator function, not ${describe(validate)}: \`import { createPayloadValidator } from '@forms-api/webhook-verify/validate'\` and pass \`validate: createPayloadValidator()\`.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`validate\` takes a validator function, not ${describe(validate)}: \`import { createPayloadValidator } from '@forms-api/webhook-verify/validate'\` and pass \`validate: createPayloadValidator()\`.`,
+      { context: { option: 'validate' } },
+    );
   }
   if (replayStore === undefined) {
     if (replayTtlMs !== undefined) {
-      throw new WebhookVerifyError('invalid_option', {
-        context: { option: 'replayTtlMs' },
-        message:
-          '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.',
-      });
+      throw new WebhookVerifyError(
+        'invalid_option',
+        '`replayTtlMs` was given without `replayStore`, so no replay would be refused. Pass a store too, for example `replayStore: new MemoryReplayStore()`.',
+        { context: { option: 'replayTtlMs' } },
+      );
     }
     return { validate, replay: undefined };
   }
@@ -47,21 +48,22 @@ export function checkParseOptions(options: ParseOptions | undefined): CheckedPar
     typeof replayStore.claim !== 'function' ||
     typeof replayStore.release !== 'function'
   ) {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'replayStore' },
-      message:
-        '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or across processes the `RedisReplayStore` of @forms-api/webhook-inbox.',
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      '`replayStore` must implement `claim(key, ttlMs)` (atomic: true when this caller now holds the key) and `release(key)`: pass `new MemoryReplayStore()`, or across processes the `RedisReplayStore` of @forms-api/webhook-inbox.',
+      { context: { option: 'replayStore' } },
+    );
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
   if (
     replayTtlMs !== undefined &&
     (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)
   ) {
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'replayTtlMs' },
-      message: `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
+      { context: { option: 'replayTtlMs' } },
+    );
   }
   const ttlMs = replayTtlMs ?? DEFAULT_REPLAY_TTL_MS;
   return { validate, replay: { store: replayStore, ttlMs } };

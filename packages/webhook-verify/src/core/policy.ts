@@ -89,10 +89,11 @@ export function rejectionFor(error: unknown, options: AnswerOptions = {}): Rejec
 export function checkDuplicatePolicy(value: unknown): DuplicatePolicy {
   if (value === undefined) return 'acknowledge';
   if (value === 'acknowledge' || value === 'reject') return value;
-  throw new WebhookVerifyError('invalid_option', {
-    context: { option: 'onDuplicate' },
-    message: `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`,
-  });
+  throw new WebhookVerifyError(
+    'invalid_option',
+    `\`onDuplicate\` is 'acknowledge' (200, the default) or 'reject' (409), not ${JSON.stringify(value)}.`,
+    { context: { option: 'onDuplicate' } },
+  );
 }
 
 /** The answer when the receiver's own handler failed after verification: 500 (the service records it as an error event; it does not retry). */

@@ -2,7 +2,7 @@
 // otherwise): through `onRejected`, or by default the process's one rejection log, which writes a
 // line when refusals start and then at most one summary a window, so a flood of forged requests
 // cannot flood the log. webhook-inbox reports its refusals through the same log.
-import { printable } from '../printable.js';
+import { printable } from '@forms-api/internal/printable';
 import { WebhookVerifyError } from './errors.js';
 import type { Rejection } from './policy.js';
 
@@ -80,7 +80,7 @@ export function createRejectionLog(options: RejectionLogOptions = {}): Rejection
       if (misconfigured && !told.has(reason)) {
         told.add(reason);
         write(
-          `${label} cannot take deliveries: ${status} ${reason}: ${printable(message, MAX_MESSAGE)} (said once; further ones are summed up every ${seconds} s)`,
+          `${label} cannot take deliveries: ${status} ${reason}: ${printable(message, { max: MAX_MESSAGE })} (said once; further ones are summed up every ${seconds} s)`,
         );
         if (!pending) openWindow();
         return;
@@ -95,7 +95,7 @@ export function createRejectionLog(options: RejectionLogOptions = {}): Rejection
         return;
       }
       write(
-        `${label} refused a delivery: ${status} ${reason}: ${printable(message, MAX_MESSAGE)} (further refusals are summed up every ${seconds} s)`,
+        `${label} refused a delivery: ${status} ${reason}: ${printable(message, { max: MAX_MESSAGE })} (further refusals are summed up every ${seconds} s)`,
       );
     },
     close() {
@@ -118,10 +118,11 @@ let processLog: RejectionLog | undefined;
 export function rejectionReporter(options: { onRejected?: unknown }): (rejection: Rejection, error: unknown) => void {
   const hook = options.onRejected;
   if (hook !== undefined && typeof hook !== 'function')
-    throw new WebhookVerifyError('invalid_option', {
-      context: { option: 'onRejected' },
-      message: `\`onRejected\` takes a function (rejection, error) => void, not ${hook === null ? 'null' : typeof hook}; leave it out for one line on stderr when refusals start and a summary a minute.`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_option',
+      `\`onRejected\` takes a function (rejection, error) => void, not ${hook === null ? 'null' : typeof hook}; leave it out for one line on stderr when refusals start and a summary a minute.`,
+      { context: { option: 'onRejected' } },
+    );
   const report =
     (hook as ((rejection: Rejection, error: unknown) => void) | undefined) ??
     ((rejection: Rejection) => (processLog ??= createRejectionLog()).report(rejection));

@@ -4,7 +4,7 @@
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
-import { isWebhookVerifyError, WebhookVerifyError, type BodyReader } from './errors.js';
+import { isWebhookVerifyError, verificationError, WebhookVerifyError, type BodyReader } from './errors.js';
 import type { ParseOptions } from './options.js';
 import { checkDuplicatePolicy, type DuplicatePolicy, type Rejection } from './policy.js';
 
@@ -64,9 +64,8 @@ export function createRequestVerifier(
   options: WebhookRequestOptions,
 ): RequestVerifier {
   if (typeof options !== 'object' || options === null)
-    throw new WebhookVerifyError('invalid_option', {
+    throw new WebhookVerifyError('invalid_option', 'Pass the options object, at least `{ secret }`.', {
       context: { option: 'options' },
-      message: 'Pass the options object, at least `{ secret }`.',
     });
   const limits = checkBodyLimits(options);
   checkDuplicatePolicy(options.onDuplicate);
@@ -74,14 +73,14 @@ export function createRequestVerifier(
   const receiver = createReceiver(options);
   return async (parts) => {
     if (!parts.contentType || !JSON_CONTENT_TYPE.test(parts.contentType))
-      throw new WebhookVerifyError('unsupported_content_type', { context: { contentType: parts.contentType } });
+      throw verificationError('unsupported_content_type', { context: { contentType: parts.contentType } });
     const declared = Number(parts.contentLength);
     if (parts.contentLength && Number.isFinite(declared) && declared > limit)
-      throw new WebhookVerifyError('body_too_large', { context: { limit } });
+      throw verificationError('body_too_large', { context: { limit } });
     const { bytes: rawBody, readBy } = await parts.readBody(limits);
     const payload = await receiver.decode(rawBody, parts.signature).catch((error: unknown) => {
       if (isWebhookVerifyError(error) && error.kind === 'signature_mismatch')
-        throw new WebhookVerifyError('signature_mismatch', { context: { bodyReadBy: readBy } });
+        throw verificationError('signature_mismatch', { context: { bodyReadBy: readBy } });
       throw error;
     });
     // decode() accepted the header, so it is the one signature string.

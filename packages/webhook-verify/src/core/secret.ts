@@ -8,19 +8,22 @@ const EDGE_WHITESPACE = /^\s|\s$/;
 
 export function assertSecret(secret: unknown, label = 'secret'): asserts secret is string {
   if (typeof secret !== 'string') {
-    throw new WebhookVerifyError('invalid_secret', {
-      message: `The webhook ${label} must be a string (got ${secret === null ? 'null' : typeof secret}).`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_secret',
+      `The webhook ${label} must be a string (got ${secret === null ? 'null' : typeof secret}).`,
+    );
   }
   if (secret.length === 0) {
-    throw new WebhookVerifyError('invalid_secret', {
-      message: `The webhook ${label} is empty. Pass the integration's \`webhook_secret\` (check that the environment variable holding it is set).`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_secret',
+      `The webhook ${label} is empty. Pass the integration's \`webhook_secret\` (check that the environment variable holding it is set).`,
+    );
   }
   if (EDGE_WHITESPACE.test(secret)) {
-    throw new WebhookVerifyError('invalid_secret', {
-      message: `The webhook ${label} has leading or trailing whitespace, which the service would not have signed with. Trim it where it is loaded (often a newline at the end of an environment file).`,
-    });
+    throw new WebhookVerifyError(
+      'invalid_secret',
+      `The webhook ${label} has leading or trailing whitespace, which the service would not have signed with. Trim it where it is loaded (often a newline at the end of an environment file).`,
+    );
   }
 }
 
@@ -28,9 +31,10 @@ export function assertSecret(secret: unknown, label = 'secret'): asserts secret 
 export function normaliseSecrets(secret: string | readonly string[]): readonly string[] {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new WebhookVerifyError('invalid_secret', {
-      message: 'Pass a secret, or a non-empty array of secrets while rotating them.',
-    });
+    throw new WebhookVerifyError(
+      'invalid_secret',
+      'Pass a secret, or a non-empty array of secrets while rotating them.',
+    );
   }
   secrets.forEach((s, i) => assertSecret(s, secrets.length > 1 ? `secret #${i + 1}` : 'secret'));
   return secrets;

@@ -1,9 +1,9 @@
-// `forms-webhook inbox replay`: reads the replay flags (status, time range, form, secrets, dry run),
+// `replay`: reads the replay flags (status, time range, form, secrets, dry run),
 // runs replayDeliveries and prints one line per chosen delivery and a summary (or JSON).
 import type { Queue } from 'bullmq';
 import { isWebhookVerifyError } from '@forms-api/webhook-verify';
-import { replayDeliveries, type ReplayOutcome, type ReplaySelection, type ReplayStatus } from './replay.js';
-import { UsageError, type CliIo } from './cli-io.js';
+import { replayDeliveries, type ReplayOutcome, type ReplaySelection, type ReplayStatus } from '../replay.js';
+import { UsageError, type CliIo } from './io.js';
 
 export interface ReplayFlags {
   since?: string;

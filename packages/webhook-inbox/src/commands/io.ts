@@ -1,5 +1,5 @@
 // What the inbox's commands write to and the error of a bad command line: a leaf module, so the
-// commands in their own files (replay) and the dispatcher in cli.ts share them without a cycle.
+// commands in commands/ and the dispatcher in cli.ts share them without a cycle.
 
 export interface CliIo {
   out: (line: string) => void;
