@@ -35,6 +35,8 @@ export interface SpecOperation {
   readonly jsonBody?: { readonly schema: Record<string, unknown>; readonly required: boolean };
   /** The media type of the 200 answer (`application/json`, or a file's). */
   readonly successMediaType?: string;
+  /** Every media type of the 200 answer (empty when it has no content). */
+  readonly successMediaTypes: readonly string[];
   readonly links: readonly SpecLink[];
 }
 

@@ -64,6 +64,7 @@ export function specOperations(bundle) {
           ? { jsonBody: { schema: body.content['application/json'].schema ?? {}, required: body.required === true } }
           : {}),
         successMediaType: Object.keys(success?.content ?? {})[0],
+        successMediaTypes: Object.keys(success?.content ?? {}),
         links,
       });
     }

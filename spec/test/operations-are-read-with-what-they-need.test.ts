@@ -59,6 +59,7 @@ describe('specOperations', () => {
       abilities: ['things-read'],
       public: false,
       successMediaType: 'text/csv',
+      successMediaTypes: ['text/csv'],
       parameters: [
         { name: 'thing', in: 'path', required: true, identifies: 'thing' },
         { name: 'q', in: 'query', required: true, schema: { type: 'integer' } },

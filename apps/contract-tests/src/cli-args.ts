@@ -29,6 +29,10 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --allow-drift <file>  with --strict: ledger entry ids (one a line, "<id> until YYYY-MM-DD" to
                       accept one until a date) whose known drift does not fail the run; any other
                       drift still does. An id the ledger does not have is refused (exit 2).
+  --not-seen-days <n>  with --allow-drift: also report (never fail on) the listed entries no
+                      tenant has shown for n days or more. When each was last seen is carried
+                      by the report: the run reads the previous contract-report.json in
+                      --report-dir (keep that folder between runs) and writes the new dates.
   --no-proxy          skip the prism proxy pass in front of live targets.
   --no-preflight      live target: skip checking the settings against the tenant before the run
                       (reachable, the forms API, token accepted with its abilities, ids exist).
@@ -53,6 +57,8 @@ export interface CommandLine {
   readonly strict: boolean;
   /** With --strict: the file of ledger entries whose known drift is accepted. */
   readonly allowDrift?: string;
+  /** With --allow-drift: report listed entries not seen on a tenant for this many days. */
+  readonly notSeenDays?: number;
   readonly proxy: boolean;
   /** Check the live settings against the tenant before the run. */
   readonly preflight: boolean;
@@ -87,6 +93,7 @@ export function parseCommandLine(
         write: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         'allow-drift': { type: 'string' },
+        'not-seen-days': { type: 'string' },
         'no-proxy': { type: 'boolean', default: false },
         'no-preflight': { type: 'boolean', default: false },
         operation: { type: 'string', multiple: true },
@@ -155,6 +162,21 @@ export function parseCommandLine(
         '--allow-drift only changes what --strict fails on: add --strict, or drop --allow-drift (without --strict known drift never fails the run)',
       ),
     };
+  if (values['not-seen-days'] !== undefined && values['allow-drift'] === undefined)
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        '--not-seen-days counts the days since each entry of the --allow-drift file was last seen: add --strict --allow-drift <file>, or drop --not-seen-days',
+      ),
+    };
+  const notSeenDays = wholeNumber('--not-seen-days', values['not-seen-days'], 0, 3650);
+  if (!notSeenDays.ok) return notSeenDays;
+  if (values['not-seen-days'] !== undefined && notSeenDays.value < 1)
+    return {
+      ok: false,
+      error: new ContractTestsError('usage', '--not-seen-days must be a number of days, 1 or more'),
+    };
   const rateLimit = parseRateLimit(values['rate-limit']);
   if (!rateLimit.ok) return rateLimit;
   const seed = wholeNumber('--seed', values.seed, randomSeed(), 2 ** 31 - 1);
@@ -191,6 +213,7 @@ export function parseCommandLine(
       reportDir: resolve(values['report-dir'] ?? 'reports'),
       ...(values.config ? { config: resolve(values.config) } : {}),
       ...(values['allow-drift'] !== undefined ? { allowDrift: resolve(values['allow-drift']) } : {}),
+      ...(values['not-seen-days'] !== undefined ? { notSeenDays: notSeenDays.value } : {}),
       ...(values.operation ? { operations: values.operation } : {}),
       ...(notice ? { notice } : {}),
     },

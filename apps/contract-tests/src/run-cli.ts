@@ -11,7 +11,8 @@ import { writeReports } from './report/write.js';
 import { runContract, type ContractRun } from './run-contract.js';
 import { loadSpec } from './spec.js';
 import { isContractTestsError } from './errors.js';
-import { readAllowedDrift, type AllowedDrift } from './allow-drift.js';
+import { join } from 'node:path';
+import { readAllowedDrift, readPreviousSightings, type AllowedDrift } from './allow-drift.js';
 import { loadLiveConfig, type LiveSettings } from './targets/live.js';
 import type { Clock } from '@forms-api/client';
 import type { DriftLedger } from '@forms-api/spec/drift';
@@ -86,10 +87,11 @@ export async function runCli(io: CliIo): Promise<number> {
   let settingsRefused: 2 | 3 | undefined;
   // No entries to report on when the spec itself could not be loaded.
   let ledger: Pick<DriftLedger, 'entries'> = { entries: [] };
+  // Also in the report of a run the settings stopped: the next run reads its sightings.
+  let allowedDrift: AllowedDrift | undefined;
   try {
     const spec = loadSpec();
     ledger = spec.ledger;
-    let allowedDrift: AllowedDrift | undefined;
     if (options.allowDrift) {
       const read = readAllowedDrift(
         options.allowDrift,
@@ -101,6 +103,15 @@ export async function runCli(io: CliIo): Promise<number> {
         return 2;
       }
       allowedDrift = read.value;
+      if (options.notSeenDays !== undefined) {
+        // The previous run's report, before this run writes over it.
+        const previous = readPreviousSightings(join(options.reportDir, 'contract-report.json'));
+        if (!previous.ok) {
+          io.err(previous.error.message);
+          return 2;
+        }
+        allowedDrift = { ...allowedDrift, tracking: { days: options.notSeenDays, previous: previous.value } };
+      }
     }
     run = await runContract({
       secrets,
@@ -130,6 +141,9 @@ export async function runCli(io: CliIo): Promise<number> {
         targets: [{ name: 'live', kind: 'live', error: error.message }],
         results: [],
         ledger,
+        ...(allowedDrift
+          ? { allowedDrift: { ...allowedDrift, ids: [...allowedDrift.ids], expired: [...allowedDrift.expired] } }
+          : {}),
       });
       run = { report, secrets };
       settingsRefused = error.kind === 'preflight_failed' ? 3 : 2;
@@ -143,6 +157,9 @@ export async function runCli(io: CliIo): Promise<number> {
         targets: [{ name: 'suite', kind: 'mock', error: message }],
         results: [],
         ledger,
+        ...(allowedDrift
+          ? { allowedDrift: { ...allowedDrift, ids: [...allowedDrift.ids], expired: [...allowedDrift.expired] } }
+          : {}),
       });
       run = { report, secrets };
     }

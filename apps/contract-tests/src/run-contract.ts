@@ -209,7 +209,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       startedAt,
       strict: options.strict,
       ...(options.allowedDrift
-        ? { allowedDrift: { ids: [...options.allowedDrift.ids], expired: [...options.allowedDrift.expired] } }
+        ? {
+            allowedDrift: {
+              ids: [...options.allowedDrift.ids],
+              expired: [...options.allowedDrift.expired],
+              ...(options.allowedDrift.tracking ? { tracking: options.allowedDrift.tracking } : {}),
+            },
+          }
         : {}),
       targets,
       results,

@@ -2,7 +2,8 @@
 // stops the run with one message naming the setting (a ContractTestsError of kind
 // preflight_failed, exit 3) before any target starts, instead of dozens of failures reported as
 // drift; a token pasted with its "Bearer " prefix is refused at once (exit 2). No token is ever
-// printed (issue 30, item 2).
+// printed (issue 30, item 2). FORMS_API_SUBMISSION_ID must name a completed submission of the form:
+// the suite sends its answers back whole, which the service refuses for a partial one.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { freePort } from '../src/targets/process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/run-cli.js';
+import { liveTarget, loadLiveConfig } from '../src/targets/live.js';
+import { preflightLive } from '../src/targets/preflight.js';
 
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
@@ -104,5 +107,52 @@ describe('the live settings are checked against the tenant before the run', () =
     expect(result.code).toBe(2);
     expect(result.output).toContain('FORMS_API_TOKEN starts with "Bearer "');
     expect(result.output).not.toContain(sandbox.tokens.all);
+  });
+});
+
+/** The id of the first submission of `formId` with that status, read over HTTP as a user would. */
+async function submissionOf(formId: number, status: 'completed' | 'partial'): Promise<number | undefined> {
+  const response = await fetch(`${sandbox.baseUrl}/open/forms/${formId}/submissions?status=${status}&per_page=1`, {
+    headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
+  });
+  const body = (await response.json()) as { data: Array<{ id: number }> };
+  return body.data[0]?.id;
+}
+
+describe('FORMS_API_SUBMISSION_ID names a completed submission of the form', () => {
+  let formId: number;
+  let partial: number;
+  let completed: number;
+  beforeAll(async () => {
+    // A form of the Pro workspace holding both kinds (the seed keeps some fillings partial).
+    for (const form of sandbox.workspaces.find((w) => w.id === Number(env.FORMS_API_WORKSPACE_ID))!.forms) {
+      const [p, c] = await Promise.all([submissionOf(form.id, 'partial'), submissionOf(form.id, 'completed')]);
+      if (p !== undefined && c !== undefined) [formId, partial, completed] = [form.id, p, c];
+    }
+    expect(partial).toBeDefined();
+  });
+
+  it('a partial submission: one message saying it must be a completed one', async () => {
+    const result = await run({ FORMS_API_FORM_ID: String(formId), FORMS_API_SUBMISSION_ID: String(partial) });
+    expectStoppedBeforeAnyTarget(result, sandbox.tokens.all);
+    expect(result.output).toContain(
+      `submission ${partial} of form ${formId} is partial: the suite sends a submission's answers back whole`,
+    );
+    expect(result.output).toContain('set FORMS_API_SUBMISSION_ID to a completed submission of that form');
+  });
+
+  it('a submission the form does not have: one message naming FORMS_API_SUBMISSION_ID', async () => {
+    const result = await run({ FORMS_API_FORM_ID: String(formId), FORMS_API_SUBMISSION_ID: '987654' });
+    expectStoppedBeforeAnyTarget(result, sandbox.tokens.all);
+    expect(result.output).toContain(`form ${formId} has no submission 987654; set FORMS_API_SUBMISSION_ID`);
+  });
+
+  it('a completed submission passes', async () => {
+    const settings = loadLiveConfig({
+      env: { ...env, FORMS_API_FORM_ID: String(formId), FORMS_API_SUBMISSION_ID: String(completed) },
+      write: true,
+    });
+    if (!settings.ok) throw settings.error;
+    await expect(preflightLive(liveTarget(settings.value, { write: true, proxyPass: false }))).resolves.toBeUndefined();
   });
 });

@@ -24,8 +24,11 @@ import { fileURLToPath } from 'node:url';
 // isFormsApiError made by guardFor, the one guard every package's error uses (issue 31), 0.06 kB
 // (18.77 kB). One rule for credential-like header and parameter names, shared with the inbox
 // (issue 31), so error headers such as `x-api-key` are redacted too: 0.05 kB (18.82 kB).
+// client.operations, a checked method for every operation of the spec (issue 26), 0.53 kB
+// (19.35 kB): about 0.08 kB for the table's new columns (query names, body, success), the rest
+// for the methods and their request checks. Each operation the spec gains costs its table row.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 18.85 * 1024;
+const BUDGET_BYTES = 19.4 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

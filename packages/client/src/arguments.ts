@@ -51,18 +51,27 @@ export function namedIds<Id extends string, Body extends string = never>(
   },
 ): Record<Id, number> & Record<Body, object> {
   const { method, argument, ids, body, expected } = shape;
-  const keys: string[] = body ? [...ids, body] : [...ids];
+  const fields = oneObject(value, method, argument, body ? [...ids, body] : ids);
+  const named: Record<string, unknown> = {};
+  for (const name of ids) named[name] = id(fields[name], name);
+  if (body) named[body] = objectArgument(fields[body], body, expected);
+  return named as Record<Id, number> & Record<Body, object>;
+}
+
+/** The one object argument of a method, with only the keys it takes, or an error naming it. */
+export function oneObject(
+  value: unknown,
+  method: string,
+  argument: string,
+  keys: readonly string[],
+): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw invalidOption(
       argument,
       `${method} takes one object { ${keys.join(', ')} } (got ${describe(value)}), then the options.`,
     );
   known(value, keys, `${method}'s ${argument}`);
-  const fields = value as Record<string, unknown>;
-  const named: Record<string, unknown> = {};
-  for (const name of ids) named[name] = id(fields[name], name);
-  if (body) named[body] = objectArgument(fields[body], body, expected);
-  return named as Record<Id, number> & Record<Body, object>;
+  return value as Record<string, unknown>;
 }
 
 /** `submissions.update` and `updateKeeping`'s argument: the ids, and the answers under `answersKey`. */
@@ -90,7 +99,11 @@ export function objectArgument<T>(value: T, name: string, expected = 'an object'
 export function known(value: object, keys: readonly string[], where: string): void {
   if (value === null || typeof value !== 'object') throw invalidOption('query', `${where} must be an object.`);
   for (const key of Object.keys(value))
-    if (!keys.includes(key)) throw invalidOption(key, `is not a parameter of ${where}; use ${keys.join(', ')}.`);
+    if (!keys.includes(key))
+      throw invalidOption(
+        key,
+        `is not a parameter of ${where}; ${keys.length > 0 ? `use ${keys.join(', ')}` : 'it takes none'}.`,
+      );
 }
 
 export function describe(value: unknown): string {

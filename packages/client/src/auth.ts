@@ -13,7 +13,11 @@ type WithParams = { params?: { header?: object } & object } | undefined;
 
 /** A call's init, with the token left out when `schemaPath` is a public operation. */
 export function withoutTokenIfPublic<I extends WithParams>(schemaPath: string, init: I): I {
-  if (!PUBLIC_PATHS.has(schemaPath)) return init;
+  return PUBLIC_PATHS.has(schemaPath) ? withoutToken(init) : init;
+}
+
+/** A call's init that sends no token. */
+export function withoutToken<I extends WithParams>(init: I): I {
   // `params.header` is merged last by openapi-fetch, and a null there removes the header.
   return { ...init, params: { ...init?.params, header: { ...init?.params?.header, Authorization: null } } } as I;
 }

@@ -3,8 +3,8 @@
 // answer or throws the call's FormsApiError.
 import type { Client } from 'openapi-fetch';
 import type { OperationId, operations, paths } from '@forms-api/types';
-import { withoutTokenIfPublic } from './auth.js';
-import { operation } from './operations.js';
+import { withoutToken } from './auth.js';
+import { operation, type OperationRow } from './operations.js';
 import { resolveCallOptions, type CallOptions } from './options.js';
 import { callFetch, type ClientContext } from './request.js';
 
@@ -28,12 +28,14 @@ export type SuccessBody<Id extends OperationId> = operations[Id]['responses'] ex
 export interface Caller {
   /** Sends the operation and returns its parsed 2xx body; throws FormsApiError otherwise. */
   <Id extends OperationId>(id: Id, init: CallInit, options: CallOptions | undefined): Promise<SuccessBody<Id>>;
+  /** The same for an operation given as its row of a table (the generated methods), untyped. */
+  (spec: OperationRow, init: CallInit, options: CallOptions | undefined): Promise<unknown>;
   /**
    * Sends the operation and returns the 2xx Response with its body unread (a download), capped
    * at the call's own `maxResponseBytes` only: the client does not read it. Error bodies are read
    * and capped as usual.
    */
-  stream(id: OperationId, init: CallInit, options: CallOptions | undefined): Promise<Response>;
+  stream(id: OperationId | OperationRow, init: CallInit, options: CallOptions | undefined): Promise<Response>;
 }
 
 type Answer = { data?: unknown; response: Response };
@@ -43,13 +45,13 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
   const request = raw.request as unknown as (method: string, path: string, init: object) => Promise<Answer>;
 
   const send = (
-    id: OperationId,
+    id: OperationId | OperationRow,
     init: CallInit,
     options: CallOptions | undefined,
     stream: boolean,
   ): Promise<Answer> => {
     const call = resolveCallOptions(ctx.client, options);
-    const { method, path } = operation(id);
+    const { method, path, public: open } = typeof id === 'string' ? operation(id) : id;
     const { search, ...rest } = init;
     const { fetch, signal } = callFetch(
       ctx,
@@ -59,7 +61,7 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
         : { kind: 'json', throwOnError: true },
     );
     return request(method, path, {
-      ...withoutTokenIfPublic(path, rest),
+      ...(open ? withoutToken(rest) : rest),
       ...(search === undefined ? {} : { querySerializer: () => search.slice(1) }),
       ...(stream ? { parseAs: 'stream' } : {}),
       signal,
@@ -67,7 +69,7 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
     });
   };
 
-  const caller = (async (id: OperationId, init: CallInit, options: CallOptions | undefined) =>
+  const caller = (async (id: OperationId | OperationRow, init: CallInit, options: CallOptions | undefined) =>
     (await send(id, init, options, false)).data) as Caller;
   caller.stream = async (id, init, options) => (await send(id, init, options, true)).response;
   return caller;

@@ -1,11 +1,12 @@
 // createFormsClient: an openapi-fetch client for the forms API with the token, timeouts and
 // retries applied to every call, plus resource helpers that return data and throw typed errors.
 import type { Client } from 'openapi-fetch';
-import type { paths } from '@forms-api/types';
+import { OPERATIONS, type paths } from '@forms-api/types';
 import { pathSegment } from './arguments.js';
 import { baseHeaders, withoutTokenIfPublic } from './auth.js';
 import { createClient } from './openapi-fetch.js';
 import { createCaller } from './call.js';
+import { operationMethods, type OperationMethods } from './operation-methods.js';
 import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
 import { resolvePacing } from './pacing.js';
 import { createRedactor } from './redact.js';
@@ -21,8 +22,17 @@ import {
   type SubmissionsApi,
 } from './resources.js';
 
-/** The raw openapi-fetch surface (`GET`, `PUT`, `POST`, `DELETE`, `use`, …) plus the helpers. */
+/**
+ * The raw openapi-fetch surface (`GET`, `PUT`, `POST`, `DELETE`, `use`, …), a typed method for
+ * every operation of the spec (`operations`), and the helpers.
+ */
 export interface FormsClient extends Client<paths> {
+  /**
+   * Every operation of the spec by operationId: `operations.getForm({ path: { form: 42 } })`.
+   * Returns the 200 body typed by the spec (a file's unread Response) and throws FormsApiError,
+   * like the helpers.
+   */
+  readonly operations: OperationMethods;
   readonly forms: FormsApi;
   readonly submissions: SubmissionsApi;
   readonly integrations: IntegrationsApi;
@@ -30,6 +40,24 @@ export interface FormsClient extends Client<paths> {
 }
 
 export function createFormsClient(options: FormsClientOptions): FormsClient {
+  const { client, raw, ctx, call } = connect(options);
+  const operations = operationMethods(call, OPERATIONS);
+  return {
+    ...raw,
+    ...withCallFetch(raw, ctx),
+    operations,
+    forms: formsApi(operations),
+    submissions: submissionsApi(call, operations, client),
+    integrations: integrationsApi(operations),
+    answers: answersApi(operations),
+  };
+}
+
+/**
+ * The parts of a client under its methods: the settings, the raw openapi-fetch client, the context
+ * every call shares and the one Caller (a test makes methods from a table of its own over it).
+ */
+export function connect(options: FormsClientOptions) {
   const client = resolveClientOptions(options);
   const headers = baseHeaders(client.token, client.userAgent);
   // Every call, raw or helper, passes its own fetch (see withCallFetch and createCaller).
@@ -40,15 +68,7 @@ export function createFormsClient(options: FormsClientOptions): FormsClient {
     pacer: resolvePacing(options.pacing),
     retained: new WeakMap(),
   };
-  const call = createCaller(raw, ctx);
-  return {
-    ...raw,
-    ...withCallFetch(raw, ctx),
-    forms: formsApi(call),
-    submissions: submissionsApi(call, client),
-    integrations: integrationsApi(call),
-    answers: answersApi(call),
-  };
+  return { client, raw, ctx, call: createCaller(raw, ctx) };
 }
 
 /** The client's settings, with a raw call's own `signal` joined to the client's. */

@@ -9,6 +9,7 @@ export {
 } from './errors.js';
 export type { SubmissionFileRef } from './download.js';
 export type { OperationInfo } from './operations.js';
+export type { OperationMethod, OperationMethods, OperationRequest, OperationResult } from './operation-methods.js';
 export {
   createRequestPacer,
   type PacingStats,

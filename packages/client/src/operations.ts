@@ -13,6 +13,17 @@ export interface OperationInfo {
   readonly params?: Readonly<Record<string, string>>;
 }
 
+/** A row of an operations table, as the generated methods read it (OPERATIONS, or a copy in a test). */
+export interface OperationRow {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly public: boolean;
+  readonly query: readonly string[];
+  readonly body: 'none' | 'optional' | 'required';
+  readonly success: 'json' | 'file' | 'empty';
+}
+
 export function operation(id: OperationId): OperationSpec {
   return OPERATIONS[id];
 }

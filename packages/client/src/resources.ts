@@ -1,5 +1,6 @@
-// The resource helpers: one method per operation, returning the response data typed by the spec
-// and throwing FormsApiError, plus page walkers for the two paginated lists.
+// The resource helpers: named, checked arguments over the generated operation methods (one
+// request path), returning the response data typed by the spec and throwing FormsApiError, plus
+// page walkers for the two paginated lists, the safe update and the signed download.
 import type {
   AnswerAccepted,
   AnswerRequest,
@@ -8,6 +9,7 @@ import type {
   FormSummary,
   FormSummaryPage,
   IntegrationSaved,
+  ListFormsQuery,
   ListSubmissionsQuery,
   Submission,
   SubmissionPage,
@@ -20,6 +22,7 @@ import type {
 import type { Caller } from './call.js';
 import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
 import { invalidOption } from './errors.js';
+import type { OperationMethods } from './operation-methods.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
 import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
@@ -148,13 +151,9 @@ export interface AnswersApi {
 
 const ITERATE_PER_PAGE = 100;
 
-export function formsApi(call: Caller): FormsApi {
+export function formsApi(ops: OperationMethods): FormsApi {
   const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
-    call(
-      'listWorkspaceForms',
-      { params: { path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) } },
-      options,
-    );
+    ops.listWorkspaceForms({ path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) }, options);
   const pages = (workspaceId: number, query: FormListQuery = {}, options: PageOptions = {}) => {
     const { maxPages, call: callOptions } = pageOptions(options);
     const perPage = query.perPage ?? ITERATE_PER_PAGE;
@@ -175,20 +174,19 @@ export function formsApi(call: Caller): FormsApi {
   };
   return {
     list,
-    get: async (idOrSlug, options) =>
-      call('getForm', { params: { path: { form: ref(idOrSlug, 'idOrSlug') } } }, options),
+    get: async (idOrSlug, options) => ops.getForm({ path: { form: ref(idOrSlug, 'idOrSlug') } }, options),
     pages,
     iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
   };
 }
 
-export function submissionsApi(call: Caller, service: { baseUrl: string; basePath: string }): SubmissionsApi {
+export function submissionsApi(
+  call: Caller,
+  ops: OperationMethods,
+  service: { baseUrl: string; basePath: string },
+): SubmissionsApi {
   const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
-    call(
-      'listFormSubmissions',
-      { params: { path: { id: id(formId, 'formId') }, query: submissionQuery(query) } },
-      options,
-    );
+    ops.listFormSubmissions({ path: { id: id(formId, 'formId') }, query: submissionQuery(query) }, options);
   const pages = (formId: number, query: SubmissionListQuery = {}, options: PageOptions = {}) => {
     const { maxPages, call: callOptions } = pageOptions(options);
     const perPage = query.perPage ?? ITERATE_PER_PAGE;
@@ -216,49 +214,41 @@ export function submissionsApi(call: Caller, service: { baseUrl: string; basePat
       if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
         throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
-      return call(
-        'updateFormSubmission',
-        { params: { path: { id: form, submission_id: submission } }, body },
-        callOptions,
-      );
+      return ops.updateFormSubmission({ path: { id: form, submission_id: submission }, body }, callOptions);
     },
+    // Through the Caller itself: a signed URL's query string is sent exactly as signed.
     downloadFile: async (file, options) =>
       call.stream('downloadSubmissionFile', downloadInit(file, service.baseUrl, service.basePath), options),
   };
 }
 
-export function integrationsApi(call: Caller): IntegrationsApi {
+export function integrationsApi(ops: OperationMethods): IntegrationsApi {
   const ids = ['form', 'integration'] as const;
   /** The path of one integration, from ids `namedIds` checked. */
   const path = ({ form, integration }: IntegrationRef) => ({ form, integrationid: integration });
   const one = (ref: unknown, method: string) => path(namedIds(ref, { method, argument: 'integration', ids }));
   return {
-    list: async (formId, options) =>
-      call('listFormIntegrations', { params: { path: { form: id(formId, 'formId') } } }, options),
+    list: async (formId, options) => ops.listFormIntegrations({ path: { form: id(formId, 'formId') } }, options),
     create: async (formId, input, options) =>
-      call(
-        'createFormIntegration',
-        { params: { path: { form: id(formId, 'formId') } }, body: objectArgument(input, 'input') },
+      ops.createFormIntegration(
+        { path: { form: id(formId, 'formId') }, body: objectArgument(input, 'input') },
         options,
       ),
     update: async (update, options) => {
       const named = namedIds(update, { method: 'integrations.update', argument: 'update', ids, body: 'input' });
       const input = named.input as WebhookIntegrationInput;
-      return call('updateFormIntegration', { params: { path: path(named) }, body: input }, options);
+      return ops.updateFormIntegration({ path: path(named), body: input }, options);
     },
-    delete: async (ref, options) =>
-      call('deleteFormIntegration', { params: { path: one(ref, 'integrations.delete') } }, options),
-    events: async (ref, options) =>
-      call('listIntegrationEvents', { params: { path: one(ref, 'integrations.events') } }, options),
+    delete: async (ref, options) => ops.deleteFormIntegration({ path: one(ref, 'integrations.delete') }, options),
+    events: async (ref, options) => ops.listIntegrationEvents({ path: one(ref, 'integrations.events') }, options),
   };
 }
 
-export function answersApi(call: Caller): AnswersApi {
+export function answersApi(ops: OperationMethods): AnswersApi {
   return {
     submit: async (formIdOrSlug, answers, options) =>
-      call(
-        'createFormAnswer',
-        { params: { path: { form: ref(formIdOrSlug, 'formIdOrSlug') } }, body: objectArgument(answers, 'answers') },
+      ops.createFormAnswer(
+        { path: { form: ref(formIdOrSlug, 'formIdOrSlug') }, body: objectArgument(answers, 'answers') },
         options,
       ),
   };
@@ -284,14 +274,14 @@ function page(value: unknown): number | undefined {
   throw invalidOption('page', `must be an integer from 1 (got ${describe(value)}).`);
 }
 
-function formQuery(query: FormListQuery): Record<string, unknown> {
+function formQuery(query: FormListQuery): ListFormsQuery {
   known(query, ['page', 'perPage'], 'the forms query');
   return { page: page(query.page), per_page: perPage(query.perPage) };
 }
 
 const STATUSES = new Set(['completed', 'partial', 'all']);
 
-function submissionQuery(query: SubmissionListQuery): Record<string, unknown> {
+function submissionQuery(query: SubmissionListQuery): ListSubmissionsQuery {
   known(query, ['page', 'perPage', 'search', 'status'], 'the submissions query');
   if (query.search !== undefined && typeof query.search !== 'string')
     throw invalidOption('search', 'must be a string.');

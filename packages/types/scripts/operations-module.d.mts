@@ -6,6 +6,11 @@ export interface OperationRow {
   abilities: string[];
   statuses: number[];
   public: boolean;
+  /** The names of the query parameters. */
+  query: string[];
+  body: 'none' | 'optional' | 'required';
+  /** What the 200 answer holds: a JSON body (application/json its one media type), a file, or nothing. */
+  success: 'json' | 'file' | 'empty';
 }
 /** One row per operation of a bundled OpenAPI document, in the order the spec lists them. */
 export function operationRows(bundle: { paths?: Record<string, unknown>; security?: unknown[] }): OperationRow[];

@@ -2,15 +2,30 @@
 // text from a bundled spec (a module of its own so tests can generate it from other specs).
 import { specOperations } from '@forms-api/spec/operations';
 
+/**
+ * What the 200 answer of an operation holds: a JSON body when application/json is its only media
+ * type (the key the generated types name it under), nothing when it has none, and otherwise a file
+ * the client hands over unread (a CSV-or-JSON answer included: the caller reads its content type).
+ */
+function successOf(mediaTypes) {
+  if (mediaTypes.length === 0) return 'empty';
+  return mediaTypes.length === 1 && mediaTypes[0] === 'application/json' ? 'json' : 'file';
+}
+
 /** One row per operation, in the order the spec lists them: the facts the generated table keeps. */
 export function operationRows(bundle) {
-  return specOperations(bundle).map(({ operationId, method, path, abilities, statuses, public: isPublic }) => ({
-    operationId,
-    method,
-    path,
-    abilities,
-    statuses,
-    public: isPublic,
+  return specOperations(bundle).map((op) => ({
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    abilities: op.abilities,
+    statuses: op.statuses,
+    public: op.public,
+    // What the client's generated method checks and returns: the query parameters' names, the
+    // request body (none, optional or required) and the kind of the 200 answer.
+    query: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+    body: op.jsonBody ? (op.jsonBody.required ? 'required' : 'optional') : 'none',
+    success: successOf(op.successMediaTypes),
   }));
 }
 
@@ -53,7 +68,9 @@ export const ABILITIES = ${JSON.stringify(abilities)} as const;
 
 /**
  * Every operation of the open API: method, path template, the token abilities that grant it (any
- * one suffices; empty when public), the documented response statuses, and whether it is public.
+ * one suffices; empty when public), the documented response statuses, whether it is public, the
+ * names of its query parameters, its request body (\`none\`, \`optional\`, \`required\`) and what its
+ * 200 answer holds (\`json\`, a \`file\` the client hands over unread, or \`empty\`).
  */
 export const OPERATIONS = {
 ${lines.join('\n')}

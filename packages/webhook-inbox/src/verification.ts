@@ -2,9 +2,9 @@
 // Fetch or Fastify request (content type, bounded raw body, signature, JSON) with its rejection
 // policy (401/400/413/415). Every adapter goes through here, so a change of that API stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createVerifier, isWebhookVerifyError, rejectionFor, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
-import { webhookVerify } from '@forms-api/webhook-verify/fastify';
+import { webhookVerify, type FastifyWebhookRequest } from '@forms-api/webhook-verify/fastify';
 import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
 import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
@@ -147,9 +147,9 @@ function rejectionOf(body: string, status: number): { reason: string; message: s
   return { reason: `http_${status}`, message: `answered ${status} by the application` };
 }
 
-export function fastifyDelivery(request: FastifyRequest): VerifiedDelivery {
+export function fastifyDelivery(request: FastifyWebhookRequest): VerifiedDelivery {
   return {
-    rawBody: request.body as Buffer,
+    rawBody: request.body,
     signature: request.headers[SIGNATURE_HEADER] as string,
     headers: flattenHeaders(request.headers),
   };

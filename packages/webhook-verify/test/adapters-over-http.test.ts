@@ -8,7 +8,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
-import { webhookVerify } from '../src/adapters/fastify.js';
+import { webhookRoute, webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
 import { createPayloadValidator } from '../src/validate.js';
@@ -45,7 +45,10 @@ const targets: Record<string, () => Promise<Target>> = {
     const app = Fastify();
     await app.register(async (scope) => {
       await scope.register(webhookVerify, { secret: SECRET });
-      scope.post('/', async (request) => accepted(request.webhook!));
+      scope.post(
+        '/',
+        webhookRoute(async (request) => accepted(request.webhook)),
+      );
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;

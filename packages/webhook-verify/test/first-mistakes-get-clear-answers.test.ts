@@ -1,11 +1,14 @@
-// What a user meets first: a body another middleware already read, `validate: true`, and
-// express.text() in front of the middleware each get a clear answer (or just work).
+// What a user meets first: a body another middleware already read, `validate: true`,
+// express.text() in front of the middleware, and a Fastify route wrapped in webhookRoute outside the
+// plugin's scope each get a clear answer (or just work).
+import type { AddressInfo } from 'node:net';
 import express from 'express';
+import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
 import { webhookMiddleware as expressWebhook } from '../src/adapters/express.js';
-import { webhookPreHandler } from '../src/adapters/fastify.js';
+import { webhookPreHandler, webhookRoute, webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import * as fetchWeb from '../src/adapters/fetch-web.js';
 import { WebhookVerifyError, createVerifier, parseWebhook } from '../src/node.js';
@@ -98,6 +101,43 @@ describe('express.text({ type: "application/json" }) in front of the middleware'
       expect(response.json()).toEqual({ title: 'Contact Form', raw: Buffer.byteLength(BODY) });
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe("a Fastify route wrapped in webhookRoute outside the webhookVerify plugin's scope", () => {
+  it('is answered 500 with the fix, and its handler never sees an undefined payload', async () => {
+    const app = Fastify();
+    const seen: unknown[] = [];
+    await app.register(async (scope) => {
+      await scope.register(webhookVerify, { secret: SECRET });
+      scope.post(
+        '/inside',
+        webhookRoute(async (request) => ({ title: request.webhook.form_title })),
+      );
+    });
+    app.post(
+      '/outside',
+      webhookRoute(async (request) => {
+        seen.push(request.webhook);
+        return {};
+      }),
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const inside = await post(`${url}/inside`, BODY, { 'x-webhook-signature': SIGNATURE });
+      expect(inside.status).toBe(200);
+      expect(inside.json()).toEqual({ title: 'Contact Form' });
+      const outside = await post(`${url}/outside?token=do-not-echo`, BODY, { 'x-webhook-signature': SIGNATURE });
+      expect(outside.status).toBe(500);
+      expect(outside.json().message).toMatch(
+        /route POST \/outside is wrapped in webhookRoute but the webhookVerify plugin did not verify its request: register the plugin in the scope/,
+      );
+      expect(outside.text).not.toContain('do-not-echo');
+      expect(seen).toEqual([]);
+    } finally {
+      await app.close();
     }
   });
 });

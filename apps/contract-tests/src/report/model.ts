@@ -1,6 +1,7 @@
 // The run's report as data: results per target, totals, the ledger entries seen and not seen,
 // and the exit code. Rendered as text, JUnit XML and JSON by the sibling modules.
 import type { DriftLedger } from '@forms-api/spec/drift';
+import { daysBetween, sightingsAfter, type AllowedEntrySighting, type DriftTracking } from '../allow-drift.js';
 import type { CheckResult, Outcome } from '../model.js';
 
 export interface TargetRun {
@@ -49,7 +50,15 @@ export interface RunReport {
   readonly explore?: { readonly seed: number; readonly budget: number; readonly timeLimitMs: number };
   readonly strict: boolean;
   /** With --strict and --allow-drift: the entries whose known drift does not fail the run, and those whose allowance expired. */
-  readonly allowedDrift?: { readonly ids: string[]; readonly expired: Array<{ id: string; until: string }> };
+  readonly allowedDrift?: {
+    readonly ids: string[];
+    readonly expired: Array<{ id: string; until: string }>;
+    /** With --not-seen-days: the number of days, and when each listed entry was last seen on a tenant (read by the next run). */
+    readonly notSeenDays?: number;
+    readonly sightings?: AllowedEntrySighting[];
+    /** Listed entries no tenant has shown for `notSeenDays` or more: reported, never failing the run. */
+    readonly notSeen?: Array<AllowedEntrySighting & { days: number }>;
+  };
   readonly targets: TargetRun[];
   readonly results: CheckResult[];
   readonly totals: Totals;
@@ -83,7 +92,7 @@ export function buildReport(input: {
   results: CheckResult[];
   ledger: Pick<DriftLedger, 'entries'>;
   explore?: RunReport['explore'];
-  allowedDrift?: RunReport['allowedDrift'];
+  allowedDrift?: { ids: string[]; expired: Array<{ id: string; until: string }>; tracking?: DriftTracking };
 }): RunReport {
   const { results, ledger, strict, targets } = input;
   const totals = totalsOf(results);
@@ -132,7 +141,7 @@ export function buildReport(input: {
     durationMs: Date.now() - input.startedAt.getTime(),
     ...(input.explore ? { explore: input.explore } : {}),
     strict,
-    ...(input.allowedDrift ? { allowedDrift: input.allowedDrift } : {}),
+    ...(input.allowedDrift ? { allowedDrift: allowedDriftOf(input.allowedDrift, seenOnTenants, input.startedAt) } : {}),
     targets,
     results,
     totals,
@@ -145,6 +154,20 @@ export function buildReport(input: {
     expectationFailures,
     exitCode: failed ? 1 : 0,
   };
+}
+
+function allowedDriftOf(
+  { ids, expired, tracking }: NonNullable<Parameters<typeof buildReport>[0]['allowedDrift']>,
+  seenOnTenants: ReadonlySet<string>,
+  startedAt: Date,
+): NonNullable<RunReport['allowedDrift']> {
+  if (!tracking) return { ids, expired };
+  const today = startedAt.toISOString().slice(0, 10);
+  const sightings = sightingsAfter([...ids, ...expired.map((e) => e.id)], tracking.previous, seenOnTenants, today);
+  const notSeen = sightings
+    .map((s) => ({ ...s, days: daysBetween(s.lastSeen ?? s.trackedSince, today) }))
+    .filter((s) => s.days >= tracking.days);
+  return { ids, expired, notSeenDays: tracking.days, sightings, notSeen };
 }
 
 /**

@@ -68,6 +68,11 @@ export function renderSummary(report: RunReport): string {
   }
   for (const e of report.allowedDrift?.expired ?? [])
     out.push(`--allow-drift: the allowance of ${e.id} ended ${e.until}; its drift fails --strict again.`, '');
+  for (const e of report.allowedDrift?.notSeen ?? [])
+    out.push(
+      `--allow-drift: no tenant has shown ${e.id} for ${e.days} days (${e.lastSeen ? `last seen ${e.lastSeen}` : `not once since ${e.trackedSince}`}; --not-seen-days ${report.allowedDrift!.notSeenDays}): fixed upstream? Drop it from the allow list (this does not fail the run).`,
+      '',
+    );
   const skipped = report.results.filter((r) => r.outcome === 'skipped');
   if (skipped.length > 0) {
     out.push('-- Skipped --');

@@ -5,6 +5,7 @@ import type { CheckContext } from '../check-context.js';
 import { CheckFailed } from '../model.js';
 import { OPERATIONS, type components } from '@forms-api/types';
 import { envVariableOf } from '../targets/settings.js';
+import { SUBMISSION_SEARCH_PAGES } from '../targets/target.js';
 import { operationSender } from './common.js';
 import { createTemporary, removeAfterwards } from './derive.js';
 
@@ -64,7 +65,11 @@ export function deleteIntegrationAfterwards(
 }
 
 /** Finds a submission of the target's form by id, walking the pages (at most `maxPages`). */
-export async function findSubmission(ctx: CheckContext, id: number, maxPages = 20): Promise<Submission | undefined> {
+export async function findSubmission(
+  ctx: CheckContext,
+  id: number,
+  maxPages = SUBMISSION_SEARCH_PAGES,
+): Promise<Submission | undefined> {
   const formId = ctx.target.ids.formId;
   for (let page = 1; page <= maxPages; page++) {
     const exchange = await ctx.send(() =>

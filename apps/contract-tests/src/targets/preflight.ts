@@ -1,13 +1,13 @@
 // Before a live run: a few read-only requests that check the settings against the tenant (it is
 // reachable and is the forms API, the token is accepted and holds the abilities a read can show,
-// the ids exist). A wrong setting stops the run with one message naming it, instead of dozens of
+// the ids exist, the submission is a completed one). A wrong setting stops the run with one message naming it, instead of dozens of
 // failures reported as if the service had drifted. Never shows a token or what the tenant sent.
 import { isFormsApiError } from '@forms-api/client';
 import { readPrefix, webStreamSource } from '@forms-api/internal/bounded-body';
 import { ContractTestsError } from '../errors.js';
 import { MAX_RESPONSE_BYTES, targetFetch } from './http-client.js';
 import { envVariableOf } from './settings.js';
-import type { Target, TargetIds } from './target.js';
+import { SUBMISSION_SEARCH_PAGES, type Target, type TargetIds } from './target.js';
 
 /** Which setting the tenant refused, and how. */
 export type PreflightProblem =
@@ -17,6 +17,7 @@ export type PreflightProblem =
   | 'missing_ability'
   | 'not_found'
   | 'form_not_in_workspace'
+  | 'submission_partial'
   | 'rate_limited';
 
 /** `https://user:pass@host/x` -> `https://host/x`: a base URL may carry a password. */
@@ -55,7 +56,7 @@ interface Probe {
 export async function preflightLive(target: Target, signal?: AbortSignal): Promise<void> {
   const fetch = targetFetch({ pacing: target.pacing, traffic: target.traffic });
   const base = target.baseUrl;
-  const { workspaceId, formId, integrationId, freeFormId, captchaFormId } = target.ids;
+  const { workspaceId, formId, submissionId, integrationId, freeFormId, captchaFormId } = target.ids;
   const token = envVariableOf('token');
   const probes: Probe[] = [
     {
@@ -99,7 +100,8 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
           ],
     ),
   ];
-  for (const probe of probes) {
+  /** Sends one probe: its answer, or the setting to fix thrown, or ABORTED on Ctrl-C. */
+  const ask = async (probe: Probe): Promise<Answer | typeof ABORTED> => {
     const request = `GET ${probe.path.replace(/\?.*/, '')}`;
     let response: Response;
     try {
@@ -114,8 +116,7 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
           'rate_limited',
           `the tenant kept answering 429 to ${request} past the pacer's bound: another job spends ${token}'s budget; run again when it is done`,
         );
-      // Ctrl-C: the run stops before its first target anyway.
-      if (signal?.aborted) return;
+      if (signal?.aborted) return ABORTED;
       const cause = (error as { cause?: { code?: unknown } }).cause?.code;
       throw failure(
         'unreachable',
@@ -161,6 +162,12 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
         `the tenant answered 404 to ${request}: ${probe.notFound.what} does not exist, or its workspace is not the token's; check ${envVariableOf(probe.notFound.setting)}`,
         { ...context, setting: envVariableOf(probe.notFound.setting) },
       );
+    return { status, body, context };
+  };
+  for (const probe of probes) {
+    const answer = await ask(probe);
+    if (answer === ABORTED) return;
+    const { status, body, context } = answer;
     // The main form must be in the workspace named (the list checks run on that workspace).
     const formWorkspace = (body as { workspace_id?: unknown } | undefined)?.workspace_id;
     if (
@@ -175,4 +182,62 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
         { ...context, setting: envVariableOf('formId') },
       );
   }
+  if (submissionId !== undefined) await expectCompletedSubmission(ask, formId, submissionId, token);
+}
+
+interface Answer {
+  readonly status: number;
+  /** The parsed JSON body (undefined when it was cut at the bound). */
+  readonly body: unknown;
+  readonly context: { readonly status: number; readonly request: string };
+}
+
+// Ctrl-C: the run stops before its first target anyway.
+const ABORTED = Symbol('aborted');
+
+/**
+ * The suite updates FORMS_API_SUBMISSION_ID and sends its answers back whole, which the service
+ * validates as a completed filling: a partial submission (required answers missing) gets a 422 on
+ * every update, reported as if the service had drifted. Walks the pages the suite itself walks.
+ */
+async function expectCompletedSubmission(
+  ask: (probe: Probe) => Promise<Answer | typeof ABORTED>,
+  formId: number,
+  submissionId: number,
+  token: string,
+): Promise<void> {
+  const setting = envVariableOf('submissionId');
+  for (let page = 1; page <= SUBMISSION_SEARCH_PAGES; page++) {
+    const answer = await ask({
+      path: `/open/forms/${formId}/submissions?page=${page}&per_page=100`,
+      notFound: { setting: 'formId', what: `form ${formId}` },
+      forbidden: `${token} may not list the submissions of form ${formId}: the token needs forms-read`,
+    });
+    // Another answer (a 500) is not the setting's fault: the run reports it.
+    if (answer === ABORTED || answer.status !== 200) return;
+    const body = answer.body as
+      { data?: Array<{ id?: unknown; data?: { status?: unknown } }>; meta?: { last_page?: unknown } } | undefined;
+    // A page cut at the bound, or not a list: nothing to judge by, so the run goes on.
+    if (!Array.isArray(body?.data)) return;
+    const found = body.data.find((submission) => submission.id === submissionId);
+    if (found?.data?.status === 'partial')
+      throw failure(
+        'submission_partial',
+        `submission ${submissionId} of form ${formId} is partial: the suite sends a submission's answers back whole, which the service refuses (422) for a partial one; set ${setting} to a completed submission of that form`,
+        { setting, submissionId },
+      );
+    if (found) return;
+    const lastPage = body.meta?.last_page;
+    if (typeof lastPage !== 'number' || page >= lastPage)
+      throw failure(
+        'not_found',
+        `form ${formId} has no submission ${submissionId}; set ${setting} to a completed submission of that form`,
+        { setting, submissionId },
+      );
+  }
+  throw failure(
+    'not_found',
+    `submission ${submissionId} is not among the newest ${SUBMISSION_SEARCH_PAGES * 100} submissions of form ${formId}, where the suite looks for it; set ${setting} to a recent completed submission of that form`,
+    { setting, submissionId },
+  );
 }

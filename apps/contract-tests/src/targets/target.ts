@@ -57,12 +57,18 @@ export function tokensLacking(abilities: readonly Ability[]): TokenName[] {
   );
 }
 
+/** How many pages of 100 submissions, newest first, the suite walks to find `submissionId`. */
+export const SUBMISSION_SEARCH_PAGES = 20;
+
 export interface TargetIds {
   readonly workspaceId: number;
   readonly formId: number;
   /** Slug of `formId` (Prism 5.14.2 cannot route a numeric id through getForm's id-or-slug oneOf). */
   readonly formSlug?: string;
-  /** A submission of `formId` the write tests may update (its answers are restored afterwards). */
+  /**
+   * A completed submission of `formId` the write tests may update (its answers are restored
+   * afterwards), found among the form's newest `SUBMISSION_SEARCH_PAGES` pages of 100.
+   */
   readonly submissionId?: number;
   /** An integration of `formId` whose events can be listed read-only. */
   readonly integrationId?: number;

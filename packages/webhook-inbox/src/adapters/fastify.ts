@@ -1,6 +1,7 @@
 // Fastify receivers: a plugin that adds the webhook route (raw body parser and verification scoped
 // to it), stores each delivery in the inbox and answers 202, 503 when Redis cannot take it.
 import type { FastifyInstance } from 'fastify';
+import { webhookRoute } from '@forms-api/webhook-verify/fastify';
 import { answerDelivery, answerHealth } from '../answers.js';
 import type { Inbox } from '../inbox.js';
 import { withinFastifyReceive } from '../telemetry/fastify-tracing.js';
@@ -26,12 +27,15 @@ export async function webhookInbox(app: FastifyInstance, options: FastifyInboxOp
   const config = receiveConfigOf(inbox);
   await app.register(async (scope) => {
     await registerFastifyVerification(scope, config);
-    scope.post(path, async (request, reply) => {
-      const answer = await withinFastifyReceive(request, request.webhook, () =>
-        answerDelivery(inbox, fastifyDelivery(request)),
-      );
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
-    });
+    scope.post(
+      path,
+      webhookRoute(async (request, reply) => {
+        const answer = await withinFastifyReceive(request, request.webhook, () =>
+          answerDelivery(inbox, fastifyDelivery(request)),
+        );
+        return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      }),
+    );
   });
   if (healthPath) {
     app.get(healthPath, async (_request, reply) => {

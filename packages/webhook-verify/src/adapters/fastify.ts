@@ -1,9 +1,11 @@
 // Fastify adapter: a plugin that hands the webhook scope's request bodies over unread, then
 // verifies them in a preHandler through the shared pipeline (so a 413 or 415 has the same
-// `{ error, message }` body as every adapter); handlers read `request.webhook`.
+// `{ error, message }` body as every adapter). A route's handler wrapped in `webhookRoute` is given
+// a typed `request.webhook`; Fastify's own FastifyRequest is left alone, so no other route appears
+// to have it.
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { SubmissionCreatedPayload } from '@forms-api/types';
 import { nodeApi } from '../builds/node.js';
 import { WebhookVerifyError } from '../core/errors.js';
@@ -17,12 +19,20 @@ import { releaseUnlessAcknowledged, unreadBody } from './node-response.js';
 
 export type FastifyWebhookOptions = WebhookRequestOptions;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The verified submission.created payload (set by the webhook-verify plugin; undefined on routes outside its scope). */
-    webhook: SubmissionCreatedPayload;
-  }
+/** The request of a route verified by the plugin. */
+export interface FastifyWebhookRequest extends FastifyRequest {
+  /** The verified submission.created payload. */
+  webhook: SubmissionCreatedPayload;
+  /** The exact bytes that were verified. */
+  body: Buffer;
 }
+
+/** The handler of a verified webhook route. */
+export type FastifyWebhookHandler = (
+  this: FastifyInstance,
+  request: FastifyWebhookRequest,
+  reply: FastifyReply,
+) => unknown;
 
 function isReadable(body: unknown): body is Readable {
   return (
@@ -57,8 +67,8 @@ export function webhookPreHandler(options: FastifyWebhookOptions) {
         signature: request.headers[SIGNATURE_HEADER],
         readBody: (limits) => readFastifyBody(request.body, limits),
       });
-      request.body = rawBody;
-      request.webhook = payload;
+      // Set at run time only: the type is given to the handlers wrapped in webhookRoute.
+      Object.assign(request, { body: rawBody, webhook: payload });
       releaseUnlessAcknowledged(reply.raw, release);
     } catch (error) {
       const rejection = rejectionFor(error, options);
@@ -87,3 +97,21 @@ export async function webhookVerify(scope: FastifyInstance, options: FastifyWebh
 }
 // Like fastify-plugin: the parser and hook belong to the scope that registers the plugin.
 (webhookVerify as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+/**
+ * `scope.post('/hook', webhookRoute(async (request, reply) => …))` in the plugin's scope: the handler
+ * is given `request.webhook` (the payload) and `request.body` (the raw bytes), typed. A route
+ * outside the plugin's scope throws `invalid_option` on its first request (Fastify answers 500)
+ * rather than handing the handler an `undefined` payload.
+ */
+export function webhookRoute(handler: FastifyWebhookHandler): RouteHandlerMethod {
+  return function verifiedRoute(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    if ((request as Partial<FastifyWebhookRequest>).webhook === undefined)
+      throw new WebhookVerifyError(
+        'invalid_option',
+        `The route ${request.method} ${request.routeOptions.url ?? ''} is wrapped in webhookRoute but the webhookVerify plugin did not verify its request: register the plugin in the scope that holds the route (app.register(async (scope) => { await scope.register(webhookVerify, options); scope.post(path, webhookRoute(handler)) })).`,
+        { context: { option: 'webhookRoute' } },
+      );
+    return handler.call(this, request as FastifyWebhookRequest, reply);
+  } as RouteHandlerMethod;
+}
