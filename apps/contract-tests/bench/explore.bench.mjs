@@ -6,7 +6,7 @@
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, exploreSuite } from '../dist/explore/explore.js';
 import { runTarget } from '../dist/runner.js';
 import { loadSpec } from '../dist/spec.js';
-import { allSuites } from '../dist/suites/index.js';
+import { suitesFor } from '../dist/suites/index.js';
 import { startSandboxTarget } from '../dist/targets/sandbox.js';
 
 const spec = loadSpec();
@@ -35,7 +35,7 @@ async function measureDefaultLiveRun() {
   const target = { ...(await startSandboxTarget({ behaviour: 'observed' })), traffic: { requests: 0 } };
   try {
     const suites = [
-      ...allSuites,
+      ...suitesFor(spec.bundle),
       ...exploreSuite(spec, { seed: 7, budget: DEFAULT_EXPLORE_BUDGET, timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS }),
     ];
     await runTarget(target, { spec, suites, signal });

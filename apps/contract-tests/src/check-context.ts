@@ -1,7 +1,8 @@
 // What a check function works with: clients bound to the target's tokens that record every
 // exchange, and assertions that gather failures as values instead of throwing on the first one.
 import { formatErrors } from '@forms-api/spec/validator';
-import { operationById, type Ability, type OperationId } from '@forms-api/types';
+import type { Ability } from '@forms-api/types';
+import { operationsOf, type SpecOperation } from './operations.js';
 import type { SpecArtifacts } from './spec.js';
 import {
   abilitiesOfToken,
@@ -112,9 +113,26 @@ export class CheckContext {
     return value;
   }
 
+  /** Every operation of the spec the suite runs against, by operationId. */
+  operations(): ReadonlyMap<string, SpecOperation> {
+    return operationsOf(this.spec.bundle);
+  }
+
+  /** An operation of the spec the suite runs against (a check names only operations of it). */
+  operation(operationId: string): SpecOperation {
+    const op = this.operations().get(operationId);
+    if (!op) throw new CheckFailed([{ kind: 'setup', message: `the spec has no operation ${operationId}` }]);
+    return op;
+  }
+
+  /** The abilities that grant an operation (any one suffices), as the spec says. */
+  #abilitiesOf(operationId: string): readonly Ability[] {
+    return (this.operations().get(operationId)?.abilities ?? []) as readonly Ability[];
+  }
+
   /** The token for an operation's 403 check: one without any ability the operation accepts. */
-  tokenWithoutAbilityFor(operationId: OperationId): string {
-    const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
+  tokenWithoutAbilityFor(operationId: string): string {
+    const abilities = this.#abilitiesOf(operationId);
     return this.token(tokenLacking(abilities));
   }
 
@@ -123,8 +141,8 @@ export class CheckContext {
    * once: the 403 check tries them all, so a service that lets one ability stand in for another is
    * caught whichever it is (and a known stand-in is recognised by the token's abilities).
    */
-  tokensWithoutAbilityFor(operationId: OperationId): string[] {
-    const abilities: readonly Ability[] = operationById(operationId)?.abilities ?? [];
+  tokensWithoutAbilityFor(operationId: string): string[] {
+    const abilities = this.#abilitiesOf(operationId);
     const tokens = tokensLacking(abilities).flatMap((name) => this.target.tokens[name] ?? []);
     if (tokens.length === 0)
       throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
@@ -247,7 +265,7 @@ export class CheckContext {
       this.fail(rateLimitedFailure(exchange, operationId), expect.traits);
       return undefined;
     }
-    const documented: readonly number[] = operationById(operationId)?.statuses ?? [];
+    const documented: readonly number[] = this.operations().get(operationId)?.statuses ?? [];
     if (!statuses.includes(status)) {
       const undocumented = !documented.includes(status);
       this.fail(

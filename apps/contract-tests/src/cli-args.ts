@@ -1,7 +1,8 @@
 // Command-line parsing of `pnpm contract`: options, targets (flags or FORMS_CONTRACT_TARGETS) and
 // the report directory. Errors are values (a ContractTestsError of kind `usage`) with the text to print.
 import { parseArgs } from 'node:util';
-import { OPERATIONS, operationById } from '@forms-api/types';
+import { operationsOf } from './operations.js';
+import { loadBundle } from './spec.js';
 import type { Result } from '@forms-api/types';
 import { ContractTestsError } from './errors.js';
 import { resolve } from 'node:path';
@@ -184,13 +185,15 @@ export function parseCommandLine(
   if (!budget.ok) return budget;
   const seconds = wholeNumber('--explore-time', values['explore-time'], DEFAULT_EXPLORE_TIME_LIMIT_MS / 1000, 86_400);
   if (!seconds.ok) return seconds;
-  const unknownOperations = (values.operation ?? []).filter((id) => !operationById(id));
+  // Every operation of the spec the suite runs, including one added since the types were generated.
+  const known = values.operation ? [...operationsOf(loadBundle()).keys()] : [];
+  const unknownOperations = (values.operation ?? []).filter((id) => !known.includes(id));
   if (unknownOperations.length > 0)
     return {
       ok: false,
       error: new ContractTestsError(
         'usage',
-        `unknown operation ${unknownOperations.join(', ')} (known: ${Object.keys(OPERATIONS).join(', ')})`,
+        `unknown operation ${unknownOperations.join(', ')} (known: ${known.join(', ')})`,
         {
           context: { unknown: unknownOperations },
         },

@@ -24,7 +24,9 @@ export type ContractTestsErrorKind =
   /** A response body is empty, not JSON, or longer than the suite reads. */
   | 'not_json'
   /** The explorer cannot turn a schema of the spec into values (a `$ref` cycle, a remote `$ref`, `false`). */
-  | 'unsupported_schema';
+  | 'unsupported_schema'
+  /** A hand suite names an operation the spec does not have (`context.stale`): the spec lost or renamed it. */
+  | 'hand_suite_without_operation';
 
 /** What was judged (a limit, a variable name, a process label); never a token. */
 export type ContractTestsErrorContext = Readonly<Record<string, unknown>>;

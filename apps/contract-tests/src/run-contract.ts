@@ -8,8 +8,8 @@ import { exploreSuite, type ExploreOptions } from './explore/explore.js';
 import { buildReport, formatDuration, type RunReport, type TargetRun, type TargetTraffic } from './report/model.js';
 import { runTarget } from './runner.js';
 import type { SpecArtifacts } from './spec.js';
-import { allSuites } from './suites/index.js';
-import { proxySuites } from './suites/prism-proxy-pass.js';
+import { sendOf, suitesFor } from './suites/index.js';
+import { proxySuitesFor } from './suites/prism-proxy-pass.js';
 import { ContractTestsError } from './errors.js';
 import { liveTarget, type LiveSettings } from './targets/live.js';
 import { preflightLive } from './targets/preflight.js';
@@ -170,8 +170,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       // The explorer after the written checks, with an allowance of its own per target.
       const suites =
         options.explore && options.explore.budget > 0
-          ? [...allSuites, ...exploreSuite(options.spec, options.explore)]
-          : allSuites;
+          ? [...suitesFor(options.spec.bundle), ...exploreSuite(options.spec, options.explore)]
+          : suitesFor(options.spec.bundle);
       await runTarget(target, {
         spec: options.spec,
         suites,
@@ -256,7 +256,7 @@ async function proxyPass(
       { ...target, name, baseUrl: proxy.baseUrl, write: false },
       {
         spec: options.spec,
-        suites: proxySuites,
+        suites: proxySuitesFor(options.spec.bundle, sendOf),
         signal: options.signal,
         onResult,
         onStart,

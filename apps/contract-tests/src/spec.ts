@@ -1,6 +1,6 @@
 // Loads the contract artifacts from @forms-api/spec: the bundle, its YAML path (for Prism), the
 // drift ledger and two Ajv validators (the contract as written, and a closed one for additive drift).
-// Facts about operations (paths, statuses, abilities) come from OPERATIONS in @forms-api/types.
+// Facts about operations (paths, statuses, abilities) are read from the bundle (see operations.ts).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSpecValidator, type SpecValidator } from '@forms-api/spec/validator';
@@ -22,8 +22,13 @@ function resolveSpecFile(subpath: string): string {
   return fileURLToPath(import.meta.resolve(`@forms-api/spec/${subpath}`));
 }
 
+/** The bundled spec, parsed. */
+export function loadBundle(): Record<string, any> {
+  return JSON.parse(readFileSync(resolveSpecFile('openapi.json'), 'utf8')) as Record<string, any>;
+}
+
 export function loadSpec(): SpecArtifacts {
-  const bundle = JSON.parse(readFileSync(resolveSpecFile('openapi.json'), 'utf8')) as Record<string, any>;
+  const bundle = loadBundle();
   return {
     yamlPath: resolveSpecFile('openapi.yaml'),
     bundle,

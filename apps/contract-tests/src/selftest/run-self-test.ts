@@ -3,7 +3,7 @@
 import type { CheckResult } from '../model.js';
 import { runTarget } from '../runner.js';
 import type { SpecArtifacts } from '../spec.js';
-import { allSuites } from '../suites/index.js';
+import { suitesFor } from '../suites/index.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, exploreSuite } from '../explore/explore.js';
 import type { FaultSource } from './faults.js';
 
@@ -37,7 +37,7 @@ export async function runSelfTest(
     try {
       // The written checks and the explorer with its default budget (it runs on live targets only).
       const suites = [
-        ...allSuites,
+        ...suitesFor(spec.bundle),
         ...exploreSuite(spec, {
           seed: SELF_TEST_SEED,
           budget: DEFAULT_EXPLORE_BUDGET,

@@ -1,17 +1,26 @@
-// Check builders shared by the operation suites: every documented status on the mock, and on live
-// targets the happy path, no token (401), a token without the ability (403) and unknown ids (404).
-// Statuses, abilities and whether an operation is public come from the spec's operations table.
-import { OPERATIONS, type OperationId, type operations } from '@forms-api/types';
+// What every operation's checks are built from: a sender that fills any operation of the spec from
+// the target's ids, and the check builders (every documented status on the mock, Prism's own 401,
+// and on live targets the happy path, no token, a token without the ability and an unknown id).
+import type { OperationId, operations } from '@forms-api/types';
 import type { CheckContext, TokenChoice } from '../check-context.js';
 import type { Exchange } from '../model.js';
+import { requestExample, takesIdOrSlug, type SpecOperation } from '../operations.js';
 import type { Check } from './types.js';
 
-type ParametersOf<Op extends OperationId> = operations[Op]['parameters'];
-type JsonBodyOf<Op extends OperationId> =
-  NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
+/** Parameters of an operation the generated types do not know yet (one just added to the spec). */
+interface AnyParameters {
+  path?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+}
+type ParametersOf<Op extends string> = Op extends OperationId ? operations[Op]['parameters'] : AnyParameters;
+type JsonBodyOf<Op extends string> = Op extends OperationId
+  ? NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } }
+    ? Body
+    : never
+  : unknown;
 
-/** Variations of an operation's valid request, typed by the spec; the operation suite knows how to send it. */
-export interface SendOptions<Op extends OperationId> {
+/** Variations of an operation's valid request, typed by the spec where the generated types know it. */
+export interface SendOptions<Op extends string = string> {
   readonly token?: TokenChoice;
   readonly headers?: Record<string, string>;
   /** Path parameter overrides (unknown ids for the 404 checks, an id the check created). */
@@ -20,7 +29,7 @@ export interface SendOptions<Op extends OperationId> {
   readonly body?: JsonBodyOf<Op>;
 }
 
-export type Send<Op extends OperationId> = (ctx: CheckContext, options?: SendOptions<Op>) => Promise<Exchange>;
+export type Send<Op extends string = string> = (ctx: CheckContext, options?: SendOptions<Op>) => Promise<Exchange>;
 
 /**
  * A value the spec forbids, sent on purpose to see it refused (422). Typed as what the client expects
@@ -34,13 +43,65 @@ export const queryOfLink = <T>(link: URL): T => Object.fromEntries(link.searchPa
 /** An id no tenant has: large, positive and within the schema's int64 bounds. */
 export const UNKNOWN_ID = 987654321;
 
+/** The target's id of what a path parameter identifies (`form` -> `formId`), if it has one. */
+export const targetIdOf = (ctx: CheckContext, identifies: string): number | undefined => {
+  const id = (ctx.target.ids as unknown as Record<string, unknown>)[`${identifies}Id`];
+  return typeof id === 'number' ? id : undefined;
+};
+
+/**
+ * The path of an operation as the target fills it: each parameter by what it identifies (an id
+ * the target lacks: UNKNOWN_ID, which is enough for the mock and for requests that must be refused
+ * anyway). On the mock an id-or-slug parameter gets the slug: Prism 5.14.2 coerces a numeric id,
+ * which then matches both branches of the `oneOf` and gets a 422.
+ */
+export function targetPath(ctx: CheckContext, op: SpecOperation): Record<string, string | number> {
+  const path: Record<string, string | number> = {};
+  for (const p of op.parameters) {
+    if (p.in !== 'path' || p.identifies === undefined) continue;
+    const slug = (ctx.target.ids as unknown as Record<string, unknown>)[`${p.identifies}Slug`];
+    path[p.name] =
+      ctx.target.kind === 'mock' && takesIdOrSlug(p) && typeof slug === 'string'
+        ? slug
+        : (targetIdOf(ctx, p.identifies) ?? UNKNOWN_ID);
+  }
+  return path;
+}
+
+type AnyRequest = (method: string, path: string, init: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * The sender of any operation of the spec: method and path from the spec, the path filled from the
+ * target (see targetPath), the body the operation's own default or else the spec's example. A public
+ * operation is sent without a token unless a check asks for one.
+ */
+export function operationSender<Op extends string>(
+  operationId: Op,
+  defaults: { readonly body?: (ctx: CheckContext) => JsonBodyOf<Op> } = {},
+): Send<Op> {
+  return (ctx, o = {}) => {
+    const op = ctx.operation(operationId);
+    const body = o.body ?? defaults.body?.(ctx) ?? (op.jsonBody ? requestExample(ctx.spec.bundle, op) : undefined);
+    const client = ctx.client(op.public && o.token === undefined ? null : o.token, o.headers);
+    return ctx.send(() =>
+      (client.request as unknown as AnyRequest)(op.method.toLowerCase(), op.path, {
+        params: { path: { ...targetPath(ctx, op), ...o.path }, ...(o.query ? { query: o.query } : {}) },
+        ...(body !== undefined ? { body } : {}),
+        // Another media type than JSON (a file) is read as bytes; the suite judges the recorded exchange.
+        ...(op.successMediaType && op.successMediaType !== 'application/json' ? { parseAs: 'blob' } : {}),
+      }),
+    );
+  };
+}
+
 /**
  * On the Prism mock: one check per status the spec documents for the operation, selected with
  * `Prefer: code=<status>`, each response validated against the schema of that status. Statuses
  * Prism answers by itself are tested separately (see prismOwnBehaviour).
  */
-export function documentedStatusChecks<Op extends OperationId>(operationId: Op, send: Send<Op>): Check[] {
-  return OPERATIONS[operationId].statuses.map((status) => ({
+export function documentedStatusChecks(op: SpecOperation, send: Send): Check[] {
+  const { operationId } = op;
+  return op.statuses.map((status) => ({
     name: `documented ${status} (Prefer: code=${status})`,
     operationId,
     on: 'mock' as const,
@@ -56,7 +117,8 @@ export function documentedStatusChecks<Op extends OperationId>(operationId: Op, 
  * `Authorization` gets 401 (with an `sl-violations` header and the 401 example body), and a public
  * one does not.
  */
-export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send: Send<Op>): Check[] {
+export function prismOwnBehaviour(op: SpecOperation, send: Send): Check[] {
+  const { operationId } = op;
   return [
     {
       name: 'no token: Prism enforces the security requirement',
@@ -64,7 +126,7 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
       on: 'mock',
       async run(ctx) {
         const exchange = await send(ctx, { token: null });
-        const secured = !OPERATIONS[operationId].public;
+        const secured = !op.public;
         ctx.expectResponse(exchange, { operationId, status: secured ? 401 : 200 });
         if (secured && !exchange.responseHeaders?.['sl-violations']) {
           ctx.fail({
@@ -83,10 +145,10 @@ export function prismOwnBehaviour<Op extends OperationId>(operationId: Op, send:
 }
 
 /** The request of a basic check besides its token: fixed, or worked out when the check runs (it may create what it addresses). */
-export type BasicRequest<Op extends OperationId> =
+export type BasicRequest<Op extends string = string> =
   SendOptions<Op> | ((ctx: CheckContext) => SendOptions<Op> | Promise<SendOptions<Op>>);
 
-export interface BasicCase<Op extends OperationId> {
+export interface BasicCase<Op extends string = string> {
   /** The request (default: the operation's default request). */
   readonly request?: BasicRequest<Op>;
   /** Needs --write on live tenants: the request changes data, or addresses something the check creates. */
@@ -95,34 +157,38 @@ export interface BasicCase<Op extends OperationId> {
   readonly name?: string;
 }
 
-export interface LiveBasics<Op extends OperationId> {
-  readonly operationId: Op;
-  readonly send: Send<Op>;
-  /** 200 and a valid body. On by default. */
-  readonly happyPath?: BasicCase<Op> | false;
-  /** 401 without a token. On by default for secured operations. */
-  readonly noToken?: BasicCase<Op> | false;
-  /** 403 with a token that has none of the abilities the operation accepts. On by default for secured operations. */
-  readonly withoutAbility?: BasicCase<Op> | false;
-  /** 404: the request must address nothing, so it has no default. */
-  readonly unknown?: BasicCase<Op> & { readonly request: BasicRequest<Op> };
-  /** Sees each exchange before it is judged (for example to remove what a request wrongly created). */
-  readonly inspect?: (ctx: CheckContext, exchange: Exchange) => void;
+/** Sees each exchange, with the request it answered, before it is judged (to remove what a request created). */
+export type Inspect<Op extends string = string> = (
+  ctx: CheckContext,
+  exchange: Exchange,
+  request: SendOptions<Op>,
+) => void;
+
+export interface LiveBasics {
+  readonly op: SpecOperation;
+  readonly send: Send;
+  /** 200 and a valid body. */
+  readonly happyPath?: BasicCase;
+  /** 401 without a token (secured operations only). */
+  readonly noToken?: BasicCase;
+  /** 403 with each token that has none of the abilities the operation accepts (secured operations only). */
+  readonly withoutAbility?: BasicCase;
+  /** 404: the request must address nothing. */
+  readonly unknown?: BasicCase & { readonly name: string };
+  readonly inspect?: Inspect;
 }
 
-const prepare = async <Op extends OperationId>(
-  ctx: CheckContext,
-  request: BasicRequest<Op> | undefined,
-): Promise<SendOptions<Op>> => (typeof request === 'function' ? request(ctx) : (request ?? {}));
+const prepare = async (ctx: CheckContext, request: BasicRequest | undefined): Promise<SendOptions> =>
+  typeof request === 'function' ? request(ctx) : (request ?? {});
 
-/** The happy path, 401, 403 and 404 of an operation on live targets, each a check of its own. */
-export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Check[] {
-  const { operationId, send } = b;
-  const secured = !OPERATIONS[operationId].public;
+/** The happy path, 401, 403 and 404 of an operation on live targets, each a check of its own (those given). */
+export function liveBasicChecks(b: LiveBasics): Check[] {
+  const { op, send } = b;
+  const { operationId } = op;
   /** One check of `status`: the request once per token `tokens` gives (one, or every token lacking the ability). */
   const check = (
     standardName: string,
-    basic: BasicCase<Op>,
+    basic: BasicCase,
     status: number,
     tokens: (ctx: CheckContext) => TokenChoice[],
   ): Check => ({
@@ -136,21 +202,37 @@ export function liveBasicChecks<Op extends OperationId>(b: LiveBasics<Op>): Chec
       const options = await prepare(ctx, basic.request);
       for (const token of chosen) {
         const exchange = await send(ctx, { ...options, ...(token === undefined ? {} : { token }) });
-        b.inspect?.(ctx, exchange);
+        b.inspect?.(ctx, exchange, options);
         ctx.expectResponse(exchange, { operationId, status });
       }
     },
   });
   const checks: Check[] = [];
-  if (b.happyPath !== false)
-    checks.push(check('happy path: 200 and a valid body', b.happyPath ?? {}, 200, () => [undefined]));
-  if (secured && b.noToken !== false) checks.push(check('no token: 401', b.noToken ?? {}, 401, () => [null]));
-  if (secured && b.withoutAbility !== false)
+  if (b.happyPath) checks.push(check('happy path: 200 and a valid body', b.happyPath, 200, () => [undefined]));
+  if (!op.public && b.noToken) checks.push(check('no token: 401', b.noToken, 401, () => [null]));
+  if (!op.public && b.withoutAbility)
     checks.push(
-      check('token without the ability: 403', b.withoutAbility ?? {}, 403, (ctx) =>
-        ctx.tokensWithoutAbilityFor(operationId),
-      ),
+      check('token without the ability: 403', b.withoutAbility, 403, (ctx) => ctx.tokensWithoutAbilityFor(operationId)),
     );
-  if (b.unknown) checks.push(check('unknown id: 404', b.unknown, 404, () => [undefined]));
+  if (b.unknown) checks.push(check(b.unknown.name, b.unknown, 404, () => [undefined]));
   return checks;
 }
+
+/**
+ * What an operation needs beyond what the spec derives, keyed by operationId: a sender of its own
+ * (a quirk, a request the spec cannot fill), the basic cases it replaces (`false`: none) or
+ * renames, and its own checks, run after the derived ones.
+ */
+export interface HandSuite<Op extends string = string> {
+  readonly operationId: Op;
+  readonly send?: Send<Op>;
+  readonly happyPath?: BasicCase<Op> | false;
+  readonly noToken?: BasicCase<Op> | false;
+  readonly withoutAbility?: BasicCase<Op> | false;
+  readonly unknown?: BasicCase<Op> | false;
+  readonly inspect?: Inspect<Op>;
+  readonly checks?: readonly Check[];
+}
+
+/** A hand suite, typed by its operation, as the registry holds it. */
+export const handSuite = <Op extends string>(suite: HandSuite<Op>): HandSuite => suite as unknown as HandSuite;

@@ -1,34 +1,24 @@
-// createFormAnswer (public): every documented status on the mock; on live targets an unknown form
-// (404), and with --write the webhook round trip: answer -> signed submission.created at the
+// createFormAnswer (public) beyond the derived checks (its documented statuses, 404 on an unknown
+// form): with --write the webhook round trip: answer -> signed submission.created at the
 // suite's receiver -> signature and payload checked -> a `success` dispatch in the events list;
 // the webhook of an answer with no value, of a partial answer, and of a public edit.
 import { OPERATIONS, type components } from '@forms-api/types';
 import { verify } from '@forms-api/webhook-verify';
 import { describeErrors, type CheckContext } from '../check-context.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
-import { documentedStatusChecks, prismOwnBehaviour, type Send } from './common.js';
+import { handSuite, operationSender } from './common.js';
 import type { ReceivedWebhook } from '../webhooks/receiver.js';
 import { formFields, sleep } from './helpers.js';
-import { formRef } from './get-form.js';
-import type { OperationSuite } from './types.js';
 
 type FormField = components['schemas']['FormField'];
 type AnswerRequest = components['schemas']['AnswerRequest'];
 type AnswerValue = components['schemas']['AnswerValue'];
 const operationId = 'createFormAnswer';
-const MOCK_BODY = { completion_time: 38 };
 const DELIVERY_TIMEOUT_MS = 15_000;
 /** How long to wait for a webhook that must not come. */
 const QUIET_MS = 3_000;
 
-export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() =>
-    // A public operation: no token unless a check asks for one.
-    ctx.client(o.token === undefined ? null : o.token, o.headers).POST(OPERATIONS[operationId].path, {
-      params: { path: { form: formRef(ctx), ...o.path } },
-      body: o.body ?? MOCK_BODY,
-    }),
-  );
+const send = operationSender(operationId);
 
 /** A plausible answer for each field the form defines (required ones must be valid). */
 export function answersFor(fields: FormField[], marker: string): AnswerRequest {
@@ -383,22 +373,12 @@ async function filteredOutSubmission(ctx: CheckContext): Promise<void> {
   }
 }
 
-export const suite: OperationSuite = {
+export const suite = handSuite({
   operationId,
+  // Its happy path is the webhook round trip: an answer must fit the form.
+  happyPath: false,
+  unknown: { name: 'unknown form: 404' },
   checks: [
-    ...documentedStatusChecks(operationId, send),
-    ...prismOwnBehaviour(operationId, send),
-    {
-      name: 'unknown form: 404',
-      operationId,
-      on: 'live',
-      async run(ctx) {
-        ctx.expectResponse(await send(ctx, { path: { form: 'no-such-form-contract-test' } }), {
-          operationId,
-          status: 404,
-        });
-      },
-    },
     { name: 'webhook round trip', operationId, on: 'live', writes: true, run: webhookRoundTrip },
     {
       name: 'a submission the webhook logic excludes: nothing sent, nothing recorded',
@@ -423,4 +403,4 @@ export const suite: OperationSuite = {
       run: publicEdit,
     },
   ],
-};
+});

@@ -1,50 +1,26 @@
-// createFormIntegration: every documented status on the mock; on live targets 401, and with
-// --write the happy path, 403, an invalid webhook URL (422), a body without integration_id (500,
-// as documented) and an Authorization custom header (200). Whatever gets created is deleted.
-import { OPERATIONS } from '@forms-api/types';
+// createFormIntegration beyond the derived checks (which undo what it makes through the DELETE its
+// links lead to): the suite's inactive body, and with --write an invalid webhook URL (422), a body
+// without integration_id (500, as documented) and an Authorization custom header (200).
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
-import {
-  deliberatelyInvalid,
-  documentedStatusChecks,
-  liveBasicChecks,
-  prismOwnBehaviour,
-  type Send,
-} from './common.js';
-import { deleteIntegrationAfterwards, integrationBody } from './helpers.js';
-import type { OperationSuite } from './types.js';
+import { deliberatelyInvalid, handSuite, operationSender } from './common.js';
+import { removeAfterwards } from './derive.js';
+import { integrationBody } from './helpers.js';
 
 const operationId = 'createFormIntegration';
+const send = operationSender(operationId, { body: () => integrationBody() });
 
-export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() =>
-    ctx.client(o.token, o.headers).POST(OPERATIONS[operationId].path, {
-      params: { path: { form: ctx.target.ids.formId, ...o.path } },
-      body: o.body ?? integrationBody(),
-    }),
-  );
-
-/** Deletes what a request created, whether the check meant it to (happy path) or the service should have refused it. */
+/** Deletes what a request created, should the service have accepted what it must refuse. */
 function removeIfCreated(ctx: CheckContext, exchange: Exchange): void {
   const parsed = ctx.json(exchange);
-  const id = parsed.ok
-    ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id
-    : undefined;
-  if (exchange.status === 200 && typeof id === 'number') deleteIntegrationAfterwards(ctx, id);
+  if (exchange.status === 200 && parsed.ok)
+    removeAfterwards(ctx, ctx.operation(operationId), { form: ctx.target.ids.formId }, parsed.value);
 }
 
-export const suite: OperationSuite = {
+export const suite = handSuite({
   operationId,
+  send,
   checks: [
-    ...documentedStatusChecks(operationId, send),
-    ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({
-      operationId,
-      send,
-      happyPath: { writes: true },
-      withoutAbility: { writes: true },
-      inspect: removeIfCreated,
-    }),
     {
       name: 'invalid webhook URL: 422',
       operationId,
@@ -91,4 +67,4 @@ export const suite: OperationSuite = {
       },
     },
   ],
-};
+});

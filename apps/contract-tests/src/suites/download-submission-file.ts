@@ -1,14 +1,13 @@
-// downloadSubmissionFile: every documented status on the mock; on live targets a file entry's
-// signed URL downloads (200, octet-stream, or a 302 to storage that serves it) and a wrong
-// signature is refused (403). Public: no token.
+// downloadSubmissionFile beyond the derived checks: its request is a signed URL, which the spec
+// cannot fill. On live targets a file entry's signed URL downloads (200, octet-stream, or a 302 to
+// storage that serves it: its happy path) and a wrong signature is refused (403).
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { targetFetch } from '../targets/http-client.js';
-import { documentedStatusChecks, prismOwnBehaviour, type SendOptions } from './common.js';
-import type { OperationSuite } from './types.js';
+import { handSuite, operationSender, type SendOptions } from './common.js';
 
 const operationId = 'downloadSubmissionFile';
 const MOCK_FILE = {
@@ -24,18 +23,17 @@ interface FileRef {
   signature: string;
 }
 
-export const send = (ctx: CheckContext, o: SendOptions<typeof operationId> & { file?: FileRef } = {}) => {
-  const file = o.file ?? { form: ctx.target.ids.formId, ...MOCK_FILE };
-  return ctx.send(() =>
-    // A public operation: no token unless a check asks for one.
-    ctx.client(o.token === undefined ? null : o.token, o.headers).GET(OPERATIONS[operationId].path, {
-      params: {
-        path: { form: file.form, filename: file.filename },
-        query: { expires: file.expires, signature: file.signature },
-      },
-      parseAs: 'blob',
-    }),
-  );
+const sendAny = operationSender(operationId);
+
+/** The download of `file` (by default the spec's example file of the target's form). */
+const send = (ctx: CheckContext, o: SendOptions<typeof operationId> & { file?: FileRef } = {}) => {
+  const { file: given, ...options } = o;
+  const file = given ?? { form: ctx.target.ids.formId, ...MOCK_FILE };
+  return sendAny(ctx, {
+    ...options,
+    path: { form: file.form, filename: file.filename },
+    query: { expires: file.expires, signature: file.signature },
+  });
 };
 
 /** The signed URL of a file answer among the first page of submissions. */
@@ -107,11 +105,13 @@ function pinnedStatus(destination: WebhookDestination, signal: AbortSignal): Pro
   });
 }
 
-export const suite: OperationSuite = {
+export const suite = handSuite({
   operationId,
+  send,
+  // Its happy path is the signed URL check; an unknown file's URL carries no valid signature.
+  happyPath: false,
+  unknown: false,
   checks: [
-    ...documentedStatusChecks(operationId, send),
-    ...prismOwnBehaviour(operationId, send),
     {
       name: 'signed URL: the file, or a redirect to it',
       operationId,
@@ -172,4 +172,4 @@ export const suite: OperationSuite = {
       },
     },
   ],
-};
+});

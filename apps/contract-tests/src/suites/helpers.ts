@@ -6,6 +6,8 @@ import { CheckFailed } from '../model.js';
 import { OPERATIONS, type components } from '@forms-api/types';
 import { envVariableOf } from '../targets/settings.js';
 import { SUBMISSION_SEARCH_PAGES } from '../targets/target.js';
+import { operationSender } from './common.js';
+import { createTemporary, removeAfterwards } from './derive.js';
 
 type Submission = components['schemas']['Submission'];
 type SubmissionUpdate = components['schemas']['SubmissionUpdate'];
@@ -31,33 +33,25 @@ export function newSecret(ctx: CheckContext): string {
   return secret;
 }
 
+const CREATE_INTEGRATION = 'createFormIntegration';
+
 /**
- * Creates an integration on the target's form and registers its deletion as a cleanup, so it is
- * removed even when the check fails. Returns its id.
+ * Creates an integration on the target's form and registers its removal (through the DELETE the
+ * spec links it to) as a cleanup, so it is removed even when the check fails. Returns its id.
  */
 export async function createTemporaryIntegration(
   ctx: CheckContext,
   body: WebhookIntegrationInput,
   formId: number = ctx.target.ids.formId,
 ): Promise<{ id: number; body: unknown }> {
-  const exchange = await ctx.send(() =>
-    ctx.client().POST(OPERATIONS.createFormIntegration.path, { params: { path: { form: formId } }, body }),
+  const created = await createTemporary(
+    ctx,
+    ctx.operation(CREATE_INTEGRATION),
+    operationSender(CREATE_INTEGRATION),
+    { path: { form: formId }, body },
+    '$response.body#/form_integration/id',
   );
-  const parsed = ctx.json(exchange);
-  const id = parsed.ok
-    ? (parsed.value as { form_integration?: { id?: unknown } } | null)?.form_integration?.id
-    : undefined;
-  if (exchange.status !== 200 || typeof id !== 'number') {
-    throw new CheckFailed([
-      {
-        kind: 'setup',
-        message: `could not create a temporary integration (status ${exchange.status ?? 'none'})`,
-        exchange,
-      },
-    ]);
-  }
-  deleteIntegrationAfterwards(ctx, id, formId);
-  return { id, body: parsed.ok ? parsed.value : undefined };
+  return { id: Number(created.id), body: created.body };
 }
 
 /** Registers the deletion of an integration as a cleanup of the check (a 404 means the check deleted it already). */
@@ -66,25 +60,8 @@ export function deleteIntegrationAfterwards(
   id: number,
   formId: number = ctx.target.ids.formId,
 ): void {
-  ctx.onCleanup(`delete integration ${id}`, async () => {
-    const del = await ctx.send(() =>
-      ctx
-        .client()
-        .DELETE(OPERATIONS.deleteFormIntegration.path, { params: { path: { form: formId, integrationid: id } } }),
-    );
-    if (del.status !== 200 && del.status !== 204 && del.status !== 404)
-      throw new CheckFailed([{ kind: 'setup', message: `DELETE answered ${del.status ?? 'nothing'}`, exchange: del }]);
-  });
-}
-
-/** The integration to read: the configured one, or (when allowed to write) a temporary one. */
-export async function readableIntegrationId(ctx: CheckContext): Promise<number> {
-  if (ctx.target.ids.integrationId !== undefined) return ctx.target.ids.integrationId;
-  if (!ctx.target.write)
-    return ctx.skip(
-      `no integration to read (set ${envVariableOf('integrationId')}, or run with --write to use a temporary one)`,
-    );
-  return (await createTemporaryIntegration(ctx, integrationBody())).id;
+  // The removal is filled from the creation's request and answer, as the spec's link says: an answer naming `id`.
+  removeAfterwards(ctx, ctx.operation(CREATE_INTEGRATION), { form: formId }, { form_integration: { id } });
 }
 
 /** Finds a submission of the target's form by id, walking the pages (at most `maxPages`). */

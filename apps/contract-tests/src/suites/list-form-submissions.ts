@@ -1,33 +1,19 @@
-// listFormSubmissions: every documented status on the mock; on live targets 401/403/404, page
-// sizes and filters outside the spec (read, never refused), the partial filter on a free plan
-// (403), pagination with a filter and its links, search, and the shape of file answers.
-import { OPERATIONS, type ListSubmissionsQuery, type components } from '@forms-api/types';
+// listFormSubmissions beyond the derived checks: page sizes and filters outside the spec (read,
+// never refused), the partial filter on a free plan (403), pagination with a filter and its links,
+// search, and the shape of file answers.
+import type { ListSubmissionsQuery, components } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
 import { envVariableOf } from '../targets/settings.js';
-import {
-  deliberatelyInvalid,
-  documentedStatusChecks,
-  liveBasicChecks,
-  prismOwnBehaviour,
-  queryOfLink,
-  UNKNOWN_ID,
-  type Send,
-} from './common.js';
+import { deliberatelyInvalid, handSuite, operationSender, queryOfLink } from './common.js';
 import { formFields, META_KEYS } from './helpers.js';
-import type { OperationSuite } from './types.js';
 
 type Submission = components['schemas']['Submission'];
 type SubmissionPage = components['schemas']['SubmissionPage'];
 
 const operationId = 'listFormSubmissions';
 
-export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() =>
-    ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, {
-      params: { path: { id: ctx.target.ids.formId, ...o.path }, ...(o.query ? { query: o.query } : {}) },
-    }),
-  );
+const send = operationSender(operationId);
 
 /** One page, validated; the check stops (as a failure) when the page itself is wrong. */
 async function page(
@@ -60,12 +46,9 @@ function answerText(submission: Submission): string {
   return values.flatMap(flatten).join('\n').toLowerCase();
 }
 
-export const suite: OperationSuite = {
+export const suite = handSuite({
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, send),
-    ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({ operationId, send, unknown: { request: { path: { id: UNKNOWN_ID } } } }),
     {
       name: 'per_page above 100: a page of at most 100',
       operationId,
@@ -289,4 +272,4 @@ export const suite: OperationSuite = {
       },
     },
   ],
-};
+});

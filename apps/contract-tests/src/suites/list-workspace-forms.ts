@@ -1,24 +1,12 @@
-// listWorkspaceForms: every documented status on the mock; on live targets the happy path, 401,
-// 403, 404 and a per_page above 100 (read as 100, never refused).
-import { OPERATIONS } from '@forms-api/types';
-import { documentedStatusChecks, liveBasicChecks, prismOwnBehaviour, UNKNOWN_ID, type Send } from './common.js';
-import type { OperationSuite } from './types.js';
+// listWorkspaceForms beyond the derived checks: a per_page above 100 (read as 100, never refused).
+import { handSuite, operationSender } from './common.js';
 
 const operationId = 'listWorkspaceForms';
+const send = operationSender(operationId);
 
-export const send: Send<typeof operationId> = (ctx, o = {}) =>
-  ctx.send(() =>
-    ctx.client(o.token, o.headers).GET(OPERATIONS[operationId].path, {
-      params: { path: { workspaceId: ctx.target.ids.workspaceId, ...o.path }, ...(o.query ? { query: o.query } : {}) },
-    }),
-  );
-
-export const suite: OperationSuite = {
+export const suite = handSuite({
   operationId,
   checks: [
-    ...documentedStatusChecks(operationId, send),
-    ...prismOwnBehaviour(operationId, send),
-    ...liveBasicChecks({ operationId, send, unknown: { request: { path: { workspaceId: UNKNOWN_ID } } } }),
     {
       name: 'per_page above 100: a page of at most 100',
       operationId,
@@ -38,4 +26,4 @@ export const suite: OperationSuite = {
       },
     },
   ],
-};
+});

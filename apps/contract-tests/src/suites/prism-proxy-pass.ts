@@ -2,14 +2,12 @@
 // Prism's request/response validation (sl-violations header, or its problem+json error bodies) is
 // reported separately, as information: Prism judges 3.1 schemas as draft-07, so the Ajv verdict of
 // the main suite stays the authority.
-import type { OperationId } from '@forms-api/types';
-import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
+import { identifiedParameters, operationsOf, takesIdOrSlug, type SpecOperation } from '../operations.js';
+import { isIdSetting } from '../targets/live.js';
 import { envVariableOf } from '../targets/settings.js';
-import { send as listWorkspaceForms } from './list-workspace-forms.js';
-import { send as listFormSubmissions } from './list-form-submissions.js';
-import { send as listFormIntegrations } from './list-form-integrations.js';
-import { send as listIntegrationEvents } from './list-integration-events.js';
+import { targetIdOf, type Send } from './common.js';
+import type { SendOf } from './derive.js';
 import type { Check, OperationSuite } from './types.js';
 
 /** Prism's findings about one exchange, as lines; `excerpt` cuts quoted bodies (redacting first). */
@@ -44,12 +42,18 @@ export function prismViolations(
   return lines;
 }
 
-function proxyCheck(operationId: OperationId, send: (ctx: CheckContext) => Promise<Exchange>): Check {
+function proxyCheck(op: SpecOperation, send: Send): Check {
+  const { operationId } = op;
   return {
     name: 'through prism proxy --errors',
     operationId,
     on: 'live',
     async run(ctx) {
+      for (const p of identifiedParameters(op))
+        if (targetIdOf(ctx, p.identifies!) === undefined)
+          return ctx.skip(
+            `no ${p.identifies} to read (the embedded sandboxes start without one; against your tenant, set ${envVariableOf(`${p.identifies}Id`)})`,
+          );
       const exchange = await send(ctx);
       const lines = prismViolations(exchange, (text, chars) => ctx.excerpt(text, chars));
       if (lines.length > 0) {
@@ -69,27 +73,24 @@ function proxyCheck(operationId: OperationId, send: (ctx: CheckContext) => Promi
   };
 }
 
-/** getForm is left out: Prism 5.14.2 refuses numeric ids for the id-or-slug parameter (see get-form.ts). */
-export const proxySuites: OperationSuite[] = [
-  { operationId: 'listWorkspaceForms', checks: [proxyCheck('listWorkspaceForms', (ctx) => listWorkspaceForms(ctx))] },
-  {
-    operationId: 'listFormSubmissions',
-    checks: [proxyCheck('listFormSubmissions', (ctx) => listFormSubmissions(ctx))],
-  },
-  {
-    operationId: 'listFormIntegrations',
-    checks: [proxyCheck('listFormIntegrations', (ctx) => listFormIntegrations(ctx))],
-  },
-  {
-    operationId: 'listIntegrationEvents',
-    checks: [
-      proxyCheck('listIntegrationEvents', (ctx) => {
-        if (ctx.target.ids.integrationId === undefined)
-          return ctx.skip(
-            `no integration to read (the embedded sandboxes start without one; against your tenant, set ${envVariableOf('integrationId')})`,
-          );
-        return listIntegrationEvents(ctx);
-      }),
-    ],
-  },
-];
+/**
+ * Whether the proxy pass sends an operation: read-only, secured, answered in JSON, and every path
+ * parameter one the target's id settings fill. An id-or-slug parameter is left out: Prism 5.14.2
+ * coerces a numeric id, which then matches both branches of the `oneOf`, and refuses it (422).
+ */
+export function proxied(op: SpecOperation): boolean {
+  const path = op.parameters.filter((p) => p.in === 'path');
+  return (
+    op.method === 'GET' &&
+    !op.public &&
+    op.successMediaType === 'application/json' &&
+    path.every((p) => p.identifies !== undefined && isIdSetting(`${p.identifies}Id`) && !takesIdOrSlug(p))
+  );
+}
+
+/** One proxy check for each operation of `bundle` the pass sends, in the spec's order. */
+export function proxySuitesFor(bundle: Record<string, unknown>, sendOf: SendOf): OperationSuite[] {
+  return [...operationsOf(bundle).values()]
+    .filter(proxied)
+    .map((op) => ({ operationId: op.operationId, checks: [proxyCheck(op, sendOf(op.operationId))] }));
+}

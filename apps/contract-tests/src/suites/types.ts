@@ -1,12 +1,12 @@
-// The shape of a suite: one module per operation, each exporting the checks for that operation.
-import type { OperationId } from '@forms-api/types';
+// The shape of a suite: the checks of one operation (derived from the spec, plus its hand suite's own).
 import type { CheckContext } from '../check-context.js';
 import type { Target } from '../targets/target.js';
 
 export interface Check {
   /** Short name, unique within the operation (shown in the report and as the JUnit test case). */
   readonly name: string;
-  readonly operationId: OperationId;
+  /** An operation of the spec (or `submissionCreatedWebhook` for the webhook's own checks). */
+  readonly operationId: string;
   /** Which target kinds it runs on; absent: both. */
   readonly on?: Target['kind'];
   /** Needs `--write` (on live targets; sandboxes are always writable). */
@@ -15,6 +15,6 @@ export interface Check {
 }
 
 export interface OperationSuite {
-  readonly operationId: OperationId;
+  readonly operationId: string;
   readonly checks: Check[];
 }

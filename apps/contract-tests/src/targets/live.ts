@@ -30,6 +30,9 @@ const SETTINGS = {
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
+
+/** Whether a setting names an id of the tenant (`formId`): what the suite fills a path parameter from. */
+export const isIdSetting = (key: string): boolean => (SETTINGS as Record<string, string>)[key] === 'id';
 export type LiveSettings = Partial<Record<SettingKey, string>>;
 
 /** The live settings present in the environment, by variable (values are never shown). */

@@ -1,0 +1,111 @@
+// The suite's view of the spec's operations: read once per bundle with specOperations, so the
+// checks, the check context and the proxy pass derive everything from the spec they run against.
+import { specOperations, type SpecOperation, type SpecParameter } from '@forms-api/spec/operations';
+
+export type { SpecOperation, SpecParameter };
+
+const cache = new WeakMap<object, ReadonlyMap<string, SpecOperation>>();
+
+/** Every operation of `bundle`, by operationId, in the spec's order. */
+export function operationsOf(bundle: Record<string, unknown>): ReadonlyMap<string, SpecOperation> {
+  let operations = cache.get(bundle);
+  if (!operations) {
+    operations = new Map(specOperations(bundle).map((op) => [op.operationId, op]));
+    cache.set(bundle, operations);
+  }
+  return operations;
+}
+
+/** The path parameters that name something of the tenant (`x-identifies`), in path order. */
+export const identifiedParameters = (op: SpecOperation): SpecParameter[] =>
+  op.parameters.filter((p) => p.in === 'path' && p.identifies !== undefined);
+
+/** The parameter a 404 check makes unknown: the last one the path identifies (the thing addressed). */
+export const addressedParameter = (op: SpecOperation): SpecParameter | undefined => identifiedParameters(op).at(-1);
+
+const branches = (schema: Record<string, unknown>): Array<Record<string, unknown>> =>
+  Array.isArray(schema.oneOf) ? (schema.oneOf as Array<Record<string, unknown>>) : [schema];
+
+/** A parameter that takes an id or a slug (`oneOf` an integer and a string). */
+export const takesIdOrSlug = (p: SpecParameter): boolean =>
+  branches(p.schema).some((b) => b.type === 'integer') && branches(p.schema).some((b) => b.type === 'string');
+
+/** A parameter whose value may be a string (a slug, a file name): its unknown value is a name, not a number. */
+export const takesString = (p: SpecParameter): boolean => branches(p.schema).some((b) => b.type === 'string');
+
+/** The spec's example of an operation's JSON request body (the media type's `example`, or its first `examples`). */
+export function requestExample(bundle: Record<string, any>, op: SpecOperation): unknown {
+  let body = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
+  if (typeof body?.$ref === 'string')
+    body = body.$ref
+      .slice(2)
+      .split('/')
+      .reduce((n: any, k: string) => n?.[k], bundle);
+  const media = body?.content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0] as { value?: unknown; $ref?: string } | undefined;
+  if (typeof first?.$ref === 'string')
+    return (
+      first.$ref
+        .slice(2)
+        .split('/')
+        .reduce((n: any, k: string) => n?.[k], bundle) as { value?: unknown }
+    )?.value;
+  return first?.value ?? media.schema?.example;
+}
+
+/**
+ * How a temporary resource for `param` of `op` is made, read from the links of the spec: the
+ * operation whose 200 links to `op` and fills `param` from its response (`$response.body#/…`).
+ */
+export interface Provenance {
+  readonly creator: SpecOperation;
+  /** The link expression of the new id (`$response.body#/form_integration/id`). */
+  readonly idExpression: string;
+  /** The creator's path parameters -> this operation's (`$request.path.form` fills `form`). */
+  readonly fromCreatorPath: Readonly<Record<string, string>>;
+}
+
+const RESPONSE_BODY = '$response.body#';
+const REQUEST_PATH = '$request.path.';
+
+export function provenanceOf(
+  operations: ReadonlyMap<string, SpecOperation>,
+  op: SpecOperation,
+  param: SpecParameter,
+): Provenance | undefined {
+  for (const creator of operations.values()) {
+    const link = creator.links.find(
+      (l) => l.operationId === op.operationId && l.parameters[param.name]?.startsWith(RESPONSE_BODY),
+    );
+    if (!link) continue;
+    const fromCreatorPath = Object.fromEntries(
+      Object.entries(link.parameters)
+        .filter(([, expr]) => expr.startsWith(REQUEST_PATH))
+        .map(([name, expr]) => [expr.slice(REQUEST_PATH.length), name]),
+    );
+    return { creator, idExpression: link.parameters[param.name]!, fromCreatorPath };
+  }
+  return undefined;
+}
+
+/** The value a link expression names: a path parameter of the request, or a JSON pointer into the response body. */
+export function linkValue(
+  expression: string,
+  requestPath: Readonly<Record<string, string | number>>,
+  responseBody: unknown,
+): unknown {
+  if (expression.startsWith(REQUEST_PATH)) return requestPath[expression.slice(REQUEST_PATH.length)];
+  if (expression.startsWith(RESPONSE_BODY))
+    return expression
+      .slice(RESPONSE_BODY.length)
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>(
+        (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+        responseBody,
+      );
+  return undefined;
+}
