@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { freePort } from '../src/targets/process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantEnv } from './sandbox-tenant.js';
 import { runCli } from '../src/run-cli.js';
 import { liveTarget, loadLiveConfig } from '../src/targets/live.js';
 import { preflightLive } from '../src/targets/preflight.js';
@@ -21,13 +22,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: false });
-  const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0)!;
-  env = {
-    FORMS_API_BASE_URL: sandbox.baseUrl,
-    FORMS_API_TOKEN: sandbox.tokens.all,
-    FORMS_API_WORKSPACE_ID: String(pro.id),
-    FORMS_API_FORM_ID: String(pro.forms[0]!.id),
-  };
+  env = tenantEnv(sandbox);
 });
 afterAll(() => sandbox?.close());
 

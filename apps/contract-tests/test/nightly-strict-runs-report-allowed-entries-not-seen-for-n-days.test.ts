@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantEnv } from './sandbox-tenant.js';
 import type { AllowedEntrySighting } from '../src/allow-drift.js';
 import { runCli } from '../src/run-cli.js';
 import { loadSpec } from '../src/spec.js';
@@ -29,13 +30,7 @@ let seen: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, rateLimit: false, behaviour: 'observed' });
-  const pro = sandbox.workspaces.find((w) => w.plan === 'pro' && w.forms.length > 0)!;
-  env = {
-    FORMS_API_BASE_URL: sandbox.baseUrl,
-    FORMS_API_TOKEN: sandbox.tokens.all,
-    FORMS_API_WORKSPACE_ID: String(pro.id),
-    FORMS_API_FORM_ID: String(pro.forms[0]!.id),
-  };
+  env = tenantEnv(sandbox);
 });
 afterAll(async () => {
   await sandbox?.close();
