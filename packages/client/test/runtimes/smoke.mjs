@@ -30,4 +30,11 @@ try {
   if (!(error instanceof FormsApiError) || error.kind !== 'not_found') fail(`expected not_found, got ${error}`);
   if (JSON.stringify(error).includes('smoke-token')) fail('the token leaked into the error');
 }
-console.log(`client smoke on ${runtime}: 2 passed, 0 failed`);
+// The generated method of every operation, called directly.
+const failed = await client.operations.getForm({ path: { form: 404 } }).then(
+  () => undefined,
+  (error) => error,
+);
+if (!(failed instanceof FormsApiError) || failed.kind !== 'not_found' || failed.operation?.operationId !== 'getForm')
+  fail(`expected getForm's not_found, got ${failed}`);
+console.log(`client smoke on ${runtime}: 3 passed, 0 failed`);
