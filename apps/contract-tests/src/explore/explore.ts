@@ -2,12 +2,14 @@
 // on every exchange like every other check (status documented, content type, body valid for that
 // status; no 5xx; no or a wrong token 401, a token lacking the ability 403; the list promises),
 // stateful sequences that follow the spec's `links`, wrong parents and another workspace's form.
-// The operations come from the spec (`specOperations`): what a path parameter identifies, the query
-// parameters, the links and the request bodies decide which exploration reaches which operation.
+// The operations come from the spec (`operationsOf`, the suite's one reading of it): what a path
+// parameter identifies, the query parameters, the links and the request bodies decide which
+// exploration reaches which operation.
 // Each exploration is an ordinary check of the runner; each generated case runs by the runner's
 // rules (`runInContext`, `verdictsOf`), and a finding is the shrunk case with the seed.
 import fc from 'fast-check';
-import { specOperations, type SpecLink, type SpecOperation } from '@forms-api/spec/operations';
+import type { SpecLink, SpecOperation } from '@forms-api/spec/operations';
+import { operationsOf } from '../operations.js';
 import type { OperationId } from '@forms-api/types';
 import { CheckContext, type TokenChoice } from '../check-context.js';
 import { createLedgerIndex } from '../drift.js';
@@ -156,8 +158,8 @@ async function setUp(ctx: CheckContext): Promise<Setup> {
  * another workspace's form, forbidden bodies and writes without the right on every write.
  */
 export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): OperationSuite[] {
-  const operations = specOperations(spec.bundle);
-  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const byId = operationsOf(spec.bundle);
+  const operations = [...byId.values()];
   const operationOf = (id: string): SpecOperation => {
     const op = byId.get(id);
     if (!op) throw new Error(`a link leads to ${id}, an operation the spec does not have`);
