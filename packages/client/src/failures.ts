@@ -13,7 +13,7 @@ import { STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
-import { parseRetryAfter } from './retry.js';
+import { askedWait } from './retry.js';
 
 /** What the errors of one client share; set up once by createFormsClient. */
 export interface FailureScope {
@@ -172,7 +172,7 @@ function statusError(
     const text = scope.redact(parsed.replace(/\s+/g, ' ').trim(), { cut: bodyLength !== undefined });
     bodyText = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   }
-  const retryAfterMs = pacing?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), scope.now());
+  const retryAfterMs = pacing?.retryAfterMs ?? askedWait(response.headers, scope.now());
   const serverMessage = typeof body?.message === 'string' ? body.message : undefined;
   const head = `${operationLabel(operation)} failed with ${status}${serverMessage ? ` "${clip(serverMessage)}"` : ''}`;
   const explanation = pacing

@@ -16,7 +16,7 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap of the exponential backoff (default 10 s). */
   maxDelayMs?: number;
-  /** The longest `Retry-After` honoured; a longer one is not waited for (default 60 s). */
+  /** The longest wait the service may ask for (`Retry-After`, else `X-RateLimit-Reset`) that is honoured; a longer one is not waited for (default 60 s). */
   maxRetryAfterMs?: number;
   /** HTTP statuses retried (default 408, 429, 502, 503, 504). Network errors and timeouts always are. */
   retryOn?: readonly number[];
@@ -45,7 +45,7 @@ export interface RetryEvent {
   readonly status?: number;
   /** How long the client waits before the next attempt. */
   readonly delayMs: number;
-  /** Whether `delayMs` is the service's `Retry-After` (else the backoff). */
+  /** Whether `delayMs` is the wait the service asked for (`Retry-After`, else `X-RateLimit-Reset`; else the backoff). */
   readonly retryAfter: boolean;
   /** The operation being retried (method, path, operationId, params), as errors name it. */
   readonly operation: OperationInfo;

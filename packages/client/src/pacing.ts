@@ -5,7 +5,7 @@
 // plain `fetch` users: they share its budget, as they share the service's.
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
-import { parseRetryAfter } from './retry.js';
+import { askedWait } from './retry.js';
 import { withoutQuerySecrets } from './redact.js';
 
 export interface RequestPacerOptions {
@@ -179,7 +179,7 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
       totals.rateLimited++;
       refusals++;
       const now = clock.now();
-      const asked = askedWait(response, now) ?? Math.max(0, windowEndsAt - now);
+      const asked = askedWait(response.headers, now) ?? Math.max(0, windowEndsAt - now);
       // The refusal says when the window ends: everyone holds until then.
       holdUntil = Math.max(holdUntil, now + asked);
       windowEndsAt = now + asked;
@@ -219,14 +219,6 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
     },
   };
   return pacer;
-}
-
-/** The wait a 429 asks for: `Retry-After`, else `X-RateLimit-Reset` (Unix seconds). */
-function askedWait(response: Response, now: number): number | undefined {
-  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now);
-  if (retryAfter !== undefined) return retryAfter;
-  const reset = headerCount(response, 'x-ratelimit-reset');
-  return reset === undefined ? undefined : Math.max(0, reset * 1000 - now);
 }
 
 /** The sentence a paced request's `rate_limited` error ends with. */

@@ -10,7 +10,7 @@ import { FormsApiError } from './errors.js';
 import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
-import { decideRetry, type AttemptOutcome } from './retry.js';
+import { askedWait, decideRetry, type AttemptOutcome } from './retry.js';
 
 /** What every call of one client shares. */
 export interface ClientContext {
@@ -127,7 +127,7 @@ function outcomeOf(result: Attempt, clock: ResolvedClock): AttemptOutcome | unde
   const { response, gaveUp } = result;
   // The pacer has waited out 429s as long as it may: another retry would only wait again.
   if (response.ok || gaveUp) return undefined;
-  return { kind: 'status', status: response.status, retryAfter: response.headers.get('retry-after'), now: clock.now() };
+  return { kind: 'status', status: response.status, askedWaitMs: askedWait(response.headers, clock.now()) };
 }
 
 /** The answer as openapi-fetch is given it, or its FormsApiError for a helper. */

@@ -1,5 +1,5 @@
 // The retry policy as pure functions: whether an attempt is sent again and after how long
-// (full-jitter exponential backoff, or the service's `Retry-After`).
+// (full-jitter exponential backoff, or the wait the service asks for).
 import { kindOfStatus, type FormsApiErrorKind } from './errors.js';
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
@@ -13,24 +13,28 @@ export function backoff(
 }
 
 /**
- * Milliseconds to wait from a `Retry-After` value: delta-seconds or an HTTP date
- * (RFC 9110 §10.2.3). Undefined when absent or unreadable; never negative.
+ * How long the service asks to wait, read the same way for the pacer, the retry policy and an
+ * error's `retryAfterMs`: `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3), else
+ * `X-RateLimit-Reset` (the Unix second the window ends: the service sends both on a 429).
+ * Undefined when neither is there and readable; never negative.
  */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+export function askedWait(headers: Headers, now: number): number | undefined {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (retryAfter !== undefined) {
+    if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  const reset = headers.get('x-ratelimit-reset')?.trim();
+  return reset !== undefined && /^\d+$/.test(reset) ? Math.max(0, Number(reset) * 1000 - now) : undefined;
 }
 
 /** What an attempt ended in, as far as retrying it is concerned. */
 export type AttemptOutcome =
   /** No answer: `reached` when the request may have reached the service (it was sent). */
   | { readonly kind: 'network' | 'timeout'; readonly reached: boolean }
-  /** A non-2xx answer, with its `Retry-After` header, read at `now`. */
-  | { readonly kind: 'status'; readonly status: number; readonly retryAfter: string | null; readonly now: number };
+  /** A non-2xx answer, with the wait it asks for (`askedWait`), if any. */
+  | { readonly kind: 'status'; readonly status: number; readonly askedWaitMs: number | undefined };
 
 export type RetryDecision =
   | { readonly retry: false }
@@ -40,7 +44,7 @@ export type RetryDecision =
       readonly reason: FormsApiErrorKind;
       readonly status?: number;
       readonly delayMs: number;
-      /** Whether `delayMs` is the service's `Retry-After` (else the backoff). */
+      /** Whether `delayMs` is the wait the service asked for (`askedWait`; else the backoff). */
       readonly retryAfter: boolean;
     };
 
@@ -65,7 +69,7 @@ export function decideRetry(
   const { status } = outcome;
   if (!policy.retryOn.has(status)) return NO;
   const reason = kindOfStatus(status);
-  const asked = parseRetryAfter(outcome.retryAfter, outcome.now);
+  const asked = outcome.askedWaitMs;
   if (asked === undefined)
     return { retry: true, reason, status, delayMs: backoff(policy, attempt, random), retryAfter: false };
   // A longer wait than allowed is not shortened: it would only earn another refusal.

@@ -2,7 +2,7 @@
 // attempt number and what the attempt ended in.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { backoff, decideRetry, parseRetryAfter, type RetryPolicy } from '../src/retry.js';
+import { askedWait, backoff, decideRetry, type RetryPolicy } from '../src/retry.js';
 
 const policy: RetryPolicy = {
   retries: 2,
@@ -15,7 +15,11 @@ const policy: RetryPolicy = {
 const NOW = Date.UTC(2025, 0, 1);
 const half = () => 0.5;
 const status = (s: number, retryAfter: string | null = null) =>
-  ({ kind: 'status', status: s, retryAfter, now: NOW }) as const;
+  ({
+    kind: 'status',
+    status: s,
+    askedWaitMs: askedWait(new Headers(retryAfter ? { 'retry-after': retryAfter } : {}), NOW),
+  }) as const;
 
 it('retries network errors and timeouts of a GET with the backoff', () => {
   expect(decideRetry(policy, 'GET', 1, { kind: 'network', reached: true }, half)).toEqual({
@@ -87,9 +91,17 @@ it('backoff is full jitter under min(maxDelayMs, baseDelayMs·2^(n-1)), for any 
   );
 });
 
-it('parseRetryAfter reads seconds and HTTP dates, never negative, undefined when unreadable', () => {
-  expect(parseRetryAfter('120', NOW)).toBe(120_000);
-  expect(parseRetryAfter(new Date(NOW - 5_000).toUTCString(), NOW)).toBe(0);
-  expect(parseRetryAfter('soon', NOW)).toBeUndefined();
-  expect(parseRetryAfter(null, NOW)).toBeUndefined();
+it('askedWait reads Retry-After in seconds or as an HTTP date, else X-RateLimit-Reset, never negative', () => {
+  const asked = (headers: Record<string, string>) => askedWait(new Headers(headers), NOW);
+  expect(asked({ 'retry-after': '120' })).toBe(120_000);
+  expect(asked({ 'retry-after': new Date(NOW - 5_000).toUTCString() })).toBe(0);
+  expect(asked({ 'retry-after': 'soon' })).toBeUndefined();
+  expect(asked({})).toBeUndefined();
+  // The service's reset is the Unix second its window ends.
+  expect(asked({ 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(42_000);
+  expect(asked({ 'x-ratelimit-reset': String(NOW / 1000 - 42) })).toBe(0);
+  expect(asked({ 'x-ratelimit-reset': 'tomorrow' })).toBeUndefined();
+  // Retry-After first; an unreadable one leaves the reset to say.
+  expect(asked({ 'retry-after': '7', 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(7_000);
+  expect(asked({ 'retry-after': 'soon', 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(42_000);
 });
