@@ -113,7 +113,7 @@ async function sendWithRetries(
       }
     }
     if (result.kind === 'failed') throw fail(result.failure);
-    return handOn(ctx, call, reading, result, fail);
+    return handOn(ctx, reading, result, fail);
   }
 }
 
@@ -133,7 +133,6 @@ function outcomeOf(result: Attempt, clock: ResolvedClock): AttemptOutcome | unde
 /** The answer as openapi-fetch is given it, or its FormsApiError for a helper. */
 function handOn(
   ctx: ClientContext,
-  call: ResolvedCall,
   reading: Reading,
   result: Extract<Attempt, { kind: 'answer' }>,
   fail: (what: Failure) => FormsApiError,
@@ -144,7 +143,7 @@ function handOn(
     throw fail({ kind: kindOfAnswer(response.status, body), response, body, bodyLength, pacing: result.gaveUp });
   }
   if (reading.kind === 'stream' && response.ok) {
-    const cap = response.ok ? reading.okCap : call.maxResponseBytes;
+    const cap = reading.okCap;
     const tooLarge = () => fail({ kind: 'response_too_large', limit: cap, response });
     checkDeclaredLength(response, cap, tooLarge);
     return limitBody(response, cap, ctx.client.nativeFetch, tooLarge);
