@@ -6,7 +6,7 @@
 // maintainers point for it.
 import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
-import { FormsApiError } from './errors.js';
+import { isFormsApiError, type FormsApiError } from './errors.js';
 import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
@@ -80,7 +80,9 @@ type Attempt =
       readonly data?: unknown;
       readonly gaveUp?: PacingGiveUp;
     }
-  | { readonly kind: 'failed'; readonly failure: Failure; readonly reached: boolean };
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly reached: boolean }
+  /** The fetch threw an error already typed: a pacer's fetch that gave up on 429s. */
+  | { readonly kind: 'typed'; readonly error: FormsApiError };
 
 async function sendWithRetries(
   ctx: ClientContext,
@@ -95,6 +97,9 @@ async function sendWithRetries(
   for (let attempt = 1; ; attempt++) {
     const fail = (what: Failure) => failure(scope, { method, url, attempts: attempt }, what);
     const result = await sendOnce(ctx, call, reading, request, body, first);
+    // Typed by a pacer's fetch that waited a 429 out as long as it may: a 429 is the pacer's
+    // alone when there is one, so the retry policy does not send it again.
+    if (result.kind === 'typed') throw result.error;
     if (result.kind === 'failed' && result.failure.kind === 'aborted') throw fail(result.failure);
     const outcome = outcomeOf(result, client.clock);
     const decision = outcome && decideRetry(call.retry, method, attempt, outcome, client.clock.random);
@@ -118,7 +123,7 @@ async function sendWithRetries(
 }
 
 /** What the retry policy is told about an attempt; nothing for a success or a final failure. */
-function outcomeOf(result: Attempt, clock: ResolvedClock): AttemptOutcome | undefined {
+function outcomeOf(result: Exclude<Attempt, { kind: 'typed' }>, clock: ResolvedClock): AttemptOutcome | undefined {
   if (result.kind === 'failed') {
     const { failure: what, reached } = result;
     if (what.kind === 'network' || what.kind === 'timeout') return { kind: what.kind, reached };
@@ -195,6 +200,7 @@ async function sendOnce(
   };
   const failed = (error: unknown): Attempt => {
     if (call.signal?.aborted) return { kind: 'failed', failure: { kind: 'aborted' }, reached: true };
+    if (isFormsApiError(error)) return { kind: 'typed', error };
     const reached = phase === 'body' || !refusedBeforeSending(error);
     if (timedOut) return { kind: 'failed', failure: { kind: 'timeout', timeoutMs: call.timeoutMs, phase }, reached };
     return { kind: 'failed', failure: { kind: 'network', cause: error, phase }, reached };
