@@ -27,6 +27,9 @@ import { fileURLToPath } from 'node:url';
 // client.operations, a checked method for every operation of the spec (issue 26), 0.53 kB
 // (19.35 kB): about 0.08 kB for the table's new columns (query names, body, success), the rest
 // for the methods and their request checks. Each operation the spec gains costs its table row.
+// One reader of the wait a 429 asks for (Retry-After, else X-RateLimit-Reset) instead of two, and
+// a pacer's typed error passed on by the client (issue 31): 0.02 kB less minified, 0.02 kB more
+// gzipped (19.37 kB); the budget stays.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
 const BUDGET_BYTES = 19.4 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
