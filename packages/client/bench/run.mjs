@@ -15,12 +15,13 @@ if (!existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)))) {
 }
 const bench = fileURLToPath(new URL('./client.bench.mjs', import.meta.url));
 
-// The target of issue 21: with one request path (openapi-fetch's), forms.get within 5% of
-// openapi-fetch alone, on every runtime.
+// The limit of issue 31: forms.get within 1.25× openapi-fetch alone per call, on every runtime,
+// met by one request path without tricks (issue 21's 1.05× shaped the code around microseconds
+// a service allowing 100 requests a minute never needs).
 const runs = [
-  { name: 'Node 24', command: runtimes['node 24'].command, limit: 1.05 },
-  { name: 'Node 22', command: runtimes['node 22'].command, limit: 1.05 },
-  { name: `Node ${process.versions.node.split('.')[0]}`, command: process.execPath, limit: 1.05 },
+  { name: 'Node 24', command: runtimes['node 24'].command, limit: 1.25 },
+  { name: 'Node 22', command: runtimes['node 22'].command, limit: 1.25 },
+  { name: `Node ${process.versions.node.split('.')[0]}`, command: process.execPath, limit: 1.25 },
 ];
 
 /** Runs the benchmark with `args`, echoing its output; resolves with its BENCH_RESULT line, if any. */
