@@ -8,14 +8,40 @@ import { runTarget } from '../src/runner.js';
 import { loadSpec } from '../src/spec.js';
 import { suitesFor } from '../src/suites/index.js';
 import { startSandboxTarget } from '../src/targets/sandbox.js';
+import type { Target } from '../src/targets/target.js';
+import type { ReceivedWebhook } from '../src/webhooks/receiver.js';
 
 const spec = loadSpec();
 const roundTrip = suitesFor(spec.bundle)
   .filter((s) => s.operationId === 'createFormAnswer')
   .map((s) => ({ ...s, checks: s.checks.filter((c) => c.name === 'webhook round trip') }));
 
-async function runRoundTrip(behaviour: SandboxBehaviour, faults: SandboxFault[] = []) {
-  const target = await startSandboxTarget({ behaviour, faults });
+/** What the receiver hands the check, changed: a sender that decoded the payload's text twice (`\\u00e9` became é). */
+function decodedTwice(target: Target): Target {
+  const reach = target.webhooks!;
+  const changed = (d: ReceivedWebhook | undefined) =>
+    d && { ...d, rawBody: Buffer.from(d.rawBody.toString('utf8').replaceAll('\\\\u00e9', 'é')) };
+  return {
+    ...target,
+    webhooks: {
+      ...reach,
+      receiver: async () => {
+        const shared = await reach.receiver();
+        return {
+          ...shared,
+          at: (path: string) => {
+            const own = shared.at(path);
+            return { ...own, waitFor: async (...args) => changed(await own.waitFor(...args)) };
+          },
+        };
+      },
+    },
+  };
+}
+
+async function runRoundTrip(behaviour: SandboxBehaviour, faults: SandboxFault[] = [], change = (t: Target) => t) {
+  const started = await startSandboxTarget({ behaviour, faults });
+  const target = change(started);
   try {
     const results = await runTarget(target, {
       spec,
@@ -28,7 +54,7 @@ async function runRoundTrip(behaviour: SandboxBehaviour, faults: SandboxFault[] 
     expect(result).toBeDefined();
     return result!;
   } finally {
-    await target.stop();
+    await started.stop();
   }
 }
 
@@ -44,5 +70,11 @@ describe('the webhook round trip', () => {
     const result = await runRoundTrip('contract', ['reencoded-after-signing']);
     expect(result.outcome).toBe('failed');
     expect(result.reason).toMatch(/signature does not verify over the raw body/);
+  });
+
+  it('fails when the payload does not carry an answer as sent', async () => {
+    const result = await runRoundTrip('contract', [], decodedTwice);
+    expect(result.outcome).toBe('failed');
+    expect(result.reason).toMatch(/webhook-answer-changed: data\["[^"]+"\]\.value is not the answer as sent/);
   });
 });
