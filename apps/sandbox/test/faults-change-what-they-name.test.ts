@@ -47,7 +47,8 @@ async function webhookRoundTrip(sb: Sandbox) {
     });
     const ids = await fieldIds(sb, 11);
     await call(sb.baseUrl, 'POST', '/forms/11/answer', {
-      body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' },
+      // Non-ASCII: a sender that re-encodes the body after signing changes its bytes.
+      body: { [ids.Name!]: 'Adé 漢字', [ids.Email!]: 'ada@example.com' },
     });
     const delivery = rx.deliveries[0]!;
     const events = (
@@ -86,6 +87,7 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?page=2&per_page=10', { token: sb.tokens.all })).body
       .data[0].id,
   'bad-signature': async (sb) => (await webhookRoundTrip(sb)).verified,
+  'reencoded-after-signing': async (sb) => (await webhookRoundTrip(sb)).verified,
   'wrong-content-type': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all })).headers.get('content-type'),
   'undocumented-status': async (sb) => {

@@ -198,14 +198,11 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     examples: T[] = [],
     exhaustive = false,
   ): Promise<void> {
+    if (exhaustive) return exploreCases(ctx, name, examples, run, requestsPerCase, describe, [], true);
     const a = allowanceOf(ctx.target);
-    const share = exhaustive
-      ? examples.length * requestsPerCase
-      : Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
-    if (!exhaustive) a.checksLeft--;
-    const numRuns = exhaustive
-      ? examples.length
-      : Math.max(examples.length, 1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
+    const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
+    a.checksLeft--;
+    const numRuns = Math.max(examples.length, 1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
     let spent = 0;
     let last: { unexpected: Failure[]; value: T } | undefined;
     const known = new Map<string, Failure>();
@@ -229,7 +226,6 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         seed: options.seed,
         numRuns,
         examples: examples.map((example) => [example] as [T]),
-        endOnFailure: exhaustive,
         interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
         markInterruptAsFailure: false,
       },
@@ -240,6 +236,50 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       for (const failure of last.unexpected) ctx.fail({ ...failure, message: `${failure.message} — ${replay}` });
     }
     for (const failure of known.values()) ctx.fail(failure);
+  }
+
+  /**
+   * Tries a finite set of cases, each once: `first`, then the others in the seed's order, within
+   * the check's share of the budget (every case when `exhaustive`). Reports every failing case, not
+   * the first: each unexpected failure with its case and the seed, each distinct known one once. A
+   * case is already minimal (nothing to shrink), and stopping at a failure would hide every later one.
+   */
+  async function exploreCases<T>(
+    ctx: CheckContext,
+    name: string,
+    cases: readonly T[],
+    run: (scratch: CheckContext, value: T) => Promise<void>,
+    requestsPerCase: number,
+    describe: (value: T) => string,
+    first: readonly T[] = [],
+    exhaustive = false,
+  ): Promise<void> {
+    const a = allowanceOf(ctx.target);
+    const share = exhaustive ? cases.length * requestsPerCase : Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
+    if (!exhaustive) a.checksLeft--;
+    const rest = cases.filter((c) => !first.includes(c));
+    const shuffled =
+      rest.length > 1
+        ? fc.sample(fc.shuffledSubarray(rest, { minLength: rest.length }), { seed: options.seed, numRuns: 1 })[0]!
+        : rest;
+    let spent = 0;
+    const known = new Set<string>();
+    for (const value of [...first, ...shuffled]) {
+      if (spent >= share || a.requestsLeft - spent <= 0 || Date.now() > a.deadline || ctx.signal.aborted) break;
+      const scratch = new CheckContext(ctx.target, ctx.spec, ctx.signal, ctx.extraSecrets);
+      await runInContext(scratch, () => run(scratch, value));
+      spent += scratch.recorder.size;
+      const found = `found by the explorer (${name}; case: ${describe(value)}); replay: --seed ${options.seed}`;
+      for (const { failure, verdict } of verdictsOf(ctx.target, scratch.failures, ledger)) {
+        if (!verdict?.known) ctx.fail({ ...failure, message: `${failure.message} — ${found}` });
+        else {
+          const key = `${verdict.entryIds.join(' ')} ${failure.operationId ?? ''} ${failure.message}`;
+          if (!known.has(key)) ctx.fail(failure);
+          known.add(key);
+        }
+      }
+    }
+    a.requestsLeft -= spent;
   }
 
   /** A valid body for `op`, generated from its schema and made safe (undefined when it takes none). */
@@ -616,10 +656,10 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         const examples = [...new Set(cases.map((c) => c.name))].flatMap((name) =>
           cases.filter((c) => c.name === name && c.label.includes('number as text')).slice(0, 1),
         );
-        await explore(
+        await exploreCases(
           ctx,
           'forbidden request bodies',
-          fc.constantFrom(...cases),
+          cases,
           async (scratch, c) => {
             const { op } = c;
             const exchange = await request(scratch, op, { path: c.path, body: c.body });

@@ -58,14 +58,25 @@ export function answersFor(fields: FormField[], marker: string): AnswerRequest {
   return answers;
 }
 
+/**
+ * Text whose bytes a sender that re-serialises the payload after signing would change: non-ASCII
+ * (accented, CJK, an emoji outside the BMP), `/` (PHP's json_encode writes `\/` unless told not
+ * to), `<>&'"`, a backslash, a literal `\u00e9` (a double-decoding sender makes it é) and U+2028
+ * (the service writes it as `\u2028`). Nothing to trim at either end and no control character:
+ * the service stores a text answer as sent, so its webhook must carry it unchanged.
+ */
+export const RESERIALISED_TEXT = 'é 漢字 😀 a/b </p> & \' " back\\slash \\u00e9 line\u2028break';
+
 async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
   const hook = await setUpWebhook(ctx);
   const marker = `rt-${Date.now()}`;
   const mark = hook.receiver.received.length;
-  const answer = await send(ctx, {
-    path: { form: ctx.target.ids.formId },
-    body: answersFor(await formFields(ctx), marker),
-  });
+  const fields = await formFields(ctx);
+  const body = answersFor(fields, marker);
+  // The text answers carry the bytes a re-serialising sender would change.
+  const texts = fields.filter((f) => f.type === 'text' && f.id in body);
+  for (const field of texts) body[field.id] = `${field.name} ${marker} ${RESERIALISED_TEXT}`;
+  const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body });
   if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
 
   const delivery = await hook.receiver.waitFor(mark, DELIVERY_TIMEOUT_MS, ctx.signal);
@@ -108,13 +119,43 @@ async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
       expected: 'application/json',
       received: ctx.excerpt(contentType) || 'none',
     });
-  if (!expectValidPayload(ctx, delivery)) return;
+  const payload = expectValidPayload(ctx, delivery);
+  if (!payload) return;
+  for (const field of texts) {
+    // `submission` is keyed by name: of fields sharing a name, the service keeps the last one's answer.
+    const byName = fields.filter((f) => f.name === field.name).length === 1;
+    expectAnswerCarried(ctx, payload, field, body[field.id], byName);
+  }
 
   await expectDispatchRecorded(ctx, hook.integrationId);
 }
 
+/** The payload carries a text answer as it was sent, by field id (`data`) and (`byName`) by name (`submission`). */
+function expectAnswerCarried(
+  ctx: CheckContext,
+  payload: Record<string, unknown>,
+  field: FormField,
+  sent: unknown,
+  byName: boolean,
+) {
+  const { data, submission } = payload as {
+    data?: Record<string, { value?: unknown }>;
+    submission?: Record<string, unknown>;
+  };
+  for (const [where, carried] of [
+    [`data["${field.id}"].value`, data?.[field.id]?.value],
+    ...(byName ? [[`submission["${field.name}"]`, submission?.[field.name]] as const] : []),
+  ]) {
+    if (carried !== sent)
+      ctx.observe('webhook-answer-changed', operationId, `${where} is not the answer as sent`, {
+        expected: ctx.excerpt(JSON.stringify(sent)),
+        received: ctx.excerpt(JSON.stringify(carried) ?? 'absent'),
+      });
+  }
+}
+
 /** The delivery's payload, judged against the webhook schema (undefined when it is not JSON). */
-function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { submission_id?: unknown } | undefined {
+function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): Record<string, unknown> | undefined {
   let payload: unknown;
   try {
     payload = JSON.parse(delivery.rawBody.toString('utf8'));
@@ -136,7 +177,7 @@ function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): { sub
       schemaErrors: valid.errors,
     });
   }
-  return payload !== null && typeof payload === 'object' ? (payload as { submission_id?: unknown }) : {};
+  return payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
 }
 
 /**

@@ -15,6 +15,7 @@ export const SANDBOX_FAULTS = [
   'ignore-filter',
   'overlapping-pages',
   'bad-signature',
+  'reencoded-after-signing',
   'wrong-content-type',
   'undocumented-status',
   'missing-event',
@@ -164,6 +165,20 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       const signature = delivery.headers['x-webhook-signature'];
       if (signature)
         delivery.headers['x-webhook-signature'] = signature.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+    },
+  },
+  'reencoded-after-signing': {
+    name: 'reencoded-after-signing',
+    description:
+      "webhooks are signed over the service's bytes, then sent re-encoded with non-ASCII as \\u escapes (the same JSON, other bytes)",
+    operations: ['createFormAnswer'],
+    // A sender that re-serialises after signing, here as json_encode without JSON_UNESCAPED_UNICODE
+    // would (each UTF-16 unit, so an emoji becomes its surrogate pair); non-ASCII only occurs in strings.
+    delivery(delivery) {
+      delivery.body = delivery.body.replace(
+        /[\u0080-\uffff]/g,
+        (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
     },
   },
   'wrong-content-type': {
