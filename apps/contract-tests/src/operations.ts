@@ -35,23 +35,11 @@ export const takesString = (p: SpecParameter): boolean => branches(p.schema).som
 
 /** The spec's example of an operation's JSON request body (the media type's `example`, or its first `examples`). */
 export function requestExample(bundle: Record<string, any>, op: SpecOperation): unknown {
-  let body = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
-  if (typeof body?.$ref === 'string')
-    body = body.$ref
-      .slice(2)
-      .split('/')
-      .reduce((n: any, k: string) => n?.[k], bundle);
+  const body = dereferenced(bundle, bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody) as any;
   const media = body?.content?.['application/json'];
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0] as { value?: unknown; $ref?: string } | undefined;
-  if (typeof first?.$ref === 'string')
-    return (
-      first.$ref
-        .slice(2)
-        .split('/')
-        .reduce((n: any, k: string) => n?.[k], bundle) as { value?: unknown }
-    )?.value;
+  const first = dereferenced(bundle, Object.values(media.examples ?? {})[0]) as { value?: unknown } | undefined;
   return first?.value ?? media.schema?.example;
 }
 
