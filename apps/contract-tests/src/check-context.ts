@@ -59,7 +59,7 @@ export interface Note {
 }
 
 export class CheckContext {
-  readonly recorder = new ExchangeRecorder();
+  readonly recorder: ExchangeRecorder;
   readonly failures: Failure[] = [];
   /** Informational findings (additive drift from closed validation); never fail a run by themselves. */
   readonly notes: Note[] = [];
@@ -71,7 +71,10 @@ export class CheckContext {
     readonly spec: SpecArtifacts,
     readonly signal: AbortSignal,
     readonly extraSecrets: Map<string, string> = new Map(),
-  ) {}
+  ) {
+    const coverage = target.coverage;
+    this.recorder = new ExchangeRecorder(coverage ? (exchange) => coverage.record(exchange) : undefined);
+  }
 
   #redact: { size: number; redact: Redact } | undefined;
 

@@ -43,7 +43,7 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --explore-budget <n>  requests the explorer may send per target (default 200; 0: no exploring).
   --explore-time <s>  seconds the explorer may run per target (default 90).
   --operation <id>    only these operations (repeatable).
-  --report-dir <dir>  where contract-report.{json,xml} and drift.md go (default ./reports).
+  --report-dir <dir>  where contract-report.{json,xml}, drift.md and coverage.json go (default ./reports).
   -h, --help          this text.
 
 Exit codes: 0 passed; 1 an unexpected failure (with --strict, also drift it does not allow);

@@ -35,23 +35,11 @@ export const takesString = (p: SpecParameter): boolean => branches(p.schema).som
 
 /** The spec's example of an operation's JSON request body (the media type's `example`, or its first `examples`). */
 export function requestExample(bundle: Record<string, any>, op: SpecOperation): unknown {
-  let body = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
-  if (typeof body?.$ref === 'string')
-    body = body.$ref
-      .slice(2)
-      .split('/')
-      .reduce((n: any, k: string) => n?.[k], bundle);
+  const body = dereferenced(bundle, bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody) as any;
   const media = body?.content?.['application/json'];
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0] as { value?: unknown; $ref?: string } | undefined;
-  if (typeof first?.$ref === 'string')
-    return (
-      first.$ref
-        .slice(2)
-        .split('/')
-        .reduce((n: any, k: string) => n?.[k], bundle) as { value?: unknown }
-    )?.value;
+  const first = dereferenced(bundle, Object.values(media.examples ?? {})[0]) as { value?: unknown } | undefined;
   return first?.value ?? media.schema?.example;
 }
 
@@ -108,4 +96,47 @@ export function linkValue(
         responseBody,
       );
   return undefined;
+}
+
+/** Follows local `$ref`s (`#/components/...`) of the bundle until a value that is not one. */
+export function dereferenced(bundle: Record<string, unknown>, value: unknown): unknown {
+  let current = value as { $ref?: unknown } | undefined;
+  for (let hops = 0; hops < 20 && typeof current?.$ref === 'string' && current.$ref.startsWith('#/'); hops++)
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<any>((node, key) => node?.[key], bundle);
+  return current;
+}
+
+/**
+ * The names of a schema's top-level properties, `$ref`s followed and the branches of `allOf`,
+ * `oneOf` and `anyOf` merged (a property of any branch is one the body may carry).
+ */
+export function topLevelProperties(
+  bundle: Record<string, unknown>,
+  schema: unknown,
+  seen = new Set<unknown>(),
+): string[] {
+  const s = dereferenced(bundle, schema) as Record<string, unknown> | undefined;
+  if (!s || typeof s !== 'object' || seen.has(s)) return [];
+  seen.add(s);
+  const names = Object.keys((s.properties as Record<string, unknown> | undefined) ?? {});
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    for (const branch of Array.isArray(s[key]) ? (s[key] as unknown[]) : [])
+      names.push(...topLevelProperties(bundle, branch, seen));
+  return [...new Set(names)];
+}
+
+/** The JSON schema of each documented status of `op` whose answer is JSON (`$ref`s of the response followed). */
+export function responseSchemas(bundle: Record<string, any>, op: SpecOperation): ReadonlyMap<number, unknown> {
+  const responses = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.responses ?? {};
+  const schemas = new Map<number, unknown>();
+  for (const status of op.statuses) {
+    const response = dereferenced(bundle, responses[String(status)]) as { content?: Record<string, any> } | undefined;
+    const json = Object.entries(response?.content ?? {}).find(([type]) => /^application\/(.+\+)?json/.test(type));
+    if (json?.[1]?.schema) schemas.set(status, json[1].schema);
+  }
+  return schemas;
 }

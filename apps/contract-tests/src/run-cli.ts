@@ -165,7 +165,7 @@ export async function runCli(io: CliIo): Promise<number> {
     }
   }
   // The reports first: whatever happens to the terminal afterwards, the CI artifacts exist.
-  let written: { json: string; xml: string; drift: string } | { error: string };
+  let written: { json: string; xml: string; drift: string; coverage: string } | { error: string };
   try {
     written = await writeReports(run.report, options.reportDir, createPlaceholderRedactor(run.secrets), ledger);
   } catch (error) {
@@ -184,5 +184,6 @@ export async function runCli(io: CliIo): Promise<number> {
   io.out(`reports: ${written.json}`);
   io.out(`         ${written.xml}`);
   io.out(`         ${written.drift}`);
+  io.out(`         ${written.coverage}`);
   return io.signal.aborted ? 130 : (settingsRefused ?? run.report.exitCode);
 }

@@ -6,6 +6,7 @@ import type { CheckResult } from './model.js';
 import type { Check } from './suites/types.js';
 import { exploreSuite, type ExploreOptions } from './explore/explore.js';
 import { buildReport, formatDuration, type RunReport, type TargetRun, type TargetTraffic } from './report/model.js';
+import { createCoverageCollector, type CoverageCollector } from './report/coverage.js';
 import { runTarget } from './runner.js';
 import type { SpecArtifacts } from './spec.js';
 import { sendOf, suitesFor } from './suites/index.js';
@@ -105,6 +106,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
   const startedAt = new Date();
   const targets: TargetRun[] = [];
   const results: CheckResult[] = [];
+  // Each target's coverage (its prism proxy pass has one of its own), in the order they ran.
+  const coverage: CoverageCollector[] = [];
   const secrets = options.secrets ?? new Map<string, string>();
   const onResult = (r: CheckResult) =>
     options.log(
@@ -157,7 +160,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       continue;
     }
     for (const [secret, placeholder] of target.secrets) secrets.set(secret, placeholder);
-    target = { ...target, traffic: { requests: 0 } };
+    const collector = createCoverageCollector(target.name, options.spec.bundle, target.baseUrl);
+    coverage.push(collector);
+    target = { ...target, traffic: { requests: 0 }, coverage: collector };
     current = { target, startedAt: Date.now() };
     const targetStartedAt = Date.now();
     // Results are kept as they come, so a crash of the suite itself still leaves them in the report.
@@ -181,7 +186,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
         ...(options.operations ? { operations: options.operations } : {}),
       });
       if (target.kind === 'live' && target.proxyPass && !options.signal.aborted) {
-        await proxyPass(target, options, collect, onStart);
+        await proxyPass(target, options, collect, onStart, coverage);
       }
     } catch (error) {
       crash = `the suite crashed on this target: ${messageOf(error)}`;
@@ -221,6 +226,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRun
       results,
       ledger: options.spec.ledger,
       ...(options.explore && options.explore.budget > 0 ? { explore: options.explore } : {}),
+      coverage: coverage.map((c) => c.summary()),
     }),
     secrets,
   };
@@ -232,6 +238,7 @@ async function proxyPass(
   options: ContractOptions,
   onResult: (r: CheckResult) => void,
   onStart: NonNullable<Parameters<typeof runTarget>[1]['onStart']>,
+  coverage: CoverageCollector[],
 ): Promise<void> {
   const name = `${target.name} (prism proxy)`;
   let proxy;
@@ -251,9 +258,11 @@ async function proxyPass(
     });
     return;
   }
+  const collector = createCoverageCollector(name, options.spec.bundle, proxy.baseUrl);
+  coverage.push(collector);
   try {
     await runTarget(
-      { ...target, name, baseUrl: proxy.baseUrl, write: false },
+      { ...target, name, baseUrl: proxy.baseUrl, write: false, coverage: collector },
       {
         spec: options.spec,
         suites: proxySuitesFor(options.spec.bundle, sendOf),

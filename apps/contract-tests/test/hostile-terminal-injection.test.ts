@@ -49,6 +49,6 @@ describe('a tenant sending terminal control sequences', () => {
     );
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0]).toMatch(/— FAILED$/);
-    expect(run.stdout.split('\n').at(-5)).toBe(verdicts[0]); // then a blank line and the three report paths
+    expect(run.stdout.split('\n').at(-6)).toBe(verdicts[0]); // then a blank line and the four report paths
   });
 });

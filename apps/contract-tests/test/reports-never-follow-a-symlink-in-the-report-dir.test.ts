@@ -18,7 +18,7 @@ describe('writing the reports', () => {
     const root = mkdtempSync(join(tmpdir(), 'report-links-'));
     dirs.push(root);
     const reportDir = join(root, 'reports');
-    const victims = ['contract-report.json', 'contract-report.xml'].map((name) => {
+    const victims = ['contract-report.json', 'contract-report.xml', 'coverage.json'].map((name) => {
       const victim = join(root, `victim-${name}`);
       writeFileSync(victim, 'precious\n');
       return { name, victim };
@@ -40,7 +40,8 @@ describe('writing the reports', () => {
 
     for (const { victim } of victims) expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(() => lstatSync(dangling)).toThrow();
-    for (const path of [written.json, written.xml, written.drift]) expect(lstatSync(path).isSymbolicLink()).toBe(false);
+    for (const path of [written.json, written.xml, written.drift, written.coverage])
+      expect(lstatSync(path).isSymbolicLink()).toBe(false);
     expect(JSON.parse(readFileSync(written.json, 'utf8'))).toMatchObject({ exitCode: 0 });
   });
 });

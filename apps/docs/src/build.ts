@@ -12,6 +12,7 @@ import { readGuides } from './guides.ts';
 import { siteCss } from './site-css.ts';
 import { readDriftLedger, type DriftLedger } from '@forms-api/spec/drift';
 import { knownDifferencesGuide, readSuiteRun } from './known-differences.ts';
+import { coverageGuide, readCoverage } from './coverage-page.ts';
 import { findExternalReferences, rewriteRuntimeFetches, telemetryDisabled } from './offline.ts';
 import { fail, type DocsResult } from './errors.ts';
 import { operationIdsOf, siteSpec } from './site-spec.ts';
@@ -20,7 +21,10 @@ import { referenceForSite } from './reference-text.ts';
 export const appDir = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(appDir, 'dist');
 const repoDir = join(appDir, '..', '..');
-/** The contract suite's report the "Known differences" page reads (FORMS_DOCS_CONTRACT_REPORT moves it). */
+/**
+ * The contract suite's report the "Known differences" page reads (FORMS_DOCS_CONTRACT_REPORT moves
+ * it); the "API coverage" page reads the coverage.json beside it.
+ */
 export const defaultContractReport = join(repoDir, 'apps/contract-tests/reports/contract-report.json');
 const require = createRequire(import.meta.url);
 
@@ -117,6 +121,11 @@ export function buildSite(): DocsResult<BuildOutput> {
   const differences = knownDifferencesGuide(ledger.value, run.value, reference.citations);
   if (!differences.ok) return differences;
   guides.value.push(differences.value);
+  // The same run's coverage, written beside its report.
+  const coverageFile = join(dirname(reportFile), 'coverage.json');
+  const coverage = readCoverage(coverageFile, relative(repoDir, coverageFile) || coverageFile);
+  if (!coverage.ok) return coverage;
+  guides.value.push(coverageGuide(coverage.value));
   const samples = readCodeSamples(operationIdsOf(bundle.value));
   if (!samples.ok) return samples;
   const variants = readOperationVariants(operationIdsOf(bundle.value));

@@ -3,6 +3,7 @@
 import type { DriftLedger } from '@forms-api/spec/drift';
 import { daysBetween, sightingsAfter, type AllowedEntrySighting, type DriftTracking } from '../allow-drift.js';
 import type { CheckResult, Outcome } from '../model.js';
+import type { TargetCoverage } from './coverage.js';
 
 export interface TargetRun {
   readonly name: string;
@@ -72,6 +73,8 @@ export interface RunReport {
   readonly ledgerNotSeen: Array<{ id: string; title: string }>;
   /** Targets whose drift expectation was not met, each with what went wrong; each fails the run. */
   readonly expectationFailures: string[];
+  /** What each target's exchanges covered of the spec (written as coverage.json, not in contract-report.json). */
+  readonly coverage: TargetCoverage[];
   readonly exitCode: 0 | 1;
 }
 
@@ -92,6 +95,7 @@ export function buildReport(input: {
   results: CheckResult[];
   ledger: Pick<DriftLedger, 'entries'>;
   explore?: RunReport['explore'];
+  coverage?: TargetCoverage[];
   allowedDrift?: { ids: string[]; expired: Array<{ id: string; until: string }>; tracking?: DriftTracking };
 }): RunReport {
   const { results, ledger, strict, targets } = input;
@@ -152,6 +156,7 @@ export function buildReport(input: {
       .filter((e) => !seenOnTenants.has(e.id) && e.match.some((m) => ranOnTenants.has(m.operationId)))
       .map((e) => ({ id: e.id, title: e.title })),
     expectationFailures,
+    coverage: input.coverage ?? [],
     exitCode: failed ? 1 : 0,
   };
 }

@@ -2,6 +2,7 @@
 // failure with expected vs received and a curl repro, then the ledger entries seen and not seen.
 import type { RunReport } from './model.js';
 import { formatDuration, totalsOf } from './model.js';
+import { coverageLine } from './coverage.js';
 
 const pad = (text: string, width: number): string =>
   text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -111,6 +112,11 @@ export function renderSummary(report: RunReport): string {
       out.push(`${x.name}: ${tr.requests} requests sent${paced}, ${formatDuration(tr.durationMs)}`);
     }
     out.push(`duration: ${formatDuration(report.durationMs)}`, '');
+  }
+  if (report.coverage.length > 0) {
+    out.push('-- Coverage (coverage.json) --');
+    for (const c of report.coverage) out.push(coverageLine(c));
+    out.push('');
   }
   if (report.explore)
     out.push(

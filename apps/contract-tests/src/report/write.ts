@@ -1,4 +1,4 @@
-// Writes contract-report.json, contract-report.xml and drift.md into the report directory. Both are redacted
+// Writes contract-report.json, contract-report.xml, drift.md and coverage.json into the report directory. Both are redacted
 // as data (every string of the report) and again as text; the JSON drops raw exchanges.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import type { DriftLedger } from '@forms-api/spec/drift';
 import { renderDriftMarkdown } from './drift-markdown.js';
 import { renderJUnit } from './junit.js';
 import type { RunReport } from './model.js';
+import { coverageReport } from './coverage.js';
 import { redactValue, type Redact } from './placeholders.js';
 import { redactKeepingRepros } from './repros.js';
 import { xmlEscape } from './junit.js';
@@ -21,7 +22,7 @@ export function toJson(report: RunReport, redact: Redact): string {
   );
 }
 
-function renderJson(report: RunReport, redact: Redact): string {
+function renderJson({ coverage: _coverage, ...report }: RunReport, redact: Redact): string {
   const results = report.results.map(({ failures, ...rest }) => ({
     ...rest,
     failures: failures.map(({ exchange, schemaErrors, ...f }) => ({
@@ -52,15 +53,18 @@ export async function writeReports(
   dir: string,
   redact: Redact,
   ledger: Pick<DriftLedger, 'entries'>,
-): Promise<{ json: string; xml: string; drift: string }> {
+): Promise<{ json: string; xml: string; drift: string; coverage: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, 'contract-report.json');
   const xml = join(dir, 'contract-report.xml');
   const drift = join(dir, 'drift.md');
+  const coverage = join(dir, 'coverage.json');
   await writeReplacing(json, toJson(report, redact));
   await writeReplacing(xml, toJUnit(report, redact));
   await writeReplacing(drift, redact(renderDriftMarkdown(report, ledger)));
-  return { json, xml, drift };
+  // Names from the spec and counts only; redacted as data all the same, like every report.
+  await writeReplacing(coverage, JSON.stringify(redactValue(coverageReport(report.coverage), redact), null, 2) + '\n');
+  return { json, xml, drift, coverage };
 }
 
 /**

@@ -16,8 +16,11 @@ export type RawClient = Client<paths>;
 /** Collects the exchanges of one client; owned by a check run, never shared globally. */
 export class ExchangeRecorder {
   readonly #exchanges: Exchange[] = [];
+  /** `onRecord`: told of each exchange as it is recorded (the target's coverage). */
+  constructor(private readonly onRecord?: (exchange: Exchange) => void) {}
   add(exchange: Exchange): void {
     this.#exchanges.push(exchange);
+    this.onRecord?.(exchange);
   }
   get size(): number {
     return this.#exchanges.length;

@@ -1,6 +1,7 @@
 // What a suite needs to know about the service it runs against: where it is, which tokens and ids
 // it may use, whether it may change data and how webhooks can reach the suite's receiver.
 import type { RequestPacer } from '@forms-api/client';
+import type { CoverageCollector } from '../report/coverage.js';
 import { ABILITIES, type Ability } from '@forms-api/types';
 import { envVariableOf, placeholderOf } from './settings.js';
 import type { DriftExpectation } from '../report/model.js';
@@ -112,6 +113,8 @@ export interface Target {
   readonly pacing?: TargetPacing;
   /** Counts the requests the suite sent to this target (for the summary). */
   readonly traffic?: TrafficMeter;
+  /** Told of every exchange the checks record on this target (coverage.json). */
+  readonly coverage?: CoverageCollector;
   /** Secret value -> placeholder, for redaction in every output. */
   readonly secrets: ReadonlyMap<string, string>;
   /** Stops whatever the target started (idempotent). */
