@@ -40,5 +40,8 @@ export interface SpecOperation {
   readonly links: readonly SpecLink[];
 }
 
+/** Follows local `$ref`s (`#/components/...`) of `bundle` until a value that is not one; other values as they are. */
+export function resolved(bundle: Record<string, unknown>, value: unknown): unknown;
+
 /** Every operation of a bundled spec, in the order the spec lists them. */
 export function specOperations(bundle: Record<string, unknown>): SpecOperation[];

@@ -5,7 +5,7 @@
 import { PATH_ITEM_METHODS } from './path-item-methods.mjs';
 
 /** Follows a local `$ref` (`#/components/...`) of the bundle; other values are returned as they are. */
-function resolved(bundle, value) {
+export function resolved(bundle, value) {
   let current = value;
   for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
     if (hops > 20 || !current.$ref.startsWith('#/')) throw new Error(`cannot follow $ref ${current.$ref}`);

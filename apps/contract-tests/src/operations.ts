@@ -1,6 +1,6 @@
 // The suite's view of the spec's operations: read once per bundle with specOperations, so the
 // checks, the check context and the proxy pass derive everything from the spec they run against.
-import { specOperations, type SpecOperation, type SpecParameter } from '@forms-api/spec/operations';
+import { resolved, specOperations, type SpecOperation, type SpecParameter } from '@forms-api/spec/operations';
 
 export type { SpecOperation, SpecParameter };
 
@@ -35,11 +35,11 @@ export const takesString = (p: SpecParameter): boolean => branches(p.schema).som
 
 /** The spec's example of an operation's JSON request body (the media type's `example`, or its first `examples`). */
 export function requestExample(bundle: Record<string, any>, op: SpecOperation): unknown {
-  const body = dereferenced(bundle, bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody) as any;
+  const body = resolved(bundle, bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody) as any;
   const media = body?.content?.['application/json'];
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
-  const first = dereferenced(bundle, Object.values(media.examples ?? {})[0]) as { value?: unknown } | undefined;
+  const first = resolved(bundle, Object.values(media.examples ?? {})[0]) as { value?: unknown } | undefined;
   return first?.value ?? media.schema?.example;
 }
 
@@ -98,18 +98,6 @@ export function linkValue(
   return undefined;
 }
 
-/** Follows local `$ref`s (`#/components/...`) of the bundle until a value that is not one. */
-export function dereferenced(bundle: Record<string, unknown>, value: unknown): unknown {
-  let current = value as { $ref?: unknown } | undefined;
-  for (let hops = 0; hops < 20 && typeof current?.$ref === 'string' && current.$ref.startsWith('#/'); hops++)
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<any>((node, key) => node?.[key], bundle);
-  return current;
-}
-
 /**
  * The names of a schema's top-level properties, `$ref`s followed and the branches of `allOf`,
  * `oneOf` and `anyOf` merged (a property of any branch is one the body may carry).
@@ -119,7 +107,7 @@ export function topLevelProperties(
   schema: unknown,
   seen = new Set<unknown>(),
 ): string[] {
-  const s = dereferenced(bundle, schema) as Record<string, unknown> | undefined;
+  const s = resolved(bundle, schema) as Record<string, unknown> | undefined;
   if (!s || typeof s !== 'object' || seen.has(s)) return [];
   seen.add(s);
   const names = Object.keys((s.properties as Record<string, unknown> | undefined) ?? {});
@@ -134,7 +122,7 @@ export function responseSchemas(bundle: Record<string, any>, op: SpecOperation):
   const responses = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.responses ?? {};
   const schemas = new Map<number, unknown>();
   for (const status of op.statuses) {
-    const response = dereferenced(bundle, responses[String(status)]) as { content?: Record<string, any> } | undefined;
+    const response = resolved(bundle, responses[String(status)]) as { content?: Record<string, any> } | undefined;
     const json = Object.entries(response?.content ?? {}).find(([type]) => /^application\/(.+\+)?json/.test(type));
     if (json?.[1]?.schema) schemas.set(status, json[1].schema);
   }
