@@ -33,7 +33,7 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       tenant has shown for n days or more. When each was last seen is carried
                       by the report: the run reads the previous contract-report.json in
                       --report-dir (keep that folder between runs) and writes the new dates.
-  --no-proxy          skip the prism proxy pass in front of live targets.
+  --no-proxy          skip the prism proxy pass (of the sandboxes and of a live target).
   --no-preflight      live target: skip checking the settings against the tenant before the run
                       (reachable, the forms API, token accepted with its abilities, ids exist).
   --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the

@@ -61,9 +61,14 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
     case 'prism':
       return startPrismTarget(options.spec);
     case 'sandbox':
-      return startSandboxTarget({ expectsDrift: 'none' });
+      return startSandboxTarget({ expectsDrift: 'none', proxyPass: options.proxyPass });
     case 'sandbox-observed':
-      return startSandboxTarget({ name: 'sandbox (observed)', behaviour: 'observed', expectsDrift: 'every-entry' });
+      return startSandboxTarget({
+        name: 'sandbox (observed)',
+        behaviour: 'observed',
+        expectsDrift: 'every-entry',
+        proxyPass: options.proxyPass,
+      });
     case 'live': {
       if (!options.live)
         throw new ContractTestsError(

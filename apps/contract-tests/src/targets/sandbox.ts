@@ -23,6 +23,8 @@ export async function startSandboxTarget(
     behaviour?: SandboxBehaviour;
     faults?: readonly SandboxFault[];
     expectsDrift?: DriftExpectation;
+    /** Send the read-only requests again through `prism proxy` (default true; `--no-proxy` turns it off). */
+    proxyPass?: boolean;
   } = {},
 ): Promise<Target> {
   const sandbox: SandboxHandle = await startSandbox({
@@ -74,7 +76,7 @@ export async function startSandboxTarget(
       },
       write: true,
       webhooks: { receiver: hooks.receiver, receiverUrl: (port, path) => `http://127.0.0.1:${port}${path}` },
-      proxyPass: true,
+      proxyPass: options.proxyPass ?? true,
       // The contract's sandbox must show no drift; the service's, every entry of the ledger.
       ...(options.expectsDrift ? { expectsDrift: options.expectsDrift } : {}),
       secrets,
