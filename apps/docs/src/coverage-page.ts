@@ -1,8 +1,8 @@
 // The "API coverage" page: what the contract suite's last run exercised of the spec, read from its
 // coverage.json (written beside contract-report.json) when one is present at build time. The file
 // is data from outside the site's sources: every name in it is shown as text, never rendered.
-import { existsSync, readFileSync } from 'node:fs';
-import { fail, type DocsResult } from './errors.ts';
+import type { DocsResult } from './errors.ts';
+import { readReportFile } from './report-file.ts';
 import type { Guide } from './guides.ts';
 import { inlineCode, tableCell } from './markdown-text.ts';
 
@@ -39,25 +39,15 @@ export type CoverageSource =
 
 /** Reads coverage.json at `file`; absent is "not run", unreadable or of another shape is an error (never guessed). */
 export function readCoverage(file: string, shownPath: string): DocsResult<CoverageSource> {
-  if (!existsSync(file)) return { ok: true, value: { kind: 'not-run', path: shownPath } };
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    return fail(
-      'report_invalid',
-      `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`,
-      { context: { file: shownPath }, cause: err },
-    );
-  }
-  const problem = coverageProblem(json);
-  if (problem)
-    return fail(
-      'report_invalid',
-      `${shownPath} is not a contract suite coverage report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
-      { context: { file: shownPath, problem } },
-    );
-  return { ok: true, value: { kind: 'report', path: shownPath, coverage: json as SuiteCoverage } };
+  const read = readReportFile<SuiteCoverage>(file, shownPath, 'a contract suite coverage report', coverageProblem);
+  if (!read.ok) return read;
+  return {
+    ok: true,
+    value:
+      read.value === undefined
+        ? { kind: 'not-run', path: shownPath }
+        : { kind: 'report', path: shownPath, coverage: read.value },
+  };
 }
 
 const isCount = (c: unknown): boolean =>

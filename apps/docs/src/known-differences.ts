@@ -1,9 +1,9 @@
 // The "Known differences" page: the drift ledger (@forms-api/spec/drift.json, bundled from
 // spec/drift.yaml) as a guide a reader can learn from, with where the contract suite last saw each
 // entry, read from its JSON report when one is present at build time.
-import { existsSync, readFileSync } from 'node:fs';
 import type { DriftEntry, DriftLedger, DriftSourceCitation } from '@forms-api/spec/drift';
 import { fail, type DocsResult } from './errors.ts';
+import { readReportFile } from './report-file.ts';
 import type { Guide } from './guides.ts';
 import { inlineCode, markdownText, tableCell } from './markdown-text.ts';
 import type { SourceCitation } from './reference-text.ts';
@@ -25,25 +25,15 @@ export type SuiteRunSource = { kind: 'report'; path: string; run: SuiteRun } | {
 
 /** Reads the contract suite's report at `file`; absent is "not run", unreadable is an error (never guessed). */
 export function readSuiteRun(file: string, shownPath: string): DocsResult<SuiteRunSource> {
-  if (!existsSync(file)) return { ok: true, value: { kind: 'not-run', path: shownPath } };
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    return fail(
-      'report_invalid',
-      `${shownPath} is not JSON (${(err as Error).message}): run the contract suite again, or delete the file to build the page without a run`,
-      { context: { file: shownPath }, cause: err },
-    );
-  }
-  const problem = suiteRunProblem(json);
-  if (problem)
-    return fail(
-      'report_invalid',
-      `${shownPath} is not a contract suite report: ${problem}. Run the contract suite again, or delete the file to build the page without a run`,
-      { context: { file: shownPath, problem } },
-    );
-  return { ok: true, value: { kind: 'report', path: shownPath, run: json as SuiteRun } };
+  const read = readReportFile<SuiteRun>(file, shownPath, 'a contract suite report', suiteRunProblem);
+  if (!read.ok) return read;
+  return {
+    ok: true,
+    value:
+      read.value === undefined
+        ? { kind: 'not-run', path: shownPath }
+        : { kind: 'report', path: shownPath, run: read.value },
+  };
 }
 
 function suiteRunProblem(json: unknown): string | undefined {
