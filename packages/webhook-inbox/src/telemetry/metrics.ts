@@ -164,32 +164,23 @@ function state(): MetricsState {
 
 function prometheusInstruments(registry: Registry): Record<InstrumentName, PrometheusInstrument> {
   const registers = [registry];
-  /** Gauges are set from Redis at scrape time: every gauge of one scrape from one read. */
-  const collectGauges = async () => {
-    const readings = gaugeReadings(await sharedSnapshots());
-    for (const name of Object.keys(INSTRUMENTS) as InstrumentName[])
-      if (INSTRUMENTS[name].kind === 'gauge') (built[name] as Gauge<string>).reset();
-    for (const { gauge, value, labels } of readings) (built[gauge] as Gauge<string>).set(labels, value);
-  };
-  let pendingCollect: Promise<void> | undefined;
-  const built = Object.fromEntries(
+  return Object.fromEntries(
     (Object.entries(INSTRUMENTS) as Array<[InstrumentName, (typeof INSTRUMENTS)[InstrumentName]]>).map(([key, d]) => {
       const common = { name: d.prometheus, help: d.description, labelNames: [...d.labels], registers };
       if (d.kind === 'counter') return [key, new Counter(common)];
       if (d.kind === 'histogram') return [key, new Histogram({ ...common, buckets: [...d.buckets] })];
-      return [
-        key,
-        new Gauge({
-          ...common,
-          collect: () =>
-            (pendingCollect ??= collectGauges().finally(() => {
-              pendingCollect = undefined;
-            })),
-        }),
-      ];
+      // Set from Redis at scrape time: the gauges of one scrape share one read (sharedSnapshots).
+      const gauge: Gauge<string> = new Gauge({
+        ...common,
+        async collect() {
+          const readings = gaugeReadings(await sharedSnapshots());
+          gauge.reset();
+          for (const r of readings) if (r.gauge === key) gauge.set(r.labels, r.value);
+        },
+      });
+      return [key, gauge];
     }),
   ) as Record<InstrumentName, PrometheusInstrument>;
-  return built;
 }
 
 /** The OTel instruments of the MeterProvider registered now (re-created if the app registers another later). */
