@@ -33,8 +33,6 @@ export interface SpecOperation {
   readonly parameters: readonly SpecParameter[];
   /** The JSON request body, when the operation takes one. */
   readonly jsonBody?: { readonly schema: Record<string, unknown>; readonly required: boolean };
-  /** The media type of the 200 answer (`application/json`, or a file's). */
-  readonly successMediaType?: string;
   /** Every media type of the 200 answer (empty when it has no content). */
   readonly successMediaTypes: readonly string[];
   readonly links: readonly SpecLink[];

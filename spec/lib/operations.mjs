@@ -63,7 +63,6 @@ export function specOperations(bundle) {
         ...(body?.content?.['application/json']
           ? { jsonBody: { schema: body.content['application/json'].schema ?? {}, required: body.required === true } }
           : {}),
-        successMediaType: Object.keys(success?.content ?? {})[0],
         successMediaTypes: Object.keys(success?.content ?? {}),
         links,
       });

@@ -58,7 +58,7 @@ describe('specOperations', () => {
       method: 'GET',
       abilities: ['things-read'],
       public: false,
-      successMediaType: 'text/csv',
+      successMediaTypes: ['text/csv'],
       successMediaTypes: ['text/csv'],
       parameters: [
         { name: 'thing', in: 'path', required: true, identifies: 'thing' },

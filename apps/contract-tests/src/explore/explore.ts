@@ -431,7 +431,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
 
   // Query parameters of every list a target can address: valid, boundary, invalid and hostile values.
   const lists = secured.filter(
-    (op) => op.method === 'GET' && isJson(op.successMediaType) && op.parameters.some((p) => p.in === 'query'),
+    (op) => op.method === 'GET' && isJson(op.successMediaTypes[0]) && op.parameters.some((p) => p.in === 'query'),
   );
   for (const op of lists) {
     const parameters = op.parameters.filter((p) => p.in === 'query');

@@ -88,7 +88,7 @@ export function operationSender<Op extends string>(
         params: { path: { ...targetPath(ctx, op), ...o.path }, ...(o.query ? { query: o.query } : {}) },
         ...(body !== undefined ? { body } : {}),
         // Another media type than JSON (a file) is read as bytes; the suite judges the recorded exchange.
-        ...(op.successMediaType && op.successMediaType !== 'application/json' ? { parseAs: 'blob' } : {}),
+        ...(op.successMediaTypes[0] && op.successMediaTypes[0] !== 'application/json' ? { parseAs: 'blob' } : {}),
       }),
     );
   };

@@ -83,7 +83,7 @@ export function proxied(op: SpecOperation): boolean {
   return (
     op.method === 'GET' &&
     !op.public &&
-    op.successMediaType === 'application/json' &&
+    op.successMediaTypes[0] === 'application/json' &&
     path.every((p) => p.identifies !== undefined && isIdSetting(`${p.identifies}Id`) && !takesIdOrSlug(p))
   );
 }
