@@ -59,6 +59,10 @@ const expectedOperations: Array<[string, string, string, string | null, string[]
     'manage-integrations',
     ['200', '401', '403', '404', '422', '429'],
   ],
+  ['listAllForms', 'get', '/open/forms', 'forms-read', ['200', '401', '403', '429']],
+  ['createForm', 'post', '/open/forms', 'forms-write', ['200', '401', '403', '422', '429']],
+  ['updateForm', 'put', '/open/forms/{form}', 'forms-write', ['200', '401', '403', '404', '422', '429']],
+  ['deleteForm', 'delete', '/open/forms/{form}', 'forms-write', ['200', '401', '403', '404', '429']],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
   [
     'downloadSubmissionFile',
