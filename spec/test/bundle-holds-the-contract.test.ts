@@ -63,6 +63,20 @@ const expectedOperations: Array<[string, string, string, string | null, string[]
   ['createForm', 'post', '/open/forms', 'forms-write', ['200', '401', '403', '422', '429']],
   ['updateForm', 'put', '/open/forms/{form}', 'forms-write', ['200', '401', '403', '404', '422', '429']],
   ['deleteForm', 'delete', '/open/forms/{form}', 'forms-write', ['200', '401', '403', '404', '429']],
+  [
+    'deleteFormSubmission',
+    'delete',
+    '/open/forms/{id}/submissions/{submission_id}',
+    'forms-write',
+    ['200', '401', '403', '404', '429'],
+  ],
+  [
+    'exportFormSubmissions',
+    'post',
+    '/open/forms/{id}/submissions/export',
+    'forms-read',
+    ['200', '401', '403', '404', '422', '429'],
+  ],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
   [
     'downloadSubmissionFile',
@@ -211,6 +225,30 @@ describe('the bundled spec', () => {
       }).valid,
     ).toBe(true);
     expect(validator.validateResponse('createFormAnswer', 422, { errors: {} }).valid).toBe(false);
+  });
+
+  it('types both answers of the export and says a token cannot follow its job', () => {
+    const validator = createSpecValidator(bundle);
+    const exportOp = byId.get('exportFormSubmissions')!.operation;
+    expect(Object.keys(exportOp.responses['200'].content)).toEqual(['text/csv', 'application/json']);
+    expect(exportOp.description).toMatch(/cannot reach the export's result/);
+    expect(exportOp.responses['429'].$ref).toBe('#/components/responses/ExportRateLimited');
+    expect(bundle.components.headers.ExportRateLimitLimit.description).toMatch(/\(10\)/);
+    const started = { type: 'success', message: 'Export started.', job_id: crypto.randomUUID(), is_async: true };
+    expect(validator.validateComponent('SubmissionExportStarted', started).valid).toBe(true);
+    expect(validator.validateComponent('SubmissionExportStarted', { ...started, is_async: false }).valid).toBe(false);
+    expect(validator.validateComponent('SubmissionExportRequest', { columns: {} }).valid).toBe(false);
+  });
+
+  it('asks for the whole form on an update, as the service does (upstream #921)', () => {
+    const update = byId.get('updateForm')!.operation;
+    expect(update.description).toMatch(/whole form/);
+    expect(update.description).toMatch(/#921/);
+    const input = bundle.components.schemas.FormInput;
+    expect(input.required).toEqual(expect.arrayContaining(['title', 'visibility', 'language', 'theme', 'properties']));
+    expect(input.properties.properties.minItems).toBe(1);
+    const validator = createSpecValidator(bundle);
+    expect(validator.validateComponent('FormInput', { title: 'Only the title' }).valid).toBe(false);
   });
 
   it('describes submission.created with its signature header and the standalone payload schema', () => {
