@@ -77,6 +77,22 @@ const expectedOperations: Array<[string, string, string, string | null, string[]
     'forms-read',
     ['200', '401', '403', '404', '422', '429'],
   ],
+  ['listWorkspaces', 'get', '/open/workspaces', 'workspaces-read', ['200', '401', '403', '429']],
+  ['createWorkspace', 'post', '/open/workspaces/create', 'workspaces-write', ['200', '401', '403', '422', '429']],
+  [
+    'updateWorkspace',
+    'put',
+    '/open/workspaces/{workspaceId}',
+    'workspaces-write',
+    ['200', '401', '403', '404', '422', '429'],
+  ],
+  [
+    'deleteWorkspace',
+    'delete',
+    '/open/workspaces/{workspaceId}',
+    'workspaces-write',
+    ['200', '401', '403', '404', '429'],
+  ],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
   [
     'downloadSubmissionFile',
