@@ -128,6 +128,27 @@ const expectedOperations: Array<[string, string, string, string | null, string[]
     'workspaces-read',
     ['200', '401', '403', '404', '429'],
   ],
+  [
+    'listWorkspaceInvites',
+    'get',
+    '/open/workspaces/{workspaceId}/invites',
+    'workspaces-write',
+    ['200', '401', '403', '404', '429'],
+  ],
+  [
+    'resendWorkspaceInvite',
+    'post',
+    '/open/workspaces/{workspaceId}/invites/{inviteId}/resend',
+    'workspaces-write',
+    ['200', '400', '401', '403', '404', '429'],
+  ],
+  [
+    'cancelWorkspaceInvite',
+    'delete',
+    '/open/workspaces/{workspaceId}/invites/{inviteId}/cancel',
+    'workspaces-write',
+    ['200', '400', '401', '403', '404', '429'],
+  ],
   ['createFormAnswer', 'post', '/forms/{form}/answer', null, ['200', '403', '404', '422', '429']],
   [
     'downloadSubmissionFile',
@@ -300,6 +321,23 @@ describe('the bundled spec', () => {
     expect(input.properties.properties.minItems).toBe(1);
     const validator = createSpecValidator(bundle);
     expect(validator.validateComponent('FormInput', { title: 'Only the title' }).valid).toBe(false);
+  });
+
+  it('names members and invitations in paths, and checks the workspace abilities the service checks', () => {
+    expect(bundle.components.parameters.UserId['x-identifies']).toBe('user');
+    expect(bundle.components.parameters.InviteId['x-identifies']).toBe('invite');
+    const abilities = new Set(
+      [...operations()].flatMap((o) => o.operation.security.flatMap((r: any) => r.personalAccessToken ?? [])),
+    );
+    expect(abilities).toContain('workspaces-read');
+    expect(abilities).toContain('workspaces-write');
+    // Tokens can carry these two, but the service checks them nowhere: no operation may ask for them.
+    expect(abilities).not.toContain('workspace-users-read');
+    expect(abilities).not.toContain('workspace-users-write');
+    const validator = createSpecValidator(bundle);
+    const refused = { type: 'error', success: false, message: 'Invite already accepted.' };
+    expect(validator.validateResponse('cancelWorkspaceInvite', 400, refused).valid).toBe(true);
+    expect(validator.validateResponse('cancelWorkspaceInvite', 400, { ...refused, success: true }).valid).toBe(false);
   });
 
   it('describes submission.created with its signature header and the standalone payload schema', () => {
