@@ -9,8 +9,17 @@ export type Role = 'admin' | 'user' | 'readonly';
  * (an outsider to workspace 1, a read-only member).
  */
 export const TOKEN_NAMES = ['all', 'read', 'write', 'integrations', 'none', 'outsider', 'readonly'] as const;
-/** Tokens a seed may add (the default seed does): each pair of abilities that lacks one. */
-export const OPTIONAL_TOKEN_NAMES = ['withoutRead', 'withoutWrite', 'withoutIntegrations'] as const;
+/** Tokens a seed may add (the default seed does): each pair of form abilities that lacks one, and the ones below. */
+export const OPTIONAL_TOKEN_NAMES = [
+  'withoutRead',
+  'withoutWrite',
+  'withoutIntegrations',
+  /** A member of workspace 1 with the role `user` (neither admin nor read-only), every ability. */
+  'editor',
+  /** Workspace 1's admin, holding only `workspaces-read`, or only `workspaces-write`. */
+  'workspacesRead',
+  'workspacesWrite',
+] as const;
 export type TokenName = (typeof TOKEN_NAMES)[number] | (typeof OPTIONAL_TOKEN_NAMES)[number];
 /** The tokens of a started sandbox, by name. */
 export type SandboxTokens = Record<(typeof TOKEN_NAMES)[number], string> &
@@ -20,12 +29,30 @@ export interface Workspace {
   id: number;
   name: string;
   plan: Plan;
+  /** The workspace's emoji (the service's `icon`); none when absent. */
+  icon?: string;
+  /** Unix milliseconds; the seed's base time when absent. */
+  createdAt?: number;
 }
 
 export interface User {
   id: number;
   name: string;
+  /** Shown to the members of the user's workspaces; `user<id>@example.com` when absent. */
+  email?: string;
   memberships: Array<{ workspaceId: number; role: Role }>;
+}
+
+/** An invitation to join a workspace, sent by email to someone without an account. */
+export interface Invite {
+  id: number;
+  workspaceId: number;
+  email: string;
+  role: Role;
+  status: 'pending' | 'accepted';
+  /** Unix milliseconds: seven days after it was sent (the service's UserInvite). */
+  validUntil: number;
+  createdAt: number;
 }
 
 export interface AccessToken {
@@ -133,4 +160,5 @@ export interface SeedFixture {
   forms: Form[];
   submissions: Submission[];
   integrations?: Integration[];
+  invites?: Invite[];
 }

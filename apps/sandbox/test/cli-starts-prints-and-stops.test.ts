@@ -31,6 +31,7 @@ it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
   expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(Object.keys(info.tokens).sort()).toEqual([
     'all',
+    'editor',
     'integrations',
     'none',
     'outsider',
@@ -39,10 +40,12 @@ it('prints its JSON line, serves, and exits 0 on SIGTERM', async () => {
     'withoutIntegrations',
     'withoutRead',
     'withoutWrite',
+    'workspacesRead',
+    'workspacesWrite',
     'write',
   ]);
   expect(info.adminToken).toMatch(/^sandbox_admin_[\w-]{32}$/);
-  expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free']);
+  expect(info.workspaces.map((w: { plan: string }) => w.plan)).toEqual(['pro', 'free', 'pro']);
   const response = await fetch(`${info.baseUrl}/open/workspaces/1/forms`, {
     headers: { authorization: `Bearer ${info.tokens.all}` },
   });

@@ -1,11 +1,23 @@
-// The deterministic default seed: two workspaces (Pro and free), forms covering every field type,
+// The deterministic default seed: three workspaces (Pro, free, and another user's Pro one) with
+// members of each role and invitations, forms covering every field type,
 // a few hundred submissions per form mixing completed and partial, one token per ability set, and
 // what makes each of the service's known quirks observable (a captcha form with null tags and a
 // matrix field, a file answer with an empty entry before a file, a webhook whose logic filters
 // submissions out). A seeded PRNG and a fixed base time make every fresh sandbox identical.
 import { createHash } from 'node:crypto';
 import { ABILITIES } from '@forms-api/types';
-import type { AccessToken, Field, Form, Integration, SeedFixture, Submission } from '../model.js';
+import type {
+  AccessToken,
+  Field,
+  Form,
+  Integration,
+  Invite,
+  Role,
+  SeedFixture,
+  Submission,
+  User,
+  Workspace,
+} from '../model.js';
 
 const BASE_TIME = Date.UTC(2026, 0, 15, 9, 0, 0);
 const DAY = 24 * 60 * 60 * 1000;
@@ -270,23 +282,47 @@ function submissionsFor(
 export function defaultSeed(options: { submissionsPerForm?: number } = {}): SeedFixture {
   const random = prng(20261122);
   const perForm = options.submissionsPerForm ?? 300;
-  const workspaces = [
-    { id: 1, name: 'Acme', plan: 'pro' as const },
-    { id: 2, name: 'Side project', plan: 'free' as const },
+  // Workspace 3 is Bob's (admin), where Alice is an ordinary member: the workspace writes that
+  // need an admin refuse her there.
+  const workspaces: Workspace[] = [
+    { id: 1, name: 'Acme', plan: 'pro', icon: '🚀', createdAt: BASE_TIME - 400 * DAY },
+    { id: 2, name: 'Side project', plan: 'free', icon: '', createdAt: BASE_TIME - 200 * DAY },
+    { id: 3, name: 'Bob & co', plan: 'pro', icon: '🧪', createdAt: BASE_TIME - 100 * DAY },
   ];
-  const users = [
+  const users: User[] = [
     {
       id: 1,
       name: 'Alice Admin',
+      email: 'alice@example.com',
       memberships: [
-        { workspaceId: 1, role: 'admin' as const },
-        { workspaceId: 2, role: 'admin' as const },
+        { workspaceId: 1, role: 'admin' },
+        { workspaceId: 2, role: 'admin' },
+        { workspaceId: 3, role: 'user' },
       ],
     },
-    { id: 2, name: 'Bob Outsider', memberships: [{ workspaceId: 2, role: 'user' as const }] },
-    { id: 3, name: 'Rita Readonly', memberships: [{ workspaceId: 1, role: 'readonly' as const }] },
+    {
+      id: 2,
+      name: 'Bob Outsider',
+      email: 'bob@example.com',
+      memberships: [
+        { workspaceId: 2, role: 'user' },
+        { workspaceId: 3, role: 'admin' },
+      ],
+    },
+    { id: 3, name: 'Rita Readonly', email: 'rita@example.com', memberships: [{ workspaceId: 1, role: 'readonly' }] },
+    { id: 4, name: 'Eddie Editor', email: 'eddie@example.com', memberships: [{ workspaceId: 1, role: 'user' }] },
+  ];
+  // Invitations of people without an account: workspace 1 has one pending, one accepted and one
+  // expired; workspace 3 one pending.
+  const invites: Invite[] = [
+    invite(1, 1, 'newcomer@example.com', 'user', 'pending', 2),
+    invite(2, 1, 'joined@example.com', 'readonly', 'accepted', 20),
+    invite(3, 1, 'late@example.com', 'user', 'pending', 30),
+    invite(4, 3, 'friend@example.com', 'admin', 'pending', 1),
   ];
   const all = ABILITIES;
+  // `all`, `outsider`, `readonly` and `editor` hold every ability, workspaces-read and
+  // workspaces-write included; `read`, `write` and `integrations` hold their form ability alone.
   const tokenSpecs: Array<[AccessToken['name'], number, AccessToken['abilities']]> = [
     ['all', 1, [...all]],
     ['read', 1, ['forms-read']],
@@ -311,6 +347,17 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
   ];
   tokens.push(
     ...pairSpecs.map(([name, abilities], i) => ({ name, userId: 1, abilities, token: token(111 + i, pairs) })),
+  );
+  // The workspace tokens draw from their own PRNG too: the editor (a member with the role `user`)
+  // and workspace 1's admin with one workspace ability alone.
+  const members = prng(20261128);
+  const memberSpecs: Array<[AccessToken['name'], number, AccessToken['abilities']]> = [
+    ['editor', 4, [...all]],
+    ['workspacesRead', 1, ['workspaces-read']],
+    ['workspacesWrite', 1, ['workspaces-write']],
+  ];
+  tokens.push(
+    ...memberSpecs.map(([name, userId, abilities], i) => ({ name, userId, abilities, token: token(121 + i, members) })),
   );
   const at = (days: number) => new Date(BASE_TIME - days * DAY).toISOString().replace('.000Z', '+00:00');
   const forms: Form[] = [
@@ -483,5 +530,18 @@ export function defaultSeed(options: { submissionsPerForm?: number } = {}): Seed
       createdAt: BASE_TIME - (8 - i) * 71 * 60 * 1000,
       publicId: uuid(claims),
     });
-  return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly] };
+  return { workspaces, users, tokens, forms, submissions, integrations: [vipOnly], invites };
+}
+
+/** An invitation sent `daysAgo` days before the base time, valid seven days from then (UserInvite.php). */
+function invite(
+  id: number,
+  workspaceId: number,
+  email: string,
+  role: Role,
+  status: Invite['status'],
+  daysAgo: number,
+): Invite {
+  const createdAt = BASE_TIME - daysAgo * DAY;
+  return { id, workspaceId, email, role, status, validUntil: createdAt + 7 * DAY, createdAt };
 }

@@ -9,6 +9,8 @@ import type {
   Answers,
   Form,
   Integration,
+  Invite,
+  Role,
   SeedFixture,
   Submission,
   User,
@@ -37,6 +39,7 @@ export class SandboxStore {
    */
   #submissions = new Map<number, { rows: Submission[]; texts: Array<string | undefined> }>();
   integrations = new Map<number, Integration>();
+  invites = new Map<number, Invite>();
   events = new Map<number, WebhookEventRecord[]>();
   #nextSubmissionId = 1;
   #nextIntegrationId = 1;
@@ -61,6 +64,7 @@ export class SandboxStore {
     for (const s of seed.submissions) this.#submissions.get(s.formId)?.rows.push(s);
     for (const list of this.#submissions.values()) list.rows.sort(newestFirst);
     this.integrations = new Map((seed.integrations ?? []).map((i) => [i.id, i]));
+    this.invites = new Map((seed.invites ?? []).map((i) => [i.id, i]));
     this.events = new Map();
     // Ids go on from where they were, never back to the seed's: a submission made after a reset
     // never has the id of one made before it, so its signed delivery never repeats an earlier one
@@ -83,6 +87,29 @@ export class SandboxStore {
     return [...this.forms.values()]
       .filter((f) => f.workspaceId === workspaceId)
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+  }
+
+  /** The workspaces the user belongs to, in id order. */
+  workspacesOf(user: User): Workspace[] {
+    return user.memberships
+      .map((m) => this.workspaces.get(m.workspaceId))
+      .filter((w): w is Workspace => w !== undefined)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** The members of a workspace with their role there, in user id order. */
+  membersOf(workspaceId: number): Array<{ user: User; role: Role }> {
+    const members: Array<{ user: User; role: Role }> = [];
+    for (const user of [...this.users.values()].sort((a, b) => a.id - b.id)) {
+      const role = user.memberships.find((m) => m.workspaceId === workspaceId)?.role;
+      if (role) members.push({ user, role });
+    }
+    return members;
+  }
+
+  /** The invitations of a workspace, pending, accepted or expired, in id order. */
+  invitesOf(workspaceId: number): Invite[] {
+    return [...this.invites.values()].filter((i) => i.workspaceId === workspaceId).sort((a, b) => a.id - b.id);
   }
 
   /** A token of the same user holding every one of the abilities. */
