@@ -14,6 +14,7 @@ import { formRoutes } from './routes/forms.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { storageRoutes } from './routes/storage.js';
 import { submissionRoutes } from './routes/submissions.js';
+import { workspaceRoutes } from './routes/workspaces.js';
 
 export interface AppOptions {
   rateLimit: RateLimitOptions | false;
@@ -98,6 +99,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   answerRoutes(app, ctx);
   adminRoutes(app, ctx, options.adminToken);
   storageRoutes(app, ctx);
+  workspaceRoutes(app, ctx);
 
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error) => {

@@ -59,17 +59,23 @@ export function roleIn(user: User, workspaceId: number) {
 
 /**
  * 403 unless the caller's user belongs to the workspace and the token holds one of the operation's
- * abilities (the rules'; the spec's table by default). `editor`: read-only members are refused too.
+ * abilities (the rules'; the spec's table by default). `editor`: read-only members are refused too;
+ * `admin`: every member but an admin is.
  */
 export function authorise(
   ctx: SandboxContext,
   who: Caller,
   workspaceId: number,
   operationId: OperationId,
-  options: { editor?: boolean } = {},
+  options: { editor?: boolean; admin?: boolean } = {},
 ): void {
   const role = roleIn(who.user, workspaceId);
-  if (!role || (options.editor && role === 'readonly')) throw forbidden();
+  if (!role || (options.editor && role === 'readonly') || (options.admin && role !== 'admin')) throw forbidden();
+  requireAbility(ctx, who, operationId);
+}
+
+/** 403 unless the token holds one of the operation's abilities (operations on no workspace check only this). */
+export function requireAbility(ctx: SandboxContext, who: Caller, operationId: OperationId): void {
   const abilities: readonly string[] = ctx.rules.abilities(operationId);
   if (!abilities.some((a) => (who.token.abilities as readonly string[]).includes(a))) throw forbidden();
 }

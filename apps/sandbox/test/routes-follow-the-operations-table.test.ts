@@ -14,14 +14,17 @@ describe('the operations table', () => {
   afterAll(() => sb.close());
 
   it('has a route for every operation', async () => {
+    // Every unrouted operation at once, so a failure lists all that is left.
+    const unrouted: string[] = [];
     for (const op of Object.values(OPERATIONS)) {
       const path = op.path.replace(/\{[^}]+\}/g, '1');
       const result = await call(sb.baseUrl, op.method, path, {
         token: sb.tokens.all,
         ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }),
       });
-      expect(result.text, `${op.method} ${op.path}`).not.toMatch(/could not be found/);
+      if (/could not be found/.test(result.text)) unrouted.push(op.operationId);
     }
+    expect(unrouted).toEqual([]);
   });
 
   it('maps method and path back to the operation, literal segments first', () => {
