@@ -10,6 +10,7 @@ import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
 import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answers.js';
+import { formWriteRoutes } from './routes/form-writes.js';
 import { formRoutes } from './routes/forms.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { storageRoutes } from './routes/storage.js';
@@ -94,6 +95,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   }
 
   formRoutes(app, ctx);
+  formWriteRoutes(app, ctx);
   submissionRoutes(app, ctx);
   integrationRoutes(app, ctx);
   answerRoutes(app, ctx);

@@ -103,6 +103,11 @@ export interface Form {
   editableSubmissions?: boolean;
   /** The submitter's address is kept (`enable_ip_tracking`; Pro). */
   ipTracking?: boolean;
+  /**
+   * The required styling keys of a form written through createForm or updateForm (`theme`, `size`,
+   * …), kept and shown by getForm so that a form read back can be sent back whole.
+   */
+  style?: Record<string, unknown>;
 }
 
 /** Stored answers: file and signature answers are stored file names (string[]). */

@@ -77,6 +77,7 @@ export function fullForm(ctx: RuleContext, present: Presenters, form: Form): Bod
     ...summary,
     language: form.language,
     properties: form.properties,
+    ...form.style,
     use_captcha: form.captchaProvider !== undefined,
     captcha_provider: form.captchaProvider ?? 'recaptcha',
     share_url,

@@ -41,6 +41,7 @@ export class SandboxStore {
   integrations = new Map<number, Integration>();
   invites = new Map<number, Invite>();
   events = new Map<number, WebhookEventRecord[]>();
+  #nextFormId = 1;
   #nextSubmissionId = 1;
   #nextIntegrationId = 1;
   #nextEventId = 1;
@@ -73,6 +74,7 @@ export class SandboxStore {
       this.#nextSubmissionId,
       seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1,
     );
+    this.#nextFormId = Math.max(this.#nextFormId, seed.forms.reduce((max, f) => Math.max(max, f.id), 0) + 1);
     this.#nextIntegrationId = Math.max(
       this.#nextIntegrationId,
       (seed.integrations ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1,
@@ -110,6 +112,28 @@ export class SandboxStore {
   /** The invitations of a workspace, pending, accepted or expired, in id order. */
   invitesOf(workspaceId: number): Invite[] {
     return [...this.invites.values()].filter((i) => i.workspaceId === workspaceId).sort((a, b) => a.id - b.id);
+  }
+
+  /** Adds a form with the next id (ids go on across resets, as for submissions). */
+  addForm(fields: Omit<Form, 'id'>): Form {
+    const form: Form = { id: this.#nextFormId++, ...fields };
+    this.forms.set(form.id, form);
+    this.#submissions.set(form.id, { rows: [], texts: [] });
+    return form;
+  }
+
+  /**
+   * Deletes a form as the service's soft delete is seen through the API: the form is gone from
+   * every list and path, its integrations with it (so nothing is sent for it), and its
+   * submissions are no longer reachable.
+   */
+  deleteForm(formId: number): void {
+    this.forms.delete(formId);
+    this.#submissions.delete(formId);
+    for (const integration of this.integrationsOf(formId)) {
+      this.integrations.delete(integration.id);
+      this.events.delete(integration.id);
+    }
   }
 
   /** A token of the same user holding every one of the abilities. */
