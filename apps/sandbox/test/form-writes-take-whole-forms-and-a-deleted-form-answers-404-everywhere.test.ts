@@ -63,7 +63,7 @@ describe.each(['contract', 'observed'] as const)('%s', (which) => {
     // A read-only member sending an invalid body hears of the body first.
     expect((await create(sb().tokens.readonly, { ...withoutTheme, workspace_id: 1 })).status).toBe(422);
     for (const name of ['readonly', 'outsider', 'withoutWrite', 'read'] as const)
-      expect((await create(sb().tokens[name], { ...wholeForm('Refused'), workspace_id: 1 })).status, name).toBe(403);
+      expect((await create(sb().tokens[name]!, { ...wholeForm('Refused'), workspace_id: 1 })).status, name).toBe(403);
     expect((await create(sb().tokens.editor!, { ...wholeForm('By a member'), workspace_id: 1 })).status).toBe(200);
     const long = await create(sb().tokens.all, { ...wholeForm(`  ${'x'.repeat(300)}  `), workspace_id: 2 });
     expect(long.status).toBe(200);
