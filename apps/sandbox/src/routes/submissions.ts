@@ -1,4 +1,4 @@
-// listFormSubmissions, updateFormSubmission and the signed file download.
+// listFormSubmissions, updateFormSubmission, deleteFormSubmission and the signed file download.
 import type { Hono } from 'hono';
 import { authorise, caller, formOr404, jsonBody, pathId, runChecks, type SandboxContext } from '../context.js';
 import type { StoredFile } from '../files.js';
@@ -72,6 +72,19 @@ export function submissionRoutes(app: Hono, ctx: SandboxContext): void {
     ctx.store.updateSubmission(target, ctx.rules.answers.updated(target, answers, body));
     await ctx.dispatcher.submissionSaved(form, target, 'updated');
     return json(200, ctx.rules.present.updatedSubmission(ctx, form, target));
+  });
+
+  // FormSubmissionController.php:217-228: the form (404), the permission (403), then the
+  // submission, its id read as PHP's (int) reads it, unknown answered 404 with an empty message.
+  serve(app, 'deleteFormSubmission', (c) => {
+    const who = caller(ctx, c);
+    const form = formOr404(ctx, c.req.param('id')!);
+    authorise(ctx, who, form.workspaceId, 'deleteFormSubmission', { editor: true });
+    const leadingInt = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(c.req.param('submission_id')!)?.[1];
+    const submission = leadingInt === undefined ? undefined : ctx.store.submission(form.id, Number(leadingInt));
+    if (!submission) throw new HttpError(404, { message: '' });
+    ctx.store.removeSubmission(submission);
+    return json(200, { type: 'success', message: 'Record successfully removed.' });
   });
 
   serve(app, 'downloadSubmissionFile', (c) => {

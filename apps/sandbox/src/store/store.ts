@@ -220,6 +220,15 @@ export class SandboxStore {
     if (index >= 0) list!.texts[index] = undefined;
   }
 
+  /** Deletes a submission for good (the service keeps no trace of it). */
+  removeSubmission(submission: Submission): void {
+    const list = this.#submissions.get(submission.formId);
+    const index = list ? list.rows.indexOf(submission) : -1;
+    if (index < 0) return;
+    list!.rows.splice(index, 1);
+    if (list!.texts.length > index) list!.texts.splice(index, 1);
+  }
+
   integrationsOf(formId: number): Integration[] {
     return [...this.integrations.values()].filter((i) => i.formId === formId).sort((a, b) => a.id - b.id);
   }
