@@ -40,15 +40,16 @@ export function workspaceMember(workspaceId: number, member: Member): Body {
 }
 
 /**
- * A workspace as `viewer` sees it; `listed`: as listWorkspaces sends it, with every member
- * (`users`) and the viewer's membership (`pivot`), which the service loads only there.
+ * A workspace as `viewer` sees it. `loaded`: what the service has loaded with it and so sends:
+ * every member (`users`: listWorkspaces and updateWorkspace) and the viewer's membership
+ * (`pivot`: listWorkspaces only); a created workspace has neither.
  */
 export function workspaceView(
   workspace: Workspace,
   members: readonly Member[],
   viewer: Member,
   createdDefault: number,
-  listed: boolean,
+  loaded: { users: boolean; pivot: boolean },
 ): Body {
   const facts = PLAN_FACTS[workspace.plan];
   const created = laravelTimestamp(workspace.createdAt ?? createdDefault);
@@ -67,9 +68,8 @@ export function workspaceView(
     limits: facts.limits,
     required_tiers: { invite_user: 'pro' },
     is_grandfathered: false,
-    ...(listed
-      ? { users: members.map((m) => workspaceMember(workspace.id, m)), pivot: pivot(workspace.id, viewer) }
-      : {}),
+    ...(loaded.users ? { users: members.map((m) => workspaceMember(workspace.id, m)) } : {}),
+    ...(loaded.pivot ? { pivot: pivot(workspace.id, viewer) } : {}),
   };
 }
 

@@ -41,6 +41,7 @@ export class SandboxStore {
   integrations = new Map<number, Integration>();
   invites = new Map<number, Invite>();
   events = new Map<number, WebhookEventRecord[]>();
+  #nextWorkspaceId = 1;
   #nextFormId = 1;
   #nextSubmissionId = 1;
   #nextIntegrationId = 1;
@@ -73,6 +74,10 @@ export class SandboxStore {
     this.#nextSubmissionId = Math.max(
       this.#nextSubmissionId,
       seed.submissions.reduce((max, s) => Math.max(max, s.id), 0) + 1,
+    );
+    this.#nextWorkspaceId = Math.max(
+      this.#nextWorkspaceId,
+      seed.workspaces.reduce((max, w) => Math.max(max, w.id), 0) + 1,
     );
     this.#nextFormId = Math.max(this.#nextFormId, seed.forms.reduce((max, f) => Math.max(max, f.id), 0) + 1);
     this.#nextIntegrationId = Math.max(
@@ -112,6 +117,23 @@ export class SandboxStore {
   /** The invitations of a workspace, pending, accepted or expired, in id order. */
   invitesOf(workspaceId: number): Invite[] {
     return [...this.invites.values()].filter((i) => i.workspaceId === workspaceId).sort((a, b) => a.id - b.id);
+  }
+
+  /** Adds a workspace with the next id (ids go on across resets), its creator its only member, as admin. */
+  addWorkspace(fields: Omit<Workspace, 'id'>, creator: User): Workspace {
+    const workspace: Workspace = { id: this.#nextWorkspaceId++, ...fields };
+    this.workspaces.set(workspace.id, workspace);
+    creator.memberships.push({ workspaceId: workspace.id, role: 'admin' });
+    return workspace;
+  }
+
+  /** Deletes a workspace with its memberships, forms and invitations (the service deletes the record). */
+  deleteWorkspace(workspaceId: number): void {
+    for (const form of this.formsOf(workspaceId)) this.deleteForm(form.id);
+    for (const invite of this.invitesOf(workspaceId)) this.invites.delete(invite.id);
+    for (const user of this.users.values())
+      user.memberships = user.memberships.filter((m) => m.workspaceId !== workspaceId);
+    this.workspaces.delete(workspaceId);
   }
 
   /** Adds a form with the next id (ids go on across resets, as for submissions). */
