@@ -15,6 +15,7 @@ import { formRoutes } from './routes/forms.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { storageRoutes } from './routes/storage.js';
 import { submissionRoutes } from './routes/submissions.js';
+import { workspaceUserRoutes } from './routes/workspace-users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 
 export interface AppOptions {
@@ -102,6 +103,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   adminRoutes(app, ctx, options.adminToken);
   storageRoutes(app, ctx);
   workspaceRoutes(app, ctx);
+  workspaceUserRoutes(app, ctx);
 
   app.notFound((c) => json(404, { message: `The route ${c.req.path.replace(/^\//, '')} could not be found.` }));
   app.onError((error) => {

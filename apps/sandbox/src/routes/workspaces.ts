@@ -28,11 +28,11 @@ export function workspaceOr404(ctx: SandboxContext, c: Context): Workspace {
   return workspace;
 }
 
-const denied = (message: string) => new HttpError(403, { message });
-const holds = (who: Caller, ability: string) => (who.token.abilities as readonly string[]).includes(ability);
+export const denied = (message: string) => new HttpError(403, { message });
+export const holds = (who: Caller, ability: string) => (who.token.abilities as readonly string[]).includes(ability);
 
 /** WorkspacePolicy::adminAction: the token holds workspaces-write and its user is an admin there. */
-function adminAction(who: Caller, workspaceId: number): boolean {
+export function adminAction(who: Caller, workspaceId: number): boolean {
   return holds(who, 'workspaces-write') && roleIn(who.user, workspaceId) === 'admin';
 }
 

@@ -43,6 +43,7 @@ export class SandboxStore {
   events = new Map<number, WebhookEventRecord[]>();
   #nextWorkspaceId = 1;
   #nextFormId = 1;
+  #nextInviteId = 1;
   #nextSubmissionId = 1;
   #nextIntegrationId = 1;
   #nextEventId = 1;
@@ -78,6 +79,10 @@ export class SandboxStore {
     this.#nextWorkspaceId = Math.max(
       this.#nextWorkspaceId,
       seed.workspaces.reduce((max, w) => Math.max(max, w.id), 0) + 1,
+    );
+    this.#nextInviteId = Math.max(
+      this.#nextInviteId,
+      (seed.invites ?? []).reduce((max, i) => Math.max(max, i.id), 0) + 1,
     );
     this.#nextFormId = Math.max(this.#nextFormId, seed.forms.reduce((max, f) => Math.max(max, f.id), 0) + 1);
     this.#nextIntegrationId = Math.max(
@@ -125,6 +130,13 @@ export class SandboxStore {
     this.workspaces.set(workspace.id, workspace);
     creator.memberships.push({ workspaceId: workspace.id, role: 'admin' });
     return workspace;
+  }
+
+  /** Adds an invitation with the next id (ids go on across resets). */
+  addInvite(fields: Omit<Invite, 'id'>): Invite {
+    const invite: Invite = { id: this.#nextInviteId++, ...fields };
+    this.invites.set(invite.id, invite);
+    return invite;
   }
 
   /** Deletes a workspace with its memberships, forms and invitations (the service deletes the record). */
