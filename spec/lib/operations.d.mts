@@ -8,6 +8,8 @@ export interface SpecParameter {
   readonly schema: Record<string, unknown>;
   /** What a path parameter names (`x-identifies`: form, workspace, submission, integration, …). */
   readonly identifies?: string;
+  /** What a path parameter's value that names nothing is answered (`x-unknown-status`; 404 when unsaid). */
+  readonly unknownStatus?: number;
 }
 
 /** A link of an operation's 200 response: the operation it leads to and how its parameters are filled. */

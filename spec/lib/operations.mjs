@@ -43,6 +43,8 @@ export function specOperations(bundle) {
           required: p.required === true,
           schema: p.schema ?? {},
           ...(typeof p['x-identifies'] === 'string' ? { identifies: p['x-identifies'] } : {}),
+          // What a value that names nothing is answered: 404 unless the service says otherwise.
+          ...(p.in === 'path' ? { unknownStatus: p['x-unknown-status'] ?? 404 } : {}),
         });
       }
       const body = resolved(bundle, op.requestBody);

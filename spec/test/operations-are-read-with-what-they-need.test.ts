@@ -20,6 +20,13 @@ describe('specOperations', () => {
     }
   });
 
+  it('says what an unknown value of each path parameter is answered: 400 for an invitation (observed), else 404', () => {
+    const unknown = new Set(
+      read.flatMap((o) => o.parameters.filter((p) => p.in === 'path').map((p) => `${p.identifies} ${p.unknownStatus}`)),
+    );
+    expect([...unknown].filter((s) => !s.endsWith(' 404'))).toEqual(['invite 400']);
+  });
+
   it('follows parameter refs, and lets an operation parameter override the path item one', () => {
     const doc = {
       paths: {
@@ -59,9 +66,8 @@ describe('specOperations', () => {
       abilities: ['things-read'],
       public: false,
       successMediaTypes: ['text/csv'],
-      successMediaTypes: ['text/csv'],
       parameters: [
-        { name: 'thing', in: 'path', required: true, identifies: 'thing' },
+        { name: 'thing', in: 'path', required: true, identifies: 'thing', unknownStatus: 404 },
         { name: 'q', in: 'query', required: true, schema: { type: 'integer' } },
       ],
       links: [{ name: 'Again', operationId: 'getThing', parameters: { thing: '$request.path.thing' } }],

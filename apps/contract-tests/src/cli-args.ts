@@ -24,6 +24,10 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       Live settings (--config or FORMS_API_* variables) without a target list
                       naming live are refused: add --target live, or name the targets you want.
   --write             live target: also run the checks that change data (they undo their changes).
+  --destructive       with --write: also the checks that delete a workspace and add, remove or
+                      change a member, each on a temporary one the run made (a workspace it
+                      created; FORMS_API_MEMBER_EMAIL, an account it adds to your workspace
+                      and removes again). Leaving a workspace is checked on the sandboxes only.
   --strict            known drift fails the run too (except on sandbox-observed, where it is
                       the expectation).
   --allow-drift <file>  with --strict: ledger entry ids (one a line, "<id> until YYYY-MM-DD" to
@@ -54,6 +58,8 @@ settings in the preflight (nothing was run); 130 interrupted.`;
 export interface CommandLine {
   readonly targets: TargetName[];
   readonly write: boolean;
+  /** With write: the checks on workspaces and members (temporary ones). */
+  readonly destructive: boolean;
   readonly strict: boolean;
   /** With --strict: the file of ledger entries whose known drift is accepted. */
   readonly allowDrift?: string;
@@ -91,6 +97,7 @@ export function parseCommandLine(
         target: { type: 'string', multiple: true },
         config: { type: 'string' },
         write: { type: 'boolean', default: false },
+        destructive: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         'allow-drift': { type: 'string' },
         'not-seen-days': { type: 'string' },
@@ -113,6 +120,14 @@ export function parseCommandLine(
     };
   }
   if (values.help) return { ok: true, value: { help: HELP } };
+  if (values.destructive && !values.write)
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        '--destructive needs --write: it adds to what --write runs (checks that change data and undo it)',
+      ),
+    };
   const fromArgs = (values.target ?? [])
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
@@ -204,6 +219,7 @@ export function parseCommandLine(
     value: {
       targets: [...new Set(names)] as TargetName[],
       write: values.write,
+      destructive: values.destructive,
       strict: values.strict,
       proxy: !values['no-proxy'],
       preflight: !values['no-preflight'],

@@ -45,7 +45,7 @@ export function requestExample(bundle: Record<string, any>, op: SpecOperation): 
 
 /**
  * How a temporary resource for `param` of `op` is made, read from the links of the spec: the
- * operation whose 200 links to `op` and fills `param` from its response (`$response.body#/…`).
+ * write whose 200 links to `op` and fills `param` from its response (`$response.body#/…`).
  */
 export interface Provenance {
   readonly creator: SpecOperation;
@@ -64,6 +64,8 @@ export function provenanceOf(
   param: SpecParameter,
 ): Provenance | undefined {
   for (const creator of operations.values()) {
+    // A read makes nothing: a link from a list to its first item would address the user's own data.
+    if (creator.method === 'GET') continue;
     const link = creator.links.find(
       (l) => l.operationId === op.operationId && l.parameters[param.name]?.startsWith(RESPONSE_BODY),
     );

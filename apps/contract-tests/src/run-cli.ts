@@ -80,7 +80,7 @@ export async function runCli(io: CliIo): Promise<number> {
       `explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`,
     );
   log(
-    `contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.strict ? ' (--strict)' : ''}`,
+    `contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.destructive ? ' (--destructive)' : ''}${options.strict ? ' (--strict)' : ''}`,
   );
 
   let run: ContractRun;
@@ -118,6 +118,7 @@ export async function runCli(io: CliIo): Promise<number> {
       spec,
       targets: options.targets,
       write: options.write,
+      destructive: options.destructive,
       strict: options.strict,
       ...(allowedDrift ? { allowedDrift } : {}),
       proxyPass: options.proxy,

@@ -29,6 +29,8 @@ export interface ContractOptions {
   readonly spec: SpecArtifacts;
   readonly targets: TargetName[];
   readonly write: boolean;
+  /** With write: also the checks that add and remove members and delete workspaces (temporary ones). */
+  readonly destructive?: boolean;
   readonly strict: boolean;
   /** With strict: the entries whose known drift does not fail the run (--allow-drift). */
   readonly allowedDrift?: AllowedDrift;
@@ -90,6 +92,7 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
         : undefined;
       return liveTarget(options.live, {
         write: options.write,
+        destructive: options.destructive === true,
         proxyPass: options.proxyPass,
         ...(pacer ? { pacer } : {}),
       });

@@ -73,6 +73,19 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
         });
         continue;
       }
+      if (check.destructive && target.kind === 'live' && !target.destructive) {
+        emit({
+          ...base,
+          outcome: 'skipped',
+          reason:
+            "changes the user's workspaces (on temporary ones only): run with --write --destructive to include it",
+          failures: [],
+          driftIds: [],
+          curl: [],
+          durationMs: 0,
+        });
+        continue;
+      }
       options.onStart?.(target.name, check, { done, total });
       for (const result of await runCheck(target, check, options, ledger)) emit(result);
       done++;

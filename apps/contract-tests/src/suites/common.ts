@@ -3,7 +3,7 @@
 // and on live targets the happy path, no token, a token without the ability and an unknown id).
 import type { OperationId, operations } from '@forms-api/types';
 import type { CheckContext, TokenChoice } from '../check-context.js';
-import type { Exchange } from '../model.js';
+import { CheckFailed, type Exchange } from '../model.js';
 import { requestExample, takesIdOrSlug, type SpecOperation } from '../operations.js';
 import type { Check } from './types.js';
 
@@ -153,6 +153,8 @@ export interface BasicCase<Op extends string = string> {
   readonly request?: BasicRequest<Op>;
   /** Needs --write on live tenants: the request changes data, or addresses something the check creates. */
   readonly writes?: boolean;
+  /** Needs --destructive on live tenants too (see Check.destructive). */
+  readonly destructive?: boolean;
   /** The name in the report, when the standard one would be vague ("unknown submission: 404"). */
   readonly name?: string;
 }
@@ -173,8 +175,8 @@ export interface LiveBasics {
   readonly noToken?: BasicCase;
   /** 403 with each token that has none of the abilities the operation accepts (secured operations only). */
   readonly withoutAbility?: BasicCase;
-  /** 404: the request must address nothing. */
-  readonly unknown?: BasicCase & { readonly name: string };
+  /** The request must address nothing: answered `status` (404 unless the spec says otherwise). */
+  readonly unknown?: BasicCase & { readonly name: string; readonly status?: number };
   readonly inspect?: Inspect;
 }
 
@@ -196,6 +198,7 @@ export function liveBasicChecks(b: LiveBasics): Check[] {
     operationId,
     on: 'live',
     ...(basic.writes ? { writes: true } : {}),
+    ...(basic.destructive ? { destructive: true } : {}),
     async run(ctx) {
       // The tokens first: a check that lacks them is skipped before it creates anything.
       const chosen = tokens(ctx);
@@ -214,7 +217,7 @@ export function liveBasicChecks(b: LiveBasics): Check[] {
     checks.push(
       check('token without the ability: 403', b.withoutAbility, 403, (ctx) => ctx.tokensWithoutAbilityFor(operationId)),
     );
-  if (b.unknown) checks.push(check(b.unknown.name, b.unknown, 404, () => [undefined]));
+  if (b.unknown) checks.push(check(b.unknown.name, b.unknown, b.unknown.status ?? 404, () => [undefined]));
   return checks;
 }
 
@@ -236,3 +239,8 @@ export interface HandSuite<Op extends string = string> {
 
 /** A hand suite, typed by its operation, as the registry holds it. */
 export const handSuite = <Op extends string>(suite: HandSuite<Op>): HandSuite => suite as unknown as HandSuite;
+
+/** Stops a check whose preparation failed (what it needed could not be made), with the exchange that failed. */
+export const setupFailed = (message: string, exchange?: Exchange): never => {
+  throw new CheckFailed([{ kind: 'setup', message, ...(exchange ? { exchange } : {}) }]);
+};

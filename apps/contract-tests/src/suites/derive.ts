@@ -1,7 +1,7 @@
 // The checks every operation of the spec gets with no hand edit: its documented statuses and
 // Prism's 401 on the mock; on live targets the happy path, no token (401), a token without the
-// ability (403) and an unknown id (404), each request addressed by what its path parameters
-// identify. A write's happy path runs on what the spec's links say it makes or removes; a hand
+// ability (403) and an unknown id (404, or the spec's `x-unknown-status`), each request addressed
+// by what its path parameters identify. A write's happy path runs on what the spec's links say it makes or removes; a hand
 // suite (see HandSuite) replaces or adds what the spec cannot say.
 import type { CheckContext } from '../check-context.js';
 import { CheckFailed } from '../model.js';
@@ -47,7 +47,8 @@ const removalLink = (operations: Operations, op: SpecOperation) =>
 
 /**
  * Registers, as a cleanup of the check, the removal of what `creator` made (the DELETE its links
- * lead to, filled from the request and the response); a 404 means the check removed it already.
+ * lead to, filled from the request and the response); an unknown-id answer means the check removed
+ * it already.
  */
 export function removeAfterwards(ctx: CheckContext, creator: SpecOperation, requestPath: Path, body: unknown): boolean {
   const removal = removalLink(ctx.operations(), creator);
@@ -58,7 +59,9 @@ export function removeAfterwards(ctx: CheckContext, creator: SpecOperation, requ
   if (Object.values(path).some((v) => typeof v !== 'number' && typeof v !== 'string')) return false;
   ctx.onCleanup(`${removal.operationId} ${Object.values(path).join('/')}`, async () => {
     const removed = await operationSender(removal.operationId)(ctx, { path: path as Path });
-    if (removed.status !== 200 && removed.status !== 204 && removed.status !== 404)
+    // What the removal answers once the thing is gone: an unknown id (404, or the spec's own status).
+    const gone = addressedParameter(ctx.operation(removal.operationId))?.unknownStatus ?? 404;
+    if (removed.status !== 200 && removed.status !== 204 && removed.status !== gone)
       throw new CheckFailed([
         { kind: 'setup', message: `${removal.operationId} answered ${removed.status ?? 'nothing'}`, exchange: removed },
       ]);
@@ -144,8 +147,15 @@ export function derivedCases(
   op: SpecOperation,
   operations: Operations,
   sendOf: SendOf,
-): { happyPath?: BasicCase; noToken?: BasicCase; withoutAbility?: BasicCase; unknown?: BasicCase; inspect?: Inspect } {
+): {
+  happyPath?: BasicCase;
+  noToken?: BasicCase;
+  withoutAbility?: BasicCase;
+  unknown?: BasicCase & { status?: number };
+  inspect?: Inspect;
+} {
   const addressed = addressedParameter(op);
+  const unknownStatus = addressed?.unknownStatus ?? 404;
   const readOnly = op.method === 'GET';
   // A write whose 200 links to a DELETE makes something: it runs on the target's ids and is undone.
   const makes = !readOnly && removalLink(operations, op) !== undefined;
@@ -170,7 +180,11 @@ export function derivedCases(
     ...(addressed
       ? {
           unknown: {
-            name: identifiedParameters(op).length > 1 ? `unknown ${addressed.identifies}: 404` : 'unknown id: 404',
+            name:
+              identifiedParameters(op).length > 1 || unknownStatus !== 404
+                ? `unknown ${addressed.identifies}: ${unknownStatus}`
+                : 'unknown id: 404',
+            status: unknownStatus,
             request: async (ctx: CheckContext) => ({
               path: {
                 ...(await tenantPath(ctx, op, sendOf, { except: addressed.name })),
@@ -193,8 +207,8 @@ export function derivedCases(
 }
 
 /** A derived case with the hand suite's word on it: `false` drops it, an object refines or replaces it. */
-const refined = (derived: BasicCase | undefined, hand: BasicCase | false | undefined): BasicCase | undefined =>
-  hand === false ? undefined : hand === undefined ? derived : { ...derived, ...hand };
+const refined = <T extends BasicCase>(derived: T | undefined, hand: BasicCase | false | undefined): T | undefined =>
+  hand === false ? undefined : hand === undefined ? derived : ({ ...derived, ...hand } as T);
 
 /** Every check of one operation: the derived ones, refined by its hand suite, then the hand suite's own. */
 export function operationChecks(
@@ -216,7 +230,7 @@ export function operationChecks(
       ...optional('happyPath', refined(derived.happyPath, hand?.happyPath)),
       ...optional('noToken', refined(derived.noToken, hand?.noToken)),
       ...optional('withoutAbility', refined(derived.withoutAbility, hand?.withoutAbility)),
-      ...(unknown ? { unknown: { name: 'unknown id: 404', ...unknown } } : {}),
+      ...(unknown ? { unknown: { name: `unknown id: ${unknown.status ?? 404}`, ...unknown } } : {}),
       ...(inspect ? { inspect } : {}),
     }),
     ...(hand?.checks ?? []),
@@ -274,7 +288,9 @@ export function handWorkFor(
         (p.identifies === undefined || (!isIdSetting(`${p.identifies}Id`) && !provenanceOf(operations, op, p)))) ||
       (p.in === 'query' && p.required),
   );
-  if (unfilled.length > 0)
+  // A hand happy path addresses what it acts on itself (a member it added, a submission it made).
+  const addressesItself = typeof hand?.happyPath === 'object' && hand.happyPath.request !== undefined;
+  if (unfilled.length > 0 && !addressesItself)
     work.push({
       need: 'sender',
       says: `a hand sender for ${id}: nothing of the target fills ${unfilled.map((p) => `${p.in} ${p.name}`).join(', ')}`,

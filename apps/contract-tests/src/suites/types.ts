@@ -11,6 +11,11 @@ export interface Check {
   readonly on?: Target['kind'];
   /** Needs `--write` (on live targets; sandboxes are always writable). */
   readonly writes?: boolean;
+  /**
+   * Changes the membership or existence of the user's workspaces (on temporary ones only): needs
+   * `--destructive` besides `--write` on live targets; sandboxes allow it.
+   */
+  readonly destructive?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }
 

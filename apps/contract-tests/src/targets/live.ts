@@ -20,6 +20,7 @@ const SETTINGS = {
   freeFormId: 'id',
   captchaFormId: 'id',
   foreignFormId: 'id',
+  memberEmail: 'string',
   tokenWithoutFormsRead: 'string',
   tokenWithoutFormsWrite: 'string',
   tokenWithoutManageIntegrations: 'string',
@@ -140,7 +141,7 @@ const num = (value: string | undefined): number | undefined => (value === undefi
 /** A live target from validated settings. Nothing is started: the tenant is already there. */
 export function liveTarget(
   settings: LiveSettings,
-  options: { write: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer },
+  options: { write: boolean; destructive?: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer },
 ): Target {
   const tokens = Object.fromEntries(
     (Object.keys(TOKEN_ROLES) as TokenName[]).flatMap((name) => {
@@ -164,6 +165,7 @@ export function liveTarget(
       freeFormId: num(settings.freeFormId),
       captchaFormId: num(settings.captchaFormId),
       foreignFormId: num(settings.foreignFormId),
+      memberEmail: settings.memberEmail,
     }).filter(([, v]) => v !== undefined),
   ) as unknown as Target['ids'];
   return {
@@ -173,6 +175,7 @@ export function liveTarget(
     tokens,
     ids,
     write: options.write,
+    destructive: options.write && options.destructive === true,
     // The receiver URL is public (a tunnel) and forwards every path to the suite's receiver.
     ...(receiverUrl && hooks
       ? { webhooks: { receiver: hooks.receiver, receiverUrl: (_port, path) => withPath(receiverUrl, path) } }

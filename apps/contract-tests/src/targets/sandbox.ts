@@ -27,11 +27,12 @@ export async function startSandboxTarget(
     proxyPass?: boolean;
   } = {},
 ): Promise<Target> {
+  const seed = withForeignWorkspace(defaultSeed());
   const sandbox: SandboxHandle = await startSandbox({
     port: 0,
     allowPrivateWebhooks: true,
     rateLimit: false,
-    seed: withForeignWorkspace(defaultSeed()),
+    seed,
     ...(options.behaviour ? { behaviour: options.behaviour } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
   });
@@ -73,8 +74,10 @@ export async function startSandboxTarget(
         ...(submissionId ? { submissionId } : {}),
         ...(free ? { freeFormId: free.forms[0]!.id } : {}),
         ...(captchaForm ? { captchaFormId: captchaForm.id } : {}),
+        ...(memberEmailOf(seed, pro.id) ? { memberEmail: memberEmailOf(seed, pro.id)! } : {}),
       },
       write: true,
+      destructive: true,
       webhooks: { receiver: hooks.receiver, receiverUrl: (port, path) => `http://127.0.0.1:${port}${path}` },
       proxyPass: options.proxyPass ?? true,
       // The contract's sandbox must show no drift; the service's, every entry of the ledger.
@@ -106,6 +109,10 @@ async function firstSubmissionId(baseUrl: string, token: string, formId: number)
 
 /** A form of a workspace the main token's user is no member of (the explorer's foreign-form check). */
 const FOREIGN_FORM_ID = 91;
+
+/** An account of the seed that is not a member of the workspace: the one the member checks add. */
+const memberEmailOf = (seed: SeedFixture, workspaceId: number): string | undefined =>
+  seed.users.find((u) => !u.memberships.some((m) => m.workspaceId === workspaceId))?.email;
 
 /**
  * The default seed plus a workspace of another user (the seed's outsider) with one form: the main

@@ -79,6 +79,11 @@ export interface TargetIds {
   readonly captchaFormId?: number;
   /** A form of a workspace the main token cannot reach: every operation on it must be refused (the explorer). */
   readonly foreignFormId?: number;
+  /**
+   * The email of an account that is not a member of `workspaceId`: the --destructive checks add it
+   * to that workspace, then remove it (or change its role) and leave the workspace as it was.
+   */
+  readonly memberEmail?: string;
 }
 
 export interface WebhookReach {
@@ -98,6 +103,8 @@ export interface Target {
   readonly ids: TargetIds;
   /** May the suite create, update and delete (restoring what it changed)? */
   readonly write: boolean;
+  /** May it add and remove workspace members and delete workspaces (temporary ones only)? (--destructive) */
+  readonly destructive?: boolean;
   /** Set when the tenant can reach a receiver started by the suite. */
   readonly webhooks?: WebhookReach;
   /** Run the read-only requests again through `prism proxy --errors` as a second opinion. */

@@ -1,0 +1,58 @@
+// deleteFormSubmission and exportFormSubmissions beyond the derived checks. A deletion runs on a
+// submission the check answered itself (createFormAnswer, found by a marker in its text answers,
+// since the public answer names it by its public UUID only), never on one of the user's. An export
+// asks for one column.
+import { randomUUID } from 'node:crypto';
+import type { CheckContext } from '../check-context.js';
+import { handSuite, operationSender, setupFailed, type BasicCase } from './common.js';
+import { answersFor } from './create-form-answer.js';
+import { formFields } from './helpers.js';
+
+/** A submission the check made on the target's form, removed afterwards if the check did not. */
+async function temporarySubmission(ctx: CheckContext): Promise<Record<string, number>> {
+  const id = ctx.target.ids.formId;
+  const marker = `contract-removal-${randomUUID()}`;
+  const answered = await operationSender('createFormAnswer')(ctx, {
+    path: { form: id },
+    body: answersFor(await formFields(ctx), marker),
+  });
+  if (answered.status !== 200)
+    return setupFailed(
+      `could not answer the form to make a submission (status ${answered.status ?? 'none'})`,
+      answered,
+    );
+  const listed = await operationSender('listFormSubmissions')(ctx, { path: { id }, query: { per_page: 20 } });
+  const parsed = ctx.json(listed);
+  const rows = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; data?: unknown }> }).data ?? []) : [];
+  const made = rows.find((row) => JSON.stringify(row.data ?? {}).includes(marker));
+  if (typeof made?.id !== 'number')
+    return setupFailed('the submission just made is not among the newest 20 of the form', listed);
+  const submission_id = made.id;
+  ctx.onCleanup(`deleteFormSubmission ${id}/${submission_id}`, async () => {
+    const removed = await operationSender('deleteFormSubmission')(ctx, { path: { id, submission_id } });
+    if (removed.status !== 200 && removed.status !== 404)
+      setupFailed(`deleteFormSubmission answered ${removed.status ?? 'nothing'}`, removed);
+  });
+  return { id, submission_id };
+}
+
+const onTemporarySubmission: BasicCase = {
+  writes: true,
+  request: async (ctx) => ({ path: await temporarySubmission(ctx) }),
+};
+
+export const deleteFormSubmission = handSuite({
+  operationId: 'deleteFormSubmission',
+  happyPath: onTemporarySubmission,
+  withoutAbility: onTemporarySubmission,
+});
+
+// Like every POST it waits for --write on a tenant, though it changes nothing: an export of more
+// than 1,000 submissions starts a job on the tenant, and the export has a budget of 10 a minute.
+const oneColumn: BasicCase = { writes: true, request: { body: { columns: { created_at: true } } } };
+
+export const exportFormSubmissions = handSuite({
+  operationId: 'exportFormSubmissions',
+  happyPath: oneColumn,
+  withoutAbility: oneColumn,
+});
