@@ -34,7 +34,12 @@ export interface SpecOperation {
   readonly public: boolean;
   readonly parameters: readonly SpecParameter[];
   /** The JSON request body, when the operation takes one. */
-  readonly jsonBody?: { readonly schema: Record<string, unknown>; readonly required: boolean };
+  readonly jsonBody?: {
+    readonly schema: Record<string, unknown>;
+    readonly required: boolean;
+    /** Top-level body properties that name a resource of the tenant (`x-identifies`), such as `workspace_id`. */
+    readonly identifying: readonly { readonly name: string; readonly identifies: string }[];
+  };
   /** Every media type of the 200 answer (empty when it has no content). */
   readonly successMediaTypes: readonly string[];
   readonly links: readonly SpecLink[];

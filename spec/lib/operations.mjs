@@ -18,6 +18,25 @@ export function resolved(bundle, value) {
   return current;
 }
 
+/**
+ * The top-level properties of a body schema (its `allOf` parts included) that name a resource of
+ * the tenant (`x-identifies`), as a path parameter does: filled from the target, like the path.
+ */
+function identifyingProperties(bundle, schema) {
+  const found = [];
+  const visit = (node) => {
+    const s = resolved(bundle, node);
+    if (!s || typeof s !== 'object') return;
+    for (const part of s.allOf ?? []) visit(part);
+    for (const [name, property] of Object.entries(s.properties ?? {})) {
+      const identifies = property['x-identifies'] ?? resolved(bundle, property)?.['x-identifies'];
+      if (typeof identifies === 'string') found.push({ name, identifies });
+    }
+  };
+  visit(schema);
+  return found;
+}
+
 /** Every operation of `bundle`, in the order the spec lists them. */
 export function specOperations(bundle) {
   const operations = [];
@@ -48,6 +67,7 @@ export function specOperations(bundle) {
         });
       }
       const body = resolved(bundle, op.requestBody);
+      const bodySchema = body?.content?.['application/json']?.schema;
       const success = resolved(bundle, op.responses?.['200']);
       const links = Object.entries(success?.links ?? {}).map(([name, link]) => ({
         name,
@@ -63,7 +83,13 @@ export function specOperations(bundle) {
         public: security.length === 0,
         parameters: [...byKey.values()],
         ...(body?.content?.['application/json']
-          ? { jsonBody: { schema: body.content['application/json'].schema ?? {}, required: body.required === true } }
+          ? {
+              jsonBody: {
+                schema: bodySchema ?? {},
+                required: body.required === true,
+                identifying: identifyingProperties(bundle, bodySchema),
+              },
+            }
           : {}),
         successMediaTypes: Object.keys(success?.content ?? {}),
         links,

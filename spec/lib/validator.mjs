@@ -18,6 +18,7 @@ const ANNOTATION_KEYWORDS = [
   'x-blocked-header-names',
   'x-internal',
   'x-server-error-when',
+  'x-identifies',
 ];
 
 /**

@@ -27,6 +27,13 @@ describe('specOperations', () => {
     expect([...unknown].filter((s) => !s.endsWith(' 404'))).toEqual(['invite 400']);
   });
 
+  it("names the body properties that identify a resource of the tenant, through allOf: createForm's workspace_id", () => {
+    const identifying = read.flatMap((o) =>
+      (o.jsonBody?.identifying ?? []).map((p) => `${o.operationId}.${p.name}: ${p.identifies}`),
+    );
+    expect(identifying).toEqual(['createForm.workspace_id: workspace']);
+  });
+
   it('follows parameter refs, and lets an operation parameter override the path item one', () => {
     const doc = {
       paths: {

@@ -17,6 +17,7 @@ import { CheckFailed, SkipCheck, type Exchange, type Failure } from '../model.js
 import { runInContext, verdictsOf } from '../runner.js';
 import type { SpecArtifacts } from '../spec.js';
 import type { Check, OperationSuite } from '../suites/types.js';
+import { withTargetIds } from '../suites/common.js';
 import type { Target } from '../targets/target.js';
 import {
   answersToSendBack,
@@ -295,8 +296,16 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   /** The operations whose 200 links lead to a delete: what they create can be followed, deleted, and followed again. */
   const sequences = operations.flatMap((op) => {
     const deleteLink = op.links.find((link) => operationOf(link.operationId).method === 'DELETE');
-    return deleteLink && !op.public && fillable(op) ? [{ create: op, deleteLink }] : [];
+    // A read makes nothing: a list linking to its first item's removal would remove the user's own.
+    return deleteLink && isWrite(op) && !op.public && fillable(op) ? [{ create: op, deleteLink }] : [];
   });
+  /** A link that addresses what its operation made: one of its parameters comes from the answer. */
+  const addressesTheMade = (link: SpecLink) =>
+    Object.values(link.parameters).some((expression) => expression.startsWith('$response.body'));
+  /** What a link's operation answers once the thing it addresses is gone: an unknown id's status. */
+  const goneStatus = (link: SpecLink) =>
+    pathParameters(operationOf(link.operationId)).find((p) => link.parameters[p.name]?.startsWith('$response.body'))
+      ?.unknownStatus ?? 404;
   /** The list a thing is in: the GET of the path a creation posts to, or of an item's path without its last parameter. */
   const collectionOf = (op: SpecOperation): SpecOperation | undefined => {
     const parent = op.method === 'POST' ? op.path : op.path.replace(/\/\{[^/}]+\}$/, '');
@@ -330,7 +339,11 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     // The table's plain body where it has one: a fixture must not fail on a generated oddity the service refuses.
     const body =
       REQUEST_BODIES[bodySchemaName(sequence.create) ?? '']?.base() ??
-      fc.sample(generatedBody(sequence.create), { seed: options.seed, numRuns: 1 })[0];
+      withTargetIds(
+        ctx,
+        sequence.create,
+        fc.sample(generatedBody(sequence.create), { seed: options.seed, numRuns: 1 })[0],
+      );
     const exchange = await request(ctx, sequence.create, { path, body });
     const parsed = exchange.status === 200 ? ctx.json(exchange) : undefined;
     const deletePath = parsed?.ok ? linkParameters(sequence.deleteLink, path, parsed.value) : {};
@@ -408,7 +421,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         const path = pathOf(op, ids);
         // A read on an unknown id may answer 404 before the token is judged: it needs the target's ids.
         if (!path) return ctx.skip(`needs ${missingIds(op, ids)}`);
-        const body = fc.sample(generatedBody(op), { seed: options.seed, numRuns: 1 })[0];
+        const body = withTargetIds(ctx, op, fc.sample(generatedBody(op), { seed: options.seed, numRuns: 1 })[0]);
         await explore(
           ctx,
           `${op.operationId} auth`,
@@ -495,7 +508,10 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
           `${create.operationId} links`,
           cases,
           async (scratch, { created, sent }) => {
-            const exchange = await request(scratch, create, { path: requestPath, body: created });
+            const exchange = await request(scratch, create, {
+              path: requestPath,
+              body: withTargetIds(scratch, create, created),
+            });
             const body = scratch.expectResponse(exchange, { operationId: create.operationId, status: 200 });
             if (exchange.status !== 200 || body === undefined) return;
             const pathOfLink = (link: SpecLink) => linkParameters(link, requestPath, body);
@@ -504,7 +520,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
             const follow = (link: SpecLink) =>
               request(scratch, operationOf(link.operationId), {
                 path: pathOfLink(link),
-                body: sent[create.links.indexOf(link)],
+                body: withTargetIds(scratch, operationOf(link.operationId), sent[create.links.indexOf(link)]),
               });
             const id = pathOfLink(deleteLink)[createdParameter(deleteLink)!];
             let deleted = false;
@@ -526,16 +542,18 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
             }
             scratch.expectResponse(await follow(deleteLink), { operationId: deleteLink.operationId, status: 200 });
             deleted = true;
-            for (const link of create.links) {
+            // The links that address what was made (their ids come from the answer) must find it
+            // gone, answered as an unknown id is; a link to the parent's list still answers 200.
+            for (const link of create.links.filter(addressesTheMade)) {
               const after = await follow(link);
               if (after.status === 200)
                 scratch.observe(
                   'deleted-integration-still-answers',
                   link.operationId,
                   `${String(id)} answers 200 after it was deleted`,
-                  { expected: '404', received: '200', exchange: after },
+                  { expected: String(goneStatus(link)), received: '200', exchange: after },
                 );
-              else scratch.expectResponse(after, { operationId: link.operationId, status: 404 });
+              else scratch.expectResponse(after, { operationId: link.operationId, status: goneStatus(link) });
             }
           },
           2 * create.links.length + 2,
@@ -838,7 +856,11 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   // An update reads back as updated, through the spec's links of the update (to its list). The body
   // must fit the tenant's form (REQUEST_BODIES), hence a submission's update only.
   for (const op of writes.filter(
-    (w) => w.links.length > 0 && !sequences.some((s) => s.create === w) && childKind(w) === 'submission',
+    (w) =>
+      (w.method === 'PUT' || w.method === 'PATCH') &&
+      w.links.length > 0 &&
+      !sequences.some((s) => s.create === w) &&
+      childKind(w) === 'submission',
   ))
     checks.push({
       name: 'explore: an updated submission reads back as updated',

@@ -1,7 +1,8 @@
 // JSON Schema 2020-12 -> fast-check: values a schema allows (an arbitrary, shrinkable), its boundary
 // values, and values it forbids, for the keywords this spec uses (type, const, enum, minimum/maximum,
 // minLength/maxLength, pattern, format, items, minItems/maxItems, properties, required,
-// additionalProperties, propertyNames, minProperties/maxProperties, anyOf/oneOf, not, $ref).
+// additionalProperties, propertyNames, minProperties/maxProperties, anyOf/oneOf, allOf of object
+// parts, not, $ref).
 // No maintained npm package does this for 2020-12; a keyword it does not know is ignored, so what it
 // produces is judged by the spec's own validator before the explorer relies on a verdict.
 import fc from 'fast-check';
@@ -117,8 +118,27 @@ export function schemaArbitraries(document: Record<string, any>): SchemaArbitrar
     );
   }
 
-  function valid(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+  /** `allOf` as the spec uses it (object parts): one schema with every part's properties and required names. */
+  function merged(schema: Schema): Schema {
     const s = resolve(schema);
+    if (typeof s !== 'object' || !Array.isArray(s.allOf)) return s;
+    const { allOf, ...own } = s;
+    return [...(allOf as Schema[]).map(merged), own].reduce<Record<string, any>>(
+      (whole, part) =>
+        typeof part !== 'object'
+          ? whole
+          : {
+              ...whole,
+              ...part,
+              properties: { ...whole.properties, ...part.properties },
+              required: [...new Set([...(whole.required ?? []), ...(part.required ?? [])])],
+            },
+      {},
+    );
+  }
+
+  function valid(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+    const s = merged(schema);
     return typeof s === 'object' && s.not !== undefined ? excluding(allowed(s, depth), s.not) : allowed(s, depth);
   }
 

@@ -50,6 +50,21 @@ export const targetIdOf = (ctx: CheckContext, identifies: string): number | unde
 };
 
 /**
+ * A body with its properties that name a resource of the tenant (`x-identifies`, such as a form's
+ * `workspace_id`) set to the target's ids, as the path is: the spec's example names the seed's.
+ */
+export function withTargetIds<T>(ctx: CheckContext, op: SpecOperation, body: T): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const ids = Object.fromEntries(
+    (op.jsonBody?.identifying ?? []).flatMap(({ name, identifies }) => {
+      const id = targetIdOf(ctx, identifies);
+      return id === undefined ? [] : [[name, id]];
+    }),
+  );
+  return { ...body, ...ids };
+}
+
+/**
  * The path of an operation as the target fills it: each parameter by what it identifies (an id
  * the target lacks: UNKNOWN_ID, which is enough for the mock and for requests that must be refused
  * anyway). On the mock an id-or-slug parameter gets the slug: Prism 5.14.2 coerces a numeric id,
@@ -81,7 +96,9 @@ export function operationSender<Op extends string>(
 ): Send<Op> {
   return (ctx, o = {}) => {
     const op = ctx.operation(operationId);
-    const body = o.body ?? defaults.body?.(ctx) ?? (op.jsonBody ? requestExample(ctx.spec.bundle, op) : undefined);
+    const body =
+      o.body ??
+      withTargetIds(ctx, op, defaults.body?.(ctx) ?? (op.jsonBody ? requestExample(ctx.spec.bundle, op) : undefined));
     const client = ctx.client(op.public && o.token === undefined ? null : o.token, o.headers);
     return ctx.send(() =>
       (client.request as unknown as AnyRequest)(op.method.toLowerCase(), op.path, {
