@@ -41,6 +41,7 @@ writeFileSync(
 const operations = Object.values(bundle.paths).flatMap((item) => Object.keys(item).filter((k) => k !== 'parameters'));
 console.log(
   `spec/dist: ${operations.length} operations, ${Object.keys(bundle.webhooks ?? {}).length} webhook, ` +
-    `${Object.keys(bundle.components.schemas).length} schemas, ${drift.entries.length} drift entries ` +
+    `${Object.keys(bundle.components.schemas).length} schemas, ${drift.entries.length} drift entries, ` +
+    `${drift.referenceDrift?.length ?? 0} where the service's reference differs from its code ` +
     `(${applied.length} shape changes in openapi.observed)`,
 );

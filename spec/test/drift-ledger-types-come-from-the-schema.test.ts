@@ -29,6 +29,8 @@ describe('the drift ledger types', () => {
     ['DriftEvidence', schema.$defs.evidence],
     ['DriftSourceCitation', schema.$defs.sourceCitation],
     ['DriftSituation', schema.$defs.situation],
+    ['DriftReferenceEntry', schema.$defs.referenceEntry],
+    ['DriftReferenceQuote', schema.$defs.referenceQuote],
   ])('declare every property of %s, optional exactly when the schema does not require it', (name, def) => {
     const body = interfaceBody(name);
     const required = new Set<string>(def.required ?? []);

@@ -1,7 +1,13 @@
 // The "Known differences" page: the drift ledger (@forms-api/spec/drift.json, bundled from
 // spec/drift.yaml) as a guide a reader can learn from, with where the contract suite last saw each
 // entry, read from its JSON report when one is present at build time.
-import type { DriftEntry, DriftLedger, DriftSourceCitation } from '@forms-api/spec/drift';
+import type {
+  DriftEntry,
+  DriftLedger,
+  DriftReferenceEntry,
+  DriftReferenceQuote,
+  DriftSourceCitation,
+} from '@forms-api/spec/drift';
 import { fail, type DocsResult } from './errors.ts';
 import { readReportFile } from './report-file.ts';
 import type { Guide } from './guides.ts';
@@ -59,6 +65,11 @@ export function sourceLink(s: DriftSourceCitation): string {
   const anchor = range ? `L${s.line}-L${s.endLine}` : `L${s.line}`;
   const label = `${s.path}:${s.line}${range ? `-${s.endLine}` : ''}`;
   return `[\`${label}\`](https://github.com/${s.repo}/blob/${s.commit}/${s.path}#${anchor})`;
+}
+
+/** A link to the line of the service's reference a quote stands on. */
+export function referenceLink(q: DriftReferenceQuote): string {
+  return `[\`${q.path}:${q.line}\`](https://github.com/${q.repo}/blob/${q.commit}/${q.path}#L${q.line})`;
 }
 
 const code = inlineCode;
@@ -145,6 +156,47 @@ function runParagraph(source: SuiteRunSource): string {
   );
 }
 
+export const REFERENCE_DIFFERENCES_HEADING = "Where the service's own reference differs from its code";
+
+/**
+ * The ledger's `referenceDrift`: where the service's published API reference says otherwise than
+ * its code. Not drift (the spec, and so this site's reference, follows the code), hence no severity
+ * and no "last seen": the contract suite never reports them.
+ */
+function referenceDriftSection(ledger: DriftLedger): string[] {
+  const entries = ledger.referenceDrift ?? [];
+  if (entries.length === 0) return [];
+  return [
+    `## ${REFERENCE_DIFFERENCES_HEADING}`,
+    '',
+    `The service publishes an API reference of its own (${code('docs/api-reference/')} in ${ledger.upstream.repo}). ` +
+      "On the operations the published contract does not show, this site describes what the service's code does (marked observed); " +
+      `in these ${entries.length} places the service's own reference says otherwise, and the code wins. ` +
+      'They are not drift: the service does what this site says, so the contract suite never reports them. ' +
+      "If you wrote code from the service's reference, check it against these.",
+    '',
+    ...entries.flatMap((entry) => referenceEntrySection(entry, ledger.upstream)),
+  ];
+}
+
+function referenceEntrySection(entry: DriftReferenceEntry, upstream: DriftLedger['upstream']): string[] {
+  const operations = entry.operationIds.map(code).join(', ');
+  const out = [
+    `### ${oneLine(entry.title)}`,
+    '',
+    `Entry ${code(entry.id)}, on ${entry.operationIds.length > 1 ? 'operations' : 'operation'} ${operations}.`,
+    '',
+    `**The service's reference says:** ${oneLine(entry.reference)}`,
+    '',
+  ];
+  for (const q of entry.referenceQuotes) out.push(`> ${oneLine(q.quote)} (${referenceLink(q)})`, '');
+  out.push(`**What its code does, and this site says:** ${oneLine(entry.observed)}`, '');
+  out.push(`**Where its code shows it** (${upstream.repo} at ${code(shortCommit(upstream.commit))}):`, '');
+  for (const s of entry.evidence.sources) out.push(`- ${sourceLink(s)}: ${oneLine(s.note)}`);
+  out.push('', `**What to do:** ${oneLine(entry.evidence.integratorAdvice)}`, '');
+  return out;
+}
+
 /** The service's code behind the reference's own observations, which the reference shows without it. */
 function citationSection(citations: readonly SourceCitation[], upstream: DriftLedger['upstream']): string[] {
   if (citations.length === 0) return [];
@@ -177,7 +229,10 @@ export function knownDifferencesGuide(
   const body = [
     `Where the live service contradicts the published contract, the difference is an entry of the drift ledger (${code('spec/drift.yaml')}, shipped as ${code('@forms-api/spec/drift.json')}). ` +
       `This page lists all ${ledger.entries.length} of them, read from the service's public source (${ledger.upstream.repo} at ${code(shortCommit(ledger.upstream.commit))}, ${ledger.upstream.committedAt}): ` +
-      'what the contract says, what the service does, the lines of its code that show it, and what to do about it.',
+      'what the contract says, what the service does, the lines of its code that show it, and what to do about it.' +
+      (ledger.referenceDrift?.length
+        ? ` Below them, "${REFERENCE_DIFFERENCES_HEADING}" lists the ${ledger.referenceDrift.length} places where the service's own API reference says otherwise than its code, which this site follows.`
+        : ''),
     '',
     'The contract suite recognises each entry as known drift: reported, and failing a run only with `--strict` ' +
       '(see "Running the contract suite against your tenant"). The sandbox started with `--behaviour observed` reproduces every one of them.',
@@ -192,6 +247,7 @@ export function knownDifferencesGuide(
     ),
     '',
     ...ledger.entries.flatMap((e) => entrySection(e, ledger.upstream, source)),
+    ...referenceDriftSection(ledger),
     ...citationSection(citations, ledger.upstream),
   ];
   return {

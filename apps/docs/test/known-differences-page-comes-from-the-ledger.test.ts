@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDriftLedger } from '@forms-api/spec/drift';
-import { knownDifferencesGuide, readSuiteRun, type SuiteRunSource } from '../src/known-differences.ts';
+import {
+  knownDifferencesGuide,
+  readSuiteRun,
+  REFERENCE_DIFFERENCES_HEADING,
+  type SuiteRunSource,
+} from '../src/known-differences.ts';
 import { markdownText, tableCell } from '../src/markdown-text.ts';
 
 const ledger = readDriftLedger();
@@ -45,6 +50,50 @@ describe('the Known differences page', () => {
       if (entry.evidence.integratorAdvice) expect(text).toContain('**What to do:**');
       expect(text).toContain('**Last seen by the contract suite:** not run');
     }
+  });
+
+  it("has a section of its own for where the service's reference differs from its code, after the drift", () => {
+    const body = page(notRun);
+    const reference = ledger.referenceDrift ?? [];
+    expect(reference.length).toBe(20);
+    const heading = `\n## ${REFERENCE_DIFFERENCES_HEADING}\n`;
+    const start = body.indexOf(heading);
+    expect(start).toBeGreaterThan(body.indexOf(`## ${md(ledger.entries.at(-1)!.title)}\n`));
+    const next = body.indexOf('\n## ', start + heading.length);
+    const part = body.slice(start, next < 0 ? undefined : next);
+    expect(part).toContain('the code wins');
+    expect(part).toContain('the contract suite never reports them');
+    // Not drift: nothing of a drift entry's run or severity.
+    expect(part).not.toContain('Last seen');
+    for (const entry of reference) {
+      const from = part.indexOf(`### ${md(entry.title)}\n`);
+      expect(from, entry.id).toBeGreaterThanOrEqual(0);
+      const after = part.indexOf('\n### ', from + 1);
+      const text = part.slice(from, after < 0 ? undefined : after);
+      expect(text).toContain(`Entry \`${entry.id}\`, on operation`);
+      for (const id of entry.operationIds) expect(text).toContain(`\`${id}\``);
+      expect(text).toContain(`**The service's reference says:** ${md(entry.reference)}`);
+      for (const q of entry.referenceQuotes)
+        expect(text).toContain(
+          `> ${md(q.quote)} ([\`${q.path}:${q.line}\`](https://github.com/${q.repo}/blob/${q.commit}/${q.path}#L${q.line}))`,
+        );
+      expect(text).toContain(`**What its code does, and this site says:** ${md(entry.observed)}`);
+      for (const s of entry.evidence.sources) {
+        const anchor = s.endLine && s.endLine !== s.line ? `#L${s.line}-L${s.endLine}` : `#L${s.line}`;
+        expect(text).toContain(`](https://github.com/${s.repo}/blob/${s.commit}/${s.path}${anchor})`);
+      }
+      expect(text).toContain(`**What to do:** ${md(entry.evidence.integratorAdvice)}`);
+      // Never in the table of drift entries.
+      expect(body.slice(0, start)).not.toContain(`\`${entry.id}\``);
+    }
+    expect(body).toContain(`lists the ${reference.length} places where the service's own API reference says otherwise`);
+  });
+
+  it('has no such section for a ledger without reference drift', () => {
+    const { referenceDrift: _reference, ...contractOnly } = ledger;
+    const guide = knownDifferencesGuide(contractOnly, notRun);
+    if (!guide.ok) throw new Error(guide.error.message);
+    expect(guide.value.body).not.toContain(REFERENCE_DIFFERENCES_HEADING);
   });
 
   it('links the source lines at the commit the ledger read (aee613da)', () => {
