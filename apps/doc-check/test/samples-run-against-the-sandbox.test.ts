@@ -18,7 +18,8 @@ import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-ru
 
 const SECRET = 'whsec_doc_samples_0123456789';
 const DRIVER = fileURLToPath(new URL('./support/drive-module.ts', import.meta.url));
-const spec = createSpecValidator((await import('@forms-api/spec/openapi.json', { with: { type: 'json' } })).default);
+const openapi = (await import('@forms-api/spec/openapi.json', { with: { type: 'json' } })).default;
+const spec = createSpecValidator(openapi);
 
 /** A request a receiver sample must refuse with a 4xx of its own (never a 500 and a stack trace). */
 type Refusal = { what: string; contentType: string | undefined; signed: boolean; status: number };
@@ -108,17 +109,26 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Calls the sandbox as the seed's `all` token; fails on an error status. */
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${sandbox.tokens.all}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
 /** Ids a sample of the API reference needs: a submission, its fields, a signed file URL. */
 async function tenantFacts(): Promise<Record<string, string>> {
-  const get = async (path: string) =>
-    (
-      await fetch(`${sandbox.baseUrl}${path}`, {
-        headers: { authorization: `Bearer ${sandbox.tokens.all}`, accept: 'application/json' },
-      })
-    ).json() as Promise<any>;
-  const form = await get('/open/forms/11');
+  const form = await api('GET', '/open/forms/11');
   const field = (name: string): string => form.properties.find((f: { name: string }) => f.name === name).id;
-  const page = await get('/open/forms/11/submissions?per_page=100&status=completed');
+  const page = await api('GET', '/open/forms/11/submissions?per_page=100&status=completed');
   const fileUrl = page.data
     .flatMap((s: { data: Record<string, unknown> }) => Object.values(s.data))
     .flatMap((v: unknown) => (Array.isArray(v) ? v : []))
@@ -134,22 +144,64 @@ async function tenantFacts(): Promise<Record<string, string>> {
 
 /** A fresh webhook integration for a sample that updates, reads or deletes one. */
 async function freshIntegration(): Promise<string> {
-  const response = await fetch(`${sandbox.baseUrl}/open/forms/11/integrations`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${sandbox.tokens.all}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
-      integration_id: 'webhook',
-      status: 'active',
-      data: { webhook_url: env.RECEIVER_URL, webhook_secret: SECRET },
-    }),
+  const body = await api('POST', '/open/forms/11/integrations', {
+    integration_id: 'webhook',
+    status: 'active',
+    data: { webhook_url: env.RECEIVER_URL, webhook_secret: SECRET },
   });
-  const body = (await response.json()) as { form_integration?: { id?: number } };
-  if (!body.form_integration?.id) throw new Error(`could not create an integration: ${response.status}`);
+  if (!body.form_integration?.id) throw new Error('could not create an integration');
   return String(body.form_integration.id);
+}
+
+let invitations = 0;
+/**
+ * What a sample that changes or removes something acts on, made fresh so the seed the other
+ * samples read stays whole (the curl lines take it from the environment; the client samples
+ * make their own the way a reader would try them).
+ */
+const FRESH: Partial<Record<OperationId, () => Promise<Record<string, string>>>> = {
+  updateFormIntegration: async () => ({ FORMS_INTEGRATION_ID: await freshIntegration() }),
+  deleteFormIntegration: async () => ({ FORMS_INTEGRATION_ID: await freshIntegration() }),
+  listIntegrationEvents: async () => ({ FORMS_INTEGRATION_ID: await freshIntegration() }),
+  updateForm: async () => ({ FORMS_FORM_ID: await freshForm() }),
+  deleteForm: async () => ({ FORMS_FORM_ID: await freshForm() }),
+  deleteFormSubmission: async () => ({ FORMS_SUBMISSION_ID: await freshSubmission() }),
+  deleteWorkspace: async () => ({ FORMS_WORKSPACE_ID: await freshWorkspace() }),
+  leaveWorkspace: async () => ({ FORMS_WORKSPACE_ID: await freshWorkspace() }),
+  removeWorkspaceUser: async () => ({ FORMS_USER_ID: await addedMember('bob@example.com') }),
+  resendWorkspaceInvite: async () => ({ FORMS_INVITE_ID: await freshInvite() }),
+  cancelWorkspaceInvite: async () => ({ FORMS_INVITE_ID: await freshInvite() }),
+};
+
+async function freshForm(): Promise<string> {
+  // The spec's own example of a whole form, in the seed's workspace 1.
+  const example = (openapi.paths as any)[OPERATIONS.createForm.path].post.requestBody.content['application/json']
+    .example;
+  return String((await api('POST', OPERATIONS.createForm.path, example)).form.id);
+}
+
+/** A completed submission of form 11 answered now, so the newest one. */
+async function freshSubmission(): Promise<string> {
+  await api('POST', '/forms/11/answer', { [env.NAME_FIELD_ID!]: 'To delete', [env.EMAIL_FIELD_ID!]: 'x@example.com' });
+  return String((await api('GET', '/open/forms/11/submissions?per_page=1&status=completed')).data[0].id);
+}
+
+async function freshWorkspace(): Promise<string> {
+  return String((await api('POST', '/open/workspaces/create', { name: 'Scratch' })).workspace_id);
+}
+
+async function addedMember(email: string): Promise<string> {
+  await api('POST', '/open/workspaces/1/users/add', { email, role: 'user' });
+  const members: Array<{ id: number; email: string }> = await api('GET', '/open/workspaces/1/users');
+  return String(members.find((member) => member.email === email)!.id);
+}
+
+async function freshInvite(): Promise<string> {
+  const body = await api('POST', '/open/workspaces/1/users/add', {
+    email: `invitee-${++invitations}@example.com`,
+    role: 'user',
+  });
+  return String(body.invite.id);
 }
 
 async function deliver(port: number, path: string): Promise<number> {
@@ -190,13 +242,19 @@ describe('the samples', () => {
         case 'script':
           return expectClean(file, await runToEnd(file, env, { cwd: scratch }));
         case 'operation': {
-          const needsIntegration = ['updateFormIntegration', 'deleteFormIntegration', 'listIntegrationEvents'].includes(
-            run.operationId,
-          );
-          const runEnv = needsIntegration ? { ...env, FORMS_INTEGRATION_ID: await freshIntegration() } : env;
+          const runEnv = { ...env, ...(await FRESH[run.operationId]?.()) };
           const result = await runToEnd(file, runEnv, { cwd: scratch });
           expectClean(file, result);
           if (run.operationId === 'downloadSubmissionFile') return;
+          if (run.operationId === 'exportFormSubmissions') {
+            // The CSV: a header row of the columns asked for (Name, Email, created_at), then rows.
+            const verdict = spec.validateResponse(run.operationId, 200, result.stdout, 'text/csv');
+            expect(formatErrors(verdict.errors), `${file} printed a body the spec does not document`).toEqual([]);
+            const [header, ...rows] = result.stdout.trim().split(/\r?\n/);
+            expect(header).toMatch(/^"?Name"?,"?Email"?,/);
+            expect(rows.length).toBeGreaterThan(0);
+            return;
+          }
           // The printed body is what the service answered: it must be what the spec documents.
           const verdict = spec.validateResponse(run.operationId, 200, JSON.parse(result.stdout));
           expect(formatErrors(verdict.errors), `${file} printed a body the spec does not document`).toEqual([]);

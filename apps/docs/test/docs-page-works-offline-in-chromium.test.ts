@@ -84,6 +84,34 @@ async function navigationLabels(): Promise<Set<string>> {
   return seen;
 }
 
+/** The navigation's item whose label is exactly this text (a guide's heading may contain it). */
+function navigationItem(label: string) {
+  return page
+    .getByTestId('menu-item-label')
+    .filter({ has: page.locator(`[data-text="${label.replaceAll('"', '\\"')}"]`) });
+}
+
+/**
+ * Opens closed groups of the navigation, one at a time, until the item with this label shows
+ * (opening a group may close another, so it is looked for after each one), and returns it.
+ */
+async function revealInNavigation(label: string) {
+  const item = navigationItem(label);
+  const tried = new Set<string>();
+  for (let step = 0; step < 60 && (await item.count()) === 0; step++) {
+    const groups = await page
+      .getByTestId('menu-item-label')
+      .filter({ has: page.locator(CHEVRON) })
+      .locator('[data-text]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
+    const next = groups.find((text) => !tried.has(text));
+    if (next === undefined) break;
+    tried.add(next);
+    await navigationItem(next).first().click();
+  }
+  return item.first();
+}
+
 describe('the docs site in Chromium', () => {
   it('shows the forms-api-kit title, every operation, the webhook and the guides in the navigation', async () => {
     expect(await page.title()).toContain('forms-api-kit');
@@ -102,12 +130,11 @@ describe('the docs site in Chromium', () => {
     ]) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
-    expect(operationSummaries).toHaveLength(11);
+    expect(operationSummaries).toHaveLength(29);
   });
 
   it('documents the webhook with its signature header, also when opened by its own URL', async () => {
-    await navigationLabels();
-    const webhookItem = page.getByTestId('menu-item-label').filter({ hasText: webhookNames[0] }).first();
+    const webhookItem = await revealInNavigation(webhookNames[0]!);
     const href = await webhookItem.evaluate((el) => el.closest('a')?.getAttribute('href') ?? null);
     expect(href, 'the webhook menu item links to its page').toBeTruthy();
     // A fresh load of the webhook's own (hash) route, as a reader following a shared link would.
@@ -139,6 +166,38 @@ describe('the docs site in Chromium', () => {
     await expect
       .poll(() => code('/open/forms/11/submissions?status=completed').count(), { timeout: 15_000 })
       .toBeGreaterThan(0);
+  });
+
+  it('shows an operation added after the first eleven with its client sample and curl line', async () => {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.getByTestId('menu-item-label').first().waitFor();
+    await page.getByTestId('search-trigger').click();
+    await page.keyboard.type('Export the submissions');
+    await page
+      .getByTestId('search-dialog')
+      .locator('[data-component-name="Search/SearchItem"]')
+      .filter({ hasText: 'Export the submissions of a form' })
+      .first()
+      .click();
+    const code = (text: string) => page.locator('pre').filter({ hasText: text });
+    const samples = {
+      '@forms-api/client': code('forms.operations.exportFormSubmissions('),
+      curl: code('/open/forms/11/submissions/export'),
+    };
+    // The language chosen last is kept from operation to operation: read the switcher's choice,
+    // check that sample, then switch to the other one and check it.
+    const switcher = page
+      .getByTestId('right-panel')
+      .getByText(/^(@forms-api\/client|curl)$/)
+      .first();
+    await switcher.waitFor({ timeout: 15_000 });
+    const shown = (await switcher.textContent()) === 'curl' ? 'curl' : '@forms-api/client';
+    const other = shown === 'curl' ? '@forms-api/client' : 'curl';
+    await expect.poll(() => samples[shown].count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await samples[other].count(), 'one language is shown at a time').toBe(0);
+    await switcher.click();
+    await page.getByText(other, { exact: true }).last().click();
+    await expect.poll(() => samples[other].count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
   it('finds the list operation when searching for "submissions"', async () => {

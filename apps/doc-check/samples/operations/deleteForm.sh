@@ -1,0 +1,2 @@
+curl -sS --fail-with-body -X DELETE "$FORMS_API_BASE_URL/open/forms/$FORMS_FORM_ID" \
+  -H "Authorization: Bearer $FORMS_API_TOKEN" -H 'Accept: application/json'

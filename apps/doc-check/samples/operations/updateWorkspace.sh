@@ -1,0 +1,4 @@
+curl -sS --fail-with-body -X PUT "$FORMS_API_BASE_URL/open/workspaces/1" \
+  -H "Authorization: Bearer $FORMS_API_TOKEN" -H 'Accept: application/json' \
+  -H 'Content-Type: application/json' \
+  -d '{"name": "Acme Marketing", "emoji": "🚀"}'
