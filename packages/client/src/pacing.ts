@@ -5,12 +5,11 @@
 // plain `fetch` users: they share its budget, as they share the service's. An operation the spec
 // says the service counts in a bucket of its own (`rateLimit` in the operations table: the
 // export's 10 a minute) is paced in that bucket, apart from the shared one.
-import { matchOperation } from '@forms-api/types';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
 import { askedWait } from './retry.js';
 import { withoutQuerySecrets } from './redact.js';
-import { operation } from './operations.js';
+import { describeOperation, operation } from './operations.js';
 
 export interface RequestPacerOptions {
   /** The budget to keep within: requests per minute (the service allows 100 per user). */
@@ -37,8 +36,8 @@ export interface PacingWait {
   readonly method: string;
   /** The URL's path (no query, which may hold a signature). */
   readonly path: string;
-  /** The rate-limit bucket of its own the request is paced in (`export`); absent: the shared one. */
-  readonly bucket?: string;
+  /** The rate-limit bucket of its own the request is paced in (`export`); undefined: the shared one. */
+  readonly bucket: string | undefined;
   /** How many 429s this request has met so far. */
   readonly refusals: number;
   /** The budget the service last reported (`X-RateLimit-Remaining`), if it did. */
@@ -116,8 +115,8 @@ const NEVER = new AbortController().signal;
 
 /** What the pacer knows of one bucket the service counts in: the shared one, or an operation's own. */
 interface Bucket {
-  /** Absent for the shared bucket. */
-  readonly name?: string;
+  /** Undefined for the shared bucket. */
+  readonly name: string | undefined;
   /** Requests a window allows, as configured or as the spec states it. */
   readonly allowed: number;
   /** The window, with the margin. */
@@ -132,7 +131,7 @@ interface Bucket {
 
 function bucket(allowed: number, windowSeconds: number, name?: string): Bucket {
   return {
-    ...(name === undefined ? {} : { name }),
+    name,
     allowed,
     windowMs: windowSeconds * 1000 + MARGIN_MS,
     nextSlotAt: -Infinity,
@@ -156,10 +155,8 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
 
   /** The bucket of a request's operation: its own when the operations table gives it one. */
   const bucketOf = ({ method, url, basePath = '' }: PacedRequest): Bucket => {
-    let path = pathOf(url);
-    if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length);
-    const match = matchOperation(method, path);
-    const limit = match && operation(match.operationId).rateLimit;
+    const { operationId } = describeOperation(method, url, basePath);
+    const limit = operationId && operation(operationId).rateLimit;
     if (!limit) return shared;
     let found = own.get(limit.bucket);
     if (!found) own.set(limit.bucket, (found = bucket(limit.limit, limit.windowSeconds, limit.bucket)));
@@ -169,17 +166,7 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   const wait = async (b: Bucket, ms: number, reason: PacingWait['reason'], request: PacedRequest, refusals: number) => {
     if (ms <= 0) return;
     const { method, url } = request;
-    const path = pathOf(url);
-    const remaining = b.remaining;
-    onWait?.({
-      waitMs: ms,
-      reason,
-      method,
-      path,
-      ...(b.name === undefined ? {} : { bucket: b.name }),
-      refusals,
-      remaining,
-    });
+    onWait?.({ waitMs: ms, reason, method, path: pathOf(url), bucket: b.name, refusals, remaining: b.remaining });
     totals.waitedMs += ms;
     if (reason === 'pacing') totals.pacingWaitMs += ms;
     else totals.rateLimitedWaitMs += ms;
