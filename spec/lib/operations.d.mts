@@ -43,6 +43,15 @@ export interface SpecOperation {
   /** Every media type of the 200 answer (empty when it has no content). */
   readonly successMediaTypes: readonly string[];
   readonly links: readonly SpecLink[];
+  /** The rate-limit bucket of its own the service counts it in (`x-rate-limit`); absent: the shared one. */
+  readonly rateLimit?: SpecRateLimit;
+}
+
+/** A rate-limit bucket of its own: `limit` requests per `windowSeconds`, per user. */
+export interface SpecRateLimit {
+  readonly bucket: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
 }
 
 /** Follows local `$ref`s (`#/components/...`) of `bundle` until a value that is not one; other values as they are. */

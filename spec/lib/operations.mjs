@@ -93,8 +93,23 @@ export function specOperations(bundle) {
           : {}),
         successMediaTypes: Object.keys(success?.content ?? {}),
         links,
+        ...(op['x-rate-limit'] === undefined ? {} : { rateLimit: rateLimitOf(op['x-rate-limit'], op.operationId) }),
       });
     }
   }
   return operations;
+}
+
+/**
+ * An operation's own rate-limit bucket (`x-rate-limit`): its name, and how many requests a window
+ * of `windowSeconds` allows. A malformed one fails here, so that no pacer derives from a guess.
+ */
+function rateLimitOf(value, operationId) {
+  const { bucket, limit, windowSeconds } = value ?? {};
+  const positive = (n) => Number.isInteger(n) && n > 0;
+  if (typeof bucket !== 'string' || !/^[a-z][a-z0-9-]*$/.test(bucket) || !positive(limit) || !positive(windowSeconds))
+    throw new Error(
+      `${operationId}: x-rate-limit needs a bucket name (lower-case word), a positive integer limit and windowSeconds`,
+    );
+  return { bucket, limit, windowSeconds };
 }

@@ -82,4 +82,24 @@ describe('specOperations', () => {
     expect(get!.jsonBody).toBeUndefined();
     expect(put).toMatchObject({ public: true, statuses: [200, 404], jsonBody: { required: true } });
   });
+
+  it("reads an operation's own rate-limit bucket from x-rate-limit: the export's 10 a minute, and none elsewhere", () => {
+    const own = read.filter((o) => o.rateLimit !== undefined);
+    expect(own.map((o) => [o.operationId, o.rateLimit])).toEqual([
+      ['exportFormSubmissions', { bucket: 'export', limit: 10, windowSeconds: 60 }],
+    ]);
+  });
+
+  it('refuses an x-rate-limit without a bucket name, a positive limit and window', () => {
+    const withLimit = (rateLimit: unknown) => ({
+      paths: { '/x': { get: { operationId: 'getX', 'x-rate-limit': rateLimit, responses: {} } } },
+    });
+    for (const bad of [
+      { limit: 10, windowSeconds: 60 },
+      { bucket: 'x', limit: 0, windowSeconds: 60 },
+      { bucket: 'x', limit: 10 },
+      null,
+    ])
+      expect(() => specOperations(withLimit(bad)), JSON.stringify(bad)).toThrow(/getX: x-rate-limit needs/);
+  });
 });

@@ -49,6 +49,8 @@ const RUNS: Record<string, Run> = {
   'client/download-file.ts': { kind: 'script' },
   'client/catch-up.ts': { kind: 'script' },
   'client/every-operation.ts': { kind: 'script' },
+  'client/form-update-keeping.ts': { kind: 'script' },
+  'client/export-csv.ts': { kind: 'script' },
   'types/types.ts': { kind: 'script' },
   'types/answers-from-webhook.ts': { kind: 'script' },
   'sandbox/start-sandbox.ts': { kind: 'script' },

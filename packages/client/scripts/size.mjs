@@ -30,8 +30,12 @@ import { fileURLToPath } from 'node:url';
 // One reader of the wait a 429 asks for (Retry-After, else X-RateLimit-Reset) instead of two, and
 // a pacer's typed error passed on by the client (issue 31): 0.02 kB less minified, 0.02 kB more
 // gzipped (19.37 kB); the budget stays.
+// 18 operations the spec gained (workspaces, form writes, the export), a table row and a method
+// each with no code: 0.52 kB (19.89 kB). The pacer's rate-limit buckets of their own, read from the
+// table (the export's 10 a minute apart from the shared 100): 0.24 kB, the table's entry included.
+// forms.updateKeeping (read, merge, send the whole form back): 0.1 kB (20.26 kB).
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 19.4 * 1024;
+const BUDGET_BYTES = 20.3 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

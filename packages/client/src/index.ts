@@ -20,6 +20,7 @@ export {
 export type { CallOptions, Clock, FormsClientOptions, RetryEvent, RetryOptions } from './options.js';
 export type {
   AnswersApi,
+  FormChanges,
   FormListQuery,
   FormsApi,
   IntegrationRef,

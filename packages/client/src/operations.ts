@@ -22,9 +22,11 @@ export interface OperationRow {
   readonly query: readonly string[];
   readonly body: 'none' | 'optional' | 'required';
   readonly success: 'json' | 'file' | 'empty';
+  /** The rate-limit bucket of its own the service counts it in; absent: the shared one. */
+  readonly rateLimit?: { readonly bucket: string; readonly limit: number; readonly windowSeconds: number };
 }
 
-export function operation(id: OperationId): OperationSpec {
+export function operation(id: OperationId): OperationSpec & Pick<OperationRow, 'rateLimit'> {
   return OPERATIONS[id];
 }
 

@@ -2,11 +2,14 @@
 // time so that a per-minute budget (the service allows 100 a minute per user) is never spent, the
 // budget the service reports on every answer corrects that model, and a 429 that still comes is
 // waited out and the request sent again, within a bound. One pacer may serve several clients and
-// plain `fetch` users: they share its budget, as they share the service's.
+// plain `fetch` users: they share its budget, as they share the service's. An operation the spec
+// says the service counts in a bucket of its own (`rateLimit` in the operations table: the
+// export's 10 a minute) is paced in that bucket, apart from the shared one.
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
 import { askedWait } from './retry.js';
 import { withoutQuerySecrets } from './redact.js';
+import { describeOperation, operation } from './operations.js';
 
 export interface RequestPacerOptions {
   /** The budget to keep within: requests per minute (the service allows 100 per user). */
@@ -33,6 +36,8 @@ export interface PacingWait {
   readonly method: string;
   /** The URL's path (no query, which may hold a signature). */
   readonly path: string;
+  /** The rate-limit bucket of its own the request is paced in (`export`); undefined: the shared one. */
+  readonly bucket: string | undefined;
   /** How many 429s this request has met so far. */
   readonly refusals: number;
   /** The budget the service last reported (`X-RateLimit-Remaining`), if it did. */
@@ -53,9 +58,9 @@ export interface PacingStats {
   readonly rateLimited: number;
   /** Requests that failed because they were still refused after `maxWaitMs` / `max429Retries`. */
   readonly gaveUp: number;
-  /** The budget per minute in force: `requestsPerMinute`, or a lower `X-RateLimit-Limit`. */
+  /** The shared budget per minute in force: `requestsPerMinute`, or a lower `X-RateLimit-Limit`. */
   readonly limit: number;
-  /** The budget the service last reported (`X-RateLimit-Remaining`), if it did. */
+  /** The shared budget the service last reported (`X-RateLimit-Remaining`), if it did. */
   readonly remaining: number | undefined;
 }
 
@@ -90,6 +95,8 @@ export interface PacedRequest {
   readonly method: string;
   readonly url: string;
   readonly signal: AbortSignal | undefined;
+  /** The path of the client's baseUrl, left out when the URL's path names the operation. */
+  readonly basePath?: string;
 }
 
 /** The pacer's own entry, for the client: `send` is called for each (re)send. */
@@ -103,26 +110,63 @@ export type InternalPacer = RequestPacer & { readonly [PACED_SEND]: PacedSend };
 // The service counts its minute in whole seconds from a window's first request: spacing as if a
 // minute lasted one second more keeps an evenly spaced run inside any window the service may
 // count, and absorbs a second of network jitter.
-const WINDOW_MS = 61_000;
+const MARGIN_MS = 1_000;
 const NEVER = new AbortController().signal;
+
+/** What the pacer knows of one bucket the service counts in: the shared one, or an operation's own. */
+interface Bucket {
+  /** Undefined for the shared bucket. */
+  readonly name: string | undefined;
+  /** Requests a window allows, as configured or as the spec states it. */
+  readonly allowed: number;
+  /** The window, with the margin. */
+  readonly windowMs: number;
+  nextSlotAt: number; // the earliest start of the next request
+  holdUntil: number; // after a 429: nobody sends before this
+  reportedLimit: number | undefined;
+  remaining: number | undefined;
+  windowEndsAt: number; // the latest the service's current window may end
+  inFlight: number;
+}
+
+function bucket(allowed: number, windowSeconds: number, name?: string): Bucket {
+  return {
+    name,
+    allowed,
+    windowMs: windowSeconds * 1000 + MARGIN_MS,
+    nextSlotAt: -Infinity,
+    holdUntil: -Infinity,
+    reportedLimit: undefined,
+    remaining: undefined,
+    windowEndsAt: -Infinity,
+    inFlight: 0,
+  };
+}
+
+const limitOf = (b: Bucket) => Math.min(b.allowed, b.reportedLimit ?? Infinity);
 
 export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   const settings = resolvePacerOptions(options);
   const { clock, requestsPerMinute, maxWaitMs, max429Retries, onWait } = settings;
 
-  let nextSlotAt = -Infinity; // the earliest start of the next request
-  let holdUntil = -Infinity; // after a 429: nobody sends before this
-  let reportedLimit: number | undefined;
-  let remaining: number | undefined;
-  let windowEndsAt = -Infinity; // the latest the service's current window may end
-  let inFlight = 0;
+  const shared = bucket(requestsPerMinute, 60);
+  const own = new Map<string, Bucket>();
   const totals = { requests: 0, waitedMs: 0, pacingWaitMs: 0, rateLimitedWaitMs: 0, rateLimited: 0, gaveUp: 0 };
 
-  const limit = () => Math.min(requestsPerMinute, reportedLimit ?? Infinity);
+  /** The bucket of a request's operation: its own when the operations table gives it one. */
+  const bucketOf = ({ method, url, basePath = '' }: PacedRequest): Bucket => {
+    const { operationId } = describeOperation(method, url, basePath);
+    const limit = operationId && operation(operationId).rateLimit;
+    if (!limit) return shared;
+    let found = own.get(limit.bucket);
+    if (!found) own.set(limit.bucket, (found = bucket(limit.limit, limit.windowSeconds, limit.bucket)));
+    return found;
+  };
 
-  const wait = async (ms: number, reason: PacingWait['reason'], request: PacedRequest, refusals: number) => {
+  const wait = async (b: Bucket, ms: number, reason: PacingWait['reason'], request: PacedRequest, refusals: number) => {
     if (ms <= 0) return;
-    onWait?.({ waitMs: ms, reason, method: request.method, path: pathOf(request.url), refusals, remaining });
+    const { method, url } = request;
+    onWait?.({ waitMs: ms, reason, method, path: pathOf(url), bucket: b.name, refusals, remaining: b.remaining });
     totals.waitedMs += ms;
     if (reason === 'pacing') totals.pacingWaitMs += ms;
     else totals.rateLimitedWaitMs += ms;
@@ -130,67 +174,69 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   };
 
   /** Reserves the next slot (each request its own), waits for it, and for any hold a 429 set. */
-  const acquire = async (request: PacedRequest, refusals: number) => {
+  const acquire = async (b: Bucket, request: PacedRequest, refusals: number) => {
     for (;;) {
       request.signal?.throwIfAborted();
       const now = clock.now();
-      const slot = Math.max(now, nextSlotAt, holdUntil);
-      nextSlotAt = slot + WINDOW_MS / limit();
+      const slot = Math.max(now, b.nextSlotAt, b.holdUntil);
+      b.nextSlotAt = slot + b.windowMs / limitOf(b);
       if (slot <= now) break;
-      await wait(slot - now, 'pacing', request, refusals);
-      // A 429 met by another request while this one waited holds everyone.
-      if (holdUntil <= clock.now()) break;
+      await wait(b, slot - now, 'pacing', request, refusals);
+      // A 429 met by another request of the bucket while this one waited holds all of them.
+      if (b.holdUntil <= clock.now()) break;
     }
-    inFlight++;
+    b.inFlight++;
     totals.requests++;
   };
 
   /** Corrects the model from the budget the service reports on an answer. */
-  const observe = (response: Response) => {
+  const observe = (b: Bucket, response: Response) => {
     const reported = headerCount(response, 'x-ratelimit-limit');
-    if (reported !== undefined && reported > 0) reportedLimit = reported;
+    if (reported !== undefined && reported > 0) b.reportedLimit = reported;
     const left = headerCount(response, 'x-ratelimit-remaining');
     if (left === undefined) return;
     const now = clock.now();
     // More left than before: a new window began, at the latest now (the latest is the safe guess).
-    if (remaining === undefined || left > remaining) windowEndsAt = now + WINDOW_MS;
-    remaining = left;
+    if (b.remaining === undefined || left > b.remaining) b.windowEndsAt = now + b.windowMs;
+    b.remaining = left;
     // Requests still on their way may already be counted, or not yet: assume not.
-    const budget = left - inFlight;
-    if (budget <= 0) nextSlotAt = Math.max(nextSlotAt, windowEndsAt);
-    else nextSlotAt = Math.max(nextSlotAt, now + (windowEndsAt - now) / budget);
+    const budget = left - b.inFlight;
+    if (budget <= 0) b.nextSlotAt = Math.max(b.nextSlotAt, b.windowEndsAt);
+    else b.nextSlotAt = Math.max(b.nextSlotAt, now + (b.windowEndsAt - now) / budget);
   };
 
   const pacedSend: PacedSend = async (send, request) => {
+    // The answers' X-RateLimit headers and 429s are the bucket's too: the service counts apart.
+    const b = bucketOf(request);
     let refusals = 0;
     let waitedMs = 0;
     for (;;) {
-      await acquire(request, refusals);
+      await acquire(b, request, refusals);
       let response: Response;
       try {
         response = await send();
       } finally {
-        inFlight--;
+        b.inFlight--;
       }
       if (response.status !== 429) {
-        observe(response);
+        observe(b, response);
         return { response };
       }
       totals.rateLimited++;
       refusals++;
       const now = clock.now();
-      const asked = askedWait(response.headers, now) ?? Math.max(0, windowEndsAt - now);
-      // The refusal says when the window ends: everyone holds until then.
-      holdUntil = Math.max(holdUntil, now + asked);
-      windowEndsAt = now + asked;
-      remaining = 0;
+      const asked = askedWait(response.headers, now) ?? Math.max(0, b.windowEndsAt - now);
+      // The refusal says when the window ends: every request of the bucket holds until then.
+      b.holdUntil = Math.max(b.holdUntil, now + asked);
+      b.windowEndsAt = now + asked;
+      b.remaining = 0;
       if (refusals > max429Retries || waitedMs + asked > maxWaitMs) {
         totals.gaveUp++;
         return { response, gaveUp: { retryAfterMs: asked, waitedMs, refusals, maxWaitMs } };
       }
       // Free the connection: the body of a refusal is not read.
       response.body?.cancel().catch(() => {});
-      await wait(asked, 'rate_limited', request, refusals);
+      await wait(b, asked, 'rate_limited', request, refusals);
       waitedMs += asked;
     }
   };
@@ -198,7 +244,7 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   const pacer: InternalPacer = {
     requestsPerMinute,
     [PACED_SEND]: pacedSend,
-    stats: () => ({ ...totals, limit: limit(), remaining }),
+    stats: () => ({ ...totals, limit: limitOf(shared), remaining: shared.remaining }),
     fetch(fetchImpl) {
       if (fetchImpl !== undefined && typeof fetchImpl !== 'function')
         throw invalidOption('fetchImpl', 'must be a fetch function, or omitted for the global fetch.');

@@ -214,6 +214,7 @@ async function sendOnce(
         method: request.method,
         url: request.url,
         signal: call.signal,
+        basePath: ctx.scope.basePath,
       }));
     } else response = await send();
     if (reading.kind === 'stream' && response.ok) {

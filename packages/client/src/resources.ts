@@ -6,6 +6,8 @@ import type {
   AnswerRequest,
   AnswerValue,
   Form,
+  FormInput,
+  FormSaved,
   FormSummary,
   FormSummaryPage,
   IntegrationSaved,
@@ -68,9 +70,24 @@ export interface SubmissionUpdate {
   answers: SubmissionAnswers;
 }
 
+/** The keys of a form to replace (`properties` replaces the whole list); every other key is kept. */
+export type FormChanges = Partial<FormInput>;
+
 export interface FormsApi {
   list(workspaceId: number, query?: FormListQuery, options?: CallOptions): Promise<FormSummaryPage>;
   get(idOrSlug: number | string, options?: CallOptions): Promise<Form>;
+  /**
+   * Changes some keys of a form and keeps every other: reads the form, puts `changes` over it and
+   * sends it back whole, as the service's replacing update needs (every required key, and
+   * `properties`, whose fields left out are removed). `changes` may be a function of the form as
+   * read, to edit its `properties`. Two requests; not atomic: a change made by anyone else between
+   * the read and the write is overwritten.
+   */
+  updateKeeping(
+    formId: number,
+    changes: FormChanges | ((form: Form) => FormChanges | Promise<FormChanges>),
+    options?: CallOptions,
+  ): Promise<FormSaved>;
   pages(
     workspaceId: number,
     query?: FormListQuery,
@@ -175,6 +192,17 @@ export function formsApi(ops: OperationMethods): FormsApi {
   return {
     list,
     get: async (idOrSlug, options) => ops.getForm({ path: { form: ref(idOrSlug, 'idOrSlug') } }, options),
+    updateKeeping: async (formId, changes, options) => {
+      const form = id(formId, 'formId');
+      const expected = 'the keys of the form to change, or a function of the form that returns them';
+      if (typeof changes !== 'function') objectArgument(changes, 'changes', expected);
+      const current = await ops.getForm({ path: { form } }, options);
+      const change =
+        typeof changes === 'function' ? objectArgument(await changes(current), 'changes', expected) : changes;
+      // The service's form carries every key of the input (and more, which its update ignores):
+      // sent back whole, nothing the change does not name is lost.
+      return ops.updateForm({ path: { form }, body: { ...current, ...change } as FormInput }, options);
+    },
     pages,
     iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
   };

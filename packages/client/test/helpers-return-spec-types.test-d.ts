@@ -3,6 +3,7 @@
 import type {
   AnswerAccepted,
   Form,
+  FormSaved,
   FormSummary,
   FormSummaryPage,
   IntegrationSaved,
@@ -24,6 +25,7 @@ const client = createFormsClient({ baseUrl: 'https://api.example.com', token: 't
 export async function returns() {
   assert<Equals<Awaited<ReturnType<typeof client.forms.list>>, FormSummaryPage>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.forms.get>>, Form>>(true);
+  assert<Equals<Awaited<ReturnType<typeof client.forms.updateKeeping>>, FormSaved>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.submissions.list>>, SubmissionPage>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.submissions.update>>, UpdatedSubmission>>(true);
   assert<Equals<Awaited<ReturnType<typeof client.integrations.list>>, WebhookIntegration[]>>(true);

@@ -11,6 +11,8 @@ export interface OperationRow {
   body: 'none' | 'optional' | 'required';
   /** What the 200 answer holds: a JSON body (application/json its one media type), a file, or nothing. */
   success: 'json' | 'file' | 'empty';
+  /** The rate-limit bucket of its own the service counts it in (`x-rate-limit`); absent: the shared one. */
+  rateLimit?: { bucket: string; limit: number; windowSeconds: number };
 }
 /** One row per operation of a bundled OpenAPI document, in the order the spec lists them. */
 export function operationRows(bundle: { paths?: Record<string, unknown>; security?: unknown[] }): OperationRow[];

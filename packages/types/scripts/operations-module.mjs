@@ -26,6 +26,8 @@ export function operationRows(bundle) {
     query: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
     body: op.jsonBody ? (op.jsonBody.required ? 'required' : 'optional') : 'none',
     success: successOf(op.successMediaTypes),
+    // Only on an operation the service counts in a bucket of its own: the client's pacer reads it.
+    ...(op.rateLimit ? { rateLimit: op.rateLimit } : {}),
   }));
 }
 
@@ -69,8 +71,10 @@ export const ABILITIES = ${JSON.stringify(abilities)} as const;
 /**
  * Every operation of the open API: method, path template, the token abilities that grant it (any
  * one suffices; empty when public), the documented response statuses, whether it is public, the
- * names of its query parameters, its request body (\`none\`, \`optional\`, \`required\`) and what its
- * 200 answer holds (\`json\`, a \`file\` the client hands over unread, or \`empty\`).
+ * names of its query parameters, its request body (\`none\`, \`optional\`, \`required\`), what its
+ * 200 answer holds (\`json\`, a \`file\` the client hands over unread, or \`empty\`) and, for an
+ * operation the service counts in a rate-limit bucket of its own, that bucket (\`rateLimit\`: its
+ * name, \`limit\` requests per \`windowSeconds\`).
  */
 export const OPERATIONS = {
 ${lines.join('\n')}

@@ -58,6 +58,11 @@ describe('operation rows from a spec', () => {
   });
 });
 
+it("the generated table carries the export's own rate-limit bucket, and no bucket on a shared-bucket operation", () => {
+  expect(OPERATIONS.exportFormSubmissions.rateLimit).toEqual({ bucket: 'export', limit: 10, windowSeconds: 60 });
+  expect('rateLimit' in OPERATIONS.listFormSubmissions).toBe(false);
+});
+
 it("the generated table calls the signed download's octet stream a file, and a form JSON", () => {
   expect(OPERATIONS.downloadSubmissionFile.success).toBe('file');
   expect(OPERATIONS.getForm.success).toBe('json');
