@@ -89,7 +89,10 @@ export const sameOperations: Same<
   keyof typeof OPERATIONS,
   Exclude<keyof operations, 'submissionCreatedWebhook'>
 > = true;
-export const abilityUnion: Same<Ability, 'forms-read' | 'forms-write' | 'manage-integrations'> = true;
+export const abilityUnion: Same<
+  Ability,
+  'forms-read' | 'forms-write' | 'manage-integrations' | 'workspaces-read' | 'workspaces-write'
+> = true;
 export const listForms: OperationSpec = OPERATIONS.listWorkspaceForms;
 // @ts-expect-error an ability the spec does not name
 export const unknownAbility: Ability = 'forms-delete';
