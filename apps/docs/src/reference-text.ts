@@ -15,8 +15,8 @@ export interface SourceCitation {
   commit: string;
 }
 
-/** `Name.php:12`, `Name.php:12-15`, `Name.php:54,68`, a path before it, several joined by `,` or `and`. */
-const CITATION = /((?:[\w./-]+\.php:\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*(?:,\s*|\s+and\s+)?)+)\s+at\s+([0-9a-f]{7,40})\b/g;
+/** `Name.php:12`, `Name.php:12-15`, `Name.php:54,68` or `54, 68`, a path before it, several joined by `,` or `and`. */
+const CITATION = /((?:[\w./-]+\.php:\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*(?:,\s*|\s+and\s+)?)+)\s+at\s+([0-9a-f]{7,40})\b/g;
 
 /** `text` without its citations of the service's code, and the citations it held. */
 export function withoutCitations(text: string): { text: string; found: Array<{ lines: string; commit: string }> } {
@@ -72,12 +72,18 @@ export function referenceForSite(bundle: Json): { spec: Json; citations: SourceC
     const label = kind === 'schemas' ? 'schema' : kind === 'parameters' ? 'parameter' : kind.replace(/s$/, '');
     for (const [name, value] of Object.entries<Json>(entries ?? {})) {
       if (kind === 'schemas' && value?.properties) {
-        const { properties, ...rest } = value;
-        visit(rest, `${label} ${name}`);
+        // The schema's own words (its properties apart, each named): on the schema itself, not a copy.
+        const { properties } = value;
+        delete value.properties;
+        visit(value, `${label} ${name}`);
+        value.properties = properties;
         for (const [prop, schema] of Object.entries<Json>(properties)) visit(schema, `${label} ${name}, ${prop}`);
       } else visit(value, `${label} ${name}`);
     }
   }
+  // The rest of the document (the introduction in `info`, the tags) cites the service too.
+  for (const [key, value] of Object.entries(spec))
+    if (!['paths', 'webhooks', 'components', 'servers'].includes(key)) visit(value, key);
   for (const server of spec.servers ?? []) {
     if (typeof server.description === 'string') server.description = plain(server.description);
     for (const variable of Object.values<Json>(server.variables ?? {}))
