@@ -297,9 +297,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     hostAllowed: hostAllowed(allowedHosts),
     log,
   });
+  // The store's memberships as they are now, not the seed's: a member added or removed during a run counts.
   const membersOf = (form: string): Set<number> => {
     const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
-    return new Set(seed.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
+    return new Set(workspaceId === undefined ? [] : store.membersOf(workspaceId).map((m) => m.user.id));
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
