@@ -304,6 +304,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
+    tokenHolds: (token, abilities) => {
+      const held = store.tokens.get(token)?.abilities;
+      return held !== undefined && abilities.every((a) => held.includes(a));
+    },
     formOfSubmission: (id) => [...store.forms.keys()].find((formId) => store.submission(formId, id)),
     formOfIntegration: (id) => store.integrations.get(id)?.formId,
     reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),

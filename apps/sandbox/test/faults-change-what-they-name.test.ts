@@ -155,6 +155,14 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     });
     return (await listed()).data[ids.Name!];
   },
+  'deleted-form-still-listed': async (sb) => {
+    const deleted = await call(sb.baseUrl, 'DELETE', '/open/forms/13', { token: sb.tokens.all });
+    const listed = (await call(sb.baseUrl, 'GET', '/open/forms', { token: sb.tokens.all })).body.map(
+      (f: { id: number }) => f.id,
+    );
+    const read = await call(sb.baseUrl, 'GET', '/open/forms/13', { token: sb.tokens.all });
+    return { deleted: deleted.status, listed: listed.includes(13), read: read.status };
+  },
 };
 
 describe('fault switches', () => {

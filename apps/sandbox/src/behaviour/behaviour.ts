@@ -11,7 +11,7 @@ export type { OutgoingDelivery };
 
 /** A request as a behaviour sees it: the method, the path with its query, lowercase header names. */
 export interface ExchangeRequest {
-  readonly method: string;
+  method: string;
   path: string;
   headers: Record<string, string>;
 }
@@ -27,6 +27,8 @@ export interface ExchangeResponse {
 export interface SandboxView {
   /** A token of the same user as `token` that holds every one of `abilities`, if the seed has one. */
   tokenOfSameUserWith(token: string, abilities: readonly Ability[]): string | undefined;
+  /** Whether the token itself holds every one of `abilities`. */
+  tokenHolds(token: string, abilities: readonly Ability[]): boolean;
   /** The form a submission belongs to, whichever form's path names it. */
   formOfSubmission(submissionId: number): number | undefined;
   /** The form an integration belongs to. */

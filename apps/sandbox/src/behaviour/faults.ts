@@ -26,6 +26,7 @@ export const SANDBOX_FAULTS = [
   'server-error-on-invalid-body',
   'write-without-ability',
   'stale-list-after-update',
+  'deleted-form-still-listed',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -345,6 +346,28 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
           return firstListed.get(key);
         });
       });
+    },
+  },
+  'deleted-form-still-listed': {
+    name: 'deleted-form-still-listed',
+    description:
+      'deleting a form answers 200 but keeps it: it stays in listWorkspaceForms and listAllForms, and getForm still answers it',
+    // The suite's read-back after a removal (derived from the paths of deleteForm) finds it.
+    operations: ['deleteForm'],
+    // A delete the sandbox would carry out (a member's token holding forms-write) is sent as a read
+    // of the same form instead, and that 200 answered as the deletion's.
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'deleteForm') return;
+      const token = bearer(req);
+      const form = segments(req)[2];
+      if (!token || !form || !sandbox.reaches(token, form)) return;
+      if (!sandbox.tokenHolds(token, OPERATIONS.deleteForm.abilities)) return;
+      req.method = 'GET';
+    },
+    response(req, res) {
+      if (operationOf(req.method, req.path) !== 'deleteForm' || res.status !== 200) return;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ type: 'success', message: 'Form was deleted.' });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
