@@ -304,6 +304,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
+    userOf: (token) => store.tokens.get(token)?.userId,
+    roleIn: (userId, workspaceId) =>
+      store.users.get(userId)?.memberships.find((m) => m.workspaceId === workspaceId)?.role,
     tokenHolds: (token, abilities) => {
       const held = store.tokens.get(token)?.abilities;
       return held !== undefined && abilities.every((a) => held.includes(a));
