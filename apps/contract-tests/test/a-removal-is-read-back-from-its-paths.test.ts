@@ -1,7 +1,8 @@
 // After a DELETE answered 2xx, the suite reads the removed thing back, derived from the spec's
-// paths: its own GET answers 404 and the lists at its parent path no longer carry its id. It is
-// what catches a removal that answers 200 and keeps the thing (the sandbox's deep faults on the
-// new operations), on both sandboxes; the healthy ones pass it.
+// paths: its own GET answers 404 and the lists at its parent path no longer carry its id; a
+// removed member's token reads the workspace no more (removeWorkspaceUser's hand suite). They
+// catch a removal that answers 200 and keeps the thing (the sandbox's deep faults on the new
+// operations), on both sandboxes; the healthy ones pass them.
 import { describe, expect, it } from 'vitest';
 import { operationsOf } from '../src/operations.js';
 import { loadSpec } from '../src/spec.js';
@@ -36,13 +37,16 @@ describe('the read-back after a removal', () => {
   });
 
   for (const behaviour of ['contract', 'observed'] as const)
-    it(`catches a removal that keeps what it removed on the ${behaviour} sandbox, and passes the healthy one`, async () => {
+    it(`catches a removal that keeps what it removed (a form, a member's access) on the ${behaviour} sandbox, and passes the healthy one`, async () => {
       const all = sandboxFaultSource(behaviour);
-      const source = { ...all, faults: all.faults.filter((f) => f.name === 'deleted-form-still-listed') };
+      const faults = ['deleted-form-still-listed', 'removed-member-still-reads'];
+      const source = { ...all, faults: all.faults.filter((f) => faults.includes(f.name)) };
       const report = await runSelfTest(spec, source);
       expect(report.baselineFailures.map((r) => `${r.operationId} ${r.name}: ${r.reason}`)).toEqual([]);
-      expect(report.total).toBe(1);
-      expect(report.caught, renderSelfTest(report)).toBe(1);
-      expect(report.verdicts[0]!.evidence.join('\n')).toMatch(/after a removal/);
+      expect(report.total).toBe(2);
+      expect(report.caught, renderSelfTest(report)).toBe(2);
+      const evidence = (fault: string) => report.verdicts.find((v) => v.fault === fault)!.evidence.join('\n');
+      expect(evidence('deleted-form-still-listed')).toMatch(/after a removal/);
+      expect(evidence('removed-member-still-reads')).toMatch(/the removed member reads the workspace no more/);
     }, 300_000);
 });

@@ -11,6 +11,7 @@ import { suite as downloadSubmissionFile } from './download-submission-file.js';
 import { suite as createFormIntegration } from './create-form-integration.js';
 import { suite as updateFormIntegration } from './update-form-integration.js';
 import { suite as createFormAnswer } from './create-form-answer.js';
+import { suite as removeWorkspaceUser } from './remove-workspace-user.js';
 import type { OperationSuite } from './types.js';
 
 /** What some operations need beyond the derived checks, by operationId. */
@@ -23,6 +24,7 @@ export const handSuites: ReadonlyMap<string, HandSuite> = new Map(
     createFormIntegration,
     updateFormIntegration,
     createFormAnswer,
+    removeWorkspaceUser,
   ].map((hand) => [hand.operationId, hand]),
 );
 
