@@ -7,9 +7,11 @@ import { clientAddress } from './client-address.js';
 import { bearerToken, type SandboxContext } from './context.js';
 import { HttpError, json } from './http.js';
 import { REQUEST_BODY_LIMIT_BYTES } from './limits.js';
+import { operationOf } from './operations.js';
 import { createRateLimiter, type RateLimitOptions } from './ratelimit.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answers.js';
+import { exportRoutes } from './routes/export.js';
 import { formWriteRoutes } from './routes/form-writes.js';
 import { formRoutes } from './routes/forms.js';
 import { integrationRoutes } from './routes/integrations.js';
@@ -17,6 +19,10 @@ import { storageRoutes } from './routes/storage.js';
 import { submissionRoutes } from './routes/submissions.js';
 import { workspaceUserRoutes } from './routes/workspace-users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+
+/** The spec's rate limit of exportFormSubmissions: requests per user and window, apart from every other route's. */
+export const EXPORT_RATE_LIMIT = 10;
+const EXPORT_RATE_WINDOW_MS = 60_000;
 
 export interface AppOptions {
   rateLimit: RateLimitOptions | false;
@@ -44,6 +50,11 @@ export const loggedTarget = (url: string): string => {
 export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   const app = new Hono();
   const limiter = createRateLimiter(options.rateLimit, ctx.now);
+  // The spec: the export has a bucket of its own, 10 a minute per user, instead of the shared one.
+  const exportLimiter = createRateLimiter(
+    options.rateLimit && { limit: EXPORT_RATE_LIMIT, windowMs: EXPORT_RATE_WINDOW_MS },
+    ctx.now,
+  );
 
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -84,12 +95,14 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
     const secret = bearerToken(c);
     const owner = secret ? ctx.store.tokens.get(secret)?.userId : undefined;
     if (owner === undefined) return next();
+    if (operationOf(c.req.method, c.req.path) === 'exportFormSubmissions')
+      return limited(`user:${owner}`, c, next, exportLimiter);
     return limited(`user:${owner}`, c, next);
   });
   app.use('/forms/*', (c, next) => limited(`ip:${clientAddress(c, options.trustedProxies)}`, c, next));
 
-  async function limited(key: string, c: Context, next: Next) {
-    const decision = limiter(key);
+  async function limited(key: string, c: Context, next: Next, bucket = limiter) {
+    const decision = bucket(key);
     if (!decision.allowed) return json(429, { message: 'Too Many Attempts.' }, decision.headers);
     await next();
     for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
@@ -98,6 +111,7 @@ export function createApp(ctx: SandboxContext, options: AppOptions): Hono {
   formRoutes(app, ctx);
   formWriteRoutes(app, ctx);
   submissionRoutes(app, ctx);
+  exportRoutes(app, ctx);
   integrationRoutes(app, ctx);
   answerRoutes(app, ctx);
   adminRoutes(app, ctx, options.adminToken);

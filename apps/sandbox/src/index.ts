@@ -297,12 +297,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     hostAllowed: hostAllowed(allowedHosts),
     log,
   });
+  // The store's memberships as they are now, not the seed's: a member added or removed during a run counts.
   const membersOf = (form: string): Set<number> => {
     const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
-    return new Set(seed.users.filter((u) => u.memberships.some((m) => m.workspaceId === workspaceId)).map((u) => u.id));
+    return new Set(workspaceId === undefined ? [] : store.membersOf(workspaceId).map((m) => m.user.id));
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
+    userOf: (token) => store.tokens.get(token)?.userId,
+    roleIn: (userId, workspaceId) =>
+      store.users.get(userId)?.memberships.find((m) => m.workspaceId === workspaceId)?.role,
+    tokenHolds: (token, abilities) => {
+      const held = store.tokens.get(token)?.abilities;
+      return held !== undefined && abilities.every((a) => held.includes(a));
+    },
     formOfSubmission: (id) => [...store.forms.keys()].find((formId) => store.submission(formId, id)),
     formOfIntegration: (id) => store.integrations.get(id)?.formId,
     reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),

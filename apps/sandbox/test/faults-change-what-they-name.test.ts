@@ -155,6 +155,22 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     });
     return (await listed()).data[ids.Name!];
   },
+  'deleted-form-still-listed': async (sb) => {
+    const deleted = await call(sb.baseUrl, 'DELETE', '/open/forms/13', { token: sb.tokens.all });
+    const listed = (await call(sb.baseUrl, 'GET', '/open/forms', { token: sb.tokens.all })).body.map(
+      (f: { id: number }) => f.id,
+    );
+    const read = await call(sb.baseUrl, 'GET', '/open/forms/13', { token: sb.tokens.all });
+    return { deleted: deleted.status, listed: listed.includes(13), read: read.status };
+  },
+  'removed-member-still-reads': async (sb) => {
+    const removed = await call(sb.baseUrl, 'DELETE', '/open/workspaces/1/users/3/remove', { token: sb.tokens.all });
+    const members = (await call(sb.baseUrl, 'GET', '/open/workspaces/1/users', { token: sb.tokens.all })).body.map(
+      (m: { id: number }) => m.id,
+    );
+    const read = await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.readonly });
+    return { removed: removed.status, listed: members.includes(3), read: read.status };
+  },
 };
 
 describe('fault switches', () => {

@@ -32,6 +32,7 @@ import {
   type SendOptions,
 } from './common.js';
 import type { Check } from './types.js';
+import { removalReadBackChecks } from './after-removal.js';
 
 type Operations = ReadonlyMap<string, SpecOperation>;
 type Path = Record<string, string | number>;
@@ -221,18 +222,20 @@ export function operationChecks(
   const derived = derivedCases(op, operations, sendOf);
   const unknown = refined(derived.unknown, hand?.unknown);
   const inspect = hand?.inspect ?? derived.inspect;
+  const happyPath = refined(derived.happyPath, hand?.happyPath);
   return [
     ...documentedStatusChecks(op, send),
     ...prismOwnBehaviour(op, send),
     ...liveBasicChecks({
       op,
       send,
-      ...optional('happyPath', refined(derived.happyPath, hand?.happyPath)),
+      ...optional('happyPath', happyPath),
       ...optional('noToken', refined(derived.noToken, hand?.noToken)),
       ...optional('withoutAbility', refined(derived.withoutAbility, hand?.withoutAbility)),
       ...(unknown ? { unknown: { name: `unknown id: ${unknown.status ?? 404}`, ...unknown } } : {}),
       ...(inspect ? { inspect } : {}),
     }),
+    ...removalReadBackChecks(op, operations, happyPath, send, sendOf),
     ...(hand?.checks ?? []),
   ];
 }

@@ -8,6 +8,7 @@
 import type { CheckContext } from '../check-context.js';
 import { envVariableOf } from '../targets/settings.js';
 import { handSuite, operationSender, setupFailed, type BasicCase } from './common.js';
+import { removedMemberReadsNoMoreCheck } from './remove-workspace-user.js';
 
 type Path = Record<string, string | number>;
 
@@ -83,6 +84,7 @@ export const removeWorkspaceUser = handSuite({
   operationId: 'removeWorkspaceUser',
   happyPath: onMember,
   withoutAbility: onMember,
+  checks: [removedMemberReadsNoMoreCheck],
 });
 export const updateWorkspaceUserRole = handSuite({
   operationId: 'updateWorkspaceUserRole',

@@ -11,7 +11,7 @@ export type { OutgoingDelivery };
 
 /** A request as a behaviour sees it: the method, the path with its query, lowercase header names. */
 export interface ExchangeRequest {
-  readonly method: string;
+  method: string;
   path: string;
   headers: Record<string, string>;
 }
@@ -27,6 +27,12 @@ export interface ExchangeResponse {
 export interface SandboxView {
   /** A token of the same user as `token` that holds every one of `abilities`, if the seed has one. */
   tokenOfSameUserWith(token: string, abilities: readonly Ability[]): string | undefined;
+  /** The id of the token's user, for a token the sandbox issued. */
+  userOf(token: string): number | undefined;
+  /** The user's role in the workspace as it is now; undefined for no member. */
+  roleIn(userId: number, workspaceId: number): 'admin' | 'user' | 'readonly' | undefined;
+  /** Whether the token itself holds every one of `abilities`. */
+  tokenHolds(token: string, abilities: readonly Ability[]): boolean;
   /** The form a submission belongs to, whichever form's path names it. */
   formOfSubmission(submissionId: number): number | undefined;
   /** The form an integration belongs to. */

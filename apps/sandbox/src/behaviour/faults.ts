@@ -26,6 +26,8 @@ export const SANDBOX_FAULTS = [
   'server-error-on-invalid-body',
   'write-without-ability',
   'stale-list-after-update',
+  'deleted-form-still-listed',
+  'removed-member-still-reads',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -71,6 +73,9 @@ function unusual(name: string, value: string): boolean {
   if (name === 'status') return !['completed', 'partial', 'all'].includes(value);
   return /[\u0000-\u001f\u007f]/.test(value) || value.length > 255;
 }
+
+/** `<host> <workspace> <user>` of each member a sandbox (by its host) claimed to remove but kept, for removed-member-still-reads. */
+const keptMembers = new Set<string>();
 
 /** The submission rows each sandbox (by its host) first listed, for the stale list fault. */
 const firstListed = new Map<string, unknown>();
@@ -345,6 +350,65 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
           return firstListed.get(key);
         });
       });
+    },
+  },
+  'deleted-form-still-listed': {
+    name: 'deleted-form-still-listed',
+    description:
+      'deleting a form answers 200 but keeps it: it stays in listWorkspaceForms and listAllForms, and getForm still answers it',
+    // The suite's read-back after a removal (derived from the paths of deleteForm) finds it.
+    operations: ['deleteForm'],
+    // A delete the sandbox would carry out (a member's token holding forms-write) is sent as a read
+    // of the same form instead, and that 200 answered as the deletion's.
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'deleteForm') return;
+      const token = bearer(req);
+      const form = segments(req)[2];
+      if (!token || !form || !sandbox.reaches(token, form)) return;
+      if (!sandbox.tokenHolds(token, OPERATIONS.deleteForm.abilities)) return;
+      req.method = 'GET';
+    },
+    response(req, res) {
+      if (operationOf(req.method, req.path) !== 'deleteForm' || res.status !== 200) return;
+      res.headers['content-type'] = 'application/json';
+      res.body = JSON.stringify({ type: 'success', message: 'Form was deleted.' });
+    },
+  },
+  'removed-member-still-reads': {
+    name: 'removed-member-still-reads',
+    description:
+      "removing a member answers 200 and drops them from the member list, but keeps their membership: the removed user's token still lists the workspace's forms",
+    // The removal suite's read-back with the removed member's token finds it.
+    operations: ['removeWorkspaceUser'],
+    // A removal the sandbox would carry out (an admin's token holding workspaces-write, a member
+    // removed) is sent as a read of the member list instead, answered as the removal's.
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) === 'removeWorkspaceUser') {
+        const [, , workspace, , user] = segments(req);
+        const token = bearer(req);
+        const caller = token ? sandbox.userOf(token) : undefined;
+        if (!token || caller === undefined || !sandbox.tokenHolds(token, OPERATIONS.removeWorkspaceUser.abilities))
+          return;
+        if (sandbox.roleIn(caller, Number(workspace)) !== 'admin' || !sandbox.roleIn(Number(user), Number(workspace)))
+          return;
+        keptMembers.add(`${req.headers.host ?? ''} ${workspace} ${user}`);
+        req.method = 'GET';
+        req.path = `/open/workspaces/${workspace}/users`;
+      }
+    },
+    response(req, res) {
+      const operation = operationOf(req.method, req.path);
+      const kept = (workspace: string | undefined, user: unknown) =>
+        keptMembers.has(`${req.headers.host ?? ''} ${workspace} ${user}`);
+      if (operation === 'removeWorkspaceUser' && res.status === 200) {
+        res.headers['content-type'] = 'application/json';
+        res.body = JSON.stringify({ type: 'success', message: 'User removed from workspace successfully.' });
+      } else if (answered('listWorkspaceUsers', req, res)) {
+        const workspace = segments(req)[2];
+        editJson(res, (body) => {
+          if (Array.isArray(body)) body.splice(0, body.length, ...body.filter((m) => !kept(workspace, m.id)));
+        });
+      }
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };

@@ -28,7 +28,8 @@ export function behaviourAroundHandler(
     const rewritten = new Request(new URL(exchange.path, url.origin), {
       method: exchange.method,
       headers: exchange.headers,
-      body: request.body,
+      // A rewrite may turn a request into a GET, which carries no body.
+      body: exchange.method === 'GET' || exchange.method === 'HEAD' ? null : request.body,
       // Node's fetch needs this to pass a streamed body on.
       duplex: 'half',
     } as RequestInit);

@@ -7,6 +7,7 @@ import { FieldErrors, HttpError } from '../../http.js';
 import type { Field, Form } from '../../model.js';
 import type { Result } from '@forms-api/types';
 import type { RuleContext } from '../../rule-context.js';
+import { ATTRIBUTION_PARAMETERS } from '../../attribution.js';
 
 /** What Laravel's `accepted` rule takes for a required checkbox. */
 const ACCEPTED: readonly unknown[] = ['yes', 'on', '1', 1, true, 'true'];
@@ -17,25 +18,7 @@ const unanswered = (value: unknown) =>
   (typeof value === 'string' && value.trim() === '') ||
   (Array.isArray(value) && value.length === 0);
 
-/** SubmissionAttribution.php:9-26: the campaign parameters the service keeps. */
-export const ATTRIBUTION_PARAMETERS: readonly string[] = [
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_id',
-  'utm_term',
-  'utm_content',
-  'utm_source_platform',
-  'utm_creative_format',
-  'utm_marketing_tactic',
-  'gclid',
-  'gbraid',
-  'wbraid',
-  'dclid',
-  'fbclid',
-  'ttclid',
-  'msclkid',
-];
+export { ATTRIBUTION_PARAMETERS };
 
 /** PHP's is_numeric: what Laravel's `numeric` accepts, numbers and numeric strings ("5", " 1.5e3"). */
 const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
