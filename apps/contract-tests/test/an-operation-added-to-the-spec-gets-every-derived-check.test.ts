@@ -37,7 +37,11 @@ describe('an operation added to the spec', () => {
     expect(proxied).toContain(WIDGETS);
     // The rest as before: getForm stays out (its id-or-slug parameter), public and write operations too.
     expect(proxied).toEqual([
+      'listWorkspaces',
       'listWorkspaceForms',
+      'listWorkspaceUsers',
+      'listWorkspaceInvites',
+      'listAllForms',
       'listFormSubmissions',
       'listFormIntegrations',
       'listIntegrationEvents',

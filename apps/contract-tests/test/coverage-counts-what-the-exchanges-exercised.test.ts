@@ -72,7 +72,7 @@ describe('coverage of hand-made exchanges', () => {
     c.record(exchange('GET', '/api/open/forms/my-form', { status: 200, responseBody: '{}' }));
     c.record(exchange('GET', '/open/forms/my-form', { status: 200 })); // not below the base path
     c.record({ ...exchange('GET', '/api/open/forms/my-form'), url: 'http://elsewhere.example/api/open/forms/x' });
-    c.record(exchange('DELETE', '/api/open/forms/my-form', { status: 405 })); // no such operation
+    c.record(exchange('PATCH', '/api/open/forms/my-form', { status: 405 })); // no such operation
     c.record(exchange('GET', '/api/open/forms/my-form', { transportError: 'ECONNRESET' }));
     const s = c.summary();
     expect(s.exchanges).toEqual({ total: 5, matched: 2, accepted: 2, refused: 1, other: 0, unanswered: 2 });
