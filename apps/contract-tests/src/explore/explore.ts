@@ -748,18 +748,29 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   }
 
   // Writes without the right: no token, a wrong token, a token lacking the ability, another workspace's form.
-  // Each must be refused, and change nothing: what it addresses is read back after every one.
-  if (writes.length > 0)
+  // Each must be refused, and change nothing: what it addresses is read back after every one. A
+  // write takes a body whose change a read-back can see (REQUEST_BODIES), or none. It addresses a
+  // thing of the form or workspace (a creation adds one), never the form or the workspace itself,
+  // and a removal only what the check made: should a tenant wrongly accept it, the user's own data
+  // is not what goes.
+  const withoutTheRight = writes.filter((op) => {
+    const kind = childKind(op);
+    return (
+      (!op.jsonBody || REQUEST_BODIES[bodySchemaName(op) ?? ''] !== undefined) &&
+      (op.method === 'POST' ? collectionOf(op) !== undefined || kind !== undefined : kind !== undefined) &&
+      (op.method !== 'DELETE' || (kind !== undefined && creatorOf(kind) !== undefined))
+    );
+  });
+  if (withoutTheRight.length > 0)
     checks.push({
       name: "explore: writes with no token, a wrong token, a token lacking the ability or on another workspace's form change nothing",
-      operationId: asCheck(writes[0]!),
+      operationId: asCheck(withoutTheRight[0]!),
       on: 'live',
       writes: true,
       run: async (ctx) => {
         const setup = await setUp(ctx);
-        const ids = await writeIds(ctx, writes, setup);
-        // A write takes a body whose change a read-back can see (REQUEST_BODIES), or none.
-        const reachable = writes.filter(
+        const ids = await writeIds(ctx, withoutTheRight, setup);
+        const reachable = withoutTheRight.filter(
           (op) => pathOf(op, ids) && (!op.jsonBody || REQUEST_BODIES[bodySchemaName(op) ?? '']?.changed(setup)),
         );
         if (reachable.length === 0) return ctx.skip('no write the target can address (set FORMS_API_SUBMISSION_ID)');
