@@ -9,6 +9,7 @@ import type { CheckContext } from '../check-context.js';
 import { envVariableOf } from '../targets/settings.js';
 import { handSuite, operationSender, setupFailed, type BasicCase } from './common.js';
 import { removedMemberReadsNoMoreCheck } from './remove-workspace-user.js';
+import type { Check } from './types.js';
 
 type Path = Record<string, string | number>;
 
@@ -80,37 +81,16 @@ const onOwnWorkspace: BasicCase = {
   request: async (ctx) => ({ path: await workspaceToLeave(ctx) }),
 };
 
-export const removeWorkspaceUser = handSuite({
-  operationId: 'removeWorkspaceUser',
-  happyPath: onMember,
-  withoutAbility: onMember,
-  checks: [removedMemberReadsNoMoreCheck],
-});
-export const updateWorkspaceUserRole = handSuite({
-  operationId: 'updateWorkspaceUserRole',
-  happyPath: onMember,
-  withoutAbility: onMember,
-});
-export const leaveWorkspace = handSuite({
-  operationId: 'leaveWorkspace',
-  happyPath: onOwnWorkspace,
-  withoutAbility: onOwnWorkspace,
-});
+/** A hand suite whose happy path and 403 are the same case (the 403 borrows the happy path's request). */
+const bothOn = (operationId: string, basic: BasicCase, checks: readonly Check[] = []) =>
+  handSuite({ operationId, happyPath: basic, withoutAbility: basic, checks });
+
+export const removeWorkspaceUser = bothOn('removeWorkspaceUser', onMember, [removedMemberReadsNoMoreCheck]);
+export const updateWorkspaceUserRole = bothOn('updateWorkspaceUserRole', onMember);
+export const leaveWorkspace = bothOn('leaveWorkspace', onOwnWorkspace);
 // The derived checks create, rename and delete a workspace of the run's own; a workspace's life
 // waits for --destructive all the same.
 const destructive: BasicCase = { destructive: true };
-export const createWorkspace = handSuite({
-  operationId: 'createWorkspace',
-  happyPath: destructive,
-  withoutAbility: destructive,
-});
-export const updateWorkspace = handSuite({
-  operationId: 'updateWorkspace',
-  happyPath: destructive,
-  withoutAbility: destructive,
-});
-export const deleteWorkspace = handSuite({
-  operationId: 'deleteWorkspace',
-  happyPath: destructive,
-  withoutAbility: destructive,
-});
+export const createWorkspace = bothOn('createWorkspace', destructive);
+export const updateWorkspace = bothOn('updateWorkspace', destructive);
+export const deleteWorkspace = bothOn('deleteWorkspace', destructive);
