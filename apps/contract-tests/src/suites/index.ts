@@ -11,9 +11,9 @@ import { suite as downloadSubmissionFile } from './download-submission-file.js';
 import { suite as createFormIntegration } from './create-form-integration.js';
 import { suite as updateFormIntegration } from './update-form-integration.js';
 import { suite as createFormAnswer } from './create-form-answer.js';
-import { suite as addWorkspaceUser } from './add-workspace-user.js';
+import { suite as invitesAnUnusedAddress } from './add-workspace-user.js';
 import * as workspaceSuites from './workspace-members.js';
-import { deleteFormSubmission, exportFormSubmissions } from './form-submission-removal-and-export.js';
+import * as submissionSuites from './form-submission-removal-and-export.js';
 import type { OperationSuite } from './types.js';
 
 /** What some operations need beyond the derived checks, by operationId. */
@@ -26,10 +26,9 @@ export const handSuites: ReadonlyMap<string, HandSuite> = new Map(
     createFormIntegration,
     updateFormIntegration,
     createFormAnswer,
-    addWorkspaceUser,
+    invitesAnUnusedAddress,
     ...Object.values(workspaceSuites),
-    deleteFormSubmission,
-    exportFormSubmissions,
+    ...Object.values(submissionSuites),
   ].map((hand) => [hand.operationId, hand]),
 );
 
