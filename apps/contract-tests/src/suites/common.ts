@@ -4,7 +4,7 @@
 import type { OperationId, operations } from '@forms-api/types';
 import type { CheckContext, TokenChoice } from '../check-context.js';
 import { CheckFailed, type Exchange } from '../model.js';
-import { requestExample, takesIdOrSlug, type SpecOperation } from '../operations.js';
+import { requestExample, takesIdOrSlug, takesString, type SpecOperation, type SpecParameter } from '../operations.js';
 import type { Check } from './types.js';
 
 /** Parameters of an operation the generated types do not know yet (one just added to the spec). */
@@ -261,3 +261,7 @@ export const handSuite = <Op extends string>(suite: HandSuite<Op>): HandSuite =>
 export const setupFailed = (message: string, exchange?: Exchange): never => {
   throw new CheckFailed([{ kind: 'setup', message, ...(exchange ? { exchange } : {}) }]);
 };
+
+/** The value of a parameter that names nothing: an unknown slug or name where it takes a string, else UNKNOWN_ID. */
+export const unknownValue = (p: SpecParameter): string | number =>
+  takesString(p) ? `no-such-${p.identifies}-contract-test` : UNKNOWN_ID;

@@ -11,7 +11,6 @@ import {
   linkValue,
   provenanceOf,
   requestExample,
-  takesString,
   type SpecOperation,
   type SpecParameter,
 } from '../operations.js';
@@ -24,7 +23,7 @@ import {
   prismOwnBehaviour,
   targetIdOf,
   targetPath,
-  UNKNOWN_ID,
+  unknownValue,
   type BasicCase,
   type HandSuite,
   type Inspect,
@@ -33,14 +32,11 @@ import {
 } from './common.js';
 import type { Check } from './types.js';
 import { removalReadBackChecks } from './after-removal.js';
+import { missingRequiredBodyCheck, outerUnknownChecks } from './derived-refusals.js';
 
 type Operations = ReadonlyMap<string, SpecOperation>;
 type Path = Record<string, string | number>;
 export type SendOf = (operationId: string) => Send;
-
-/** The value of a parameter that names nothing: an unknown slug or name where it takes a string, else UNKNOWN_ID. */
-export const unknownValue = (p: SpecParameter): string | number =>
-  takesString(p) ? `no-such-${p.identifies}-contract-test` : UNKNOWN_ID;
 
 /** The DELETE an operation's 200 links to: it removes what the operation made. */
 const removalLink = (operations: Operations, op: SpecOperation) =>
@@ -235,6 +231,8 @@ export function operationChecks(
       ...(unknown ? { unknown: { name: `unknown id: ${unknown.status ?? 404}`, ...unknown } } : {}),
       ...(inspect ? { inspect } : {}),
     }),
+    ...(op.public || hand?.unknown === false ? [] : outerUnknownChecks(op, send)),
+    ...missingRequiredBodyCheck(op, happyPath, send, inspect),
     ...removalReadBackChecks(op, operations, happyPath, send, sendOf),
     ...(hand?.checks ?? []),
   ];
