@@ -414,6 +414,31 @@ async function filteredOutSubmission(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** An answer that leaves out a required field is refused, 422, and makes nothing. */
+async function requiredFieldLeftOut(ctx: CheckContext): Promise<void> {
+  const fields = await formFields(ctx);
+  if (!fields.some((f) => (f as { required?: boolean }).required))
+    return ctx.skip(`form ${ctx.target.ids.formId} has no required field to leave out`);
+  ctx.expectResponse(await send(ctx, { path: { form: ctx.target.ids.formId }, body: { completion_time: 5 } }), {
+    operationId,
+    status: 422,
+  });
+}
+
+/** A closed form of the workspace refuses an answer, 403 (the workspace's own; none: skipped). */
+async function closedFormRefuses(ctx: CheckContext): Promise<void> {
+  const listed = await operationSender('listWorkspaceForms')(ctx, { query: { per_page: 100 } });
+  const parsed = ctx.json(listed);
+  const forms = parsed.ok
+    ? ((parsed.value as { data?: Array<{ id?: unknown; visibility?: unknown }> }).data ?? [])
+    : [];
+  const closed = forms.find((f) => f.visibility === 'closed' && typeof f.id === 'number');
+  if (!closed) return ctx.skip(`workspace ${ctx.target.ids.workspaceId} has no closed form among its first 100`);
+  // Valid answers: the service checks them before it sees the form is closed.
+  const body = answersFor(await formFields(ctx, closed.id as number), 'contract-closed-form');
+  ctx.expectResponse(await send(ctx, { path: { form: closed.id as number }, body }), { operationId, status: 403 });
+}
+
 export const suite = handSuite({
   operationId,
   // Its happy path is the webhook round trip: an answer must fit the form.
@@ -421,6 +446,9 @@ export const suite = handSuite({
   unknown: { name: 'unknown form: 404' },
   checks: [
     { name: 'webhook round trip', operationId, on: 'live', writes: true, run: webhookRoundTrip },
+    // Writes should the service accept them, hence --write.
+    { name: 'a required field left out: 422', operationId, on: 'live', writes: true, run: requiredFieldLeftOut },
+    { name: 'a closed form: 403', operationId, on: 'live', writes: true, run: closedFormRefuses },
     {
       name: 'a submission the webhook logic excludes: nothing sent, nothing recorded',
       operationId,
