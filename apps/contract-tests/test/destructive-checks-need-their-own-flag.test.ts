@@ -47,7 +47,11 @@ describe('destructive checks', () => {
     expect(before).not.toContain(outsider);
 
     const writeOnly = await runLive({ ...env, FORMS_API_MEMBER_EMAIL: outsider }, ['--no-proxy', ...only]);
-    expect(writeOnly.report.results.filter((r) => r.outcome === "failed").map((r) => `${r.operationId} › ${r.name}: ${r.reason}`)).toEqual([]);
+    expect(
+      writeOnly.report.results
+        .filter((r) => r.outcome === 'failed')
+        .map((r) => `${r.operationId} › ${r.name}: ${r.reason}`),
+    ).toEqual([]);
     expect(writeOnly.code).toBe(0);
     expect(happyPaths(writeOnly)).toEqual(
       MEMBER_CHECKS.map(
