@@ -34,8 +34,10 @@ import { fileURLToPath } from 'node:url';
 // each with no code: 0.52 kB (19.89 kB). The pacer's rate-limit buckets of their own, read from the
 // table (the export's 10 a minute apart from the shared 100): 0.24 kB, the table's entry included.
 // forms.updateKeeping (read, merge, send the whole form back): 0.1 kB (20.26 kB).
+// submissions.export, the export's two answers typed apart (the CSV with its file name, or the job
+// a token cannot follow): 0.12 kB (20.38 kB); the budget moves to 20.4 kB for it.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.3 * 1024;
+const BUDGET_BYTES = 20.4 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

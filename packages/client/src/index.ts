@@ -28,6 +28,7 @@ export type {
   IntegrationUpdate,
   PageOptions,
   SubmissionAnswers,
+  SubmissionExport,
   SubmissionListQuery,
   SubmissionsApi,
   SubmissionUpdate,
