@@ -70,6 +70,24 @@ export function summaryFields(ctx: RuleContext, form: Form, plan: Body): Body {
   };
 }
 
+/**
+ * The styling a form has when nothing set it (the seed's forms): values the service accepts, so a
+ * form read and sent back whole (the update requires every one) is valid. The service's own
+ * default presentation is `classic` (its forms migration); the others are the sandbox's choice.
+ */
+const DEFAULT_STYLE = {
+  theme: 'default',
+  presentation_style: 'classic',
+  width: 'centered',
+  size: 'md',
+  border_radius: 'small',
+  dark_mode: 'auto',
+  color: '#3B82F6',
+  uppercase_labels: false,
+  no_branding: false,
+  transparent_background: false,
+};
+
 /** The full form (getForm): the summary the rules present, plus the fields and the captcha. */
 export function fullForm(ctx: RuleContext, present: Presenters, form: Form): Body {
   const { share_url, ...summary } = present.formSummary(ctx, form);
@@ -77,6 +95,7 @@ export function fullForm(ctx: RuleContext, present: Presenters, form: Form): Bod
     ...summary,
     language: form.language,
     properties: form.properties,
+    ...DEFAULT_STYLE,
     ...form.style,
     use_captcha: form.captchaProvider !== undefined,
     captcha_provider: form.captchaProvider ?? 'recaptcha',

@@ -79,6 +79,16 @@ describe.each(BEHAVIOURS)('forms.updateKeeping (%s sandbox)', (behaviour) => {
     expect(after).toMatchObject({ title: 'Contact', language: 'fr', visibility: 'public' });
   });
 
+  it("renames a seeded form (the quick start's form 11) and keeps its fields", async () => {
+    const s = sandboxes[behaviour]!;
+    const client = createFormsClient({ baseUrl: s.baseUrl, token: s.tokens.all, retry: { retries: 0 } });
+    const before = await client.forms.get(11);
+    await client.forms.updateKeeping(11, { title: `${before.title} (renamed)` });
+    const after = await client.forms.get(11);
+    expect(after.title).toBe(`${before.title} (renamed)`);
+    expect(after.properties).toEqual(before.properties);
+  });
+
   it('changes that are not an object are refused before anything is sent', async () => {
     const { client, id } = await setUp();
     await expect(client.forms.updateKeeping(id, null as never)).rejects.toMatchObject({
