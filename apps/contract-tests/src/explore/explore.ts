@@ -21,6 +21,7 @@ import { withTargetIds } from '../suites/common.js';
 import type { Target } from '../targets/target.js';
 import {
   answersToSendBack,
+  fileAnswersOf,
   findSubmission,
   formFields,
   integrationBody,
@@ -896,7 +897,11 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         await explore(
           ctx,
           'updated submission reads back',
-          fc.record({ value: text, onlyTheChange: fc.boolean() }),
+          // Only the change would drop file answers for good (see keepsItsFiles): never on such a submission.
+          fc.record({
+            value: text,
+            onlyTheChange: fileAnswersOf(original, fields).length > 0 ? fc.constant(false) : fc.boolean(),
+          }),
           async (scratch, { value, onlyTheChange }) => {
             const body = onlyTheChange
               ? { [field]: value }

@@ -111,6 +111,23 @@ export const isListedFileAnswer = (value: unknown): boolean => {
   );
 };
 
+/** The fields whose file or signature answer the submission holds. */
+export const fileAnswersOf = (submission: Submission, fields: readonly FormField[]): FormField[] =>
+  fields.filter((f) => (f.type === 'files' || f.type === 'signature') && isListedFileAnswer(submission.data[f.id]));
+
+/**
+ * A skip when the submission holds file or signature answers: an update that leaves them out
+ * cannot be undone, since the service refuses the old file names once they were replaced (422
+ * "Invalid file."), so the files would be lost for good.
+ */
+export function keepsItsFiles(ctx: CheckContext, submission: Submission, fields: readonly FormField[]): void {
+  const held = fileAnswersOf(submission, fields);
+  if (held.length > 0)
+    ctx.skip(
+      `submission ${submission.id} holds file answers (${held.map((f) => f.name).join(', ')}), which an update without them would lose for good: name one without file answers in FORMS_API_SUBMISSION_ID`,
+    );
+}
+
 /**
  * The answers of a submission as an update body the service accepts back: a file answer as its
  * entries' file names, a signature as its file name. Entries sent back as listed are refused

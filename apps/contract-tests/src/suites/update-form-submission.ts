@@ -13,6 +13,7 @@ import {
   findSubmission,
   formFields,
   isListedFileAnswer,
+  keepsItsFiles,
   restoreAfterwards,
   stringField,
 } from './helpers.js';
@@ -137,6 +138,7 @@ export const suite = handSuite({
       async run(ctx) {
         // The contract: send the fields to change.
         const { original, fields, field, value } = await borrowForChange(ctx);
+        keepsItsFiles(ctx, original, fields);
         const body = { [field]: value };
         const traits = requiredLeftOut(fields, body).length > 0 ? ['body-omits-required-field'] : [];
         ctx.expectResponse(await send(ctx, { path: { submission_id: original.id }, body }), {
@@ -155,6 +157,7 @@ export const suite = handSuite({
         // Every required answer (so any service accepts it) and the changed one; optional answers
         // and completion_time are left out and must stay as they were.
         const { original, fields, field, value } = await borrowForChange(ctx);
+        keepsItsFiles(ctx, original, fields);
         const required = new Set(fields.filter((f) => f.required).map((f) => f.id));
         const body = {
           ...Object.fromEntries(Object.entries(answersOf(original)).filter(([key]) => required.has(key))),
