@@ -1,7 +1,9 @@
 import { createFormsClient } from '@forms-api/client';
 
 const forms = createFormsClient({ baseUrl: process.env.FORMS_API_BASE_URL!, token: process.env.FORMS_API_TOKEN! });
-// A form of its own to change (the token needs `forms-write`), deleted at the end.
+// #region update-keeping
+// A form of its own to change (the token needs `forms-write`), deleted at the end. A creation
+// takes the whole form: the styling keys are required too.
 const { form: made } = await forms.operations.createForm({
   body: {
     workspace_id: 1,
@@ -22,7 +24,6 @@ const { form: made } = await forms.operations.createForm({
   },
 });
 
-// #region update-keeping
 // The service's update replaces the whole form: a title alone is refused (422), and fields left
 // out of `properties` are removed. updateKeeping reads the form and sends it back whole, changed.
 const saved = await forms.forms.updateKeeping(made.id, { title: 'Contact us' });
@@ -32,5 +33,5 @@ console.log(saved.form.title, saved.form.properties.length); // Contact us 1
 await forms.forms.updateKeeping(made.id, (form) => ({
   properties: [...form.properties, { id: crypto.randomUUID(), name: 'Phone', type: 'phone_number' }],
 }));
-// #endregion
 await forms.operations.deleteForm({ path: { form: made.id } });
+// #endregion
