@@ -36,8 +36,11 @@ import { fileURLToPath } from 'node:url';
 // forms.updateKeeping (read, merge, send the whole form back): 0.1 kB (20.26 kB).
 // submissions.export, the export's two answers typed apart (the CSV with its file name, or the job
 // a token cannot follow): 0.12 kB (20.38 kB); the budget moves to 20.4 kB for it.
+// Errors that name a member or an invitation, say "the workspace" where no form is involved, and
+// call a status the spec documents for the operation (an invitation already sent: 400) an answer
+// rather than a surprise (a new user's trial): 0.12 kB (20.50 kB); the budget moves to 20.5 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.4 * 1024;
+const BUDGET_BYTES = 20.5 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

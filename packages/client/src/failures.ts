@@ -9,7 +9,7 @@ import {
   type FormsApiErrorInit,
   type FormsApiErrorKind,
 } from './errors.js';
-import { STATUS_DRIFT } from '@forms-api/types';
+import { OPERATIONS, STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
@@ -218,11 +218,13 @@ export function operationLabel(op: OperationInfo): string {
   return `${op.method} ${op.path}${op.operationId ? ` (${op.operationId})` : ''}`;
 }
 
-/** "form 42", "integration 7 of form 42", "workspace 12", or a generic phrase. */
+/** "form 42", "integration 7 of form 42", "member 3 of workspace 12", or a generic phrase. */
 function subjectOf(op: OperationInfo): string {
   const p = op.params ?? {};
   const form = p['form'] ?? p['id'];
   const parts: string[] = [];
+  if (p['userId']) parts.push(`member ${p['userId']}`);
+  if (p['inviteId']) parts.push(`invitation ${p['inviteId']}`);
   if (p['submission_id']) parts.push(`submission ${p['submission_id']}`);
   if (p['integrationid']) parts.push(`integration ${p['integrationid']}`);
   if (p['filename']) parts.push(`file ${p['filename']}`);
@@ -255,7 +257,8 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
       const named = abilities.map((a) => `\`${a}\``).join(' or ');
       // Read-only members of a workspace pass the read checks only (observed-service §1.3).
       const readOnlyFails = !abilities.some((a) => a.endsWith('-read'));
-      return `the token lacks the ${named} ability, or its user has no access to ${subject}: create a token with the ${named} ability as a user who is a member${readOnlyFails ? ' (not read-only)' : ''} of that form's workspace.`;
+      const where = /form /.test(subject) ? "that form's workspace" : 'the workspace';
+      return `the token lacks the ${named} ability, or its user has no access to ${subject}: create a token with the ${named} ability as a user who is a member${readOnlyFails ? ' (not read-only)' : ''} of ${where}.`;
     }
     case 'not_found': {
       // Not the service's answer about a record (a page of another server, or Laravel's own
@@ -281,15 +284,20 @@ function explain(kind: FormsApiErrorKind, e: Explain): string {
     case 'plan_required': {
       const b = e.body ?? {};
       if (e.status === 403 && !b.required_tier)
-        return `the service refused it as a feature of another plan, not for the token's abilities: the workspace of ${subject} does not have that feature; upgrade the workspace's plan, or do without the feature${e.operation.operationId === 'listFormSubmissions' ? " (list submissions with `status: 'completed'` or `'all'`, the default, instead of `'partial'`)" : ''}. A new token would not help.`;
+        return `the service refused it as a feature of another plan, not for the token's abilities: ${subject.startsWith('workspace ') ? subject : `the workspace of ${subject}`} does not have that feature; upgrade the workspace's plan, or do without the feature${e.operation.operationId === 'listFormSubmissions' ? " (list submissions with `status: 'completed'` or `'all'`, the default, instead of `'partial'`)" : ''}. A new token would not help.`;
       return `the workspace of ${subject} is on the \`${b.current_tier ?? 'current'}\` plan, and ${b.feature ? `the \`${b.feature}\` feature` : 'this feature'} needs \`${b.required_tier ?? 'a higher'}\`: upgrade the workspace's plan or stop using the feature.`;
     }
     case 'rate_limited':
       return `too many requests (the service allows about 100 per minute per user)${e.retryAfterMs !== undefined ? `; the service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s` : ''}${tries}: slow down, or allow more with \`retry.retries\` / \`retry.maxRetryAfterMs\`.`;
     case 'server':
       return `the service or a proxy in front of it failed${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}${tries}: try again later; if it persists, report the time and the operation.`;
-    default:
+    default: {
+      const id = e.operation.operationId;
+      // A status the spec documents for the operation (an invitation already sent: 400) is an answer, not a surprise.
+      if (id && (OPERATIONS[id].statuses as readonly number[]).includes(e.status))
+        return `a ${e.status} the spec documents for ${id}: its description says when it comes.`;
       return `unexpected HTTP status ${e.status}${e.bodyText ? ` (body: ${clip(e.bodyText, 120)})` : ''}.`;
+    }
   }
 }
 
