@@ -6,6 +6,7 @@ import { operationsOf, type SpecOperation } from './operations.js';
 import type { SpecArtifacts } from './spec.js';
 import {
   abilitiesOfToken,
+  TOKEN_ROLES,
   tokenLacking,
   tokensLacking,
   tokenVariable,
@@ -147,8 +148,14 @@ export class CheckContext {
   tokensWithoutAbilityFor(operationId: string): string[] {
     const abilities = this.#abilitiesOf(operationId);
     const tokens = tokensLacking(abilities).flatMap((name) => this.target.tokens[name] ?? []);
-    if (tokens.length === 0)
-      throw new SkipCheck(`no token without ${abilities.join(' or ')} (set ${tokenVariable(tokenLacking(abilities))})`);
+    if (tokens.length === 0) {
+      // The role's name says what it lacks among the contract's abilities; say what it carries.
+      const role = tokenLacking(abilities);
+      const carries = TOKEN_ROLES[role].carries;
+      throw new SkipCheck(
+        `no token without ${abilities.join(' or ')} (set ${tokenVariable(role)}: a token with ${carries.length > 0 ? carries.join(', ') : 'no ability'} and nothing else)`,
+      );
+    }
     return [...new Set(tokens)];
   }
 
