@@ -3,6 +3,7 @@
 import { formatErrors } from '@forms-api/spec/validator';
 import type { Ability } from '@forms-api/types';
 import { operationsOf, type SpecOperation } from './operations.js';
+import { askedPage, pageContradictions, paginatedOperations } from './page-invariants.js';
 import type { SpecArtifacts } from './spec.js';
 import {
   abilitiesOfToken,
@@ -364,6 +365,7 @@ export class CheckContext {
         traits,
       );
     }
+    if (status === 200 && result.valid) this.#checkPage(exchange, operationId, parsed.value, traits);
     // Keys the spec does not name are additive: a note, also when the body fails for other reasons
     // (a known drift elsewhere must not hide them).
     const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
@@ -389,6 +391,23 @@ export class CheckContext {
       this.notes.push({ message: note.message, failure: { ...note, situation: this.situationOf(exchange, traits) } });
     }
     return parsed.value;
+  }
+
+  /**
+   * A page of a paginated list (one the schema accepts) must add up: its meta and links agree with
+   * its rows and, on a live target, with the page asked for (a mock answers its example whatever is asked).
+   */
+  #checkPage(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
+    if (!paginatedOperations(this.spec.bundle, this.operations()).has(operationId)) return;
+    const asked = this.target.kind === 'mock' ? undefined : askedPage(exchange.url);
+    const found = pageContradictions(body, asked);
+    if (found.length === 0) return;
+    this.observe('page-contradicts-its-meta', operationId, `the page does not add up: ${found.join('; ')}`, {
+      expected: 'meta and links that agree with the rows of the page and the page asked for',
+      received: found.join('; '),
+      exchange,
+      traits,
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 // A tenant that echoes the token it was sent, in every encoding it likes, must not get any token
-// (main or secondary, whole or its secret half) into stdout, stderr, contract-report.json or the
+// (main or secondary, whole or its secret half, or the forged one the suite makes up) into stdout, stderr, contract-report.json or the
 // JUnit XML: those are CI artifacts anyone on the project can read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgainst, startHostileTenant, TOKENS, type CliRun, type HostileTenant } from './hostile-tenant.js';
@@ -27,10 +27,13 @@ function echoes(token: string): Record<string, string> {
 describe('a tenant echoing tokens', () => {
   let tenant: HostileTenant;
   let run: CliRun;
+  /** Every token the tenant was sent. */
+  const sent = new Set<string>();
 
   beforeAll(async () => {
     tenant = await startHostileTenant((req, res) => {
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (token) sent.add(token);
       const forms = token ? Object.values(echoes(token)) : [];
       if (/\/submissions(\?|$)/.test(req.url ?? '')) {
         // Token-shaped keys in a submission's answers: they land in the schema errors' instancePath.
@@ -56,6 +59,23 @@ describe('a tenant echoing tokens', () => {
     // The echoes reached the reports, as placeholders: otherwise this test would prove nothing.
     expect(run.json).toContain('$FORMS_API_TOKEN_WITHOUT_FORMS_READ');
     expect(run.stdout).toContain('$FORMS_API_TOKEN');
+  });
+
+  it("the forged token (the main token's id with another secret) is in no output", () => {
+    const main = TOKENS.FORMS_API_TOKEN;
+    const forged = [...sent].filter((t) => t.startsWith(main.slice(0, main.indexOf('|') + 1)) && t !== main);
+    // The explorer sent it (and the tenant echoed it): otherwise this test would prove nothing.
+    expect(forged.length).toBeGreaterThan(0);
+    expect(run.json).toContain('$FORMS_API_FORGED_TOKEN');
+    for (const token of forged)
+      for (const [encoding, echo] of Object.entries(echoes(token)))
+        for (const [output, text] of Object.entries({
+          stdout: run.stdout,
+          stderr: run.stderr,
+          'contract-report.json': run.json,
+          'contract-report.xml': run.xml,
+        }))
+          expect(text.includes(echo), `${output} contains ${encoding} of the forged token`).toBe(false);
   });
 
   for (const [variable, token] of Object.entries(TOKENS)) {

@@ -304,6 +304,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
+    tokenWithId: (id) => [...store.tokens.keys()].find((token) => token.split('|', 1)[0] === id),
     userOf: (token) => store.tokens.get(token)?.userId,
     roleIn: (userId, workspaceId) =>
       store.users.get(userId)?.memberships.find((m) => m.workspaceId === workspaceId)?.role,

@@ -171,6 +171,15 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     const read = await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.readonly });
     return { removed: removed.status, listed: members.includes(3), read: read.status };
   },
+  'list-meta-miscounts': async (sb) => {
+    const page = (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', { token: sb.tokens.all }))
+      .body;
+    return page.meta.total - page.data.length;
+  },
+  'token-id-only': async (sb) => {
+    const forged = `${sb.tokens.all!.split('|', 1)[0]}|forgedSecret0123456789abcdefghijKLMNOPQRS`;
+    return (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: forged })).status;
+  },
 };
 
 describe('fault switches', () => {

@@ -1,12 +1,13 @@
 // The explorer: cases generated from the spec's own schemas (fast-check: seeds, shrinking), judged
 // on every exchange like every other check (status documented, content type, body valid for that
-// status; no 5xx; no or a wrong token 401, a token lacking the ability 403; the list promises),
+// status; no 5xx; no, a wrong or a forged token 401, a token lacking the ability 403; the list promises),
 // stateful sequences that follow the spec's `links`, wrong parents and another workspace's form.
 // The operations come from the spec (`operationsOf`, the suite's one reading of it): what a path
 // parameter identifies, the query parameters, the links and the request bodies decide which
 // exploration reaches which operation.
 // Each exploration is an ordinary check of the runner; each generated case runs by the runner's
 // rules (`runInContext`, `verdictsOf`), and a finding is the shrunk case with the seed.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { SpecLink, SpecOperation } from '@forms-api/spec/operations';
 import { operationsOf } from '../operations.js';
@@ -48,7 +49,7 @@ const WRONG_TOKEN = '1|explorerWrongToken0000000000000000000000000';
 const EXAMPLE_URL = 'https://example.com/forms-api-contract-test';
 
 type Query = Record<string, unknown>;
-type Who = 'none' | 'wrong' | 'lacking' | 'foreign';
+type Who = 'none' | 'wrong' | 'forged' | 'lacking' | 'foreign';
 /** Values for path parameters, by what they identify (`x-identifies`: form, workspace, submission, …). */
 type Ids = Readonly<Record<string, unknown>>;
 
@@ -408,9 +409,9 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   // that nothing can change whatever the answer; there a token lacking the ability may meet the 404
   // first (the 403 of a write on real ids is the writes-without-the-right check's). Every case, every run.
   for (const op of secured) {
-    const whos = ['none', 'wrong', 'lacking'] as const;
+    const whos = ['none', 'wrong', 'forged', 'lacking'] as const;
     checks.push({
-      name: 'explore: no token, a wrong token, a token lacking the ability',
+      name: 'explore: no token, a wrong token, a forged token, a token lacking the ability',
       operationId: asCheck(op),
       on: 'live',
       exhaustive: true,
@@ -428,7 +429,14 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
           `${op.operationId} auth`,
           fc.constantFrom<(typeof whos)[number]>(...whos),
           async (scratch, who) => {
-            const token = who === 'none' ? null : who === 'wrong' ? WRONG_TOKEN : lackingToken(scratch, op.operationId);
+            const token =
+              who === 'none'
+                ? null
+                : who === 'wrong'
+                  ? WRONG_TOKEN
+                  : who === 'forged'
+                    ? forgedToken(scratch)
+                    : lackingToken(scratch, op.operationId);
             if (token === false) return;
             const exchange = await request(scratch, op, { path, body, token });
             const status = who !== 'lacking' ? [401] : isWrite(op) ? [403, 404] : [403];
@@ -1112,9 +1120,26 @@ const describeWho = (who: Who) =>
     ? 'with no token'
     : who === 'wrong'
       ? 'with a wrong token'
-      : who === 'lacking'
-        ? 'with a token lacking the ability'
-        : "on another workspace's form";
+      : who === 'forged'
+        ? "with a forged token (the target's token id, another secret)"
+        : who === 'lacking'
+          ? 'with a token lacking the ability'
+          : "on another workspace's form";
+
+/**
+ * The target's token id with another secret (`id|secret`, as Sanctum issues them), registered for
+ * redaction like the real one; false when the token has no id (the case is then moot). A new
+ * secret of the same length, not an edit of the real one, so nothing of the real secret is sent.
+ */
+function forgedToken(ctx: CheckContext): string | false {
+  const real = ctx.target.tokens.token;
+  const bar = real?.indexOf('|') ?? -1;
+  if (!real || bar <= 0) return false;
+  const length = Math.max(real.length - bar - 1, 8);
+  const forged = `${real.slice(0, bar)}|${randomBytes(length).toString('base64url').slice(0, length)}`;
+  ctx.extraSecrets.set(forged, '$FORMS_API_FORGED_TOKEN');
+  return forged;
+}
 
 /** A token of the target without the operation's ability, or false when it holds none (the case is then moot). */
 function lackingToken(ctx: CheckContext, operationId: string): string | false {

@@ -27,6 +27,8 @@ export interface ExchangeResponse {
 export interface SandboxView {
   /** A token of the same user as `token` that holds every one of `abilities`, if the seed has one. */
   tokenOfSameUserWith(token: string, abilities: readonly Ability[]): string | undefined;
+  /** The token the sandbox issued with this id (the part of `id|secret` before the bar). */
+  tokenWithId(id: string): string | undefined;
   /** The id of the token's user, for a token the sandbox issued. */
   userOf(token: string): number | undefined;
   /** The user's role in the workspace as it is now; undefined for no member. */

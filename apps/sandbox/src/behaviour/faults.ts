@@ -28,6 +28,8 @@ export const SANDBOX_FAULTS = [
   'stale-list-after-update',
   'deleted-form-still-listed',
   'removed-member-still-reads',
+  'list-meta-miscounts',
+  'token-id-only',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -409,6 +411,29 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
           if (Array.isArray(body)) body.splice(0, body.length, ...body.filter((m) => !kept(workspace, m.id)));
         });
       }
+    },
+  },
+  'list-meta-miscounts': {
+    name: 'list-meta-miscounts',
+    description: "the paginated lists count one row more in meta.total than there are (the page's rows stay right)",
+    // The page invariants every answer of a paginated list is checked against find it.
+    operations: ['listWorkspaceForms', 'listFormSubmissions'],
+    response(req, res) {
+      if (answered('listWorkspaceForms', req, res) || answered('listFormSubmissions', req, res))
+        editJson(res, (body) => (body.meta.total += 1));
+    },
+  },
+  'token-id-only': {
+    name: 'token-id-only',
+    foundByExplorer: true,
+    description: "a token is known by its id alone: any secret after a real token's `id|` is accepted",
+    // The explorer's forged token (the target's token id with another secret) finds it.
+    operations: ['listWorkspaceForms', 'getForm'],
+    request(req, sandbox) {
+      const token = bearer(req);
+      if (!token || sandbox.userOf(token) !== undefined || !token.includes('|')) return;
+      const real = sandbox.tokenWithId(token.split('|', 1)[0]!);
+      if (real) req.headers.authorization = `Bearer ${real}`;
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
