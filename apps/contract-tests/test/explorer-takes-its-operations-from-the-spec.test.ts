@@ -39,7 +39,7 @@ describe('the explorer takes its operations from the spec', () => {
     expect(checksOf(withWidgets()).get('listFormWidgets')).toEqual(
       expect.arrayContaining([
         'explore: generated query parameters',
-        'explore: no token, a wrong token, a token lacking the ability',
+        'explore: no token, a wrong token, a forged token, a token lacking the ability',
       ]),
     );
   });
