@@ -119,6 +119,16 @@ export function topLevelProperties(
   return [...new Set(names)];
 }
 
+/**
+ * The names a schema requires, `$ref`s followed and its `allOf` parts included (a branch of
+ * `oneOf`/`anyOf` requires nothing of the whole), beside `topLevelProperties`, which reads every branch.
+ */
+export function requiredProperties(bundle: Record<string, unknown>, schema: unknown): string[] {
+  const s = resolved(bundle, schema) as { required?: string[]; allOf?: unknown[] } | undefined;
+  if (!s || typeof s !== 'object') return [];
+  return [...new Set([...(s.required ?? []), ...(s.allOf ?? []).flatMap((part) => requiredProperties(bundle, part))])];
+}
+
 /** The JSON schema of each documented status of `op` whose answer is JSON (`$ref`s of the response followed). */
 export function responseSchemas(bundle: Record<string, any>, op: SpecOperation): ReadonlyMap<number, unknown> {
   const responses = bundle.paths?.[op.path]?.[op.method.toLowerCase()]?.responses ?? {};

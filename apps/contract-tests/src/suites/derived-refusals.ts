@@ -6,7 +6,7 @@
 // happy path's request, which may make a temporary resource).
 import { resolved } from '@forms-api/spec/operations';
 import type { CheckContext } from '../check-context.js';
-import { addressedParameter, identifiedParameters, type SpecOperation } from '../operations.js';
+import { addressedParameter, identifiedParameters, requiredProperties, type SpecOperation } from '../operations.js';
 import { deliberatelyInvalid, targetPath, unknownValue, type BasicCase, type Inspect, type Send } from './common.js';
 import type { Check } from './types.js';
 
@@ -27,13 +27,6 @@ export function outerUnknownChecks(op: SpecOperation, send: Send): Check[] {
     }));
 }
 
-/** The property names a body schema requires, its `allOf` parts included. */
-function requiredOf(bundle: Record<string, unknown>, schema: unknown): string[] {
-  const s = resolved(bundle, schema) as { required?: string[]; allOf?: unknown[] } | undefined;
-  if (!s || typeof s !== 'object') return [];
-  return [...(s.required ?? []), ...(s.allOf ?? []).flatMap((part) => requiredOf(bundle, part))];
-}
-
 /** `a body without its required properties: 422`, on the happy path's request, for a secured write. */
 export function missingRequiredBodyCheck(
   op: SpecOperation,
@@ -51,7 +44,7 @@ export function missingRequiredBodyCheck(
       ...(happyPath.destructive ? { destructive: true } : {}),
       async run(ctx) {
         const schema = resolved(ctx.spec.bundle, op.jsonBody!.schema) as Record<string, unknown>;
-        if (requiredOf(ctx.spec.bundle, schema).length === 0) return ctx.skip('its body requires no property');
+        if (requiredProperties(ctx.spec.bundle, schema).length === 0) return ctx.skip('its body requires no property');
         if (schema['x-server-error-when'] !== undefined)
           return ctx.skip('the spec documents a 500 for bodies the service cannot handle (x-server-error-when)');
         const request =
