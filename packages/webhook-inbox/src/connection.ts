@@ -39,9 +39,17 @@ export type ConnectionRole = 'receiver' | 'worker' | 'oneshot';
 /**
  * After a failover the old primary is a replica that answers every write `READONLY`, while the
  * connection stays up; reconnecting (the command still fails, no resend) lets DNS, a proxy or
- * Sentinel lead the next connection to the new primary instead of failing writes forever.
+ * Sentinel lead the next connection to the new primary instead of failing writes forever. The
+ * client is marked as facing a replica whichever command met it (BullMQ's own included), so the
+ * health check run during the reconnect names the replica rather than "not connected".
  */
-const reconnectOnReadOnly = (error: Error): 1 | false => (error.message.startsWith('READONLY') ? 1 : false);
+function reconnectOnReadOnly(owner: { client?: RedisClient }) {
+  return (error: Error): 1 | false => {
+    if (!isReadOnlyError(error)) return false;
+    if (owner.client) refusedReadOnly.add(owner.client);
+    return 1;
+  };
+}
 
 const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
   // Commands fail at once while disconnected (no offline queue) and are retried once at most, so a
@@ -51,13 +59,11 @@ const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    reconnectOnError: reconnectOnReadOnly,
   },
   // BullMQ requires maxRetriesPerRequest null for workers: their commands wait for Redis to return.
   worker: {
     maxRetriesPerRequest: null,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    reconnectOnError: reconnectOnReadOnly,
   },
   // The CLI connects once: if Redis is not there, say so and exit rather than retry.
   oneshot: { maxRetriesPerRequest: 0, connectTimeout: 3_000, retryStrategy: () => null },
@@ -85,7 +91,16 @@ const targets = new WeakMap<RedisClient, string>();
 export function createRedisClient(connection: string, role: ConnectionRole): Redis;
 export function createRedisClient(connection: InboxConnection, role: ConnectionRole): RedisClient;
 export function createRedisClient(connection: InboxConnection, role: ConnectionRole): RedisClient {
-  const roleOptions = ROLE_OPTIONS[role];
+  const owner: { client?: RedisClient } = {};
+  owner.client = createClient(connection, role, owner);
+  return owner.client;
+}
+
+function createClient(connection: InboxConnection, role: ConnectionRole, owner: { client?: RedisClient }): RedisClient {
+  const roleOptions: RedisOptions = {
+    ...ROLE_OPTIONS[role],
+    ...(role === 'oneshot' ? {} : { reconnectOnError: reconnectOnReadOnly(owner) }),
+  };
   if (typeof connection === 'string') {
     if (!/^rediss?:\/\//.test(connection)) {
       throw new InboxError(
@@ -107,7 +122,7 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
       "The ioredis `keyPrefix` option breaks BullMQ's keys; use the inbox `queue` option to separate inboxes instead.",
     );
   }
-  if ('cluster' in connection) return createClusterClient(connection as InboxClusterConnection, role);
+  if ('cluster' in connection) return createClusterClient(connection as InboxClusterConnection, role, roleOptions);
   // Behind Sentinel, a primary that hangs (a frozen VM, a partition) keeps its connections open
   // and answers nothing: ioredis' failover detector listens for the sentinels' +switch-master and
   // reconnects to the promoted replica, instead of waiting on the old primary for ever.
@@ -119,7 +134,11 @@ export function createRedisClient(connection: InboxConnection, role: ConnectionR
   });
 }
 
-function createClusterClient(connection: InboxClusterConnection, role: ConnectionRole): Cluster {
+function createClusterClient(
+  connection: InboxClusterConnection,
+  role: ConnectionRole,
+  roleOptions: RedisOptions,
+): Cluster {
   const { cluster: nodes, redisOptions, ...clusterOptions } = connection;
   if (!Array.isArray(nodes) || nodes.length === 0) {
     throw new InboxError(
@@ -141,7 +160,7 @@ function createClusterClient(connection: InboxClusterConnection, role: Connectio
   const client = new Cluster(seeds, {
     ...(clusterOptions as ClusterOptions),
     ...CLUSTER_OPTIONS[role],
-    redisOptions: { ...(redisOptions as RedisOptions | undefined), ...ROLE_OPTIONS[role] },
+    redisOptions: { ...(redisOptions as RedisOptions | undefined), ...roleOptions },
   });
   targets.set(client, `cluster ${seeds.map((seed) => `${seed.host}:${seed.port}`).join(',')}`);
   return client;

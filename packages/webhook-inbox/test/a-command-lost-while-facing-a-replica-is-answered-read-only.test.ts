@@ -2,6 +2,9 @@
 // READONLY refusal the client reconnects, and a command caught by that reconnect fails with
 // "Connection is closed", not READONLY. Until a write succeeds again the client is known to face
 // a replica, so such a failure is `redis_read_only` too; after a successful write it is not.
+// CI later saw a worker's health answer `redis_unavailable` while Redis was a replica: the
+// READONLY had met one of BullMQ's own commands, not the probe, so the client reconnected
+// without being known to face a replica. Any command's READONLY now marks it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
@@ -51,5 +54,22 @@ describe('a command lost while the client faces a replica', () => {
       ),
     );
     expect(writeRefused(client, lost).kind).toBe('redis_unavailable');
+  });
+
+  it("is named by the health probe after a READONLY met by any other command (BullMQ's own)", async () => {
+    const worker = createRedisClient(primary.url, 'worker');
+    try {
+      await eventually('the worker client to connect', () => worker.status === 'ready');
+      await call(primary, 'REPLICAOF', '127.0.0.1', String(other.port));
+      // Not through the probe: a command of the queue's own meets the replica and the client reconnects.
+      const reconnecting = new Promise((resolve) => worker.once('reconnecting', resolve));
+      await expect(worker.set('job-lock', '1')).rejects.toThrow(/^READONLY/);
+      await reconnecting;
+      const probed = await writableWithin(worker, 'probe', 2_000).catch((error: unknown) => error);
+      expect(isInboxError(probed) && probed.kind).toBe('redis_read_only');
+    } finally {
+      worker.disconnect();
+      await call(primary, 'REPLICAOF', 'NO', 'ONE');
+    }
   });
 });
