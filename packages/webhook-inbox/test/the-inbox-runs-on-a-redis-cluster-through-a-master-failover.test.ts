@@ -2,7 +2,9 @@
 // BullMQ's and the inbox's own, shares the hash tag of inboxQueuePrefix(), so no command is refused
 // CROSSSLOT; and when the master serving the queue is killed and its replica promoted, receivers
 // and workers follow the slot to the new master: every delivery sent by a sender that posts again
-// after a 503 runs, and runs once (acknowledged once a replica has it: waitForReplicas 1). The refusal window is printed, not asserted.
+// after a 503 runs, and runs once (acknowledged once a replica has it: waitForReplicas 1), but for
+// a run under way when the master died, which the README allows to run again. The refusal window
+// is printed, not asserted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from 'ioredis';
 import { startRedisCluster, type RedisCluster } from '@forms-api/redis-server';
@@ -63,9 +65,9 @@ describe('the inbox on a Redis Cluster', () => {
         await cluster.waitUntilReady();
       },
     });
-    await expectEachRanOnce(workers, COUNT);
+    const rerun = await expectEachRanOnce(workers, COUNT, result.faultWindow);
     console.log(
-      `cluster: ${result.accepted} deliveries accepted; master killed, replica promoted after ${failedOver} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}`,
+      `cluster: ${result.accepted} deliveries accepted; master killed, replica promoted after ${failedOver} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun} run again, each under way at the failover`,
     );
     expect(result.accepted).toBe(COUNT);
 

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '@forms-api/redis-server';
 
-export type FixtureMessage =
+/** A message from a fixture, stamped with the test's `performance.now()` when it arrived. */
+export type FixtureMessage = { at?: number } & (
   | { type: 'ready'; port?: number }
   | { type: 'started'; id: string; submissionId: number; attempt: number; pid: number }
   | { type: 'done'; id: string; submissionId: number; attempt: number; pid: number }
@@ -13,7 +14,8 @@ export type FixtureMessage =
   /** The receiver holds a request. */
   | { type: 'request' }
   /** A line the worker's shutdown printed. */
-  | { type: 'log'; line: string };
+  | { type: 'log'; line: string }
+);
 
 export interface Fixture {
   readonly child: ChildProcess;
@@ -49,6 +51,7 @@ export async function startFixture(
   const messages: FixtureMessage[] = [];
   const waiters = new Set<{ match: (m: FixtureMessage) => boolean; resolve: (m: FixtureMessage) => void }>();
   child.on('message', (message: FixtureMessage) => {
+    message.at = performance.now();
     messages.push(message);
     for (const waiter of waiters) {
       if (waiter.match(message)) {
