@@ -53,7 +53,7 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
     const call = resolveCallOptions(ctx.client, options);
     const { method, path, public: open } = typeof id === 'string' ? operation(id) : id;
     const { search, ...rest } = init;
-    const { fetch, signal } = callFetch(
+    const fetch = callFetch(
       ctx,
       call,
       stream
@@ -64,7 +64,6 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
       ...(open ? withoutToken(rest) : rest),
       ...(search === undefined ? {} : { querySerializer: () => search.slice(1) }),
       ...(stream ? { parseAs: 'stream' } : {}),
-      signal,
       fetch,
     });
   };

@@ -97,14 +97,14 @@ function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<p
     if (init?.fetch) return send(init);
     const call = callSettings(ctx.client, init?.signal ?? undefined);
     const parseAs = init?.parseAs ?? 'json';
-    const { fetch, signal } = callFetch(
+    const fetch = callFetch(
       ctx,
       call,
       parseAs === 'json'
         ? { kind: 'json', throwOnError: false }
         : { kind: 'stream', throwOnError: false, okCap: call.maxResponseBytes },
     );
-    return send({ ...init, signal, fetch });
+    return send({ ...init, fetch });
   };
   const out: Record<string, unknown> = {};
   // Every method openapi-fetch's client has (its own list: GET … TRACE), so none skips the fetch.

@@ -33,47 +33,15 @@ export function resolveClock(clock: Clock | undefined): ResolvedClock {
     now: clock?.now ?? Date.now,
     sleep: clock?.sleep ?? sleep,
     random: clock?.random ?? Math.random,
-    timer: clock?.timer ?? deadlineTimer(),
+    timer: clock?.timer ?? timer,
   };
 }
 
-/**
- * The default timer, one per client: deadlines in a set, behind one runtime timer armed for the
- * earliest.
- * Attempts start and stop a timer per request, and nearly all stop before their deadline: a
- * setTimeout and clearTimeout each, which make Node switch its event loop's reference on and
- * off, cost more than the rest of the client's work on a call; adding to and deleting from a set
- * costs nothing. The runtime timer is unreferenced: an attempt in flight keeps the program
- * running through its connection, not through its timeout.
- */
-function deadlineTimer(): (ms: number, onTimeout: () => void) => () => void {
-  const deadlines = new Set<{ readonly at: number; readonly onTimeout: () => void }>();
-  let armed: ReturnType<typeof setTimeout> | undefined;
-  let armedAt: number | undefined;
-  const arm = (at: number) => {
-    if (armed !== undefined) clearTimeout(armed);
-    armedAt = at;
-    armed = setTimeout(fireDue, Math.max(0, at - Date.now()));
-    (armed as { unref?: () => void }).unref?.();
-  };
-  function fireDue() {
-    armed = armedAt = undefined;
-    const now = Date.now();
-    let next = Infinity;
-    for (const entry of deadlines) {
-      if (entry.at <= now) {
-        deadlines.delete(entry);
-        entry.onTimeout();
-      } else next = Math.min(next, entry.at);
-    }
-    if (next !== Infinity) arm(next);
-  }
-  return (ms, onTimeout) => {
-    const entry = { at: Date.now() + ms, onTimeout };
-    deadlines.add(entry);
-    if (armedAt === undefined || entry.at < armedAt) arm(entry.at);
-    return () => void deadlines.delete(entry);
-  };
+/** The default timer: unreferenced, as an attempt in flight keeps the program running through its connection. */
+function timer(ms: number, onTimeout: () => void): () => void {
+  const handle = setTimeout(onTimeout, ms);
+  (handle as { unref?: () => void }).unref?.();
+  return () => clearTimeout(handle);
 }
 
 /** The default sleep: a timer that rejects with the signal's reason when it aborts. */

@@ -101,8 +101,9 @@ export interface ResolvedOptions {
   readonly baseUrl: string;
   readonly basePath: string;
   readonly token: string;
-  readonly fetch: (request: Request) => Promise<Response>;
-  /** No `fetch` option: the global fetch is used, and may be given (request, init). */
+  /** Sends one attempt: openapi-fetch's Request with the attempt's signal and body. */
+  readonly fetch: (request: Request, init: RequestInit) => Promise<Response>;
+  /** No `fetch` option: the runtime's fetch, whose bodies its own framing bounds (see body-limit.ts). */
   readonly nativeFetch: boolean;
   readonly timeoutMs: number;
   readonly retry: ResolvedRetry | false;
@@ -159,8 +160,12 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     baseUrl,
     basePath,
     token: options.token,
-    // Called unbound: some runtimes' fetch throws "Illegal invocation" when called as a method.
-    fetch: options.fetch ? (request) => fetchFn(request) : (request) => globalThis.fetch(request),
+    // The runtime's fetch builds the attempt's Request from (request, init) itself; a fetch of the
+    // caller's takes a Request, built here. Called unbound: some runtimes' fetch throws "Illegal
+    // invocation" when called as a method.
+    fetch: options.fetch
+      ? (request, init) => fetchFn(new Request(request, init))
+      : (request, init) => globalThis.fetch(request, init),
     nativeFetch: options.fetch === undefined,
     timeoutMs: checkTimeout(options.timeoutMs, 'timeoutMs') ?? DEFAULT_TIMEOUT_MS,
     retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),

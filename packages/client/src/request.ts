@@ -19,9 +19,9 @@ export interface ClientContext {
   /** Rate-limit pacing, when the client has it: every send goes through it. */
   readonly pacer: InternalPacer | undefined;
   /**
-   * Signals joined from the caller's and the attempt's, kept alive by the streamed response they
-   * belong to: Node 20's fetch holds a Request's signal only weakly, and a joined signal nothing
-   * else holds would be collected, and never abort the body.
+   * Each streamed response's signal, kept alive by the response: Node 20's Request follows its
+   * signal only through a WeakRef, so a signal nothing holds would be collected, and the caller's
+   * signal would never abort the body.
    */
   readonly retained: WeakMap<Response, AbortSignal>;
 }
@@ -41,30 +41,12 @@ export type Reading =
 /** The fetch openapi-fetch is handed for one call. */
 export type CallFetch = (request: Request) => Promise<Response>;
 
-/**
- * The first attempt's signal, made before openapi-fetch builds its Request: given to
- * openapi-fetch as the call's `signal`, the Request it builds follows it, and the first attempt
- * sends that Request as it is. Building another Request from it with a signal of its own would
- * copy its headers and follow a second signal, on every call.
- */
-interface FirstAttempt {
-  readonly controller: AbortController | undefined;
-  readonly signal: AbortSignal | undefined;
-}
-
-export function callFetch(
-  ctx: ClientContext,
-  call: ResolvedCall,
-  reading: Reading,
-): { fetch: CallFetch; signal: AbortSignal | undefined } {
-  const controller = call.timeoutMs === Infinity ? undefined : new AbortController();
-  const first: FirstAttempt = { controller, signal: joined(call.signal, controller?.signal) };
-  const fetch: CallFetch = async (request) => {
+export function callFetch(ctx: ClientContext, call: ResolvedCall, reading: Reading): CallFetch {
+  return async (request) => {
     // Read once, re-sent intact by every attempt.
     const body = request.body === null ? undefined : await request.arrayBuffer();
-    return sendWithRetries(ctx, call, reading, request, body, first);
+    return sendWithRetries(ctx, call, reading, request, body);
   };
-  return { fetch, signal: first.signal };
 }
 
 function joined(caller: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
@@ -90,13 +72,12 @@ async function sendWithRetries(
   reading: Reading,
   request: Request,
   body: ArrayBuffer | undefined,
-  first: FirstAttempt,
 ): Promise<Response> {
   const { client, scope } = ctx;
   const { method, url } = request;
   for (let attempt = 1; ; attempt++) {
     const fail = (what: Failure) => failure(scope, { method, url, attempts: attempt }, what);
-    const result = await sendOnce(ctx, call, reading, request, body, first);
+    const result = await sendOnce(ctx, call, reading, request, body);
     // Typed by a pacer's fetch that waited a 429 out as long as it may: a 429 is the pacer's
     // alone when there is one, so the retry policy does not send it again.
     if (result.kind === 'typed') throw result.error;
@@ -166,11 +147,11 @@ async function sendOnce(
   reading: Reading,
   request: Request,
   body: ArrayBuffer | undefined,
-  first: FirstAttempt,
 ): Promise<Attempt> {
   const { client } = ctx;
   let timedOut = false;
   let stopTimer = noop;
+  // The attempt's signal, held until the attempt ends (see `retained`): its timeout must reach it.
   let signal: AbortSignal | undefined;
   // `reached`: the request may have reached the service (a status came back, or the connection
   // broke after it was sent); what an update must not be sent twice after.
@@ -179,24 +160,19 @@ async function sendOnce(
     // A send again after a 429 (the pacer's) gets a timeout of its own.
     stopTimer();
     timedOut = false;
-    // openapi-fetch's Request, sent as it is while it has no body to re-send and its signal has
-    // not fired (a send again after a 429 reuses it too); else a fresh Request per attempt.
-    const reuse = body === undefined && !first.controller?.signal.aborted;
-    const own = reuse ? first.controller : call.timeoutMs === Infinity ? undefined : new AbortController();
-    signal = reuse ? first.signal : joined(call.signal, own?.signal);
+    // Each attempt is sent afresh from openapi-fetch's Request, with its own timeout's signal.
+    const own = call.timeoutMs === Infinity ? undefined : new AbortController();
+    signal = joined(call.signal, own?.signal);
     if (own) {
       stopTimer = client.clock.timer(call.timeoutMs, () => {
         timedOut = true;
         own.abort(new DOMException(`No response within ${call.timeoutMs} ms.`, 'TimeoutError'));
       });
     }
-    if (reuse) return client.nativeFetch ? globalThis.fetch(request) : client.fetch(request);
     const init: RequestInit = {};
     if (signal) init.signal = signal;
     if (body !== undefined) init.body = body;
-    // The global fetch builds the attempt's fresh Request from (request, init) itself; building it
-    // here too would make two Requests follow the signal.
-    return client.nativeFetch ? globalThis.fetch(request, init) : client.fetch(new Request(request, init));
+    return client.fetch(request, init);
   };
   const failed = (error: unknown): Attempt => {
     if (call.signal?.aborted) return { kind: 'failed', failure: { kind: 'aborted' }, reached: true };
@@ -219,7 +195,7 @@ async function sendOnce(
     } else response = await send();
     if (reading.kind === 'stream' && response.ok) {
       // The caller reads the body at its own pace; its signal, held by the response, still ends it.
-      if (signal && signal !== call.signal && call.signal) ctx.retained.set(response, signal);
+      if (signal) ctx.retained.set(response, signal);
       return { kind: 'answer', response, gaveUp };
     }
     phase = 'body';
