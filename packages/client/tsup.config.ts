@@ -5,5 +5,8 @@ import { library } from '../../tsup.preset.ts';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig(
-  library({ entry: ['src/index.ts'], define: { __CLIENT_VERSION__: JSON.stringify(version) } }),
+  library({
+    entry: { index: 'src/index.ts', redact: 'src/redaction.ts' },
+    define: { __CLIENT_VERSION__: JSON.stringify(version) },
+  }),
 );

@@ -1,6 +1,6 @@
 // Assembles the sandbox's HTTP application: request log, body limit, rate limiting, the routes,
 // and one error handler that answers every failure with the service's status and body.
-import { withoutQuerySecrets } from '@forms-api/client';
+import { withoutQuerySecrets } from '@forms-api/client/redact';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -35,13 +35,5 @@ export type {
   UpdateSubmissionOptions,
 } from './resources.js';
 export type { AnswerChanges, SubmissionChanges, UpdateKeepingOptions } from './update-keeping.js';
-// The one redactor of the toolkit: the contract suite redacts its output with it too.
-export {
-  createRedactor,
-  redactDeep,
-  REDACTED,
-  withoutQuerySecrets,
-  type Redact,
-  type RedactOptions,
-} from './redact.js';
+// The redactor is @forms-api/client/redact.
 export { VERSION } from './version.js';

@@ -5,7 +5,8 @@
 import { CREDENTIAL_NAME } from '@forms-api/internal/credentials';
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import { createFormsClient, withoutQuerySecrets } from '../src/index.js';
+import { createFormsClient } from '../src/index.js';
+import { withoutQuerySecrets } from '../src/redaction.js';
 import { REDACTED } from '../src/redact.js';
 import { TOKEN } from './support/clock.js';
 import { startServer, type TestServer } from './support/server.js';

@@ -4,7 +4,8 @@
 // `\u{..}`, entities without `;`, quoted-printable, octal and `%uXXXX` echoes.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFormsClient, createRedactor, FormsApiError } from '../src/index.js';
+import { createFormsClient, FormsApiError } from '../src/index.js';
+import { createRedactor } from '../src/redaction.js';
 import { dumps } from './support/dump.js';
 import { startServer, type TestServer } from './support/server.js';
 

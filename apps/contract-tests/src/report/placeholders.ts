@@ -1,7 +1,7 @@
 // The secrets of a run (targets' tokens, webhook secrets) shown as their placeholders in whatever
 // leaves the process. Finding a secret, in every encoding, is the client's redactor's job: the
 // toolkit has one redactor, and this module only says which placeholder stands for which secret.
-import { createRedactor as createTokenRedactor, REDACTED, redactDeep } from '@forms-api/client';
+import { createRedactor as createTokenRedactor, REDACTED, redactDeep } from '@forms-api/client/redact';
 
 /** A function that redacts text; built once per set of secrets. */
 export type Redact = (text: string) => string;
