@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
@@ -336,6 +337,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
     });
   });
+  // Kept-alive connections stay open a minute, as a load balancer in front of the service would
+  // keep them (Node's default is 5 s): a client whose idle timer fires late on a loaded machine
+  // would otherwise send on a socket the sandbox had just closed, and a POST gets no answer.
+  (server as HttpServer).keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
   const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = publicUrl ?? listenUrl;
