@@ -142,6 +142,7 @@ export async function runInContext(ctx: CheckContext, body: () => Promise<void>)
         message: `the check threw: ${error instanceof Error ? error.message : String(error)}`,
       });
   } finally {
+    ctx.cleaningUp = true;
     for (const cleanup of ctx.cleanups.splice(0).reverse()) {
       try {
         await cleanup.run();
