@@ -67,6 +67,8 @@ export class CheckContext {
   readonly notes: Note[] = [];
   /** Cleanups registered by the check, run in reverse order even when it fails. */
   readonly cleanups: Array<{ label: string; run: () => Promise<void> }> = [];
+  /** Set while the cleanups run: an interrupted run still sends what undoes the check's writes. */
+  cleaningUp = false;
 
   constructor(
     readonly target: Target,
@@ -169,7 +171,7 @@ export class CheckContext {
    * ignored: the suite judges the raw exchange, so a body the client cannot parse is still reported.
    */
   async send(call: () => Promise<unknown>): Promise<Exchange> {
-    if (this.signal.aborted) throw new SkipCheck('interrupted');
+    if (this.signal.aborted && !this.cleaningUp) throw new SkipCheck('interrupted');
     const mark = this.recorder.size;
     try {
       await call();

@@ -24,6 +24,10 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
                       Live settings (--config or FORMS_API_* variables) without a target list
                       naming live are refused: add --target live, or name the targets you want.
   --write             live target: also run the checks that change data (they undo their changes).
+  --own-form          with --write: the checks that change data act on a form the run creates in
+                      FORMS_API_WORKSPACE_ID (FORMS_API_FORM_ID's fields, no integration), answers
+                      once and deletes at the end, whatever happens; no webhook reaches a receiver
+                      of yours. Read-only checks still read FORMS_API_FORM_ID (optional with it).
   --destructive       with --write: also the checks that delete a workspace and add, remove or
                       change a member, each on a temporary one the run made (a workspace it
                       created; FORMS_API_MEMBER_EMAIL, an account it adds to your workspace
@@ -58,6 +62,8 @@ settings in the preflight (nothing was run); 130 interrupted.`;
 export interface CommandLine {
   readonly targets: TargetName[];
   readonly write: boolean;
+  /** With write: the write checks act on a form the run makes and deletes (--own-form). */
+  readonly ownForm: boolean;
   /** With write: the checks on workspaces and members (temporary ones). */
   readonly destructive: boolean;
   readonly strict: boolean;
@@ -97,6 +103,7 @@ export function parseCommandLine(
         target: { type: 'string', multiple: true },
         config: { type: 'string' },
         write: { type: 'boolean', default: false },
+        'own-form': { type: 'boolean', default: false },
         destructive: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         'allow-drift': { type: 'string' },
@@ -126,6 +133,14 @@ export function parseCommandLine(
       error: new ContractTestsError(
         'usage',
         '--destructive needs --write: it adds to what --write runs (checks that change data and undo it)',
+      ),
+    };
+  if (values['own-form'] && !values.write)
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        "--own-form needs --write: it gives the checks that change data a form of the run's own, and without --write nothing is changed",
       ),
     };
   const fromArgs = (values.target ?? [])
@@ -169,6 +184,14 @@ export function parseCommandLine(
     }
     notice = `live settings are set (${liveSettings.join(', ')}) but the targets named (${names.join(', ')}) leave the tenant out: it is not run.`;
   }
+  if (values['own-form'] && !names.includes('live'))
+    return {
+      ok: false,
+      error: new ContractTestsError(
+        'usage',
+        `--own-form makes its form on your tenant, which no target names (${names.join(', ')}): add --target live, or drop --own-form (the sandboxes are disposable)`,
+      ),
+    };
   if (values['allow-drift'] !== undefined && !values.strict)
     return {
       ok: false,
@@ -219,6 +242,7 @@ export function parseCommandLine(
     value: {
       targets: [...new Set(names)] as TargetName[],
       write: values.write,
+      ownForm: values['own-form'],
       destructive: values.destructive,
       strict: values.strict,
       proxy: !values['no-proxy'],

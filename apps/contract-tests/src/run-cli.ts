@@ -52,6 +52,7 @@ export async function runCli(io: CliIo): Promise<number> {
     const config = loadLiveConfig({
       env: io.env,
       write: options.write,
+      ownForm: options.ownForm,
       ...(options.config ? { configPath: options.config } : {}),
     });
     if (!config.ok) {
@@ -80,7 +81,7 @@ export async function runCli(io: CliIo): Promise<number> {
       `explore: seed ${options.explore.seed} (replay with --seed ${options.explore.seed}), at most ${options.explore.budget} requests and ${options.explore.timeLimitMs / 1000} s per target`,
     );
   log(
-    `contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.destructive ? ' (--destructive)' : ''}${options.strict ? ' (--strict)' : ''}`,
+    `contract suite: targets ${options.targets.join(', ')}${options.write ? ' (--write)' : ''}${options.ownForm ? ' (--own-form)' : ''}${options.destructive ? ' (--destructive)' : ''}${options.strict ? ' (--strict)' : ''}`,
   );
 
   let run: ContractRun;
@@ -118,6 +119,7 @@ export async function runCli(io: CliIo): Promise<number> {
       spec,
       targets: options.targets,
       write: options.write,
+      ownForm: options.ownForm,
       destructive: options.destructive,
       strict: options.strict,
       ...(allowedDrift ? { allowedDrift } : {}),

@@ -2,6 +2,7 @@
 // passed, failed, known drift (matched to the ledger), skipped, or informational. Results leave here
 // safe to show: secrets redacted, tenant text printable, long lists and bodies cut.
 import { CheckContext } from './check-context.js';
+import { operationsOf } from './operations.js';
 import { createLedgerIndex, type DriftVerdict, type LedgerIndex } from './drift.js';
 import { CheckFailed, SkipCheck, type CheckResult, type Exchange, type Failure, type Outcome } from './model.js';
 import { toCurl } from './report/curl.js';
@@ -10,6 +11,7 @@ import { createPlaceholderRedactor, redactValue, type Redact } from './report/pl
 import type { SpecArtifacts } from './spec.js';
 import type { Check, OperationSuite } from './suites/types.js';
 import type { Target } from './targets/target.js';
+import { makeOwnForm, namesAForm, withOwnForm, type OwnFormIds } from './own-form.js';
 
 export interface RunOptions {
   readonly spec: SpecArtifacts;
@@ -43,56 +45,84 @@ export async function runTarget(target: Target, options: RunOptions): Promise<Ch
   const selected = options.suites.filter(
     (suite) => !options.operations || options.operations.includes(suite.operationId),
   );
-  const total = selected.reduce((n, suite) => n + suite.checks.filter((c) => !c.on || c.on === target.kind).length, 0);
+  const runs = (check: Check) => !check.on || check.on === target.kind;
+  const total = selected.reduce((n, suite) => n + suite.checks.filter(runs).length, 0);
   let done = 0;
-  for (const suite of selected) {
-    for (const check of suite.checks) {
-      if (check.on && check.on !== target.kind) continue;
-      const base = { target: target.name, operationId: check.operationId, name: check.name };
-      if (options.signal.aborted) {
-        emit({
-          ...base,
-          outcome: 'skipped',
-          reason: 'interrupted',
-          failures: [],
-          driftIds: [],
-          curl: [],
-          durationMs: 0,
-        });
-        continue;
-      }
-      if (check.writes && target.kind === 'live' && !target.write) {
-        emit({
-          ...base,
-          outcome: 'skipped',
-          reason: 'changes data: run with --write to include it',
-          failures: [],
-          driftIds: [],
-          curl: [],
-          durationMs: 0,
-        });
-        continue;
-      }
-      if (check.destructive && target.kind === 'live' && !target.destructive) {
-        emit({
-          ...base,
-          outcome: 'skipped',
-          reason:
+  const skip = (check: Check, reason: string) =>
+    emit({
+      target: target.name,
+      operationId: check.operationId,
+      name: check.name,
+      outcome: 'skipped',
+      reason,
+      failures: [],
+      driftIds: [],
+      curl: [],
+      durationMs: 0,
+    });
+  const operations = operationsOf(options.spec.bundle);
+  /** Every selected check: the writes on `writes`, the others on `reads` (absent: the run's own form could not be made). */
+  const runAll = async (reads: Target | undefined, writes: Target | undefined): Promise<void> => {
+    for (const suite of selected) {
+      for (const check of suite.checks) {
+        if (!runs(check)) continue;
+        if (options.signal.aborted) {
+          skip(check, 'interrupted');
+          continue;
+        }
+        if (check.writes && target.kind === 'live' && !target.write) {
+          skip(check, 'changes data: run with --write to include it');
+          continue;
+        }
+        if (check.destructive && target.kind === 'live' && !target.destructive) {
+          skip(
+            check,
             "changes the user's workspaces (on temporary ones only): run with --write --destructive to include it",
-          failures: [],
-          driftIds: [],
-          curl: [],
-          durationMs: 0,
-        });
-        continue;
+          );
+          continue;
+        }
+        // A write operation's checks too (its refusals: a service that took one would change the form).
+        const on = check.writes || operations.get(check.operationId)?.method !== 'GET' ? writes : reads;
+        if (!on) {
+          skip(check, `needs the run's own form (--own-form), which could not be made: see createForm › ${OWN_FORM}`);
+          continue;
+        }
+        options.onStart?.(target.name, check, { done, total });
+        for (const result of await runCheck(on, check, options, ledger)) emit(result);
+        done++;
       }
-      options.onStart?.(target.name, check, { done, total });
-      for (const result of await runCheck(target, check, options, ledger)) emit(result);
-      done++;
     }
-  }
+  };
+  const anyWrite = selected.some((suite) => suite.checks.some((c) => c.writes && runs(c)));
+  if (target.kind === 'live' && target.write && target.ownForm && (anyWrite || !namesAForm(target))) {
+    // Made in a check of its own, whose cleanups (the form's deletion) run when every other check
+    // has run, interrupted or not; its result says what was made and whether it was removed.
+    const ownForm: Check = {
+      name: OWN_FORM,
+      operationId: 'createForm',
+      on: 'live',
+      writes: true,
+      async run(ctx) {
+        let made: OwnFormIds | undefined;
+        let failure: unknown;
+        try {
+          made = await makeOwnForm(ctx);
+        } catch (error) {
+          failure = error;
+        }
+        const { reads, writes } = withOwnForm(target, made);
+        await runAll(reads, writes);
+        if (failure !== undefined) throw failure;
+      },
+    };
+    options.onStart?.(target.name, ownForm, { done, total });
+    for (const result of await runCheck(target, ownForm, options, ledger)) emit(result);
+  } else await runAll(target, target);
   return results;
 }
+
+/** The check that makes, answers and deletes the run's own form (--own-form). */
+export const OWN_FORM = "--own-form: the run's own form for the writes, made, answered once and deleted";
 
 /** One line of display text from a value a check gathered: redacted, printable, not too long. */
 function displayField(text: string, redact: Redact, max = MAX_FIELD_CHARS): string {
@@ -142,6 +172,7 @@ export async function runInContext(ctx: CheckContext, body: () => Promise<void>)
         message: `the check threw: ${error instanceof Error ? error.message : String(error)}`,
       });
   } finally {
+    ctx.cleaningUp = true;
     for (const cleanup of ctx.cleanups.splice(0).reverse()) {
       try {
         await cleanup.run();

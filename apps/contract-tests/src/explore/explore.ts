@@ -170,17 +170,18 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
   };
   const arbitraries = schemaArbitraries(spec.bundle);
   const ledger = createLedgerIndex(spec.ledger);
-  const allowances = new WeakMap<Target, Allowance>();
+  // By the target's name: a --own-form run gives its write checks a copy of the target (another object).
+  const allowances = new Map<string, Allowance>();
   const checks: ExploreCheck[] = [];
   const allowanceOf = (target: Target): Allowance => {
-    let allowance = allowances.get(target);
+    let allowance = allowances.get(target.name);
     if (!allowance) {
       allowance = {
         requestsLeft: options.budget,
         deadline: Date.now() + options.timeLimitMs,
         checksLeft: checks.filter((c) => !c.exhaustive && (!c.writes || target.write)).length,
       };
-      allowances.set(target, allowance);
+      allowances.set(target.name, allowance);
     }
     return allowance;
   };

@@ -6,7 +6,7 @@ import { OPERATIONS, type components } from '@forms-api/types';
 import { verify } from '@forms-api/webhook-verify';
 import { describeErrors, type CheckContext } from '../check-context.js';
 import { setUpWebhook } from '../webhooks/round-trip.js';
-import { handSuite, operationSender } from './common.js';
+import { handSuite, operationSender, setupFailed } from './common.js';
 import type { ReceivedWebhook } from '../webhooks/receiver.js';
 import { formFields, sleep } from './helpers.js';
 
@@ -56,6 +56,29 @@ export function answersFor(fields: FormField[], marker: string): AnswerRequest {
     if (value !== undefined && !field.type.startsWith('nf-')) answers[field.id] = value;
   }
   return answers;
+}
+
+/**
+ * Answers form `formId` once through the public endpoint and finds the submission it made (by a
+ * marker in its text answers, since the answer names it by its public UUID only): its id.
+ */
+export async function answerOnce(ctx: CheckContext, formId: number, marker: string): Promise<number> {
+  const answered = await send(ctx, {
+    path: { form: formId },
+    body: answersFor(await formFields(ctx, formId), marker),
+  });
+  if (answered.status !== 200)
+    return setupFailed(
+      `could not answer the form to make a submission (status ${answered.status ?? 'none'})`,
+      answered,
+    );
+  const listed = await operationSender('listFormSubmissions')(ctx, { path: { id: formId }, query: { per_page: 20 } });
+  const parsed = ctx.json(listed);
+  const rows = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; data?: unknown }> }).data ?? []) : [];
+  const made = rows.find((row) => JSON.stringify(row.data ?? {}).includes(marker));
+  if (typeof made?.id !== 'number')
+    return setupFailed('the submission just made is not among the newest 20 of the form', listed);
+  return made.id;
 }
 
 /**
@@ -182,9 +205,11 @@ function expectValidPayload(ctx: CheckContext, delivery: ReceivedWebhook): Recor
 
 /**
  * Open public forms of the target's workspace (its first page), the target's form first: the forms
- * an answer can be posted to.
+ * an answer can be posted to (with --own-form, the run's form alone).
  */
 async function openPublicForms(ctx: CheckContext): Promise<number[]> {
+  // --own-form: no form of the user's is answered (each answer reaches its receivers).
+  if (ctx.target.ownForm) return [ctx.target.ids.formId];
   const list = await ctx.send(() =>
     ctx.client().GET(OPERATIONS.listWorkspaceForms.path, {
       params: { path: { workspaceId: ctx.target.ids.workspaceId }, query: { per_page: 100 } },
@@ -211,7 +236,9 @@ async function formWithoutRequiredFields(ctx: CheckContext): Promise<number> {
     if (fields.some((f) => !f.type.startsWith('nf-')) && !fields.some((f) => f.required)) return formId;
   }
   return ctx.skip(
-    `no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`,
+    ctx.target.ownForm
+      ? "the run's form (--own-form) has a required field: an answer with no value needs a form whose fields are all optional"
+      : `no open form of workspace ${ctx.target.ids.workspaceId} has only optional fields (an answer with no value needs one)`,
   );
 }
 
@@ -427,6 +454,10 @@ async function requiredFieldLeftOut(ctx: CheckContext): Promise<void> {
 
 /** A closed form of the workspace refuses an answer, 403 (the workspace's own; none: skipped). */
 async function closedFormRefuses(ctx: CheckContext): Promise<void> {
+  if (ctx.target.ownForm)
+    return ctx.skip(
+      "--own-form: the run answers no form but its own (a closed form of the workspace is one of yours; a service that took the answer would send it to that form's receivers)",
+    );
   const listed = await operationSender('listWorkspaceForms')(ctx, { query: { per_page: 100 } });
   const parsed = ctx.json(listed);
   const forms = parsed.ok

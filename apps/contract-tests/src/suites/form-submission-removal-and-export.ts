@@ -5,29 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckContext } from '../check-context.js';
 import { handSuite, operationSender, setupFailed, type BasicCase } from './common.js';
-import { answersFor } from './create-form-answer.js';
-import { formFields } from './helpers.js';
+import { answerOnce } from './create-form-answer.js';
 
 /** A submission the check made on the target's form, removed afterwards if the check did not. */
 async function temporarySubmission(ctx: CheckContext): Promise<Record<string, number>> {
   const id = ctx.target.ids.formId;
-  const marker = `contract-removal-${randomUUID()}`;
-  const answered = await operationSender('createFormAnswer')(ctx, {
-    path: { form: id },
-    body: answersFor(await formFields(ctx), marker),
-  });
-  if (answered.status !== 200)
-    return setupFailed(
-      `could not answer the form to make a submission (status ${answered.status ?? 'none'})`,
-      answered,
-    );
-  const listed = await operationSender('listFormSubmissions')(ctx, { path: { id }, query: { per_page: 20 } });
-  const parsed = ctx.json(listed);
-  const rows = parsed.ok ? ((parsed.value as { data?: Array<{ id?: unknown; data?: unknown }> }).data ?? []) : [];
-  const made = rows.find((row) => JSON.stringify(row.data ?? {}).includes(marker));
-  if (typeof made?.id !== 'number')
-    return setupFailed('the submission just made is not among the newest 20 of the form', listed);
-  const submission_id = made.id;
+  const submission_id = await answerOnce(ctx, id, `contract-removal-${randomUUID()}`);
   ctx.onCleanup(`deleteFormSubmission ${id}/${submission_id}`, async () => {
     const removed = await operationSender('deleteFormSubmission')(ctx, { path: { id, submission_id } });
     if (removed.status !== 200 && removed.status !== 404)

@@ -241,6 +241,10 @@ export const suite = handSuite({
       writes: true,
       async run(ctx) {
         const formId = ctx.target.ids.captchaFormId;
+        if (ctx.target.ownForm)
+          return ctx.skip(
+            `--own-form: this update writes to a submission of ${envVariableOf('captchaFormId')}, a form of yours whose receivers would get it; run it without --own-form where they may`,
+          );
         if (formId === undefined) return ctx.skip(`no captcha-protected form (set ${envVariableOf('captchaFormId')})`);
         const list = await ctx.send(() =>
           ctx.client().GET(OPERATIONS.listFormSubmissions.path, {

@@ -44,6 +44,8 @@ export function liveSettingsInEnvironment(env: NodeJS.ProcessEnv): string[] {
 const REQUIRED: SettingKey[] = ['baseUrl', 'token', 'workspaceId', 'formId'];
 /** What --write needs besides the read-only settings. */
 const REQUIRED_FOR_WRITE: SettingKey[] = ['submissionId'];
+/** What --own-form needs: the workspace its form is made in (the form and submission are the run's). */
+const REQUIRED_FOR_OWN_FORM: SettingKey[] = ['baseUrl', 'token', 'workspaceId'];
 
 /** A `live_config` error; `context.missing` lists the environment variables that are missing. */
 const configError = (message: string, missing: string[] = []): ContractTestsError =>
@@ -86,6 +88,8 @@ export function loadLiveConfig(options: {
   env: NodeJS.ProcessEnv;
   configPath?: string;
   write: boolean;
+  /** --own-form (with write): FORMS_API_FORM_ID and FORMS_API_SUBMISSION_ID are optional. */
+  ownForm?: boolean;
 }): Result<LiveSettings, ContractTestsError> {
   let values: LiveSettings = {};
   if (options.configPath) {
@@ -97,14 +101,22 @@ export function loadLiveConfig(options: {
     const fromEnv = options.env[envVariableOf(key)];
     if (fromEnv !== undefined && fromEnv !== '') values[key] = fromEnv;
   }
-  const required = [...REQUIRED, ...(options.write ? REQUIRED_FOR_WRITE : [])];
+  const ownForm = options.write && options.ownForm === true;
+  const required = ownForm ? REQUIRED_FOR_OWN_FORM : [...REQUIRED, ...(options.write ? REQUIRED_FOR_WRITE : [])];
   const absent = required.filter((key) => !values[key]);
   if (absent.length > 0) {
     const missing = absent.map(envVariableOf);
+    const why = ownForm
+      ? absent.includes('workspaceId')
+        ? ` (--own-form makes its form in ${envVariableOf('workspaceId')})`
+        : ''
+      : options.write
+        ? ` (--write needs ${envVariableOf('submissionId')}, or --own-form to answer a form of the run's own)`
+        : '';
     return {
       ok: false,
       error: configError(
-        `the live target needs ${missing.join(', ')}${options.write ? ` (--write needs ${envVariableOf('submissionId')})` : ''}: set ${missing.length > 1 ? 'them' : 'it'} in the environment or in the --config file (keys: ${absent.join(', ')})`,
+        `the live target needs ${missing.join(', ')}${why}: set ${missing.length > 1 ? 'them' : 'it'} in the environment or in the --config file (keys: ${absent.join(', ')})`,
         missing,
       ),
     };
@@ -141,7 +153,15 @@ const num = (value: string | undefined): number | undefined => (value === undefi
 /** A live target from validated settings. Nothing is started: the tenant is already there. */
 export function liveTarget(
   settings: LiveSettings,
-  options: { write: boolean; destructive?: boolean; proxyPass: boolean; name?: string; pacer?: RequestPacer },
+  options: {
+    write: boolean;
+    /** With write: the write checks act on a form the run makes (--own-form). */
+    ownForm?: boolean;
+    destructive?: boolean;
+    proxyPass: boolean;
+    name?: string;
+    pacer?: RequestPacer;
+  },
 ): Target {
   const tokens = Object.fromEntries(
     (Object.keys(TOKEN_ROLES) as TokenName[]).flatMap((name) => {
@@ -176,6 +196,7 @@ export function liveTarget(
     ids,
     write: options.write,
     destructive: options.write && options.destructive === true,
+    ...(options.write && options.ownForm ? { ownForm: true } : {}),
     // The receiver URL is public (a tunnel) and forwards every path to the suite's receiver.
     ...(receiverUrl && hooks
       ? { webhooks: { receiver: hooks.receiver, receiverUrl: (_port, path) => withPath(receiverUrl, path) } }

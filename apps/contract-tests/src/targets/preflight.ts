@@ -56,7 +56,9 @@ interface Probe {
 export async function preflightLive(target: Target, signal?: AbortSignal): Promise<void> {
   const fetch = targetFetch({ pacing: target.pacing, traffic: target.traffic });
   const base = target.baseUrl;
-  const { workspaceId, formId, submissionId, integrationId, freeFormId, captchaFormId } = target.ids;
+  // With --own-form the settings may name no form: the run makes its own.
+  const { workspaceId, formId, submissionId, integrationId, freeFormId, captchaFormId } =
+    target.ids as Partial<TargetIds> & Pick<TargetIds, 'workspaceId'>;
   const token = envVariableOf('token');
   const probes: Probe[] = [
     {
@@ -64,25 +66,7 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
       notFound: { setting: 'workspaceId', what: `workspace ${workspaceId}` },
       forbidden: `${token} may not list the forms of workspace ${workspaceId}: the token needs forms-read, and its user must be a member of the workspace (check ${envVariableOf('workspaceId')})`,
     },
-    {
-      path: `/open/forms/${formId}`,
-      notFound: { setting: 'formId', what: `form ${formId}` },
-      forbidden: `${token} may not read form ${formId}: the token needs forms-read, and the form must be in a workspace of its user (check ${envVariableOf('formId')})`,
-    },
-    {
-      path: `/open/forms/${formId}/integrations`,
-      notFound: { setting: 'formId', what: `form ${formId}` },
-      forbidden: `${token} may not list the integrations of form ${formId}: the token needs manage-integrations`,
-    },
-    ...(integrationId !== undefined
-      ? [
-          {
-            path: `/open/forms/${formId}/integrations/${integrationId}/events`,
-            notFound: { setting: 'integrationId' as const, what: `integration ${integrationId} of form ${formId}` },
-            forbidden: `${token} may not list the events of integration ${integrationId}: the token needs manage-integrations`,
-          },
-        ]
-      : []),
+    ...(formId === undefined ? [] : formProbes(formId, integrationId, token)),
     ...(
       [
         ['freeFormId', freeFormId],
@@ -182,7 +166,33 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
         { ...context, setting: envVariableOf('formId') },
       );
   }
-  if (submissionId !== undefined) await expectCompletedSubmission(ask, formId, submissionId, token);
+  if (formId !== undefined && submissionId !== undefined)
+    await expectCompletedSubmission(ask, formId, submissionId, token);
+}
+
+/** The probes of the configured form: it can be read, its integrations listed, and the integration named is one of them. */
+function formProbes(formId: number, integrationId: number | undefined, token: string): Probe[] {
+  return [
+    {
+      path: `/open/forms/${formId}`,
+      notFound: { setting: 'formId', what: `form ${formId}` },
+      forbidden: `${token} may not read form ${formId}: the token needs forms-read, and the form must be in a workspace of its user (check ${envVariableOf('formId')})`,
+    },
+    {
+      path: `/open/forms/${formId}/integrations`,
+      notFound: { setting: 'formId', what: `form ${formId}` },
+      forbidden: `${token} may not list the integrations of form ${formId}: the token needs manage-integrations`,
+    },
+    ...(integrationId !== undefined
+      ? [
+          {
+            path: `/open/forms/${formId}/integrations/${integrationId}/events`,
+            notFound: { setting: 'integrationId' as const, what: `integration ${integrationId} of form ${formId}` },
+            forbidden: `${token} may not list the events of integration ${integrationId}: the token needs manage-integrations`,
+          },
+        ]
+      : []),
+  ];
 }
 
 interface Answer {

@@ -105,6 +105,11 @@ export interface Target {
   readonly write: boolean;
   /** May it add and remove workspace members and delete workspaces (temporary ones only)? (--destructive) */
   readonly destructive?: boolean;
+  /**
+   * --own-form (with write): the write checks act on a form the run makes and deletes (own-form.ts),
+   * and answer or write to no other form of the tenant.
+   */
+  readonly ownForm?: boolean;
   /** Set when the tenant can reach a receiver started by the suite. */
   readonly webhooks?: WebhookReach;
   /** Run the read-only requests again through `prism proxy --errors` as a second opinion. */
