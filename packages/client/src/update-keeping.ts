@@ -1,6 +1,7 @@
 // An update of a submission that keeps every answer it does not change. The service's update
 // replaces the whole submission (ledger: update-submission-replaces-all-answers): this reads the
 // current answers, merges the changes and sends the complete set, in the form the service takes back.
+import { answersToSendBack } from '@forms-api/internal/answers';
 import type { AnswerValue, Form, Submission, UpdatedSubmission } from '@forms-api/types';
 import type { Caller } from './call.js';
 import { FormsApiError, invalidOption } from './errors.js';
@@ -41,27 +42,6 @@ export interface SubmissionChanges {
   changes: AnswerChanges;
 }
 
-/** The keys of a listed submission's `data` that are not answers (FormSubmissionResource.php:56-69). */
-const NOT_ANSWERS = new Set(['status', 'created_at', 'id', 'submission_id', 'ip_address']);
-
-/** What a field of a listed submission holds, in the form the service takes back in an update. */
-export function answerToSendBack(type: string, listed: unknown): AnswerValue {
-  if (type !== 'files' && type !== 'signature') return listed as AnswerValue;
-  if (listed === null || listed === undefined) return null;
-  // A file list may be listed as an object keyed by position (ledger: submission-file-answer-object).
-  const entries = (
-    Array.isArray(listed) ? listed : typeof listed === 'object' ? Object.values(listed) : [listed]
-  ) as unknown[];
-  // The service takes stored file names back (StorageFile.php:28-41, StoreFormSubmissionJob.php:417-424):
-  // entries sent as listed are a 500 there (audit D5).
-  const names = entries
-    .map((entry) => (entry && typeof entry === 'object' ? (entry as { file_name?: unknown }).file_name : entry))
-    .filter((name): name is string => typeof name === 'string' && name !== '');
-  // A signature is one name, a string (AnswerFormRequest.php:211-213): a list is a 422, and its
-  // listed file_url would clear it (StoreFormSubmissionJob.php:445-454).
-  return type === 'signature' ? (names[0] ?? null) : names;
-}
-
 /** The complete body of an update: every current answer, the changes over them, `completion_time` kept unless given. */
 export function mergedUpdateBody(
   form: Pick<Form, 'properties'>,
@@ -69,18 +49,8 @@ export function mergedUpdateBody(
   changes: AnswerChanges,
   completionTime?: number,
 ): Record<string, unknown> {
-  const types = new Map(form.properties.map((field) => [field.id, field.type]));
-  // No prototype: a field whose id is `__proto__` is an answer like any other, not a setter
-  // that silently drops it (and the replacing update would then delete it).
-  const body: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(current.data)) {
-    const type = types.get(key);
-    if (NOT_ANSWERS.has(key) || type === undefined || type.startsWith('nf-')) continue;
-    body[key] = answerToSendBack(type, value);
-  }
+  const body = answersToSendBack(form.properties, current.data, completionTime ?? current.completion_time);
   for (const [key, value] of Object.entries(changes)) body[key] = value;
-  const keptTime = completionTime ?? current.completion_time;
-  if (keptTime !== null && keptTime !== undefined) body.completion_time = keptTime;
   return body;
 }
 

@@ -1,6 +1,7 @@
 // Helpers the live checks share: temporary integrations (always removed), finding a submission,
 // taking its answers apart for an update and putting them back afterwards.
 import { randomBytes } from 'node:crypto';
+import { answersToSendBack as keptAnswers } from '@forms-api/internal/answers';
 import type { CheckContext } from '../check-context.js';
 import { CheckFailed } from '../model.js';
 import { OPERATIONS, type components } from '@forms-api/types';
@@ -129,21 +130,12 @@ export function keepsItsFiles(ctx: CheckContext, submission: Submission, fields:
 }
 
 /**
- * The answers of a submission as an update body the service accepts back: a file answer as its
- * entries' file names, a signature as its file name. Entries sent back as listed are refused
- * (ledger: update-submission-file-answers-as-listed-refused); names are what the contract's
- * answers store, so every target keeps the files.
+ * The answers of a submission as an update body the service accepts back, by the rule the client's
+ * `updateKeeping` follows too (`@forms-api/internal/answers`): a file answer as its entries' file
+ * names, a signature as its file name, and only the form's fields.
  */
-export function answersToSendBack(submission: Submission, fields: readonly FormField[]): SubmissionUpdate {
-  const answers = answersOf(submission);
-  for (const field of fields) {
-    if ((field.type !== 'files' && field.type !== 'signature') || !isListedFileAnswer(answers[field.id])) continue;
-    const value = answers[field.id] as unknown as Record<string, { file_name: string }> | Array<{ file_name: string }>;
-    const names = Object.values(value).map((entry) => entry.file_name);
-    answers[field.id] = field.type === 'signature' ? (names[0] ?? null) : names;
-  }
-  return answers;
-}
+export const answersToSendBack = (submission: Submission, fields: readonly FormField[]): SubmissionUpdate =>
+  keptAnswers(fields, submission.data, submission.completion_time) as SubmissionUpdate;
 
 /** The submission the write checks may change, with a cleanup that puts its answers back. */
 export async function borrowSubmission(ctx: CheckContext): Promise<Submission> {
