@@ -18,7 +18,7 @@ it('keeps an idle connection for a minute and tells clients so', async () => {
   const hint = await new Promise<string | undefined>((resolve, reject) => {
     const sent = request(`${sandbox.baseUrl}/open/workspaces`, { method: 'POST', agent }, (response) => {
       response.resume();
-      resolve(response.headers['keep-alive']);
+      resolve(response.headers['keep-alive']?.toString());
     });
     sent.on('error', reject);
     sent.setHeader('content-type', 'application/json');
