@@ -88,6 +88,14 @@ export function totalsOf(results: readonly CheckResult[]): Totals {
   return totals;
 }
 
+/**
+ * The operations whose runs should show an entry: the one it names, or, for one that names none (a
+ * webhook's), those its matches name. An entry of the list that an update's answer may also show
+ * (when the submission carries attribution) is not expected of a run of the update alone.
+ */
+const ownOperations = (e: Pick<DriftLedger, 'entries'>['entries'][number]): string[] =>
+  e.operationId ? [e.operationId] : e.match.map((m) => m.operationId);
+
 export function buildReport(input: {
   startedAt: Date;
   strict: boolean;
@@ -128,7 +136,7 @@ export function buildReport(input: {
     // Entries of operations that ran (a run limited with --operation expects only theirs).
     const ran = new Set(mine.map((r) => r.operationId));
     const missing = ledger.entries
-      .filter((e) => !seen.has(e.id) && e.match.some((m) => ran.has(m.operationId)))
+      .filter((e) => !seen.has(e.id) && ownOperations(e).some((operationId) => ran.has(operationId)))
       .map((e) => e.id);
     return missing.length > 0
       ? [
@@ -153,7 +161,7 @@ export function buildReport(input: {
       .filter((e) => counts.has(e.id))
       .map((e) => ({ id: e.id, title: e.title, count: counts.get(e.id)!, targets: [...seenOn.get(e.id)!] })),
     ledgerNotSeen: ledger.entries
-      .filter((e) => !seenOnTenants.has(e.id) && e.match.some((m) => ranOnTenants.has(m.operationId)))
+      .filter((e) => !seenOnTenants.has(e.id) && ownOperations(e).some((operationId) => ranOnTenants.has(operationId)))
       .map((e) => ({ id: e.id, title: e.title })),
     expectationFailures,
     coverage: input.coverage ?? [],
