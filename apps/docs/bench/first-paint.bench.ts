@@ -1,13 +1,15 @@
 // `pnpm bench` (after `pnpm build`): how soon the built page shows something, and its first
 // operation, in Chromium with a cold cache (a fresh profile per run), served from 127.0.0.1.
-// Beside the site as built it loads the same page with its script made inert (same bytes, same
-// pre-rendered HTML, nothing run): the limit, what the browser needs to show the page at all.
+// Beside the site as docs:serve sends it (its brotli copy) it loads the same page uncompressed, as
+// a host that does not compress sends it, and the same page with its script made inert (same
+// bytes, same pre-rendered HTML, nothing run): the limit, what the browser needs to show it at all.
 // Prints min / median / max over BENCH_RUNS runs (5 by default); it asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distDir } from '../src/build.ts';
+import { PRECOMPRESSED, writePrecompressed } from '../src/precompress.ts';
 import { startStaticServer } from '../src/static-server.ts';
 import { CHROMIUM_PATH, launchChromium } from '../test/chromium.ts';
 
@@ -57,12 +59,14 @@ interface Variant {
   routes: boolean;
 }
 
-/** The same page with its module script made inert: the browser parses the same bytes and runs nothing. */
-function inertCopy(): string {
+/** A copy of dist/ for a variant: `edit` changes its page, whose compressed copies are then remade or dropped. */
+function copyOfSite(edit: (html: string) => string, compressed: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'forms-api-docs-bench-'));
   cpSync(distDir, dir, { recursive: true });
-  const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  writeFileSync(join(dir, 'index.html'), html.replace('<script type="module">', '<script type="text/plain">'));
+  const page = join(dir, 'index.html');
+  writeFileSync(page, edit(readFileSync(page, 'utf8')));
+  for (const { suffix } of PRECOMPRESSED) rmSync(page + suffix, { force: true });
+  if (compressed) writePrecompressed(page);
   return dir;
 }
 
@@ -127,10 +131,16 @@ const spread = (values: number[]) => {
 };
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
-const inert = inertCopy();
+const copies = {
+  // As a host that does not compress sends it (docs:serve before the precompressed copies).
+  uncompressed: copyOfSite((html) => html, false),
+  // The same bytes with the module script made inert: parsed, nothing run.
+  inert: copyOfSite((html) => html.replace('<script type="module">', '<script type="text/plain">'), true),
+};
 const variants: Variant[] = [
-  { name: 'site as built', dir: distDir, routes: true },
-  { name: 'limit: same page, script inert', dir: inert, routes: false },
+  { name: 'site as docs:serve sends it (brotli)', dir: distDir, routes: true },
+  { name: 'site uncompressed', dir: copies.uncompressed, routes: true },
+  { name: 'limit: same page, script inert (brotli)', dir: copies.inert, routes: false },
 ];
 
 console.log(
@@ -163,6 +173,6 @@ try {
         }
       }
 } finally {
-  rmSync(inert, { recursive: true, force: true });
+  for (const dir of Object.values(copies)) rmSync(dir, { recursive: true, force: true });
 }
 console.table(rows);
