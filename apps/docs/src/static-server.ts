@@ -1,10 +1,12 @@
 // A tiny static file server for dist/ on 127.0.0.1. The site routes with hash URLs
 // (/#/verifying-webhooks), which work on any static host; here a section's path without the hash
-// (/verifying-webhooks, as a reader may type or share it) is redirected to its hash URL.
+// (/verifying-webhooks, as a reader may type or share it) is redirected to its hash URL. A file
+// with a precompressed copy beside it (src/precompress.ts) is sent encoded to a client that accepts it.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { acceptedEncodings, PRECOMPRESSED } from './precompress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -41,6 +43,14 @@ function fileAt(root: string, urlPath: string): string | undefined {
   return undefined;
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function startStaticServer(root: string, port = 0): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -58,13 +68,18 @@ export function startStaticServer(root: string, port = 0): Promise<StaticServer>
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;
     }
+    const accepts = acceptedEncodings(req.headers['accept-encoding']);
+    const encoded = PRECOMPRESSED.find((p) => accepts(p.encoding) && isFile(file + p.suffix));
     res.writeHead(200, {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      ...(encoded ? { 'content-encoding': encoded.encoding } : {}),
+      // Whether a copy is encoded depends on the request's Accept-Encoding, for any cache between.
+      ...(PRECOMPRESSED.some((p) => isFile(file + p.suffix)) ? { vary: 'accept-encoding' } : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    else createReadStream(encoded ? file + encoded.suffix : file).pipe(res);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

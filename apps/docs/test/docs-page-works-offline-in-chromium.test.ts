@@ -1,6 +1,6 @@
 // The built site in a real browser: it loads from 127.0.0.1 alone with no console errors, its
 // navigation holds every operation of the spec and the webhook, search finds the list
-// operation, and a screenshot lands in artifacts/docs.png for CI.
+// operation, the page arrives compressed, and a screenshot lands in artifacts/docs.png for CI.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -131,6 +131,16 @@ describe('the docs site in Chromium', () => {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);
     }
     expect(operationSummaries).toHaveLength(29);
+  });
+
+  it('reaches the browser compressed, in under a quarter of its bytes', async () => {
+    const sizes = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      return { transferred: nav.transferSize, page: nav.decodedBodySize };
+    });
+    expect(sizes.page).toBeGreaterThan(1_000_000);
+    expect(sizes.transferred).toBeGreaterThan(0);
+    expect(sizes.transferred).toBeLessThan(sizes.page / 4);
   });
 
   it('documents the webhook with its signature header, also when opened by its own URL', async () => {

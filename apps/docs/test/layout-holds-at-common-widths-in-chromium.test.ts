@@ -91,6 +91,17 @@ describe('on a phone', () => {
   it("the menu button leaves the front page's last link reachable", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await load('/');
+    // The front page goes on with every section after it (Redoc renders each as it nears the
+    // window), the reference's last tag at the end: scrolled to the bottom until that tag shows.
+    const lastTag = site['x-tagGroups'].at(-1).tags.at(-1);
+    await page.waitForFunction(
+      (tag) => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        return [...document.querySelectorAll('main h1, main h2')].some((h) => h.textContent?.trim() === tag);
+      },
+      lastTag,
+      { timeout: 30_000 },
+    );
     // The last link brought as far up as the page scrolls: the floating menu button must not cover it.
     const covered = await page.evaluate(() => {
       const last = [...document.querySelectorAll('main a[href]')].pop()!;
