@@ -6,7 +6,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 export default defineConfig(
   library({
-    entry: { index: 'src/index.ts', redact: 'src/redaction.ts' },
+    entry: { index: 'src/index.ts', redact: 'src/redaction.ts', submissions: 'src/submissions.ts' },
     define: { __CLIENT_VERSION__: JSON.stringify(version) },
   }),
 );
