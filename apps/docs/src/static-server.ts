@@ -69,14 +69,15 @@ export function startStaticServer(root: string, port = 0): Promise<StaticServer>
       return;
     }
     const accepts = acceptedEncodings(req.headers['accept-encoding']);
-    const encoded = PRECOMPRESSED.find((p) => accepts(p.encoding) && isFile(file + p.suffix));
+    const copies = PRECOMPRESSED.filter((p) => isFile(file + p.suffix));
+    const encoded = copies.find((p) => accepts(p.encoding));
     res.writeHead(200, {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
       ...(encoded ? { 'content-encoding': encoded.encoding } : {}),
       // Whether a copy is encoded depends on the request's Accept-Encoding, for any cache between.
-      ...(PRECOMPRESSED.some((p) => isFile(file + p.suffix)) ? { vary: 'accept-encoding' } : {}),
+      ...(copies.length > 0 ? { vary: 'accept-encoding' } : {}),
     });
     if (req.method === 'HEAD') res.end();
     else createReadStream(encoded ? file + encoded.suffix : file).pipe(res);
