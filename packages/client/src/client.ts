@@ -7,7 +7,13 @@ import { baseHeaders, withoutTokenIfPublic } from './auth.js';
 import { createClient } from './openapi-fetch.js';
 import { createCaller } from './call.js';
 import { operationMethods, type OperationMethods } from './operation-methods.js';
-import { resolveClientOptions, type FormsClientOptions, type ResolvedCall, type ResolvedOptions } from './options.js';
+import {
+  mergeCallOptions,
+  resolveClientOptions,
+  type FormsClientOptions,
+  type ResolvedCall,
+  type ResolvedOptions,
+} from './options.js';
 import { resolvePacing } from './pacing.js';
 import { createRedactor } from './redact.js';
 import { callFetch, type ClientContext } from './request.js';
@@ -73,8 +79,7 @@ export function connect(options: FormsClientOptions) {
 
 /** The client's settings, with a raw call's own `signal` joined to the client's. */
 function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined): ResolvedCall {
-  if (!signal) return client;
-  return { ...client, signal: client.signal ? AbortSignal.any([client.signal, signal]) : signal };
+  return signal ? mergeCallOptions(client, { signal }) : client;
 }
 
 type Init =

@@ -51,40 +51,39 @@ export interface RetryEvent {
   readonly operation: OperationInfo;
 }
 
-export interface FormsClientOptions {
+/**
+ * What the client and each call may set: a call's value wins over the client's (its `signal` is
+ * joined to the client's). Every helper and raw method takes these as its last argument.
+ */
+export interface CallOptions {
+  /** Aborts the call when it aborts; on the client, every call. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms (default 30 000; `Infinity` for none). */
+  timeoutMs?: number;
+  /** Retry settings, or `false` to never retry. */
+  retry?: RetryOptions | false;
+  /**
+   * The most bytes of a response body the client reads (default 32 MiB; `Infinity` for no cap).
+   * A longer body fails with `kind: 'response_too_large'` as soon as it passes the cap.
+   */
+  maxResponseBytes?: number;
+}
+
+export interface FormsClientOptions extends CallOptions {
   /** Absolute URL of the service, e.g. `https://api.opnform.com` (paths start with `/open`). */
   baseUrl: string;
   /** A personal access token (without "Bearer "). */
   token: string;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: (request: Request) => Promise<Response>;
-  /** Per-attempt timeout in ms (default 30 000; `Infinity` for none). */
-  timeoutMs?: number;
-  /** Retry settings, or `false` to never retry. */
-  retry?: RetryOptions | false;
   /** User-Agent header (default `forms-api-kit-client/<version>`). */
   userAgent?: string;
-  /** Aborts every call of this client when it aborts. */
-  signal?: AbortSignal;
-  /**
-   * The most bytes of a response body the client reads (default 32 MiB; `Infinity` for no cap).
-   * A longer body fails with `kind: 'response_too_large'` as soon as it passes the cap.
-   */
-  maxResponseBytes?: number;
   clock?: Clock;
   /**
    * Rate-limit pacing (off by default): a pacer from `createRequestPacer`, shared with other
    * clients and fetches that spend the same budget, or its options (a pacer of this client's own).
    */
   pacing?: RequestPacer | RequestPacerOptions | false;
-}
-
-/** Options every helper accepts for one call. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  retry?: RetryOptions | false;
-  maxResponseBytes?: number;
 }
 
 export interface ResolvedRetry {
@@ -97,7 +96,15 @@ export interface ResolvedRetry {
   readonly onRetry: RetryOptions['onRetry'];
 }
 
-export interface ResolvedOptions {
+/** `CallOptions` with every default applied. */
+export interface ResolvedCall {
+  readonly timeoutMs: number;
+  readonly retry: ResolvedRetry | false;
+  readonly signal: AbortSignal | undefined;
+  readonly maxResponseBytes: number;
+}
+
+export interface ResolvedOptions extends ResolvedCall {
   readonly baseUrl: string;
   readonly basePath: string;
   readonly token: string;
@@ -105,18 +112,11 @@ export interface ResolvedOptions {
   readonly fetch: (request: Request, init: RequestInit) => Promise<Response>;
   /** No `fetch` option: the runtime's fetch, whose bodies its own framing bounds (see body-limit.ts). */
   readonly nativeFetch: boolean;
-  readonly timeoutMs: number;
-  readonly retry: ResolvedRetry | false;
   readonly userAgent: string;
-  readonly signal: AbortSignal | undefined;
-  readonly maxResponseBytes: number;
   readonly clock: ResolvedClock;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-// Far above any page of the service (100 submissions), far below what would exhaust memory.
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
+const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   retries: 2,
   baseDelayMs: 300,
   maxDelayMs: 10_000,
@@ -125,22 +125,30 @@ export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({
   unsafe: false,
   onRetry: undefined,
 });
+const DEFAULTS: ResolvedCall = Object.freeze({
+  timeoutMs: 30_000,
+  retry: DEFAULT_RETRY,
+  signal: undefined,
+  // Far above any page of the service (100 submissions), far below what would exhaust memory.
+  maxResponseBytes: 32 * 1024 * 1024,
+});
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
+// The option names, checked complete by the compiler: an option added to a type is checked too.
+const keysOf = <T>(keys: Record<keyof T, true>): ReadonlySet<string> => new Set(Object.keys(keys));
+const CALL_KEYS = keysOf<CallOptions>({ signal: true, timeoutMs: true, retry: true, maxResponseBytes: true });
 const CLIENT_KEYS = new Set([
-  'baseUrl',
-  'token',
-  'fetch',
-  'timeoutMs',
-  'retry',
-  'userAgent',
-  'signal',
-  'maxResponseBytes',
-  'clock',
-  'pacing',
+  ...CALL_KEYS,
+  ...keysOf<Omit<FormsClientOptions, keyof CallOptions>>({
+    baseUrl: true,
+    token: true,
+    fetch: true,
+    userAgent: true,
+    clock: true,
+    pacing: true,
+  }),
 ]);
-const CALL_KEYS = new Set(['signal', 'timeoutMs', 'retry', 'maxResponseBytes']);
 const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
@@ -155,8 +163,8 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
   const userAgent = options.userAgent ?? `forms-api-kit-client/${VERSION}`;
   if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\r\n]/.test(userAgent))
     throw invalidOption('userAgent', 'must be a non-empty, single-line string.');
-  checkSignal(options.signal, 'signal');
   return {
+    ...mergeCallOptions(DEFAULTS, options),
     baseUrl,
     basePath,
     token: options.token,
@@ -167,35 +175,27 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
       ? (request, init) => fetchFn(new Request(request, init))
       : (request, init) => globalThis.fetch(request, init),
     nativeFetch: options.fetch === undefined,
-    timeoutMs: checkTimeout(options.timeoutMs, 'timeoutMs') ?? DEFAULT_TIMEOUT_MS,
-    retry: resolveRetry(options.retry, DEFAULT_RETRY, 'retry'),
     userAgent,
-    signal: options.signal,
-    maxResponseBytes: checkByteCap(options.maxResponseBytes) ?? DEFAULT_MAX_RESPONSE_BYTES,
     clock: resolveClock(options.clock),
   };
 }
 
-export interface ResolvedCall {
-  readonly timeoutMs: number;
-  readonly retry: ResolvedRetry | false;
-  readonly signal: AbortSignal | undefined;
-  readonly maxResponseBytes: number;
-}
-
-/** Merges one call's options over the client's. */
-export function resolveCallOptions(client: ResolvedOptions, call: CallOptions | undefined): ResolvedCall {
+/** One call's options over the client's. */
+export function resolveCallOptions(client: ResolvedCall, call: CallOptions | undefined): ResolvedCall {
   if (call === undefined) return client;
   if (call === null || typeof call !== 'object') throw invalidOption('options', 'call options must be an object.');
   rejectUnknown(call, CALL_KEYS, 'call options');
-  checkSignal(call.signal, 'signal');
-  const signal =
-    call.signal && client.signal ? AbortSignal.any([client.signal, call.signal]) : (call.signal ?? client.signal);
+  return mergeCallOptions(client, call);
+}
+
+/** The one merge of `CallOptions` over resolved ones: the client's over the defaults, a call's over the client's. */
+export function mergeCallOptions(base: ResolvedCall, over: CallOptions): ResolvedCall {
+  checkSignal(over.signal, 'signal');
   return {
-    timeoutMs: checkTimeout(call.timeoutMs, 'timeoutMs') ?? client.timeoutMs,
-    retry: call.retry === undefined ? client.retry : resolveRetry(call.retry, client.retry || DEFAULT_RETRY, 'retry'),
-    signal,
-    maxResponseBytes: checkByteCap(call.maxResponseBytes) ?? client.maxResponseBytes,
+    timeoutMs: checkTimeout(over.timeoutMs, 'timeoutMs') ?? base.timeoutMs,
+    retry: resolveRetry(over.retry, base.retry || DEFAULT_RETRY, 'retry', base.retry),
+    signal: over.signal && base.signal ? AbortSignal.any([base.signal, over.signal]) : (over.signal ?? base.signal),
+    maxResponseBytes: checkByteCap(over.maxResponseBytes) ?? base.maxResponseBytes,
   };
 }
 
@@ -262,8 +262,14 @@ function checkSignal(value: unknown, name: string): void {
     throw invalidOption(name, 'must be an AbortSignal (e.g. from an AbortController).');
 }
 
-function resolveRetry(value: unknown, base: ResolvedRetry, name: string): ResolvedRetry | false {
-  if (value === undefined) return base;
+/** `value` over `base` (what a retry object's unset keys take); `current` when `value` is unset. */
+function resolveRetry(
+  value: unknown,
+  base: ResolvedRetry,
+  name: string,
+  current: ResolvedRetry | false = base,
+): ResolvedRetry | false {
+  if (value === undefined) return current;
   if (value === false) return false;
   if (value === null || typeof value !== 'object')
     throw invalidOption(name, 'must be `false` or an object such as { retries: 3 }.');
