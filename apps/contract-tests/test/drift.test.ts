@@ -160,12 +160,13 @@ describe('drift matching', () => {
     );
   });
 
-  it('matches an observation by name and situation, whichever check saw it', () => {
+  it('matches an observation by name, symptom and situation, whichever check saw it', () => {
     const links: Failure = {
       kind: 'behaviour',
       message: 'x',
       operationId: 'listFormSubmissions',
       observation: 'links-drop-filters',
+      symptom: { at: ['status', 'per_page'] },
       situation: situation(),
     };
     expect(matchFailure(spec.ledger, links).entryIds).toEqual(['submissions-links-drop-filters']);

@@ -6,7 +6,7 @@ import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
 import { envVariableOf } from '../targets/settings.js';
 import { deliberatelyInvalid, handSuite, operationSender, queryOfLink } from './common.js';
-import { formFields, META_KEYS } from './helpers.js';
+import { formFields, jsonType, META_KEYS } from './helpers.js';
 
 type Submission = components['schemas']['Submission'];
 type SubmissionPage = components['schemas']['SubmissionPage'];
@@ -176,6 +176,8 @@ export const suite = handSuite({
               expected: `page 2 of status=${FILTER.status}&per_page=${PER_PAGE}: [${ids(explicit.body)}]`,
               received: `${next}: [${ids(followed.body)}]`,
               exchange: followed.exchange,
+              // The parameters the link lost: a link that keeps them and still leads elsewhere is another defect.
+              symptom: { at: missing },
             },
           );
         }
@@ -261,6 +263,7 @@ export const suite = handSuite({
                     expected: 'a list of {file_url, file_name}',
                     received: ctx.excerpt(JSON.stringify(value), 160),
                     exchange: result.exchange,
+                    symptom: { at: [id], received: [jsonType(value)] },
                   },
                 );
                 return;
