@@ -90,15 +90,23 @@ export async function answerOnce(ctx: CheckContext, formId: number, marker: stri
  */
 export const RESERIALISED_TEXT = 'é 漢字 😀 a/b </p> & \' " back\\slash \\u00e9 line\u2028break';
 
+/**
+ * That text, numbered, 600 times: about 40 KB in the payload, which carries it twice, so the body
+ * is past 64 KiB and no reader takes it in one read: a sender that signs (or a receiver that
+ * verifies) only what its first read holds fails, as does one that cuts long values.
+ */
+export const LONG_TEXT = Array.from({ length: 600 }, (_, i) => `${i} ${RESERIALISED_TEXT}`).join(' ');
+
 async function webhookRoundTrip(ctx: CheckContext): Promise<void> {
   const hook = await setUpWebhook(ctx);
   const marker = `rt-${Date.now()}`;
   const mark = hook.receiver.received.length;
   const fields = await formFields(ctx);
   const body = answersFor(fields, marker);
-  // The text answers carry the bytes a re-serialising sender would change.
+  // The text answers carry the bytes a re-serialising sender would change; the first is long.
   const texts = fields.filter((f) => f.type === 'text' && f.id in body);
-  for (const field of texts) body[field.id] = `${field.name} ${marker} ${RESERIALISED_TEXT}`;
+  for (const [n, field] of texts.entries())
+    body[field.id] = `${field.name} ${marker} ${n === 0 ? LONG_TEXT : RESERIALISED_TEXT}`;
   const answer = await send(ctx, { path: { form: ctx.target.ids.formId }, body });
   if (ctx.expectResponse(answer, { operationId, status: 200 }) === undefined || answer.status !== 200) return;
 
