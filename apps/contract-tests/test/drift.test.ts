@@ -185,6 +185,10 @@ describe('drift matching', () => {
     expect(matchFailure(spec.ledger, search({ search: 'f1a2' }, ['term-is-a-field-id'])).entryIds).toEqual([
       'submissions-search-matches-keys-and-wildcards',
     ]);
+    // A word of the answers found in a key inside a structured answer: the service's reading.
+    expect(matchFailure(spec.ledger, search({ search: 'osaka' }, ['term-in-answer-json-only'])).entryIds).toEqual([
+      'submissions-search-matches-keys-and-wildcards',
+    ]);
     // A plain word matching submissions that do not contain it is new drift.
     expect(matchFailure(spec.ledger, search({ search: 'alice' })).known).toBe(false);
   });
