@@ -203,7 +203,12 @@ describe('drift ledger', () => {
     expect(entry.match).toEqual([
       { kind: 'schema', operationId: 'submissionCreatedWebhook', instancePath: '^/submission$', keyword: 'type' },
       // The answer's own observation, so the entry is expected wherever createFormAnswer runs.
-      { kind: 'behaviour', operationId: 'createFormAnswer', observation: 'webhook-answers-not-an-object' },
+      {
+        kind: 'behaviour',
+        operationId: 'createFormAnswer',
+        observation: 'webhook-answers-not-an-object',
+        symptom: { at: '^/submission$', received: '^empty-array$' },
+      },
     ]);
     expect(bundle.components.schemas.SubmissionCreatedPayload.properties.submission.type).toBe('object');
   });

@@ -15,7 +15,15 @@ import {
   type TokenName,
 } from './targets/target.js';
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
-import { CheckFailed, SkipCheck, type ErrorObject, type Exchange, type Failure, type Situation } from './model.js';
+import {
+  CheckFailed,
+  SkipCheck,
+  type ErrorObject,
+  type Exchange,
+  type Failure,
+  type Situation,
+  type Symptom,
+} from './model.js';
 import type { Result } from '@forms-api/types';
 import { ContractTestsError } from './errors.js';
 import { createPlaceholderRedactor, type Redact } from './report/placeholders.js';
@@ -51,6 +59,8 @@ export interface ObserveDetails {
   readonly received?: string;
   readonly exchange?: Exchange;
   readonly traits?: readonly string[];
+  /** What differed, as the ledger's `symptom` matches it. */
+  readonly symptom?: Symptom;
 }
 
 export interface Note {

@@ -1,10 +1,10 @@
 // Matches failures against the known-drift ledger (spec/drift.yaml, shipped as drift.json) by
 // situation: the operation, what went wrong (schema errors at named places, a status, a named
-// observation) and the situation it went wrong in (the token's abilities, the query, traits the
-// check states). A failure every part of which an entry explains is known drift; anything else
-// is a real failure, however close to an entry it looks.
-import type { DriftEntry, DriftSituation } from '@forms-api/spec/drift';
-import type { ErrorObject, Failure, Situation } from './model.js';
+// observation with the symptom it showed) and the situation it went wrong in (the token's
+// abilities, the query, traits the check states). A failure every part of which an entry explains
+// is known drift; anything else is a real failure, however close to an entry it looks.
+import type { DriftEntry, DriftSituation, DriftSymptom } from '@forms-api/spec/drift';
+import type { ErrorObject, Failure, Situation, Symptom } from './model.js';
 
 /** What matching reads of a ledger: each entry's id and matches (tests build small ones). */
 export interface MatchableLedger {
@@ -68,6 +68,26 @@ function compileSituation(when: DriftSituation | undefined): SituationTest {
   };
 }
 
+type SymptomTest = (symptom: Symptom | undefined) => boolean;
+
+/**
+ * A `symptom` compiled to a test; an absent part holds always. A part given needs the failure to
+ * show it, and every place and value the failure shows must fit: a defect that shows the same
+ * observation somewhere else, or with something else there, is not the drift the entry describes.
+ */
+function compileSymptom(symptom: DriftSymptom | undefined): SymptomTest {
+  if (!symptom) return () => true;
+  const at = symptom.at === undefined ? undefined : new RegExp(symptom.at, 'u');
+  const received = symptom.received === undefined ? undefined : new RegExp(symptom.received, 'u');
+  const all = (pattern: RegExp | undefined, shown: readonly string[] | undefined) =>
+    !pattern || (shown !== undefined && shown.length > 0 && shown.every((s) => pattern.test(s)));
+  return (seen) => {
+    if (!seen) return false;
+    if (symptom.status && (seen.status === undefined || !symptom.status.includes(seen.status))) return false;
+    return all(at, seen.at) && all(received, seen.received);
+  };
+}
+
 interface CompiledSchemaMatch {
   readonly entryId: string;
   // Anchored, so `type` does not also match `unevaluatedProperties`' cousins by substring.
@@ -87,6 +107,7 @@ interface CompiledStatusMatch {
 interface CompiledBehaviourMatch {
   readonly entryId: string;
   readonly observation: string;
+  readonly symptom: SymptomTest;
   readonly when: SituationTest;
 }
 
@@ -138,7 +159,12 @@ export function createLedgerIndex(ledger: MatchableLedger): LedgerIndex {
           push(statusMatches, m.operationId, { entryId: entry.id, expected: m.expected, received: m.received, when });
           break;
         case 'behaviour':
-          push(behaviourMatches, m.operationId, { entryId: entry.id, observation: m.observation, when });
+          push(behaviourMatches, m.operationId, {
+            entryId: entry.id,
+            observation: m.observation,
+            symptom: compileSymptom(m.symptom),
+            when,
+          });
           break;
       }
     }
@@ -203,7 +229,9 @@ export function createLedgerIndex(ledger: MatchableLedger): LedgerIndex {
         case 'behaviour':
           return known(
             (behaviourMatches.get(operationId) ?? [])
-              .filter((m) => m.observation === failure.observation && m.when(failure.situation))
+              .filter(
+                (m) => m.observation === failure.observation && m.symptom(failure.symptom) && m.when(failure.situation),
+              )
               .map((m) => m.entryId),
           );
         default:

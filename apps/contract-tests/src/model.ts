@@ -51,7 +51,20 @@ export interface Failure {
   readonly operationId?: string;
   /** For `behaviour`: the name of what was observed (the ledger's `observation`), whichever check saw it. */
   readonly observation?: string;
+  /** For `behaviour`: what differed, for the ledger's `symptom` (a look-alike of a known drift is new). */
+  readonly symptom?: Symptom;
   readonly exchange?: Exchange;
+}
+
+/**
+ * What a behavioural check saw differ, each part only where the observation has it: the status the
+ * service answered, the places that differ (a JSON pointer, a query parameter, an answer's field
+ * id) and what was received there, in the check's words (`object`, `absent`, `Success`).
+ */
+export interface Symptom {
+  readonly status?: number;
+  readonly at?: readonly string[];
+  readonly received?: readonly string[];
 }
 
 /**

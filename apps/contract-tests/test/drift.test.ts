@@ -160,12 +160,13 @@ describe('drift matching', () => {
     );
   });
 
-  it('matches an observation by name and situation, whichever check saw it', () => {
+  it('matches an observation by name, symptom and situation, whichever check saw it', () => {
     const links: Failure = {
       kind: 'behaviour',
       message: 'x',
       operationId: 'listFormSubmissions',
       observation: 'links-drop-filters',
+      symptom: { at: ['status', 'per_page'] },
       situation: situation(),
     };
     expect(matchFailure(spec.ledger, links).entryIds).toEqual(['submissions-links-drop-filters']);
@@ -182,6 +183,10 @@ describe('drift matching', () => {
       'submissions-search-matches-keys-and-wildcards',
     ]);
     expect(matchFailure(spec.ledger, search({ search: 'f1a2' }, ['term-is-a-field-id'])).entryIds).toEqual([
+      'submissions-search-matches-keys-and-wildcards',
+    ]);
+    // A word of the answers found in a key inside a structured answer: the service's reading.
+    expect(matchFailure(spec.ledger, search({ search: 'osaka' }, ['term-in-answer-json-only'])).entryIds).toEqual([
       'submissions-search-matches-keys-and-wildcards',
     ]);
     // A plain word matching submissions that do not contain it is new drift.

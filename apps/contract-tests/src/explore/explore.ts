@@ -26,6 +26,7 @@ import {
   findSubmission,
   formFields,
   integrationBody,
+  jsonType,
   META_KEYS,
   stringField,
 } from '../suites/helpers.js';
@@ -708,7 +709,13 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
                 'forbidden-body-accepted',
                 op.operationId,
                 `a body the schema forbids (${c.label}) was accepted with ${exchange.status}`,
-                { expected: '422', received: String(exchange.status), exchange, traits },
+                {
+                  expected: '422',
+                  received: String(exchange.status),
+                  exchange,
+                  traits,
+                  symptom: { status: exchange.status, at: [c.at] },
+                },
               );
             else scratch.expectResponse(exchange, { operationId: op.operationId, status: 422, traits });
           },
@@ -956,7 +963,10 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
                     'unsent-answers-changed',
                     op.operationId,
                     `answers not sent changed on update: ${changed.join(', ')}`,
-                    { exchange: listed },
+                    {
+                      exchange: listed,
+                      symptom: { at: changed, received: changed.map((key) => jsonType(found.data[key])) },
+                    },
                   );
               }
             }
@@ -1186,12 +1196,16 @@ const FOREIGN_SHAPES: LabelledValue[] = [
  * a forbidden, edge or hostile value from the converter, or a value of another shape. Only bodies
  * the spec's validator refuses are kept, each with a label saying what was changed.
  */
+/** A JSON pointer (RFC 6901) to the place the keys name. */
+const pointer = (...keys: string[]): string =>
+  keys.map((k) => `/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+
 export function forbiddenBodies(
   spec: SpecArtifacts,
   arbitraries: ReturnType<typeof schemaArbitraries>,
   name: string,
   base: Record<string, any>,
-): Array<{ label: string; body: unknown }> {
+): Array<{ label: string; body: unknown; at: string }> {
   const ref = { $ref: `#/components/schemas/${name}` };
   const schema = arbitraries.resolve(ref) as Record<string, any>;
   const replacements = (member: Schema): LabelledValue[] => [
@@ -1200,13 +1214,14 @@ export function forbiddenBodies(
     ...arbitraries.hostile(member),
     ...FOREIGN_SHAPES,
   ];
-  const out: Array<{ label: string; body: unknown }> = arbitraries
+  // `at`: the JSON pointer of the place the case makes forbidden ('' for the body as a whole).
+  const out: Array<{ label: string; body: unknown; at: string }> = arbitraries
     .invalid(ref)
     .filter((v) => !v.label.startsWith('missing required') && !v.label.startsWith('unknown member'))
-    .map((v) => ({ label: `body: ${v.label}`, body: v.value }));
+    .map((v) => ({ label: `body: ${v.label}`, body: v.value, at: '' }));
   for (const required of (schema.required ?? []) as string[]) {
     const { [required]: _dropped, ...rest } = base;
-    out.push({ label: `missing required ${required}`, body: rest });
+    out.push({ label: `missing required ${required}`, body: rest, at: pointer(required) });
   }
   const members: Array<[string, Schema]> = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
   // A map's values (answers by field id): each answer the base holds stands for them all, so take the first.
@@ -1215,7 +1230,7 @@ export function forbiddenBodies(
     members.push([firstKey, schema.additionalProperties]);
   for (const [member, memberSchema] of members) {
     for (const v of replacements(memberSchema))
-      out.push({ label: `${member}: ${v.label}`, body: { ...base, [member]: v.value } });
+      out.push({ label: `${member}: ${v.label}`, body: { ...base, [member]: v.value }, at: pointer(member) });
     const inner = arbitraries.resolve(memberSchema) as Record<string, any>;
     const innerBase = base[member];
     if (typeof inner !== 'object' || !inner.properties || !innerBase || typeof innerBase !== 'object') continue;
@@ -1224,6 +1239,7 @@ export function forbiddenBodies(
         out.push({
           label: `${member}.${key}: ${v.label}`,
           body: { ...base, [member]: { ...innerBase, [key]: v.value } },
+          at: pointer(member, key),
         });
   }
   const seen = new Set<string>();

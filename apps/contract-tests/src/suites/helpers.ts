@@ -88,6 +88,10 @@ export async function findSubmission(
   return undefined;
 }
 
+/** The JSON type of a value, as a behavioural symptom words what was received (`absent`: no value at all). */
+export const jsonType = (value: unknown): string =>
+  value === undefined ? 'absent' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
 /** Keys of a submission's `data` that are not answers. */
 export const META_KEYS: ReadonlySet<string> = new Set(['status', 'created_at', 'id', 'submission_id', 'ip_address']);
 

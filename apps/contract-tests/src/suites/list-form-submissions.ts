@@ -6,7 +6,7 @@ import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
 import { envVariableOf } from '../targets/settings.js';
 import { deliberatelyInvalid, handSuite, operationSender, queryOfLink } from './common.js';
-import { formFields, META_KEYS } from './helpers.js';
+import { formFields, jsonType, META_KEYS } from './helpers.js';
 
 type Submission = components['schemas']['Submission'];
 type SubmissionPage = components['schemas']['SubmissionPage'];
@@ -44,6 +44,42 @@ function answerText(submission: Submission): string {
           ? Object.values(v as object).flatMap(flatten)
           : [String(v)];
   return values.flatMap(flatten).join('\n').toLowerCase();
+}
+
+/** Each answer's JSON text, as the service's search on PostgreSQL reads it (keys inside structured answers included). */
+function answerJson(submission: Submission): string {
+  return Object.entries(submission.data)
+    .filter(([key]) => !META_KEYS.has(key))
+    .map(([, value]) => JSON.stringify(value) ?? '')
+    .join('\n')
+    .toLowerCase();
+}
+
+/** The string values of a submission's answers, at any depth (what every search of the service matches). */
+function stringValues(submission: Submission): string[] {
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+  return Object.entries(submission.data)
+    .filter(([key]) => !META_KEYS.has(key))
+    .flatMap(([, value]) => strings(value));
+}
+
+/**
+ * Search terms drawn from the data: words of the rows' string answers (ASCII letters, at least 4,
+ * so no case folding differs between databases) that some rows hold and others do not, so a
+ * search for one must filter. At most `limit`, from different rows where it can.
+ */
+export function termsDrawnFrom(rows: readonly Submission[], limit: number): string[] {
+  const texts = rows.map(answerText);
+  const terms: string[] = [];
+  for (const row of rows) {
+    const word = stringValues(row)
+      .flatMap((value) => value.toLowerCase().match(/[a-z]{4,}/g) ?? [])
+      .find((w) => !terms.includes(w) && texts.some((text) => !text.includes(w)));
+    if (word !== undefined) terms.push(word);
+    if (terms.length === limit) break;
+  }
+  return terms;
 }
 
 export const suite = handSuite({
@@ -176,6 +212,8 @@ export const suite = handSuite({
               expected: `page 2 of status=${FILTER.status}&per_page=${PER_PAGE}: [${ids(explicit.body)}]`,
               received: `${next}: [${ids(followed.body)}]`,
               exchange: followed.exchange,
+              // The parameters the link lost: a link that keeps them and still leads elsewhere is another defect.
+              symptom: { at: missing },
             },
           );
         }
@@ -234,6 +272,63 @@ export const suite = handSuite({
       },
     },
     {
+      name: 'search: a term drawn from the answers lists exactly the submissions holding it',
+      operationId,
+      on: 'live',
+      async run(ctx) {
+        const all = await page(ctx, { per_page: 100, page: 1 });
+        if (!all) return;
+        const terms = termsDrawnFrom(all.body.data, 2);
+        if (terms.length === 0) return ctx.skip('no word that some listed submissions hold and others do not');
+        for (const term of terms) {
+          const found = await page(ctx, { search: term, per_page: 100 });
+          if (!found) continue;
+          const hits = found.body.data;
+          const wrong = hits.filter((s) => !answerText(s).includes(term));
+          // In a key inside a structured answer (or its JSON punctuation): the service's known reading.
+          const inJsonOnly = wrong.filter((s) => answerJson(s).includes(term));
+          for (const [listed, traits] of [
+            [wrong.filter((s) => !inJsonOnly.includes(s)), []],
+            [inJsonOnly, ['term-in-answer-json-only']],
+          ] as const) {
+            if (listed.length === 0) continue;
+            ctx.observe(
+              'search-matches-no-value',
+              operationId,
+              `searching "${term}" (a word of the listed answers) lists ${listed.length} submission(s) with no value containing it`,
+              {
+                expected: 'only submissions whose answer values contain the term',
+                received: `ids ${listed
+                  .slice(0, 5)
+                  .map((s) => s.id)
+                  .join(', ')}`,
+                exchange: found.exchange,
+                traits,
+              },
+            );
+          }
+          // When every hit fits in the page, every listed submission holding the term is among them.
+          if (found.body.meta.total > hits.length) continue;
+          const ids = new Set(hits.map((s) => s.id));
+          const missed = all.body.data.filter((s) => answerText(s).includes(term) && !ids.has(s.id));
+          if (missed.length > 0)
+            ctx.observe(
+              'search-misses-a-value',
+              operationId,
+              `searching "${term}" does not find ${missed.length} submission(s) whose values hold it`,
+              {
+                expected: `submissions ${missed
+                  .slice(0, 5)
+                  .map((s) => s.id)
+                  .join(', ')} listed`,
+                received: 'not listed',
+                exchange: found.exchange,
+              },
+            );
+        }
+      },
+    },
+    {
       name: 'file answers are lists of file entries',
       operationId,
       on: 'live',
@@ -261,6 +356,7 @@ export const suite = handSuite({
                     expected: 'a list of {file_url, file_name}',
                     received: ctx.excerpt(JSON.stringify(value), 160),
                     exchange: result.exchange,
+                    symptom: { at: [id], received: [jsonType(value)] },
                   },
                 );
                 return;

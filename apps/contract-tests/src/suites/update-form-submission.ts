@@ -13,6 +13,7 @@ import {
   findSubmission,
   formFields,
   isListedFileAnswer,
+  jsonType,
   keepsItsFiles,
   restoreAfterwards,
   stringField,
@@ -50,6 +51,17 @@ async function fullChange(ctx: CheckContext) {
     body: { ...answersToSendBack(change.original, change.fields), [change.field]: change.value },
   };
   return { ...change, request };
+}
+
+/** What a webhook body is about, as a symptom words it: the submission it names, or that it names none. */
+function webhookAbout(rawBody: Buffer, submissionId: number): string {
+  try {
+    const named = (JSON.parse(rawBody.toString('utf8')) as { submission_id?: unknown } | null)?.submission_id;
+    if (named === undefined) return 'no-submission';
+    return named === submissionId ? 'the-updated-submission' : 'another-submission';
+  } catch {
+    return 'not-json';
+  }
 }
 
 /** Required fields of the form that a body leaves out. */
@@ -184,6 +196,7 @@ export const suite = handSuite({
           (key) => !Object.hasOwn(body, key) && JSON.stringify(original.data[key]) !== JSON.stringify(after.data[key]),
         );
         if (original.completion_time !== after.completion_time) lost.push('completion_time');
+        const now = (key: string) => (key === 'completion_time' ? after.completion_time : after.data[key]);
         if (lost.length > 0) {
           ctx.observe('unsent-answers-changed', operationId, `answers not sent were changed: ${lost.join(', ')}`, {
             expected: 'unsent answers unchanged',
@@ -194,6 +207,8 @@ export const suite = handSuite({
               )
               .join('; '),
             exchange,
+            // Removed or reset is the service's replacement; another value there is another defect.
+            symptom: { at: lost, received: lost.map((key) => jsonType(now(key))) },
           });
         }
       },
@@ -206,7 +221,7 @@ export const suite = handSuite({
       async run(ctx) {
         const hook = await setUpWebhook(ctx);
         const mark = hook.receiver.received.length;
-        const { request } = await fullChange(ctx);
+        const { request, original } = await fullChange(ctx);
         const exchange = await send(ctx, request);
         if (exchange.status !== 200)
           return ctx.skip(`the update answered ${exchange.status ?? 'nothing'} (reported by the happy path)`);
@@ -216,6 +231,8 @@ export const suite = handSuite({
             expected: `no request within ${QUIET_MS} ms`,
             received: `${sent.method} ${sent.path} (${sent.rawBody.length} bytes)`,
             exchange,
+            // The service announces the updated submission again; a request about anything else is another defect.
+            symptom: { received: [webhookAbout(sent.rawBody, original.id)] },
           });
         }
       },
