@@ -62,3 +62,19 @@ describe('submissions.iterate() over a list that shifts while it is walked', () 
     expect(before.filter((id) => !yielded.includes(id) && !deleted.includes(id))).toEqual([]);
   });
 });
+
+describe('forms.iterate() over a list that shifts while it is walked', () => {
+  it('misses no form when a form already walked past is deleted', async () => {
+    const workspace = s.workspaces[0]!.id;
+    const before: number[] = [];
+    for await (const page of client.forms.pages(workspace)) before.push(...page.data.map((f) => f.id));
+    expect(before.length).toBeGreaterThan(2);
+    const yielded: number[] = [];
+    for await (const form of client.forms.iterate(workspace, { perPage: 1 })) {
+      yielded.push(form.id);
+      if (yielded.length === 1) await client.operations.deleteForm({ path: { form: form.id } });
+    }
+    expect(yielded.length).toBe(new Set(yielded).size);
+    expect(before.filter((id) => !yielded.includes(id))).toEqual([]);
+  });
+});
