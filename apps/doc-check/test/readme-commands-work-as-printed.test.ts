@@ -248,6 +248,13 @@ const RUNS: Record<string, Record<string, Run>> = {
   },
   'packages/client/README.md': {
     'pnpm add @forms-api/client': { kind: 'consumer-install', packageName: '@forms-api/client' },
+    // A reader's project, the package from the local registry, the tenant's token and address set.
+    'npx --yes -p @forms-api/client forms-export --form 11 --format csv --out submissions.csv': {
+      kind: 'finishes',
+      place: { project: [] },
+      timeoutMs: 180_000,
+      env: tenant,
+    },
     "pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent":
       {
         kind: 'lines',

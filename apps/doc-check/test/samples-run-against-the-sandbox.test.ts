@@ -51,6 +51,7 @@ const RUNS: Record<string, Run> = {
   'client/every-operation.ts': { kind: 'script' },
   'client/form-update-keeping.ts': { kind: 'script' },
   'client/export-csv.ts': { kind: 'script' },
+  'client/export-submissions.ts': { kind: 'script' },
   'types/types.ts': { kind: 'script' },
   'types/answers-from-webhook.ts': { kind: 'script' },
   'sandbox/start-sandbox.ts': { kind: 'script' },

@@ -29,7 +29,7 @@ import { invalidOption } from './errors.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
-import { DEFAULT_MAX_PAGES, itemsOf, walkPages } from './pagination.js';
+import { DEFAULT_MAX_PAGES, walkItems, walkPages, type Walk } from './pagination.js';
 import { updateKeeping, type SubmissionChanges, type UpdateKeepingOptions } from './update-keeping.js';
 
 export interface FormListQuery {
@@ -190,23 +190,20 @@ const ITERATE_PER_PAGE = 100;
 export function formsApi(ops: OperationMethods): FormsApi {
   const list = async (workspaceId: number, query: FormListQuery = {}, options?: CallOptions) =>
     ops.listWorkspaceForms({ path: { workspaceId: id(workspaceId, 'workspaceId') }, query: formQuery(query) }, options);
-  const pages = (workspaceId: number, query: FormListQuery = {}, options: PageOptions = {}) => {
+  const walk = (workspaceId: number, query: FormListQuery = {}, options: PageOptions = {}): Walk<FormSummaryPage> => {
     const { maxPages, call: callOptions } = pageOptions(options);
     const perPage = query.perPage ?? ITERATE_PER_PAGE;
     formQuery({ ...query, perPage });
-    return walkPages<FormSummaryPage>(
-      {
-        label: `forms of workspace ${workspaceId}`,
-        fetch: (page) => list(workspaceId, { ...query, perPage, page }, callOptions),
-        count: (p) => p.data?.length ?? 0,
-        currentPage: (p) => p.meta?.current_page,
-        // The contract's meta has no last_page: the last page is the one that reaches `total`.
-        isLast: (p) =>
-          !p.meta || p.meta.current_page * p.meta.per_page >= p.meta.total || p.data.length < p.meta.per_page,
-      },
-      query.page ?? 1,
+    return {
+      label: `forms of workspace ${workspaceId}`,
+      fetch: (page) => list(workspaceId, { ...query, perPage, page }, callOptions),
+      // The contract's meta has no last_page: the last page is the one that reaches `total`.
+      isLast: (p) =>
+        !p.meta || p.meta.current_page * p.meta.per_page >= p.meta.total || p.data.length < p.meta.per_page,
+      startPage: query.page ?? 1,
       maxPages,
-    );
+      perPage,
+    };
   };
   return {
     list,
@@ -222,8 +219,8 @@ export function formsApi(ops: OperationMethods): FormsApi {
       // sent back whole, nothing the change does not name is lost.
       return ops.updateForm({ path: { form }, body: { ...current, ...change } as FormInput }, options);
     },
-    pages,
-    iterate: (workspaceId, query, options) => itemsOf(pages(workspaceId, query, options), (p) => p.data),
+    pages: (workspaceId, query, options) => walkPages(walk(workspaceId, query, options)),
+    iterate: (workspaceId, query, options) => walkItems(walk(workspaceId, query, options)),
   };
 }
 
@@ -234,26 +231,12 @@ export function submissionsApi(
 ): SubmissionsApi {
   const list = async (formId: number, query: SubmissionListQuery = {}, options?: CallOptions) =>
     ops.listFormSubmissions({ path: { id: id(formId, 'formId') }, query: submissionQuery(query) }, options);
-  const pages = (formId: number, query: SubmissionListQuery = {}, options: PageOptions = {}) => {
-    const { maxPages, call: callOptions } = pageOptions(options);
-    const perPage = query.perPage ?? ITERATE_PER_PAGE;
-    submissionQuery({ ...query, perPage });
-    return walkPages<SubmissionPage>(
-      {
-        label: `submissions of form ${formId}`,
-        fetch: (page) => list(formId, { ...query, perPage, page }, callOptions),
-        count: (p) => p.data?.length ?? 0,
-        currentPage: (p) => p.meta?.current_page,
-        isLast: (p) => !p.meta || p.meta.current_page >= p.meta.last_page,
-      },
-      query.page ?? 1,
-      maxPages,
-    );
-  };
+  const walk = (formId: number, query: SubmissionListQuery = {}, options: PageOptions = {}) =>
+    submissionWalk((q, callOptions) => list(formId, q, callOptions), formId, query, options);
   return {
     list,
-    pages,
-    iterate: (formId, query, options) => itemsOf(pages(formId, query, options), (p) => p.data),
+    pages: (formId, query, options) => walkPages(walk(formId, query, options)),
+    iterate: (formId, query, options) => walkItems(walk(formId, query, options)),
     updateKeeping: updateKeeping(call),
     update: async (update, options = {}) => {
       const { form, submission, answers } = submissionUpdate(update, 'submissions.update', 'answers');
@@ -345,6 +328,26 @@ function submissionQuery(query: SubmissionListQuery): ListSubmissionsQuery {
   if (query.status !== undefined && !STATUSES.has(query.status))
     throw invalidOption('status', `must be one of completed, partial, all (got ${describe(query.status)}).`);
   return { page: page(query.page), per_page: perPage(query.perPage), search: query.search, status: query.status };
+}
+
+/** How a form's submissions are walked page by page: shared by `pages`, `iterate` and the export. */
+export function submissionWalk(
+  list: (query: SubmissionListQuery, options: CallOptions) => Promise<SubmissionPage>,
+  formId: number,
+  query: SubmissionListQuery,
+  options: PageOptions,
+): Walk<SubmissionPage> {
+  const { maxPages, call: callOptions } = pageOptions(options);
+  const perPage = query.perPage ?? ITERATE_PER_PAGE;
+  submissionQuery({ ...query, perPage });
+  return {
+    label: `submissions of form ${formId}`,
+    fetch: (page) => list({ ...query, perPage, page }, callOptions),
+    isLast: (p) => !p.meta || p.meta.current_page >= p.meta.last_page,
+    startPage: query.page ?? 1,
+    maxPages,
+    perPage,
+  };
 }
 
 function pageOptions(options: PageOptions): { maxPages: number; call: CallOptions } {

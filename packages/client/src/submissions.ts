@@ -1,5 +1,6 @@
 // @forms-api/client/submissions: one shape for a submission whether a webhook or the list brought
-// it, and the form's fields it is joined with. The webhook inbox normalises with it too.
+// it, and the form's fields it is joined with (the webhook inbox normalises with it too); and the
+// export of a form's submissions in that shape, as NDJSON or CSV.
 export {
   formFields,
   normaliseListedSubmission,
@@ -12,3 +13,11 @@ export {
   type SubmissionOrigin,
   type SubmissionPublicId,
 } from './submission.js';
+export {
+  exportSubmissions,
+  type ExportClient,
+  type ExportProgress,
+  type ExportSubmissionsOptions,
+  type ExportSummary,
+} from './export.js';
+export { csvCell } from './csv.js';

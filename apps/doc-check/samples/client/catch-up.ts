@@ -10,8 +10,7 @@ const since = '2024-01-01 00:00:00';
 // Newest first. `created_at` is `YYYY-MM-DD HH:MM:SS` in UTC, so the strings compare as times.
 for await (const submission of forms.submissions.iterate(11, { status: 'completed' })) {
   if (submission.data.created_at < since) break; // older than the outage: done
-  // Stored already, or met twice: a submission that arrives during the walk shifts the pages.
-  if (stored.has(submission.id)) continue;
+  if (stored.has(submission.id)) continue; // stored already (its webhook came)
   stored.add(submission.id); // store it as your webhook handler would, keyed by its id
 }
 // #endregion

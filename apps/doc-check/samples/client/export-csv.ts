@@ -25,14 +25,12 @@ const exportBatch = async (submissionIds: number[], part: number) => {
   );
 };
 
-// A submission that arrives during the walk shifts the pages: an id met twice is exported once.
-const seen = new Set<number>();
+// iterate() yields each id once, even when submissions arrive during the walk and shift the pages.
 const batch: number[] = [];
+let part = 0;
 for await (const submission of forms.submissions.iterate(formId, { status: 'all' })) {
-  if (seen.has(submission.id)) continue;
-  seen.add(submission.id);
   batch.push(submission.id);
-  if (batch.length === 1_000) await exportBatch(batch.splice(0), Math.ceil(seen.size / 1_000));
+  if (batch.length === 1_000) await exportBatch(batch.splice(0), ++part);
 }
-if (batch.length > 0) await exportBatch(batch, Math.ceil(seen.size / 1_000));
+if (batch.length > 0) await exportBatch(batch, ++part);
 // #endregion
