@@ -37,7 +37,7 @@ beforeAll(async () => {
     queue: QUEUE,
     onFailure: () => {},
     handler: ({ payload }) => {
-      if (payload.submission_id === 3) throw new Error('refused');
+      if (payload!.submission_id === 3) throw new Error('refused');
     },
   });
   app = Fastify();
