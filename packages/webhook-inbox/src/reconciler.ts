@@ -120,6 +120,8 @@ export interface Reconciler {
 
 interface WalkData {
   form: number;
+  /** The options of the process that started the walk: any reconcile worker of the queue may take a step. */
+  settings: { perPage: number; graceMs: number; lookbackMs: number; claimWindowMs: number };
   dryRun: boolean;
   /** Lower bound (ms) of `created_at` to take; null: from the watermark less the lookback, read at the first step. */
   since: number | null;
@@ -219,6 +221,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
 
   async function step(job: Job<WalkData>, token: string | undefined): Promise<ReconcileReport | void> {
     const data = job.data;
+    const { perPage, graceMs, lookbackMs, claimWindowMs } = data.settings;
     const state = stateKey(data.form);
     if (data.startedAt === null) {
       const watermark = Number((await client.hget(state, 'watermark')) ?? NaN);
@@ -300,6 +303,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
 
   const walkData = (form: number, since: number | null, dryRun: boolean): WalkData => ({
     form,
+    settings: { perPage, graceMs, lookbackMs, claimWindowMs },
     dryRun,
     since,
     page: 1,
