@@ -4,7 +4,7 @@
 // Scheduling, one walk per form at a time and the request budget are BullMQ's: a job scheduler per
 // form, a walk job with a fixed id, and the rate limiter of the reconcile queue's workers, which
 // every process shares through Redis.
-import { DelayedError, Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { FormsClient } from '@forms-api/client';
 import { formFields, normaliseListedSubmission, unknownFieldIds, type FormFields } from '@forms-api/client/submissions';
 import { claimed, claimKey, claimSubmission } from './claims.js';
@@ -202,7 +202,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
   const reconcile = new Queue(RECONCILE_QUEUE, { connection: client, prefix });
   deliveries.on('error', reportError.error);
   reconcile.on('error', reportError.error);
-  const stateKey = (form: number) => `${prefix}:reconcile:form:${form}`;
+  const stateKey = (form: number) => reconcileStateKey(prefix, form);
   const formsKey = `${prefix}:reconcile:forms`;
 
   // Each form's fields, read once per process and again when a listed answer names a field they lack.
@@ -333,7 +333,12 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
         try {
           return await step(job as Job<WalkData>, token);
         } catch (error) {
-          if (!(error instanceof DelayedError)) onError(error as Error);
+          if (error instanceof DelayedError) throw error;
+          onError(error as Error);
+          // The API said no (a wrong token, an unknown form, a bad page): asking again cannot help.
+          const status = (error as { status?: unknown }).status;
+          if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429)
+            throw new UnrecoverableError((error as Error).message);
           throw error;
         }
       },
@@ -369,19 +374,17 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
       });
-      return (await job.waitUntilFinished(events)) as ReconcileReport;
+      try {
+        return (await job.waitUntilFinished(events)) as ReconcileReport;
+      } catch (cause) {
+        throw new InboxError(
+          'reconcile_failed',
+          `The walk of form ${form}'s submissions failed: ${(cause as Error).message}. Check that the token may read the form's submissions and that the form exists.`,
+          { context: { form, jobId: job.id }, cause },
+        );
+      }
     },
-    async state(form) {
-      const raw = await client.hgetall(stateKey(form));
-      const time = (value: string | undefined) => (value ? new Date(Number(value)).toISOString() : null);
-      return {
-        form,
-        watermark: time(raw.watermark),
-        lastRunAt: time(raw.lastRunAt),
-        requests: Number(raw.requests ?? 0),
-        recovered: Number(raw.recovered ?? 0),
-      };
-    },
+    state: (form) => reconcileState(client, queueName, form),
     close() {
       closed ??= (async () => {
         await worker?.close();
@@ -399,6 +402,21 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
 async function quit(client: RedisClient): Promise<void> {
   if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
   else client.disconnect();
+}
+
+const reconcileStateKey = (prefix: string, form: number) => `${prefix}:reconcile:form:${form}`;
+
+/** What Redis keeps of a form's reconciliation. */
+export async function reconcileState(client: RedisClient, queue: string, form: number): Promise<ReconcileState> {
+  const raw = await client.hgetall(reconcileStateKey(inboxQueuePrefix(queue), form));
+  const time = (value: string | undefined) => (value ? new Date(Number(value)).toISOString() : null);
+  return {
+    form,
+    watermark: time(raw.watermark),
+    lastRunAt: time(raw.lastRunAt),
+    requests: Number(raw.requests ?? 0),
+    recovered: Number(raw.recovered ?? 0),
+  };
 }
 
 /** The forms whose reconciliation Redis keeps a state of (CLI `stats`). */

@@ -216,4 +216,38 @@ describe('the reconciler', () => {
     expect(report.recovered.map((found) => found.key)).toEqual(['11:300']);
     expect(recoveredBefore).toBeGreaterThan(0);
   });
+
+  it('runs from the command line: a dry run lists, a run queues, stats tells where each form stands', async () => {
+    add(400, 3 * 60_000);
+    const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    process.env.FORMS_API_TOKEN = 'test-token-0123456789';
+    try {
+      const dry = await world.cli('reconcile', '--form', '11', '--since', '10m', '--dry-run', '--base-url', apiUrl);
+      expect(dry).toMatchObject({ code: 0, err: '' });
+      expect(dry.out).toMatch(
+        /^11:400 {2}created \S+\nwould queue 1 submission of form 11 .*\(unchanged: dry run\)\n$/,
+      );
+      expect(await world.queue.getJob('rc-11-400')).toBeUndefined();
+
+      const run = await world.cli('reconcile', '--form', '11', '--since', '10m', '--base-url', apiUrl, '--json');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.out).recovered.map((found: { key: string }) => found.key)).toEqual(['11:400']);
+      await eventually('the recovered submission to run', () => runs.some((r) => r.id === 'rc-11-400'));
+
+      const stats = await world.cli('stats', '--json');
+      const [state] = JSON.parse(stats.out).reconcile;
+      expect(state).toMatchObject({ form: 11 });
+      expect(state.recovered).toBeGreaterThanOrEqual(23);
+      expect(state.requests).toBeGreaterThan(0);
+      expect((await world.cli('stats')).out).toMatch(/reconciler, form 11: every submission up to \S+ looked at/);
+
+      expect((await world.cli('reconcile', '--base-url', apiUrl)).code).toBe(2);
+      delete process.env.FORMS_API_TOKEN;
+      const noToken = await world.cli('reconcile', '--form', '11', '--base-url', apiUrl);
+      expect(noToken.code).toBe(2);
+      expect(noToken.err).toMatch(/FORMS_API_TOKEN/);
+    } finally {
+      delete process.env.FORMS_API_TOKEN;
+    }
+  });
 });
