@@ -11,7 +11,7 @@ const worker = createInboxWorker({
     // writes (upsert on it). `id` is this delivery's own id, for logs and the CLI (`show`, `retry`).
     // `submission` is one shape whether a webhook (`origin: 'webhook'`) or the reconciler brought it.
     console.log(
-      `submission ${submission?.id} of form ${submission?.formId} from ${origin} (${id}, attempt ${attempt}): upsert on ${submissionKey}`,
+      `submission ${submission?.id} of form ${submission?.formId} (${id}, attempt ${attempt}) from ${origin}: upsert on ${submissionKey}`,
     );
     // Throw to fail this attempt: it is retried with backoff, then kept in the failed set.
   },
