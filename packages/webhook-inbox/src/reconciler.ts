@@ -23,8 +23,13 @@ import {
 import { inboxQueuePrefix } from './queue-keys.js';
 import { recordReconciled } from './telemetry/metrics.js';
 
-/** The BullMQ queue of the reconciler's own jobs (ticks and walks), beside the deliveries' under the same prefix. */
+/** The BullMQ queue of the walks, rate-limited, beside the deliveries' under the same prefix. */
 export const RECONCILE_QUEUE = 'reconcile';
+/**
+ * The queue of the schedulers' ticks, apart from the walks so that ticks spend none of the request
+ * budget (with many forms they would otherwise starve the walks).
+ */
+export const RECONCILE_TICKS_QUEUE = 'reconcile-ticks';
 /** How often each form is walked. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 60_000;
 /**
@@ -200,6 +205,8 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
 
   const deliveries = new Queue(queueName, { connection: client, prefix });
   const reconcile = new Queue(RECONCILE_QUEUE, { connection: client, prefix });
+  const ticks = new Queue(RECONCILE_TICKS_QUEUE, { connection: client, prefix });
+  ticks.on('error', reportError.error);
   deliveries.on('error', reportError.error);
   reconcile.on('error', reportError.error);
   const stateKey = (form: number) => reconcileStateKey(prefix, form);
@@ -316,20 +323,25 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
   const walkOptions = { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } } as const;
 
   let worker: Worker | undefined;
+  let tickWorker: Worker | undefined;
   if (options.work !== false) {
+    tickWorker = new Worker(
+      RECONCILE_TICKS_QUEUE,
+      async (job: Job) => {
+        // A walk already under way keeps its id: adding it again is a no-op, so one walk per form.
+        await reconcile.add('walk', walkData(job.data.form, null, false), {
+          ...walkOptions,
+          jobId: `walk-${job.data.form}`,
+          removeOnComplete: true,
+          removeOnFail: true,
+        });
+      },
+      { connection: client, prefix, concurrency: 1 },
+    );
+    tickWorker.on('error', reportError.error);
     worker = new Worker(
       RECONCILE_QUEUE,
       async (job: Job, token?: string) => {
-        if (job.name === 'tick') {
-          // A walk already under way keeps its id: adding it again is a no-op, so one walk per form.
-          await reconcile.add('walk', walkData(job.data.form, null, false), {
-            ...walkOptions,
-            jobId: `walk-${job.data.form}`,
-            removeOnComplete: true,
-            removeOnFail: true,
-          });
-          return;
-        }
         try {
           return await step(job as Job<WalkData>, token);
         } catch (error) {
@@ -347,7 +359,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     worker.on('error', reportError.error);
   }
   for (const form of forms)
-    await reconcile.upsertJobScheduler(
+    await ticks.upsertJobScheduler(
       `form-${form}`,
       { every: intervalMs },
       { name: 'tick', data: { form }, opts: { removeOnComplete: true, removeOnFail: true } },
@@ -387,10 +399,11 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     state: (form) => reconcileState(client, queueName, form),
     close() {
       closed ??= (async () => {
-        await worker?.close();
+        await Promise.all([worker?.close(), tickWorker?.close()]);
         await events?.close().catch(() => {});
         if (eventsClient) await quit(eventsClient);
         await reconcile.close().catch(() => {});
+        await ticks.close().catch(() => {});
         await deliveries.close().catch(() => {});
         await quit(client);
       })();

@@ -23,7 +23,7 @@ interface Listed {
 }
 
 /** The form's completed submissions, newest first, and what each request asked. */
-const list: Listed[] = [];
+const submissions: Listed[] = [];
 const requests: Array<{ page: number; status: string | null }> = [];
 /** Called on every list request, before it is answered: a submission arriving mid-walk. */
 let onListRequest: (() => void) | undefined;
@@ -34,8 +34,8 @@ const reconcilers: Reconciler[] = [];
 
 const serviceTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const add = (id: number, ageMs: number) => {
-  list.push({ id, createdAt: Date.now() - ageMs });
-  list.sort((a, b) => b.createdAt - a.createdAt);
+  submissions.push({ id, createdAt: Date.now() - ageMs });
+  submissions.sort((a, b) => b.createdAt - a.createdAt);
 };
 const item = ({ id, createdAt }: Listed) => ({
   data: {
@@ -55,11 +55,14 @@ beforeAll(async () => {
   api = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     res.setHeader('content-type', 'application/json');
-    if (url.pathname === `/open/forms/${FORM}`) {
-      res.end(JSON.stringify({ id: FORM, properties: [{ id: NAME_FIELD, name: 'Name', type: 'text' }] }));
+    const formId = Number(/^\/open\/forms\/(\d+)/.exec(url.pathname)?.[1]);
+    if (url.pathname === `/open/forms/${formId}`) {
+      res.end(JSON.stringify({ id: formId, properties: [{ id: NAME_FIELD, name: 'Name', type: 'text' }] }));
       return;
     }
-    if (url.pathname !== `/open/forms/${FORM}/submissions`) return void res.writeHead(404).end('{}');
+    if (url.pathname !== `/open/forms/${formId}/submissions`) return void res.writeHead(404).end('{}');
+    // Other forms than FORM have no submissions.
+    const list = formId === FORM ? submissions : [];
     const page = Number(url.searchParams.get('page') ?? 1);
     const perPage = Number(url.searchParams.get('per_page') ?? 100);
     requests.push({ page, status: url.searchParams.get('status') });
@@ -93,7 +96,15 @@ afterAll(async () => {
   await new Promise((resolve) => api?.close(resolve));
 });
 
-async function reconciler(options: { perPage?: number; lookbackMs?: number } = {}): Promise<Reconciler> {
+async function reconciler(
+  options: {
+    perPage?: number;
+    lookbackMs?: number;
+    forms?: number[];
+    queue?: string;
+    requestBudget?: { requests: number; windowMs: number };
+  } = {},
+): Promise<Reconciler> {
   const created = await createReconciler({
     connection: world.redis.url,
     queue: 'reconcile-unit',
@@ -249,5 +260,21 @@ describe('the reconciler', () => {
     } finally {
       delete process.env.FORMS_API_TOKEN;
     }
+  });
+
+  it('spends the request budget on walks only: the ticks of many forms do not starve them', async () => {
+    // Ten forms scheduled at once and a budget of five a minute (BullMQ's window is fixed): had the
+    // ticks taken budget, the first walk would wait for the next window, a minute away.
+    const forms = Array.from({ length: 10 }, (_, i) => 31 + i);
+    // A queue of its own: a rate limiter's window and limit are per queue, and BullMQ applies the
+    // limit of whichever worker fetches.
+    const r = await reconciler({ queue: 'reconcile-budget', forms, requestBudget: { requests: 5, windowMs: 60_000 } });
+    await eventually('five walks to end', async () => {
+      const states = await Promise.all(forms.map((form) => r.state(form)));
+      return states.filter((state) => state.watermark !== null).length >= 5;
+    });
+    // And the budget holds them: the other walks wait for the next window.
+    const states = await Promise.all(forms.map((form) => r.state(form)));
+    expect(states.filter((state) => state.watermark !== null).length).toBeLessThan(forms.length);
   });
 });
