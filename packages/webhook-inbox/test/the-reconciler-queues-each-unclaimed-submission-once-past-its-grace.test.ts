@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormsClient } from '@forms-api/client';
-import { createReconciler, type InboxDelivery, type Reconciler } from '../src/index.js';
+import { createReconciler, inboxMetrics, type InboxDelivery, type Reconciler } from '../src/index.js';
 import { storeReconciled } from '../src/delivery.js';
 import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
@@ -162,6 +162,8 @@ describe('the reconciler', () => {
     const { watermark, recovered: count } = await r.state(FORM);
     expect(Date.parse(watermark!)).toBeGreaterThan(Date.now() - GRACE_MS - 60_000);
     expect(count).toBe(1);
+    // Counted in the inbox's metrics too (the dry run before recovered nothing).
+    expect((await inboxMetrics()).body).toMatch(/^forms_inbox_recovered_total\{queue="reconcile-unit"\} 1$/m);
 
     // Again: everything is claimed now.
     expect((await r.catchUp(FORM)).recovered).toEqual([]);
