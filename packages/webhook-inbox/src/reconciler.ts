@@ -212,17 +212,21 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
   const stateKey = (form: number) => reconcileStateKey(prefix, form);
   const formsKey = `${prefix}:reconcile:forms`;
 
-  // Each form's fields, read once per process and again when a listed answer names a field they lack.
-  const fieldsOf = new Map<number, FormFields>();
+  // Each form's fields, read once per process and again when a listed answer names a field they
+  // lack; the ids still lacking after a read (answers to fields removed from the form) are
+  // remembered, so they do not cost a read on every page.
+  const fieldsOf = new Map<number, { fields: FormFields; absent: Set<string> }>();
   async function fields(
     form: number,
     listed: readonly ListedSubmission[],
   ): Promise<{ fields: FormFields; requests: number }> {
     const known = fieldsOf.get(form);
-    if (known && listed.every((item) => unknownFieldIds(item, known).length === 0))
-      return { fields: known, requests: 0 };
+    const unknown = (fields: FormFields) => listed.flatMap((item) => unknownFieldIds(item, fields));
+    if (known && unknown(known.fields).every((id) => known.absent.has(id)))
+      return { fields: known.fields, requests: 0 };
     const read = formFields(await api.forms.get(form));
-    fieldsOf.set(form, read);
+    const absent = new Set([...(known?.absent ?? []), ...unknown(read)].filter((id) => !read.has(id)));
+    fieldsOf.set(form, { fields: read, absent });
     return { fields: read, requests: 1 };
   }
 

@@ -25,6 +25,9 @@ interface Listed {
 /** The form's completed submissions, newest first, and what each request asked. */
 const submissions: Listed[] = [];
 const requests: Array<{ page: number; status: string | null }> = [];
+const formReads = new Map<number, number>();
+/** Answers to a field the form no longer has, by submission id. */
+const removedFieldAnswers = new Set<number>();
 /** Called on every list request, before it is answered: a submission arriving mid-walk. */
 let onListRequest: (() => void) | undefined;
 let api: Server;
@@ -40,6 +43,7 @@ const add = (id: number, ageMs: number) => {
 const item = ({ id, createdAt }: Listed) => ({
   data: {
     [NAME_FIELD]: `Ada ${id}`,
+    ...(removedFieldAnswers.has(id) ? { 'f-removed-from-the-form': 'kept by the service' } : {}),
     status: 'completed' as const,
     created_at: serviceTime(createdAt),
     id,
@@ -57,6 +61,7 @@ beforeAll(async () => {
     res.setHeader('content-type', 'application/json');
     const formId = Number(/^\/open\/forms\/(\d+)/.exec(url.pathname)?.[1]);
     if (url.pathname === `/open/forms/${formId}`) {
+      formReads.set(formId, (formReads.get(formId) ?? 0) + 1);
       res.end(JSON.stringify({ id: formId, properties: [{ id: NAME_FIELD, name: 'Name', type: 'text' }] }));
       return;
     }
@@ -208,6 +213,22 @@ describe('the reconciler', () => {
       expect(keys.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `11:${200 + i}`).sort());
     } finally {
       onListRequest = undefined;
+    }
+  });
+
+  it('reads the form again for a field it does not know, but not on every page for a field it no longer has', async () => {
+    for (const id of [210, 214, 218]) removedFieldAnswers.add(id);
+    // One reconciler alone, so one cache of the form's fields takes every step.
+    await Promise.all(reconcilers.splice(0).map((other) => other.close()));
+    try {
+      const r = await reconciler({ perPage: 3 });
+      const before = formReads.get(FORM) ?? 0;
+      const report = await r.catchUp(FORM, { since: new Date(Date.now() - 3 * 60_000), dryRun: true });
+      expect(report.pages).toBeGreaterThan(5);
+      // One read for the process's first page, one when the removed field first shows up.
+      expect((formReads.get(FORM) ?? 0) - before).toBe(2);
+    } finally {
+      removedFieldAnswers.clear();
     }
   });
 
