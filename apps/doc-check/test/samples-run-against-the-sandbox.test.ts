@@ -12,6 +12,7 @@ import { startRedisServer, freePort, type RedisServer } from '@forms-api/redis-s
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
+import { runInboxCli } from '@forms-api/webhook-inbox/cli';
 import { sampleFiles } from '../src/check-samples.js';
 import { signedDelivery } from './support/delivery.js';
 import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-runner.js';
@@ -37,6 +38,7 @@ type Run =
   | { kind: 'replay-guard'; export: string }
   | { kind: 'worker'; receiver: string }
   | { kind: 'metrics'; path: string }
+  | { kind: 'reconciler'; form: number }
   | { kind: 'operation'; operationId: OperationId };
 
 const RUNS: Record<string, Run> = {
@@ -75,6 +77,8 @@ const RUNS: Record<string, Run> = {
   'webhook-inbox/worker.ts': { kind: 'worker', receiver: 'webhook-inbox/express-receiver.ts' },
   // A worker serving Prometheus on METRICS_PORT: scraped once it listens.
   'webhook-inbox/worker-metrics.ts': { kind: 'metrics', path: '/metrics' },
+  // A worker and a reconciler: running once its first walk of the form has ended (stats shows a watermark).
+  'webhook-inbox/reconciler.ts': { kind: 'reconciler', form: 11 },
 };
 for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };
@@ -296,6 +300,30 @@ describe('the samples', () => {
             const response = await fetch(`http://127.0.0.1:${port}${run.path}`);
             expect(response.status).toBe(200);
             expect(await response.text()).toMatch(/^forms_inbox_queue_jobs\{/m);
+          } finally {
+            await working.stop();
+          }
+          return;
+        }
+        case 'reconciler': {
+          const working = start(file, env);
+          try {
+            const walked = async () => {
+              let out = '';
+              await runInboxCli(['stats', '--json', '--redis', redis.url], {
+                out: (line) => (out += line),
+                err: () => {},
+              });
+              const states = (JSON.parse(out || '{}').reconcile ?? []) as Array<{
+                form: number;
+                watermark: string | null;
+              }>;
+              return states.some((state) => state.form === run.form && state.watermark !== null);
+            };
+            for (const deadline = Date.now() + 30_000; !(await walked());) {
+              if (Date.now() > deadline) throw new Error(`${file}: no walk of form ${run.form} ended within 30 s`);
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
           } finally {
             await working.stop();
           }

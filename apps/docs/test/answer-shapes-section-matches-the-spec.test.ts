@@ -36,7 +36,8 @@ describe('the guide section on the two shapes of answers', () => {
 
   it('says which shape to store and how to turn a webhook into it', () => {
     expect(section).toContain("Store the list's shape, keyed by `id`");
-    expect(section).toContain('The client has no helper to turn one shape into the other');
+    // The inbox hands both sources over in one shape, the client's; by hand, a webhook's values.
+    expect(section.replace(/\s+/g, ' ')).toContain('`NormalisedSubmission` of `@forms-api/client/submissions`');
     expect(section).toContain('function answersFromWebhook(payload: SubmissionCreatedPayload)');
   });
 });

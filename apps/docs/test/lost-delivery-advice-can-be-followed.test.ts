@@ -1,6 +1,7 @@
 // A lost webhook delivery cannot be found in the integration's events (they name no submission) nor
-// sent again (nothing resends): no guide or README says so, and the guide says what works today,
-// a walk of the form's submissions with the client's pagination, skipping ids already stored.
+// sent again (nothing resends): no guide or README says so, and the guide says what works: the
+// inbox's reconciler, or by hand a walk of the form's submissions with the client's pagination,
+// skipping ids already stored.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,11 +35,13 @@ describe('advice for a lost delivery', () => {
     }
   });
 
-  it('says what a reader can do: walk the submissions with iterate() and skip ids already stored', () => {
+  it("says what a reader can do: run the inbox's reconciler, or walk the submissions with iterate() and skip ids already stored", () => {
     const guide = readFileSync(join(appDir, 'guides/05-never-lose-a-webhook.md'), 'utf8');
-    const section = guide.slice(guide.indexOf('## 7. Catch up after a lost delivery')).replace(/[ \n]+(?=[a-z])/g, ' ');
-    expect(section).toMatch(/^## 7\. Catch up/);
+    const section = guide.slice(guide.indexOf('## 7. Recover a lost delivery')).replace(/[ \n]+(?=[a-z])/g, ' ');
+    expect(section).toMatch(/^## 7\. Recover a lost delivery: the reconciler/);
     expect(section).toContain('events carry no submission id, and no operation sends a delivery again');
+    expect(section).toContain('await createReconciler({');
+    expect(section).toContain('forms-webhook-inbox reconcile --form 11 --since 2d');
     expect(section).toContain('forms.submissions.iterate(');
     expect(section).toContain('if (stored.has(submission.id)) continue;');
   });

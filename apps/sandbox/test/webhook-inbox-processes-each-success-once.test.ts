@@ -35,7 +35,7 @@ beforeAll(async () => {
     lockDurationMs: 5_000,
     stalledIntervalMs: 1_000,
     onRedisError: () => {},
-    handler: (d) => void processed.push(d.payload.submission_id),
+    handler: (d) => void processed.push(d.payload!.submission_id),
   });
   receiver = createServer(inboxMiddleware(inbox));
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));

@@ -7,7 +7,9 @@ import { printable } from '@forms-api/internal/printable';
 import { drain } from './commands/drain.js';
 import { failed } from './commands/failed.js';
 import { UsageError, type CliIo } from './commands/io.js';
+import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
 import { replayCommand, type ReplayFlags } from './commands/replay.js';
+import type { InboxConnection } from './connection.js';
 import { retry } from './commands/retry.js';
 import { openSession, type Command, type Session } from './commands/session.js';
 import { show } from './commands/show.js';
@@ -23,6 +25,11 @@ const USAGE = `Usage: forms-webhook-inbox <command> [--redis URL] [--cluster] [-
   retry <id> | --all    send failed deliveries back to the queue with a fresh set of attempts
                         (--all: each delivery failed when the command started, once)
   drain [--timeout-ms N] wait until nothing is waiting, delayed or running (default 60000 ms); deletes nothing
+  reconcile --form ID [--since T] [--dry-run] [--base-url URL]
+                        walk the form's submissions now, newest first down to T (default: its
+                        watermark less the lookback), and queue each one no delivery brought (its
+                        webhook failed or never came); reads FORMS_API_TOKEN and FORMS_API_BASE_URL.
+                        --dry-run lists what would be queued
   replay --status failed|completed [--since T] [--until T] [--form ID] [--dry-run]
                         run finished deliveries again from their stored bytes, re-verified with
                         --secret (repeatable while rotating) or FORMS_WEBHOOK_SECRET; T is an ISO
@@ -55,6 +62,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
         status: { type: 'string' },
         'dry-run': { type: 'boolean' },
         secret: { type: 'string', multiple: true },
+        'base-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -73,15 +81,13 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
 
   let session: Session | undefined;
   try {
-    const run = commandFor(command, rest, values);
+    const connection = () => (values.cluster ? { cluster: redisUrl!.split(',').map((url) => url.trim()) } : redisUrl!);
+    const run = commandFor(command, rest, values, connection);
     if (!redisUrl)
       throw new UsageError(
         'Where is Redis? Pass --redis redis://host:6379, or set FORMS_INBOX_REDIS_URL or REDIS_URL.',
       );
-    session = await openSession(
-      values.cluster ? { cluster: redisUrl.split(',').map((url) => url.trim()) } : redisUrl,
-      options.queue,
-    );
+    session = await openSession(connection(), options.queue);
     return await run(session, options);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -105,7 +111,8 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
 function commandFor(
   command: string,
   rest: string[],
-  values: { limit?: string; all?: boolean; 'timeout-ms'?: string } & ReplayFlags,
+  values: { limit?: string; all?: boolean; 'timeout-ms'?: string } & ReplayFlags & ReconcileFlags,
+  connection: () => InboxConnection,
 ): Command {
   switch (command) {
     case 'stats':
@@ -129,6 +136,8 @@ function commandFor(
         drain(session, options, positiveNumber('--timeout-ms', values['timeout-ms'] ?? '60000'));
     case 'replay':
       return replayCommand(values);
+    case 'reconcile':
+      return reconcileCommand(values, connection);
     default:
       throw new UsageError(`Unknown inbox command ${JSON.stringify(command)}.\n\n${USAGE}`);
   }

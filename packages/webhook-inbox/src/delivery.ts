@@ -3,6 +3,7 @@
 // and comes back to the handler.
 import { createHash } from 'node:crypto';
 import type { SubmissionCreatedPayload } from '@forms-api/webhook-verify';
+import { normaliseListedSubmission, type FormFields, type NormalisedSubmission } from '@forms-api/client/submissions';
 import { InboxError } from './errors.js';
 
 /** A request that passed verification: the signed bytes, their signature and the request headers. */
@@ -13,29 +14,29 @@ export interface VerifiedDelivery {
   headers: Readonly<Record<string, string>>;
 }
 
-/** What the worker's handler receives. */
-export interface InboxDelivery {
+/** What every delivery gives the handler, whatever brought it. */
+interface DeliveryBase {
   /**
-   * The delivery's own id (the job id): the same for every copy of these bytes within the
-   * deduplication window. For logs, the CLI (`show`, `retry`) and effects that belong to this one
-   * delivery. Not the key of the submission: the service sends `submission.created` again after
-   * each update of a submission, with other bytes, hence another id.
+   * The delivery's own id (the job id). A webhook's is the same for every copy of its bytes within
+   * the deduplication window; a reconciled one is `rc-<form_id>-<submission_id>`. For logs, the CLI
+   * (`show`, `retry`) and effects that belong to this one delivery. Not the key of the submission:
+   * the service sends `submission.created` again after each update of a submission, with other
+   * bytes, hence another id.
    */
   id: string;
   /**
-   * The submission this delivery is about, `<form_id>:<submission_id>`: the same for every delivery
-   * of the same submission, including the re-sends after an update. Use it as the idempotency key
-   * of writes that must happen once per submission (upsert on it: a later delivery carries the
-   * submission's newer answers). `null` only if the payload lacks either id, which the service's
-   * deliveries of stored submissions never do.
+   * `<form_id>:<submission_id>`: the same for every delivery of the same submission, the re-sends
+   * after an update and a reconciled one included. Use it as the idempotency key of writes that
+   * must happen once per submission (upsert on it: a later delivery carries newer answers).
    */
   submissionKey: string | null;
-  payload: SubmissionCreatedPayload;
-  /** The exact bytes the service signed. */
-  rawBody: Uint8Array;
-  /** The request headers as received (lower-case names). */
-  headers: Readonly<Record<string, string>>;
-  /** When a receiver accepted it. */
+  /**
+   * False when a delivery of this submission was stored before this one (by a receiver or the
+   * reconciler, within the claim window): a re-send after an update, or a webhook that arrived
+   * after the reconciler had taken its submission.
+   */
+  firstOfSubmission: boolean;
+  /** When a receiver accepted it, or the reconciler queued it. */
   receivedAt: Date;
   /** 1 for the first run, then one more for each run after it: a retry, or a run taken over after its worker died. */
   attempt: number;
@@ -44,6 +45,38 @@ export interface InboxDelivery {
   /** Aborted when this run reaches the worker's `handlerTimeoutMs`: pass it to fetch and database calls. */
   signal: AbortSignal;
 }
+
+/** A signed `submission.created` delivery that reached a receiver. */
+export interface WebhookDelivery extends DeliveryBase {
+  origin: 'webhook';
+  /**
+   * The submission in the one shape of `@forms-api/client/submissions`, the field names and types
+   * taken from the payload itself. `null` only if the payload lacks either id or its `data`, which
+   * the service's deliveries never do (`submissionKey` is then null too when an id is missing).
+   */
+  submission: NormalisedSubmission | null;
+  payload: SubmissionCreatedPayload;
+  /** The exact bytes the service signed. */
+  rawBody: Uint8Array;
+  /** The request headers as received (lower-case names). */
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A submission the reconciler found in the form's list with no delivery stored for it (its
+ * webhook failed or never came): no signed bytes, no headers, its answers as stored.
+ */
+export interface ReconciledDelivery extends DeliveryBase {
+  origin: 'reconcile';
+  submissionKey: string;
+  submission: NormalisedSubmission;
+  payload: null;
+  rawBody: null;
+  headers: null;
+}
+
+/** What the worker's handler receives: tell the two apart by `origin`. */
+export type InboxDelivery = WebhookDelivery | ReconciledDelivery;
 
 /**
  * The job data in Redis. The body is base64 so any bytes (a BOM, invalid UTF-8) survive exactly.
@@ -146,6 +179,46 @@ export function readDelivery(
   };
 }
 
+/** A submission as the list gives it (`@forms-api/types`' `Submission`). */
+export type ListedSubmission = Parameters<typeof normaliseListedSubmission>[0];
+
+/**
+ * The job data of a reconciled submission: the listed item and its form's fields as the
+ * reconciler read them, normalised again by the worker (one mechanism, and a changed job fails).
+ */
+export interface StoredReconciled {
+  v: 1;
+  origin: 'reconcile';
+  listed: ListedSubmission;
+  fields: Array<[string, { name: string; type: string }]>;
+  receivedAt: number;
+}
+
+export function storeReconciled(listed: ListedSubmission, fields: FormFields, receivedAt: number): StoredReconciled {
+  return { v: 1, origin: 'reconcile', listed, fields: [...fields].map(([id, f]) => [id, { ...f }]), receivedAt };
+}
+
+/** True for the data of a job the reconciler queued (then `readReconciled` reads it, not `readDelivery`). */
+export function isReconciledJob(data: unknown): boolean {
+  return (data as { origin?: unknown } | null)?.origin === 'reconcile';
+}
+
+export function readReconciled(data: unknown, jobId: string): { submission: NormalisedSubmission; receivedAt: Date } {
+  const stored = data as Partial<StoredReconciled> | null;
+  try {
+    if (stored?.v !== 1 || typeof stored.receivedAt !== 'number' || !Array.isArray(stored.fields))
+      throw new Error('not a reconciled submission');
+    const submission = normaliseListedSubmission(stored.listed!, new Map(stored.fields), 'reconcile');
+    return { submission, receivedAt: new Date(stored.receivedAt) };
+  } catch (cause) {
+    throw new InboxError(
+      'corrupt_job',
+      `Job ${jobId} says the reconciler queued it but holds no submission it could have written (${(cause as Error).message}). Is another producer adding jobs to this queue?`,
+      { context: { jobId }, cause },
+    );
+  }
+}
+
 /** `<form_id>:<submission_id>` of a payload, or null when either is missing. */
 export function submissionKeyFor(payload: { form_id?: unknown; submission_id?: unknown }): string | null {
   const part = (value: unknown) =>
@@ -153,6 +226,16 @@ export function submissionKeyFor(payload: { form_id?: unknown; submission_id?: u
   const formId = part(payload.form_id);
   const submissionId = part(payload.submission_id);
   return formId === undefined || submissionId === undefined ? null : `${formId}:${submissionId}`;
+}
+
+/** The submission key of verified bytes, or null when they are not an object with both ids. */
+export function submissionKeyOfBody(rawBody: Uint8Array): string | null {
+  try {
+    const payload: unknown = JSON.parse(decoder.decode(rawBody));
+    return typeof payload === 'object' && payload !== null ? submissionKeyFor(payload) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Node's header object (arrays for repeated headers) as plain strings. */

@@ -32,6 +32,8 @@ export type InboxErrorKind =
   | 'handler_failed'
   /** The event loop was blocked longer than `lockDurationMs` during a run: the job's lock expired. */
   | 'lock_lost'
+  /** A walk of a form's submission list failed its attempts (the API refused it, or kept failing). */
+  | 'reconcile_failed'
   /** No job with that id on the queue (CLI). */
   | 'job_not_found'
   /** The job exists but is not in the failed set, so it cannot be retried (CLI). */

@@ -15,7 +15,8 @@ import {
   wroteTo,
   type InboxConnection,
 } from './connection.js';
-import { jobIdFor, storeDelivery, type VerifiedDelivery } from './delivery.js';
+import { claimKey, claimSubmission } from './claims.js';
+import { jobIdFor, storeDelivery, submissionKeyOfBody, type VerifiedDelivery } from './delivery.js';
 import { inboxQueuePrefix } from './queue-keys.js';
 import { InboxError, type InboxErrorKind } from './errors.js';
 import { assertKnownOptions, assertPositiveInteger } from './options.js';
@@ -203,6 +204,10 @@ export function createInbox(options: InboxOptions): Inbox {
         jobId,
         deduplication: { id, ttl: dedupeWindowMs },
       });
+      // Claimed once stored, never before: a claim without a stored job would hide the submission
+      // from the reconciler. A receiver dying in between leaves it to the worker's claim.
+      const key = submissionKeyOfBody(delivery.rawBody);
+      if (key !== null) await claimSubmission(client, claimKey(prefix, key), job.id ?? jobId, dedupeWindowMs);
       if (waitForReplicas > 0) await confirmReplicas(id, receivedAt);
       return job;
     });
@@ -291,7 +296,7 @@ export function createInbox(options: InboxOptions): Inbox {
 
 const RETRY_OPTIONS: Record<keyof RetryPolicy, true> = { attempts: true, backoffMs: true, jitter: true };
 
-function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
+export function jobOptionsFor(retry: RetryPolicy = {}, retention: RetentionPolicy = {}): JobsOptions {
   assertKnownOptions<RetryPolicy>(retry, RETRY_OPTIONS, {
     prefix: 'retry.',
     where: 'retry',

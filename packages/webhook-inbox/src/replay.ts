@@ -5,7 +5,7 @@
 // chosen from, and a concurrent replay of it finds it gone and says so.
 import type { Job, Queue } from 'bullmq';
 import { createVerifier, isWebhookVerifyError, SIGNATURE_HEADER } from '@forms-api/webhook-verify';
-import { readDelivery } from './delivery.js';
+import { isReconciledJob, readDelivery, readReconciled } from './delivery.js';
 
 export type ReplayStatus = 'failed' | 'completed';
 
@@ -30,7 +30,7 @@ export interface ReplayOutcome {
   receivedAt: string | null;
   action: 'replay' | 'replayed' | 'skipped';
   /** Why it was skipped: a machine-readable kind … */
-  reason?: 'not_a_delivery' | 'body_not_kept' | 'signature_rejected' | 'no_longer_finished';
+  reason?: 'not_a_delivery' | 'reconciled' | 'body_not_kept' | 'signature_rejected' | 'no_longer_finished';
   /** … and a sentence for people. */
   detail?: string;
 }
@@ -89,6 +89,24 @@ async function consider(
   // is only reported when no range was asked for.
   if (receivedAtMs === undefined ? selection.since || selection.until : !inRange(receivedAtMs, selection))
     return undefined;
+  // Found by the reconciler: no signed bytes to verify or run again; its submission is in the list.
+  if (isReconciledJob(data)) {
+    let formId: number | null = null;
+    try {
+      formId = readReconciled(data, id).submission.formId;
+    } catch {
+      // Unreadable: still reported, without its form.
+    }
+    if (selection.formId !== undefined && formId !== selection.formId) return undefined;
+    return {
+      ...base,
+      formId,
+      action: 'skipped',
+      reason: 'reconciled',
+      detail:
+        'The reconciler queued it from the submission list: it has no signed bytes to verify, so it cannot be replayed. Run `forms-webhook-inbox reconcile` for its form instead if it must be taken again.',
+    };
+  }
   // The completed body budget drops the oldest kept bodies and keeps their record (`body: null`): say so, do not guess.
   if (
     data &&

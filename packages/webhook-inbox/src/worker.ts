@@ -4,7 +4,17 @@
 import { Queue, UnrecoverableError, Worker, type Job, type JobJson } from 'bullmq';
 import { attemptError, eventLoopWatch } from './attempt.js';
 import { createRedisClient, describeRedisError, writableWithin, type InboxConnection } from './connection.js';
-import { readDelivery, submissionKeyFor, type InboxDelivery } from './delivery.js';
+import { normaliseWebhookSubmission, type NormalisedSubmission } from '@forms-api/client/submissions';
+import { claimKey, claimSubmission } from './claims.js';
+import {
+  isReconciledJob,
+  readDelivery,
+  readReconciled,
+  submissionKeyFor,
+  type InboxDelivery,
+  type ReconciledDelivery,
+  type WebhookDelivery,
+} from './delivery.js';
 import { InboxError } from './errors.js';
 import { outageReporter, type InboxHealth } from './inbox.js';
 import { keepCompletedBody } from './kept-bodies.js';
@@ -12,6 +22,7 @@ import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import { assertSecret, storedBytesVerifier } from './verification.js';
 import {
   DEFAULT_COMPLETED_BODY_BYTES,
+  DEFAULT_DEDUPE_WINDOW_MS,
   DEFAULT_HANDLER_TIMEOUT_MS,
   DEFAULT_LOCK_DURATION_MS,
   DEFAULT_QUEUE,
@@ -132,14 +143,65 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   client.on('error', reportError.error);
   client.on('ready', reportError.recovered);
 
-  const processJob = async (job: Job, token?: string) => {
-    let stored: ReturnType<typeof readDelivery>;
+  // What the handler is given, less the run's own fields; the ids for the trace.
+  type RunFields = 'id' | 'firstOfSubmission' | 'attempt' | 'maxAttempts' | 'signal';
+  type Given = Omit<WebhookDelivery, RunFields> | Omit<ReconciledDelivery, RunFields>;
+  const read = async (job: Job): Promise<{ given: Given; ids: { form_id?: unknown; submission_id?: unknown } }> => {
+    const jobId = job.id as string;
+    if (isReconciledJob(job.data)) {
+      const { submission, receivedAt } = readReconciled(job.data, jobId);
+      const given: Given = {
+        origin: 'reconcile',
+        submissionKey: submission.key,
+        submission,
+        payload: null,
+        rawBody: null,
+        headers: null,
+        receivedAt,
+      };
+      return { given, ids: { form_id: submission.formId, submission_id: submission.id } };
+    }
+    const stored = readDelivery(job.data, jobId);
+    await verifyStored?.(jobId, stored.rawBody, stored.headers);
+    let submission: NormalisedSubmission | null = null;
     try {
-      stored = readDelivery(job.data, job.id as string);
-      await verifyStored?.(job.id as string, stored.rawBody, stored.headers);
+      submission = normaliseWebhookSubmission(stored.payload);
+    } catch {
+      // A verified payload without its ids or `data` (the service's always have them): the handler still gets it.
+    }
+    const given: Given = {
+      origin: 'webhook',
+      submissionKey: submissionKeyFor(stored.payload),
+      submission,
+      ...stored,
+    };
+    return { given, ids: stored.payload };
+  };
+
+  const processJob = async (job: Job, token?: string) => {
+    let given: Given;
+    let ids: { form_id?: unknown; submission_id?: unknown };
+    try {
+      ({ given, ids } = await read(job));
     } catch (error) {
       // Retrying cannot repair the data: straight to the failed set, with the reason.
       throw new UnrecoverableError((error as Error).message);
+    }
+    // Claimed again here in case a receiver stored the job but died before claiming it. A
+    // reconciled job whose submission a webhook claimed meanwhile is that webhook's to run.
+    const holder =
+      given.submissionKey === null
+        ? (job.id as string)
+        : await claimSubmission(
+            client,
+            claimKey(prefix, given.submissionKey),
+            job.id as string,
+            DEFAULT_DEDUPE_WINDOW_MS,
+          );
+    const firstOfSubmission = holder === job.id;
+    if (given.origin === 'reconcile' && !firstOfSubmission) {
+      await job.log(`not run: its submission was claimed by ${holder}, which runs it`).catch(() => {});
+      return { skipped: 'claimed', by: holder };
     }
     const deadline = new AbortController();
     const attempt = runNumber(job);
@@ -155,13 +217,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     // The handler starts on the next tick (after the event-loop watch below has started), and what it
     // throws is made a proper Error before telemetry reads it (a hostile `message` getter included).
     const run = Promise.resolve().then(() =>
-      traceHandle(queueName, job.id as string, stored.payload, attempt, () =>
+      traceHandle(queueName, job.id as string, ids, attempt, () =>
         measureAttempt(queueName, async () => {
           try {
             return await options.handler({
+              ...given,
               id: job.id as string,
-              submissionKey: submissionKeyFor(stored.payload),
-              ...stored,
+              firstOfSubmission,
               attempt,
               maxAttempts: job.opts.attempts ?? 1,
               signal: deadline.signal,

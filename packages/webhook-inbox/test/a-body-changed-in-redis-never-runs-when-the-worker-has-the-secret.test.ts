@@ -45,7 +45,7 @@ describe('a worker given the secret', () => {
       return counts.completed === 1 && counts.failed === 1;
     });
     expect(handled.map((delivery) => delivery.id)).toEqual([honestId]);
-    expect(Buffer.from(handled[0]!.rawBody).toString('utf8')).toBe(honest.body);
+    expect(Buffer.from(handled[0]!.rawBody!).toString('utf8')).toBe(honest.body);
     const job = await world.queue.getJob(changedId);
     expect(await job!.getState()).toBe('failed');
     expect(job!.attemptsMade).toBe(1);

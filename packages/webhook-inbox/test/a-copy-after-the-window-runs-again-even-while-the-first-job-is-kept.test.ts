@@ -21,8 +21,8 @@ beforeAll(async () => {
     inbox: { secret: [SECRET, OLD_SECRET], dedupeWindowMs: WINDOW_MS, retry: { attempts: 1, backoffMs: 50 } },
     worker: {
       handler: ({ id, payload }) => {
-        runs.push({ id, submissionId: payload.submission_id });
-        if (failing.has(payload.submission_id)) throw new Error('the CRM is down');
+        runs.push({ id, submissionId: payload!.submission_id });
+        if (failing.has(payload!.submission_id)) throw new Error('the CRM is down');
       },
       onFailure: () => {},
     },

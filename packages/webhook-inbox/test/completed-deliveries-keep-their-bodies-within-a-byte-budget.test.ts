@@ -18,7 +18,7 @@ const runs: Array<{ id: string; submissionId: number }> = [];
 const worker: WorldWorkerOptions = {
   concurrency: 4,
   completedBodyBytes: BUDGET,
-  handler: ({ id, payload }) => void runs.push({ id, submissionId: payload.submission_id }),
+  handler: ({ id, payload }) => void runs.push({ id, submissionId: payload!.submission_id }),
 };
 
 beforeAll(async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
       handler: (delivery) => {
         runs.push(delivery);
         runTimes.push(performance.now());
-        if (failing) throw new Error(`the CRM refused submission ${delivery.payload.submission_id}`);
+        if (failing) throw new Error(`the CRM refused submission ${delivery.payload!.submission_id}`);
       },
       onFailure: ({ id, attempt, final }) => failures.push({ id, attempt, final }),
     },
@@ -48,7 +48,7 @@ describe('dead letters', () => {
     ]);
     expect(runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
     expect(runs[0]).toMatchObject({ id, maxAttempts: 3, payload: { submission_id: 4242, form_id: 11 } });
-    expect(Buffer.from(runs[0]!.rawBody).toString('utf8')).toBe(delivery.body);
+    expect(Buffer.from(runs[0]!.rawBody!).toString('utf8')).toBe(delivery.body);
     expect(runs[0]!.headers).toMatchObject({
       'x-webhook-signature': delivery.signature,
       'x-api-key': 'k-secret-1',

@@ -92,7 +92,7 @@ describe('GET /metrics', () => {
       onFailure: () => {},
       async handler({ payload }) {
         await new Promise((resolve) => setTimeout(resolve, 30));
-        if (payload.submission_id <= 2) throw new Error(`the CRM refused submission ${payload.submission_id}`);
+        if (payload!.submission_id <= 2) throw new Error(`the CRM refused submission ${payload!.submission_id}`);
       },
     });
     let samples: Sample[] = [];

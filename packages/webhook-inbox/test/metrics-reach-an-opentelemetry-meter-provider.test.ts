@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { createInbox, createInboxWorker, inboxMetrics, type Inbox, type InboxWorker } from '../src/index.js';
+import { recordReconciled } from '../src/telemetry/metrics.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'metrics-otel';
@@ -37,7 +38,7 @@ beforeAll(async () => {
     queue: QUEUE,
     onFailure: () => {},
     handler: ({ payload }) => {
-      if (payload.submission_id === 3) throw new Error('refused');
+      if (payload!.submission_id === 3) throw new Error('refused');
     },
   });
   app = Fastify();
@@ -90,8 +91,12 @@ describe('OpenTelemetry metrics', () => {
       const value = (state: string) => jobs.dataPoints.find((p) => p.attributes.state === state)?.value;
       return value('completed') === 3 && value('failed') === 1;
     });
+    // What a reconciler's walk records (its own tests run one against a served list).
+    recordReconciled(QUEUE, 3, 2);
     const all = await collect();
     expect(point(all.get('forms_inbox.deliveries.accepted'), { queue: QUEUE }).value).toBe(4);
+    expect(point(all.get('forms_inbox.reconciled'), { queue: QUEUE }).value).toBe(3);
+    expect(point(all.get('forms_inbox.recovered'), { queue: QUEUE }).value).toBe(2);
     const rejected = all.get('forms_inbox.deliveries.rejected')!;
     expect(rejected.dataPoints.map((p) => [p.attributes.reason, p.value]).sort()).toEqual([
       ['missing_signature', 1],

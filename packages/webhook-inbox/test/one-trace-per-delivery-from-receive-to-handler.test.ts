@@ -39,8 +39,8 @@ beforeAll(async () => {
     concurrency: 2,
     onFailure: () => {},
     handler: ({ payload, attempt }) => {
-      handled.push({ submissionId: payload.submission_id, attempt });
-      if (payload.submission_id === 7 && attempt === 1) throw new Error('the CRM was away');
+      handled.push({ submissionId: payload!.submission_id, attempt });
+      if (payload!.submission_id === 7 && attempt === 1) throw new Error('the CRM was away');
     },
   });
   await eventually('the inbox to connect', async () => (await inbox.health()).ok);

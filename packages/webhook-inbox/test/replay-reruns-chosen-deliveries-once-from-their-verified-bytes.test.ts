@@ -23,7 +23,7 @@ beforeAll(async () => {
       concurrency: 8,
       onFailure: () => {},
       async handler({ id, payload, attempt }) {
-        runs.push({ id, submissionId: payload.submission_id, attempt });
+        runs.push({ id, submissionId: payload!.submission_id, attempt });
         await gate;
         if (failing) throw new Error('the CRM is down');
       },

@@ -19,8 +19,8 @@ const startWorker = (onFailure?: WorldWorkerOptions['onFailure']) =>
   world.startWorker({
     concurrency: 4,
     handler: ({ payload }) => {
-      runs.push({ submissionId: payload?.submission_id, payload });
-      if (payload.submission_id >= 100) throw new Error(`${HOSTILE_REASON} (submission ${payload.submission_id})`);
+      runs.push({ submissionId: payload?.submission_id as number, payload });
+      if (payload!.submission_id >= 100) throw new Error(`${HOSTILE_REASON} (submission ${payload!.submission_id})`);
     },
     ...(onFailure ? { onFailure } : {}),
   });

@@ -29,7 +29,7 @@ describe('the submission key', () => {
       expect((await postDelivery(world.url, await signed(body))).status).toBe(202);
     await eventually('three runs', () => runs.length === 3);
 
-    const bySubmission = (id: number) => runs.filter((run) => run.payload.submission_id === id);
+    const bySubmission = (id: number) => runs.filter((run) => run.payload!.submission_id === id);
     const [first, resent] = bySubmission(4242);
     expect(first!.id).not.toBe(resent!.id);
     expect(first!.submissionKey).toBe('11:4242');

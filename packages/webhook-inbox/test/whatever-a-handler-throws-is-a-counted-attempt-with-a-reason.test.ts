@@ -30,7 +30,7 @@ beforeAll(async () => {
       // Long locks and stalled checks: a run that is not counted would only come back after 30 s.
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,
-      handler: ({ payload }) => Promise.reject(THROWN[payload.submission_id]!()),
+      handler: ({ payload }) => Promise.reject(THROWN[payload!.submission_id]!()),
       onFailure: ({ id, attempt, final, error }) => failures.push({ id, attempt, final, message: error.message }),
     },
   });

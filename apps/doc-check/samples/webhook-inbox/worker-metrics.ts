@@ -4,8 +4,8 @@ import { closeHttpServer, inboxMetricsMiddleware } from '@forms-api/webhook-inbo
 
 const worker = createInboxWorker({
   connection: process.env.REDIS_URL!,
-  async handler({ payload }) {
-    console.log(`submission ${payload.submission_id}`);
+  async handler({ submissionKey }) {
+    console.log(`submission ${submissionKey}`);
   },
 });
 

@@ -2,7 +2,7 @@
 // written, and the job readers several commands share (a job by id, its summary, the failed set).
 import { Job, Queue } from 'bullmq';
 import { createRedisClient, describeTarget, type InboxConnection, type RedisClient } from '../connection.js';
-import { readDelivery } from '../delivery.js';
+import { isReconciledJob, readDelivery, readReconciled } from '../delivery.js';
 import { InboxError } from '../errors.js';
 import { inboxQueuePrefix } from '../queue-keys.js';
 import type { CliIo } from './io.js';
@@ -96,9 +96,15 @@ export function summary(job: Job) {
   let formId: number | undefined;
   let submissionId: number | undefined;
   try {
-    const { payload } = readDelivery(job.data, job.id as string);
-    formId = payload.form_id;
-    submissionId = payload.submission_id;
+    if (isReconciledJob(job.data)) {
+      const { submission } = readReconciled(job.data, job.id as string);
+      formId = submission.formId;
+      submissionId = submission.id;
+    } else {
+      const { payload } = readDelivery(job.data, job.id as string);
+      formId = payload.form_id;
+      submissionId = payload.submission_id;
+    }
   } catch {
     // A job with data this package did not write still gets listed, without form and submission.
   }

@@ -1,6 +1,6 @@
 // `show <id>`: one job in full (payload, headers with credentials masked, error, stack, logs).
 import type { Job } from 'bullmq';
-import { readDelivery } from '../delivery.js';
+import { isReconciledJob, readDelivery, readReconciled } from '../delivery.js';
 import type { InboxError } from '../errors.js';
 import { isCredentialHeader } from '@forms-api/internal/credentials';
 import { printableJson } from '@forms-api/internal/printable';
@@ -26,6 +26,7 @@ function maskHeaders(headers: Record<string, string>): Record<string, string> {
 }
 
 type ShownDelivery =
+  | { origin: 'reconcile'; submission: unknown; receivedAt: string }
   | { payload: unknown; headers: Record<string, string>; receivedAt: string; bytes: number }
   | {
       payload: null;
@@ -38,6 +39,10 @@ type ShownDelivery =
 
 function shownDelivery(job: Job, id: string): ShownDelivery {
   try {
+    if (isReconciledJob(job.data)) {
+      const { submission, receivedAt } = readReconciled(job.data, id);
+      return { origin: 'reconcile', submission, receivedAt: receivedAt.toISOString() };
+    }
     const stored = readDelivery(job.data, id);
     return {
       payload: stored.payload,

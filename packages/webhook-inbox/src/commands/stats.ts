@@ -1,6 +1,7 @@
-// `stats`: jobs per state, and how Redis persists them (AOF on or off, appendfsync) and what that
-// means for an acknowledged delivery.
+// `stats`: jobs per state, how Redis persists them (AOF on or off, appendfsync) and what that
+// means for an acknowledged delivery, and where the reconciler of each form stands.
 import { describeTarget, type RedisClient } from '../connection.js';
+import { reconciledForms, reconcileState } from '../reconciler.js';
 import type { RunOptions, Session } from './session.js';
 
 const STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed', 'waiting-children'] as const;
@@ -14,8 +15,11 @@ export async function stats({ queue, client }: Session, { json, io, queue: name 
   const counts = await queue.getJobCounts(...STATES);
   const aof = /aof_enabled:1/.test(await client.info('persistence'));
   const appendfsync = aof ? await appendfsyncOf(client) : null;
+  const reconcile = await Promise.all(
+    (await reconciledForms(client, name)).map((form) => reconcileState(client, name, form)),
+  );
   if (json) {
-    io.out(JSON.stringify({ queue: name, redis: describeTarget(client), counts, aof, appendfsync }));
+    io.out(JSON.stringify({ queue: name, redis: describeTarget(client), counts, aof, appendfsync, reconcile }));
     return 0;
   }
   io.out(`queue ${name} on ${describeTarget(client)}`);
@@ -28,6 +32,10 @@ export async function stats({ queue, client }: Session, { json, io, queue: name 
       ? `persistence: AOF on, appendfsync ${appendfsync ?? 'unknown'}: ${FSYNC_MEANS[appendfsync ?? 'unknown'] ?? FSYNC_MEANS.unknown}`
       : 'persistence: AOF off: a Redis restart loses queued deliveries. Turn it on: CONFIG SET appendonly yes (and in redis.conf).',
   );
+  for (const state of reconcile)
+    io.out(
+      `reconciler, form ${state.form}: every submission up to ${state.watermark ?? '(none yet)'} looked at; last walk ended ${state.lastRunAt ?? 'never'}; ${state.requests} requests, ${state.recovered} submissions recovered in all`,
+    );
   return 0;
 }
 

@@ -86,6 +86,23 @@ const INSTRUMENTS = {
     labels: ['queue'],
     description: 'Deliveries that failed their last attempt and stay in the failed set.',
   },
+  reconciled: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_reconciled_total',
+    otel: 'forms_inbox.reconciled',
+    unit: '{submission}',
+    labels: ['queue'],
+    description: 'Listed submissions the reconciler looked at (old enough, in range, once per walk).',
+  },
+  recovered: {
+    kind: 'counter',
+    prometheus: 'forms_inbox_recovered_total',
+    otel: 'forms_inbox.recovered',
+    unit: '{submission}',
+    labels: ['queue'],
+    description:
+      'Submissions the reconciler queued because no delivery of theirs was stored (their webhook failed or never came).',
+  },
   queueJobs: {
     kind: 'gauge',
     prometheus: 'forms_inbox_queue_jobs',
@@ -219,6 +236,12 @@ function count(name: InstrumentName, labels: Labels): void {
   (otel()[name] as OtelCounter).add(1, labels);
 }
 
+function add(name: InstrumentName, value: number, labels: Labels): void {
+  if (value === 0) return;
+  (state().prometheus[name] as Counter<string>).inc(labels, value);
+  (otel()[name] as OtelCounter).add(value, labels);
+}
+
 /** Records a value of a histogram, in both exports. */
 function observe(name: InstrumentName, value: number, labels: Labels): void {
   (state().prometheus[name] as Histogram<string>).observe(labels, value);
@@ -237,6 +260,11 @@ export function recordRejected(queue: string, reason: RejectionReason): void {
 export function recordAttempt(queue: string, outcome: 'completed' | 'failed', seconds: number): void {
   count('attempts', { queue, outcome });
   observe('handlerDuration', seconds, { queue, outcome });
+}
+
+export function recordReconciled(queue: string, examined: number, recovered: number): void {
+  add('reconciled', examined, { queue });
+  add('recovered', recovered, { queue });
 }
 
 export function recordDeadLetter(queue: string): void {
