@@ -275,6 +275,15 @@ describe('the bundled spec', () => {
     expect(headers.description).toMatch(/known drift/);
   });
 
+  it('refuses a custom header named by a whole number, which the service reads as an integer key (observed)', () => {
+    const validator = createSpecValidator(bundle);
+    for (const name of ['8', '0', '-12', '9223372036854775807'])
+      expect(validator.validateComponent('WebhookHeaders', { [name]: 'v' }).valid, name).toBe(false);
+    for (const name of ['08', '-0', 'X-8', '8a', '12345678901234567890'])
+      expect(validator.validateComponent('WebhookHeaders', { [name]: 'v' }).valid, name).toBe(true);
+    expect(bundle.components.schemas.WebhookHeaders.description).toMatch(/WebhookIntegration\.php:50-54 at aee613da/);
+  });
+
   it('takes the event property names from the service API reference, not from observation', () => {
     const event = bundle.components.schemas.WebhookEvent;
     expect(event).not.toHaveProperty('x-observed');

@@ -132,6 +132,8 @@ describe.each(BEHAVIOURS)('19. custom webhook headers no request can carry (%s)'
     [{ 'X-Long': 'v'.repeat(256) }, /^Header value for 'X-Long' exceeds 255 characters\.$/],
     [{ 'X-Number': 5 }, /^Header values must be strings\. 'X-Number' has invalid value type\.$/],
     [{ '5': 'v' }, /^Header names must be non-empty strings\.$/],
+    // 19 digits, still within 64 bits: PHP reads it as an integer key too.
+    [{ '9223372036854775807': 'v' }, /^Header names must be non-empty strings\.$/],
     [{ 'Content-Type': 'text/plain' }, /^The 'Content-Type' header cannot be customized for security reasons\.$/],
   ];
 

@@ -30,7 +30,7 @@ import {
   META_KEYS,
   stringField,
 } from '../suites/helpers.js';
-import { schemaArbitraries, type LabelledValue, type Schema } from './schema-arbitrary.js';
+import { schemaArbitraries, type LabelledValue, type Schema, type SchemaArbitraries } from './schema-arbitrary.js';
 
 export interface ExploreOptions {
   /** Replays a run: the same seed sends the same cases. */
@@ -98,6 +98,16 @@ const REQUEST_BODIES: Record<
   },
 };
 const CHANGED_URL = `${EXAMPLE_URL}/changed`;
+
+/**
+ * The bodies the explorer sends `op` where it expects success: generated from its schema (the spec
+ * must call valid only what the service accepts) and made safe (undefined when it takes none).
+ */
+export function generatedBodyOf(arbitraries: SchemaArbitraries, op: SpecOperation): fc.Arbitrary<unknown> {
+  if (!op.jsonBody) return fc.constant(undefined);
+  const safe = REQUEST_BODIES[bodySchemaName(op) ?? '']?.safe ?? ((body: unknown) => body);
+  return arbitraries.valid(op.jsonBody.schema as Schema).map(safe);
+}
 
 /** The name of an operation's request body schema (`#/components/schemas/<name>`). */
 function bodySchemaName(op: SpecOperation): string | undefined {
@@ -287,12 +297,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     a.requestsLeft -= spent;
   }
 
-  /** A valid body for `op`, generated from its schema and made safe (undefined when it takes none). */
-  const generatedBody = (op: SpecOperation): fc.Arbitrary<unknown> => {
-    if (!op.jsonBody) return fc.constant(undefined);
-    const safe = REQUEST_BODIES[bodySchemaName(op) ?? '']?.safe ?? ((body: unknown) => body);
-    return arbitraries.valid(op.jsonBody.schema as Schema).map(safe);
-  };
+  const generatedBody = (op: SpecOperation) => generatedBodyOf(arbitraries, op);
   const asCheck = (op: SpecOperation) => op.operationId as OperationId;
 
   const secured = operations.filter((op) => !op.public && fillable(op));

@@ -6,8 +6,14 @@
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A line break, NUL or other control character (a horizontal tab is allowed in a value). */
 const UNSENDABLE_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
-/** A JSON key PHP turns into an integer array key, which the service's `is_string` check refuses. */
-const PHP_INTEGER_KEY = /^(0|-?[1-9]\d{0,17})$/;
+/** A decimal integer with no leading zero or plus sign (`-0` excluded), the form PHP reads as a number. */
+const DECIMAL_KEY = /^(0|-?[1-9]\d{0,18})$/;
+/**
+ * A JSON key PHP turns into an integer array key, which the service's `is_string` check refuses:
+ * a decimal integer key within 64 bits (a longer one stays a string).
+ */
+const isPhpIntegerKey = (name: string) =>
+  DECIMAL_KEY.test(name) && BigInt(name) >= -(2n ** 63n) && BigInt(name) < 2n ** 63n;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 /** A name as a message may quote it: control characters shown as \xHH. */
@@ -25,7 +31,7 @@ export function webhookHeadersProblem(
   const entries = Object.entries(headers);
   if (entries.length > 10) return 'Maximum 10 custom headers allowed.';
   for (const [name, value] of entries) {
-    if (name === '' || PHP_INTEGER_KEY.test(name)) return 'Header names must be non-empty strings.';
+    if (name === '' || isPhpIntegerKey(name)) return 'Header names must be non-empty strings.';
     if (bytes(name) > 255) return `Header name '${quoted(name)}' exceeds 255 characters.`;
     if (blocked.has(name.toLowerCase()))
       return `The '${quoted(name)}' header cannot be customized for security reasons.`;
