@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDir } from '../src/build.ts';
 import { sectionRoute } from '../src/front-page.ts';
 import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
-import { openBuiltSite, type BuiltSite } from './chromium.ts';
+import { expectInView as expectSectionInView, openBuiltSite, type BuiltSite } from './chromium.ts';
 
 const guideFiles = readdirSync(join(appDir, 'guides'))
   .filter((f) => f.endsWith('.md'))
@@ -49,21 +49,7 @@ async function freshLoad(path: string): Promise<void> {
 }
 
 /** The route's heading or section is on screen, near the top (where a link should land). */
-async function expectInView(route: string): Promise<void> {
-  const id = route.slice(1);
-  await expect
-    .poll(
-      () =>
-        page.evaluate((id) => {
-          const el = document.getElementById(id) ?? document.querySelector(`[data-section-id="${CSS.escape(id)}"]`);
-          if (!el) return 'not rendered';
-          const top = el.getBoundingClientRect().top;
-          return top >= -2 && top < window.innerHeight / 2 ? 'in view' : `at ${Math.round(top)} px`;
-        }, id),
-      { timeout: 15_000, message: `${route} should be in view` },
-    )
-    .toBe('in view');
-}
+const expectInView = (route: string) => expectSectionInView(page, route);
 
 /** Every menu link of the guides (sub-sections too): each guide's group opened in turn. */
 async function guideMenuLinks(): Promise<string[]> {
