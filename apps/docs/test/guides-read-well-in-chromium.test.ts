@@ -51,6 +51,18 @@ async function freshLoad(path: string): Promise<void> {
 /** The route's heading or section is on screen, near the top (where a link should land). */
 const expectInView = (route: string) => expectSectionInView(page, route);
 
+/**
+ * Follows `route` in the loaded site (loaded first if it is not), as a click on its link does: the
+ * hash changes and Redoc scrolls to the section, without parsing the 3 MB page again.
+ */
+async function follow(route: string): Promise<void> {
+  if (!page.url().startsWith(site.url)) await freshLoad('/');
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, route);
+  await expectInView(route);
+}
+
 /** Every menu link of the guides (sub-sections too): each guide's group opened in turn. */
 async function guideMenuLinks(): Promise<string[]> {
   await freshLoad('/');
@@ -76,12 +88,7 @@ describe('the guides in Chromium at 1400 px', () => {
     // Followed in the loaded page (a click sets the hash; Redoc finds and scrolls to the section
     // the same way it does for the hash of a fresh load), every link: one parse of the 3 MB page,
     // not one per link.
-    for (const link of links) {
-      await page.evaluate((hash) => {
-        location.hash = hash;
-      }, link);
-      await expectInView(link);
-    }
+    for (const link of links) await follow(link);
     // Loaded fresh (a shared or bookmarked link), the last section of each guide, the one furthest
     // into it: Redoc must render down to it before it can scroll there.
     for (const title of guideTitles) {
@@ -101,7 +108,7 @@ describe('the guides in Chromium at 1400 px', () => {
     for (const { guide, heading } of withCode) {
       const label = heading.replace(/`/g, '');
       const codeWords = [...heading.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.toLowerCase());
-      await freshLoad(`/${sectionRoute(guide)}`);
+      await follow(sectionRoute(guide));
       const item = page
         .locator(`a[href^="${sectionRoute(guide)}/"]`)
         .filter({ hasText: label })
@@ -128,7 +135,8 @@ describe('the guides in Chromium at 1400 px', () => {
       ["paced to the tenant's rate limit", '#/running-the-contract-suite-against-your-tenant/pacing-to-the-rate-limit'],
       [KNOWN_DIFFERENCES_TITLE, '#/known-differences-from-the-contract'],
     ] as const) {
-      await freshLoad('/');
+      // Back to the front page before each link.
+      await follow('#/');
       await page.locator(`[data-section-id="/"] a[href="${route}"]`).filter({ hasText: text }).first().click();
       await expectInView(route);
     }
@@ -137,7 +145,7 @@ describe('the guides in Chromium at 1400 px', () => {
   it('guide code uses the width, is highlighted, reads exactly as its source and no line is clipped', async () => {
     for (const [index, title] of guideTitles.slice(0, -1).entries()) {
       const blocks = guideBlocks[index]!;
-      await freshLoad(`/${sectionRoute(title)}`);
+      await follow(sectionRoute(title));
       // Redoc fills in only the sections near the reader: scroll through the guide's sections as a
       // reader would, measuring what each shows, until every block of the guide was seen (a block
       // that never renders, or renders as other text, fails here by its first line).
