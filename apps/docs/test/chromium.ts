@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 import { distDir } from '../src/build.ts';
 import { startStaticServer } from '../src/static-server.ts';
 
@@ -82,21 +81,4 @@ export async function openBuiltSite(): Promise<BuiltSite> {
       await server.close();
     },
   };
-}
-
-/** The route's heading or section is on screen, near the top (where a link should land). */
-export async function expectInView(page: Page, route: string): Promise<void> {
-  const id = route.slice(1);
-  await expect
-    .poll(
-      () =>
-        page.evaluate((id) => {
-          const el = document.getElementById(id) ?? document.querySelector(`[data-section-id="${CSS.escape(id)}"]`);
-          if (!el) return 'not rendered';
-          const top = el.getBoundingClientRect().top;
-          return top >= -2 && top < window.innerHeight / 2 ? 'in view' : `at ${Math.round(top)} px`;
-        }, id),
-      { timeout: 15_000, message: `${route} should be in view` },
-    )
-    .toBe('in view');
 }

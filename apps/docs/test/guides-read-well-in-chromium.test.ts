@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDir } from '../src/build.ts';
 import { sectionRoute } from '../src/front-page.ts';
 import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
-import { expectInView as expectSectionInView, openBuiltSite, type BuiltSite } from './chromium.ts';
+import { openBuiltSite, type BuiltSite } from './chromium.ts';
+import { expectInView as expectSectionInView } from './section-in-view.ts';
 
 const guideFiles = readdirSync(join(appDir, 'guides'))
   .filter((f) => f.endsWith('.md'))

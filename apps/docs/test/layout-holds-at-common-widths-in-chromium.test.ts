@@ -10,7 +10,8 @@ import type { Page } from 'playwright-core';
 import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir } from '../src/build.ts';
-import { expectInView, openBuiltSite, type BuiltSite } from './chromium.ts';
+import { openBuiltSite, type BuiltSite } from './chromium.ts';
+import { expectInView } from './section-in-view.ts';
 
 const site = JSON.parse(readFileSync(join(distDir, 'openapi.json'), 'utf8'));
 const guideTags: string[] = site['x-tagGroups'][0].tags;
