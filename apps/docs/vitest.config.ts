@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // Each file serves dist and launches a Chromium of its own: files share no state, and a worker
+    // keeps the modules it loaded (Playwright, the build's Markdown and Redoc helpers) for the next.
+    isolate: false,
   },
 });

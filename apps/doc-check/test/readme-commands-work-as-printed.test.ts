@@ -520,8 +520,29 @@ async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Re
   return { cwd: project, env: { ...env, PATH: `${join(project, 'node_modules', '.bin')}:${c.checkout.env.PATH}` } };
 }
 
+/**
+ * The runs that worked, by what they ran: the same command (its trailing comment aside: bash
+ * ignores it) in the same place with the same settings. The documents print some commands more
+ * than once (`pnpm contract` three times); a repeat proves nothing the first run did not, so it is
+ * not run again: a `finishes` repeat needs the earlier run to have finished with 0, a `starts`
+ * repeat an earlier run whose output showed its ready line. A run with a set-up of its own
+ * (`before`, `append`, `whileReady`) is always run.
+ */
+const worked = new Map<string, { finished: boolean; output: string }>();
+
+function sameRunKey(text: string, run: Run, c: Context): string | undefined {
+  if (run.kind !== 'finishes' && run.kind !== 'starts') return undefined;
+  if (run.kind === 'finishes' ? run.before : run.append || run.whileReady) return undefined;
+  const command = text.includes('\n') ? text : text.replace(/\s+#\s.*$/, '');
+  return JSON.stringify([command, run.place, run.env?.(c) ?? {}]);
+}
+
 async function execute(text: string, run: Run): Promise<void> {
   const c = context;
+  const key = sameRunKey(text, run, c);
+  const earlier = key === undefined ? undefined : worked.get(key);
+  if (earlier && (run.kind === 'finishes' ? earlier.finished : run.kind === 'starts' && run.ready.test(earlier.output)))
+    return;
   switch (run.kind) {
     case 'ci': {
       const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
@@ -557,6 +578,7 @@ async function execute(text: string, run: Run): Promise<void> {
           timeoutMs: run.timeoutMs ?? 60_000,
         });
         expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
+        if (key !== undefined) worked.set(key, { finished: true, output: result.output });
       } finally {
         await after?.();
       }
@@ -575,6 +597,7 @@ async function execute(text: string, run: Run): Promise<void> {
         result.ready,
         `\`${text}\` stopped (exit ${result.code}) before printing ${run.ready}:\n${result.output}`,
       ).toBe(true);
+      if (key !== undefined && !worked.has(key)) worked.set(key, { finished: false, output: result.output });
       return;
     }
   }

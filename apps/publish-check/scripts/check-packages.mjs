@@ -1,5 +1,5 @@
-// Packs every published package the way `pnpm publish` would and lints each with publint and
-// `attw --pack`; then releases them into a local registry (`changeset version` and `changeset
+// Packs every published package the way `pnpm publish` would and lints the tarball with publint
+// and attw; then releases them into a local registry (`changeset version` and `changeset
 // publish` in a throwaway copy), checks what the registry serves (LICENSE, CHANGELOG, README
 // links that work on a registry's page), and installs them BY VERSION into small consumer
 // projects (ESM, CommonJS, TypeScript node16, TypeScript bundler) that it runs or type-checks,
@@ -112,8 +112,9 @@ try {
     if (!hasEntryPoints(pkg))
       console.log(`\n== ${pkg.name}: attw skipped, the package is only a command (no exports to type)`);
     else
-      step(`${pkg.name}: attw --pack`, () =>
-        run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir),
+      // The tarball pnpm packed above: what is published, without packing it a second time.
+      step(`${pkg.name}: attw on the packed tarball`, () =>
+        run(bin('attw'), [tarballs[pkg.name], '--format', 'table-flipped', ...attwOptions(pkg)], pkg.dir),
       );
   }
 
