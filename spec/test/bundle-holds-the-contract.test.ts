@@ -332,6 +332,20 @@ describe('the bundled spec', () => {
     expect(validator.validateComponent('FormInput', { title: 'Only the title' }).valid).toBe(false);
   });
 
+  it('refuses a title or a colour of only spaces, which the service trims to nothing before requiring it (observed)', () => {
+    const validator = createSpecValidator(bundle);
+    const form = bundle.components.schemas.FormInput.properties;
+    const valid = (key: string, value: string) => validator.validateComponent('FormInput', { [key]: value }).errors;
+    const about = (key: string, value: string) =>
+      (valid(key, value) ?? []).some((e: any) => e.instancePath === `/${key}`);
+    for (const key of ['title', 'color']) {
+      for (const blank of [' ', '   ', '\t\n']) expect(about(key, blank), `${key} ${JSON.stringify(blank)}`).toBe(true);
+      for (const text of ['A', ' A ', '#3B82F6'])
+        expect(about(key, text), `${key} ${JSON.stringify(text)}`).toBe(false);
+      expect(form[key].description).toMatch(/Kernel\.php:45-46/);
+    }
+  });
+
   it('names members and invitations in paths, and checks the workspace abilities the service checks', () => {
     expect(bundle.components.parameters.UserId['x-identifies']).toBe('user');
     expect(bundle.components.parameters.InviteId['x-identifies']).toBe('invite');
