@@ -22,6 +22,13 @@ export const worker = createInboxWorker({
   connection: { host: '127.0.0.1', port: 6379 },
   concurrency: 4,
   async handler(delivery: InboxDelivery) {
+    // A reconciled delivery has no webhook bytes: the handler narrows on `origin` to read them.
+    if (delivery.origin === 'reconcile') {
+      // @ts-expect-error a reconciled delivery carries no payload
+      const none: SubmissionCreatedPayload = delivery.payload;
+      const answers: number = Object.keys(delivery.submission.answers).length;
+      return [none, answers, delivery.submission.key, delivery.firstOfSubmission];
+    }
     const payload: SubmissionCreatedPayload = delivery.payload;
     const bytes: Uint8Array = delivery.rawBody;
     const signature: string | undefined = delivery.headers['x-webhook-signature'];
@@ -29,6 +36,7 @@ export const worker = createInboxWorker({
       payload.submission_id,
       bytes.byteLength,
       signature,
+      delivery.submission?.key,
       delivery.attempt,
       delivery.maxAttempts,
       delivery.receivedAt.toISOString(),
