@@ -9,6 +9,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSpecValidator } from '@forms-api/spec/validator';
+import type { Ability } from '@forms-api/types';
 import { createApp } from './app.js';
 import { clientAddress } from './client-address.js';
 import { checkedAllowedHosts, hostAllowed } from './host-check.js';
@@ -299,10 +300,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log,
   });
   // The store's memberships as they are now, not the seed's: a member added or removed during a run counts.
-  const membersOf = (form: string): Set<number> => {
-    const workspaceId = (/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId;
-    return new Set(workspaceId === undefined ? [] : store.membersOf(workspaceId).map((m) => m.user.id));
-  };
+  const membersOf = (form: string): Set<number> =>
+    membersOfWorkspace((/^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form))?.workspaceId);
+  const membersOfWorkspace = (workspaceId: number | undefined): Set<number> =>
+    new Set(workspaceId === undefined ? [] : store.membersOf(workspaceId).map((m) => m.user.id));
+  const tokenOfMember = (members: Set<number>, abilities: readonly Ability[]) =>
+    [...store.tokens.values()].find((t) => members.has(t.userId) && abilities.every((a) => t.abilities.includes(a)))
+      ?.token;
   const view: SandboxView = {
     tokenOfSameUserWith: (token, abilities) => store.tokenOfSameUserWith(token, abilities)?.token,
     tokenWithId: (id) => [...store.tokens.keys()].find((token) => token.split('|', 1)[0] === id),
@@ -316,12 +320,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     formOfSubmission: (id) => [...store.forms.keys()].find((formId) => store.submission(formId, id)),
     formOfIntegration: (id) => store.integrations.get(id)?.formId,
     reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),
-    tokenReaching: (form, abilities) => {
-      const members = membersOf(form);
-      return [...store.tokens.values()].find(
-        (t) => members.has(t.userId) && abilities.every((a) => t.abilities.includes(a)),
-      )?.token;
-    },
+    tokenReaching: (form, abilities) => tokenOfMember(membersOf(form), abilities),
+    tokenInWorkspace: (workspaceId, abilities) => tokenOfMember(membersOfWorkspace(workspaceId), abilities),
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

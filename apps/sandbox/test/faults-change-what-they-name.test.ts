@@ -129,6 +129,8 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   },
   'foreign-form-readable': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
+  'foreign-workspace-readable': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.outsider })).status,
   'server-error-on-invalid-body': async (sb) =>
     (
       await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {

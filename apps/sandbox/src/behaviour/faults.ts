@@ -23,6 +23,7 @@ export const SANDBOX_FAULTS = [
   'deleted-integration-answers',
   'reachable-through-another-form',
   'foreign-form-readable',
+  'foreign-workspace-readable',
   'server-error-on-invalid-body',
   'write-without-ability',
   'stale-list-after-update',
@@ -291,6 +292,23 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       // A token the sandbox issued (an unknown one is still refused), of a user outside the form's workspace.
       if (!token || !form || !sandbox.tokenOfSameUserWith(token, []) || sandbox.reaches(token, form)) return;
       const member = sandbox.tokenReaching(form, OPERATIONS[operation].abilities.slice(0, 1));
+      if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'foreign-workspace-readable': {
+    name: 'foreign-workspace-readable',
+    foundByExplorer: true,
+    description: "a workspace the token's user is no member of lists its forms and members as if it were theirs",
+    operations: ['listWorkspaceForms', 'listWorkspaceUsers'],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      if (operation !== 'listWorkspaceForms' && operation !== 'listWorkspaceUsers') return;
+      const token = bearer(req);
+      const workspace = Number(segments(req)[2]);
+      const user = token === undefined ? undefined : sandbox.userOf(token);
+      // A token the sandbox issued (an unknown one is still refused), of a user outside the workspace.
+      if (user === undefined || sandbox.roleIn(user, workspace) !== undefined) return;
+      const member = sandbox.tokenInWorkspace(workspace, OPERATIONS[operation].abilities);
       if (member) req.headers.authorization = `Bearer ${member}`;
     },
   },
