@@ -634,35 +634,52 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       },
     });
 
-  // Another workspace's form: every read of it is refused.
-  const foreignReads = secured.filter((op) => op.method === 'GET' && identifies(op, 'form'));
+  // What another workspace holds: every read of its form, and every read of the workspace itself
+  // (its forms, members, invitations), is refused. Each parent is probed on every path that has it.
+  const foreignReads = secured.filter(
+    (op) => op.method === 'GET' && (identifies(op, 'form') || identifies(op, 'workspace')),
+  );
   if (foreignReads.length > 0)
     checks.push({
-      name: "explore: another workspace's form is refused by every operation",
+      name: 'explore: what another workspace holds is refused by every read',
       operationId: asCheck(foreignReads[0]!),
       on: 'live',
       run: async (ctx) => {
-        const foreign = ctx.target.ids.foreignFormId;
-        if (!foreign) return ctx.skip('set FORMS_API_FOREIGN_FORM_ID (a form of a workspace the token cannot reach)');
+        const { foreignFormId, foreignWorkspaceId } = ctx.target.ids;
+        // A read of a form is probed through the foreign form; one of a workspace alone, through the foreign workspace.
+        const parentOf = (op: SpecOperation) =>
+          identifies(op, 'form')
+            ? foreignFormId && { form: foreignFormId, label: `form ${foreignFormId}` }
+            : foreignWorkspaceId && { workspace: foreignWorkspaceId, label: `workspace ${foreignWorkspaceId}` };
+        const cases = foreignReads.flatMap((op) => {
+          const parent = parentOf(op);
+          return parent ? [{ op, ...parent }] : [];
+        });
+        if (cases.length === 0)
+          return ctx.skip(
+            'set FORMS_API_FOREIGN_FORM_ID or FORMS_API_FOREIGN_WORKSPACE_ID (a form or workspace the token cannot reach)',
+          );
         // What the target does not name is an unknown id: refused either way.
-        const filled = { ...UNKNOWN_IDS, ...defined(targetIds(ctx.target)), form: foreign };
-        await explore(
+        const known = { ...UNKNOWN_IDS, ...defined(targetIds(ctx.target)) };
+        await exploreCases(
           ctx,
-          'foreign form',
-          fc.constantFrom(...foreignReads),
-          async (scratch, op) => {
-            const exchange = await request(scratch, op, { path: pathOf(op, filled)! });
+          'foreign parents',
+          cases,
+          async (scratch, { op, label, ...parent }) => {
+            const exchange = await request(scratch, op, { path: pathOf(op, { ...known, ...parent })! });
             if (exchange.status === 200)
-              scratch.observe(
-                'foreign-form-readable',
-                op.operationId,
-                `form ${foreign} of another workspace answers 200`,
-                { expected: '401, 403 or 404', received: '200', exchange },
-              );
+              scratch.observe('foreign-parent-readable', op.operationId, `${label} of another workspace answers 200`, {
+                expected: '401, 403 or 404',
+                received: '200',
+                exchange,
+              });
             else scratch.expectResponse(exchange, { operationId: op.operationId, status: [403, 404] });
           },
           1,
-          (op) => `${op.operationId} on form ${foreign}`,
+          (c) => `${c.op.operationId} on ${c.label}`,
+          [],
+          // A few cases (one per read that has the parent): every one, every run.
+          true,
         );
       },
     });

@@ -20,6 +20,7 @@ const SETTINGS = {
   freeFormId: 'id',
   captchaFormId: 'id',
   foreignFormId: 'id',
+  foreignWorkspaceId: 'id',
   memberEmail: 'string',
   tokenWithoutFormsRead: 'string',
   tokenWithoutFormsWrite: 'string',
@@ -185,6 +186,7 @@ export function liveTarget(
       freeFormId: num(settings.freeFormId),
       captchaFormId: num(settings.captchaFormId),
       foreignFormId: num(settings.foreignFormId),
+      foreignWorkspaceId: num(settings.foreignWorkspaceId),
       memberEmail: settings.memberEmail,
     }).filter(([, v]) => v !== undefined),
   ) as unknown as Target['ids'];

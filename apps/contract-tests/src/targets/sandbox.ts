@@ -70,6 +70,7 @@ export async function startSandboxTarget(
         workspaceId: pro.id,
         formId: form.id,
         foreignFormId: FOREIGN_FORM_ID,
+        foreignWorkspaceId: seed.forms.find((f) => f.id === FOREIGN_FORM_ID)!.workspaceId,
         formSlug: form.slug,
         ...(submissionId ? { submissionId } : {}),
         ...(free ? { freeFormId: free.forms[0]!.id } : {}),
@@ -107,7 +108,7 @@ async function firstSubmissionId(baseUrl: string, token: string, formId: number)
   }
 }
 
-/** A form of a workspace the main token's user is no member of (the explorer's foreign-form check). */
+/** A form of a workspace the main token's user is no member of (the explorer's foreign-parent check). */
 const FOREIGN_FORM_ID = 91;
 
 /** An account of the seed that is not a member of the workspace: the one the member checks add. */

@@ -79,6 +79,8 @@ export interface TargetIds {
   readonly captchaFormId?: number;
   /** A form of a workspace the main token cannot reach: every operation on it must be refused (the explorer). */
   readonly foreignFormId?: number;
+  /** A workspace the main token's user is no member of: every read of it must be refused (the explorer). */
+  readonly foreignWorkspaceId?: number;
   /**
    * The email of an account that is not a member of `workspaceId`: the --destructive checks add it
    * to that workspace, then remove it (or change its role) and leave the workspace as it was.
