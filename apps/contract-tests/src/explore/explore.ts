@@ -118,6 +118,12 @@ function bodySchemaName(op: SpecOperation): string | undefined {
 const pathParameters = (op: SpecOperation) => op.parameters.filter((p) => p.in === 'path');
 const identifies = (op: SpecOperation, what: string) => pathParameters(op).some((p) => p.identifies === what);
 const isWrite = (op: SpecOperation) => op.method !== 'GET' && op.method !== 'HEAD';
+/**
+ * What tells two findings of one check apart: the operation, the kind, what was observed and the
+ * status received, and for a schema failure the first rule broken (not the values, which shrink).
+ */
+const defectOf = (f: Failure) =>
+  [f.kind, f.operationId, f.observation, f.receivedStatus, f.schemaErrors?.[0]?.schemaPath].join(' ');
 
 /** Path values for `op` from what each parameter identifies; undefined when one is missing. */
 function pathOf(op: SpecOperation, ids: Ids): Record<string, unknown> | undefined {
@@ -199,8 +205,11 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
 
   /**
    * Runs a property over generated cases within this check's share of the budget, each case in a
-   * context of its own by the runner's rules; records the shrunk counterexample's unexpected
-   * failures (with the seed) and one example of each known drift.
+   * context of its own by the runner's rules; records each distinct unexpected failure, shrunk,
+   * with the seed, and one example of each known drift. A failure does not end the search: the
+   * property runs again with what was found counted as passing (the cases tried before it are not
+   * sent again), so that one defect cannot hide another, until no new one turns up or the share is
+   * spent.
    */
   async function explore<T>(
     ctx: CheckContext,
@@ -219,37 +228,48 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     a.checksLeft--;
     const numRuns = Math.max(examples.length, 1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
     let spent = 0;
-    let last: { unexpected: Failure[]; value: T } | undefined;
     const known = new Map<string, Failure>();
-    const result = await fc.check(
-      fc.asyncProperty(arbitrary, async (value) => {
-        if (spent >= share || a.requestsLeft - spent <= 0 || Date.now() > a.deadline || ctx.signal.aborted) return true;
-        // Secrets a case registers are the check's: its results are redacted with them.
-        const scratch = new CheckContext(ctx.target, ctx.spec, ctx.signal, ctx.extraSecrets);
-        // Whatever a case created is undone before the next one (and before shrinking repeats it).
-        await runInContext(scratch, () => run(scratch, value));
-        spent += scratch.recorder.size;
-        const verdicts = verdictsOf(ctx.target, scratch.failures, ledger);
-        for (const { failure, verdict } of verdicts)
-          if (verdict?.known) for (const id of verdict.entryIds) if (!known.has(id)) known.set(id, failure);
-        const unexpected = verdicts.filter((v) => !v.verdict?.known).map((v) => v.failure);
-        if (unexpected.length === 0) return true;
-        last = { unexpected, value };
-        return false;
-      }),
-      {
-        seed: options.seed,
-        numRuns,
-        examples: examples.map((example) => [example] as [T]),
-        interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
-        markInterruptAsFailure: false,
-      },
-    );
-    a.requestsLeft -= spent;
-    if (result.failed && last) {
+    const found = new Set<string>();
+    // Cases of the seed's sequence already tried by an earlier round: the same seed generates them again.
+    let tried = 0;
+    for (;;) {
+      let last: { unexpected: Failure[]; value: T } | undefined;
+      let generated = 0;
+      const result = await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          if (last === undefined && generated++ < tried) return true;
+          if (spent >= share || a.requestsLeft - spent <= 0 || Date.now() > a.deadline || ctx.signal.aborted)
+            return true;
+          // Secrets a case registers are the check's: its results are redacted with them.
+          const scratch = new CheckContext(ctx.target, ctx.spec, ctx.signal, ctx.extraSecrets);
+          // Whatever a case created is undone before the next one (and before shrinking repeats it).
+          await runInContext(scratch, () => run(scratch, value));
+          spent += scratch.recorder.size;
+          const verdicts = verdictsOf(ctx.target, scratch.failures, ledger);
+          for (const { failure, verdict } of verdicts)
+            if (verdict?.known) for (const id of verdict.entryIds) if (!known.has(id)) known.set(id, failure);
+          const unexpected = verdicts.filter((v) => !v.verdict?.known && !found.has(defectOf(v.failure)));
+          if (unexpected.length === 0) return true;
+          last = { unexpected: unexpected.map((v) => v.failure), value };
+          return false;
+        }),
+        {
+          seed: options.seed,
+          numRuns,
+          examples: examples.map((example) => [example] as [T]),
+          interruptAfterTimeLimit: Math.max(1, a.deadline - Date.now()),
+          markInterruptAsFailure: false,
+        },
+      );
+      if (!result.failed || !last) break;
+      tried = generated;
       const replay = `found by the explorer (${name}; shrunk case: ${describe(last.value)}); replay: --seed ${options.seed}`;
-      for (const failure of last.unexpected) ctx.fail({ ...failure, message: `${failure.message} — ${replay}` });
+      for (const failure of last.unexpected) {
+        found.add(defectOf(failure));
+        ctx.fail({ ...failure, message: `${failure.message} — ${replay}` });
+      }
     }
+    a.requestsLeft -= spent;
     for (const failure of known.values()) ctx.fail(failure);
   }
 
@@ -634,39 +654,42 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       },
     });
 
-  // What another workspace holds: every read of its form, and every read of the workspace itself
-  // (its forms, members, invitations), is refused. Each parent is probed on every path that has it.
-  const foreignReads = secured.filter(
-    (op) => op.method === 'GET' && (identifies(op, 'form') || identifies(op, 'workspace')),
-  );
-  if (foreignReads.length > 0)
+  // What another workspace holds: every read of its form, through the foreign form, and every read
+  // of the workspace itself (its forms, members, invitations), through the foreign workspace. Each
+  // parent is probed on every path that has it, every run.
+  const foreignParents = [
+    {
+      what: "another workspace's form",
+      reads: secured.filter((op) => op.method === 'GET' && identifies(op, 'form')),
+      id: (target: Target) => target.ids.foreignFormId,
+      ids: (id: number): Ids => ({ form: id }),
+      setting: 'FORMS_API_FOREIGN_FORM_ID (a form of a workspace the token cannot reach)',
+    },
+    {
+      what: 'another workspace',
+      reads: secured.filter((op) => op.method === 'GET' && identifies(op, 'workspace') && !identifies(op, 'form')),
+      id: (target: Target) => target.ids.foreignWorkspaceId,
+      ids: (id: number): Ids => ({ workspace: id }),
+      setting: "FORMS_API_FOREIGN_WORKSPACE_ID (a workspace the token's user is no member of)",
+    },
+  ];
+  for (const parent of foreignParents.filter((p) => p.reads.length > 0))
     checks.push({
-      name: 'explore: what another workspace holds is refused by every read',
-      operationId: asCheck(foreignReads[0]!),
+      name: `explore: ${parent.what} is refused by every read`,
+      operationId: asCheck(parent.reads[0]!),
       on: 'live',
       run: async (ctx) => {
-        const { foreignFormId, foreignWorkspaceId } = ctx.target.ids;
-        // A read of a form is probed through the foreign form; one of a workspace alone, through the foreign workspace.
-        const parentOf = (op: SpecOperation) =>
-          identifies(op, 'form')
-            ? foreignFormId && { form: foreignFormId, label: `form ${foreignFormId}` }
-            : foreignWorkspaceId && { workspace: foreignWorkspaceId, label: `workspace ${foreignWorkspaceId}` };
-        const cases = foreignReads.flatMap((op) => {
-          const parent = parentOf(op);
-          return parent ? [{ op, ...parent }] : [];
-        });
-        if (cases.length === 0)
-          return ctx.skip(
-            'set FORMS_API_FOREIGN_FORM_ID or FORMS_API_FOREIGN_WORKSPACE_ID (a form or workspace the token cannot reach)',
-          );
+        const foreign = parent.id(ctx.target);
+        if (!foreign) return ctx.skip(`set ${parent.setting}`);
         // What the target does not name is an unknown id: refused either way.
-        const known = { ...UNKNOWN_IDS, ...defined(targetIds(ctx.target)) };
+        const filled = { ...UNKNOWN_IDS, ...defined(targetIds(ctx.target)), ...parent.ids(foreign) };
+        const label = `${Object.keys(parent.ids(foreign))[0]} ${foreign}`;
         await exploreCases(
           ctx,
-          'foreign parents',
-          cases,
-          async (scratch, { op, label, ...parent }) => {
-            const exchange = await request(scratch, op, { path: pathOf(op, { ...known, ...parent })! });
+          `${parent.what}`,
+          parent.reads,
+          async (scratch, op) => {
+            const exchange = await request(scratch, op, { path: pathOf(op, filled)! });
             if (exchange.status === 200)
               scratch.observe('foreign-parent-readable', op.operationId, `${label} of another workspace answers 200`, {
                 expected: '401, 403 or 404',
@@ -676,7 +699,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
             else scratch.expectResponse(exchange, { operationId: op.operationId, status: [403, 404] });
           },
           1,
-          (c) => `${c.op.operationId} on ${c.label}`,
+          (op) => `${op.operationId} on ${label}`,
           [],
           // A few cases (one per read that has the parent): every one, every run.
           true,
