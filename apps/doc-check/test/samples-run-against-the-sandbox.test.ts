@@ -79,6 +79,7 @@ const RUNS: Record<string, Run> = {
   'webhook-inbox/worker-metrics.ts': { kind: 'metrics', path: '/metrics' },
   // A worker and a reconciler: running once its first walk of the form has ended (stats shows a watermark).
   'webhook-inbox/reconciler.ts': { kind: 'reconciler', form: 11 },
+  'webhook-inbox/file-copy.ts': { kind: 'script' },
 };
 for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };

@@ -23,6 +23,8 @@ export {
 } from './reconciler.js';
 export type { ReconcileReport, ReconcileState, Reconciler, ReconcilerOptions } from './reconciler.js';
 export type { NormalisedSubmission, SubmissionId, SubmissionPublicId } from '@forms-api/client/submissions';
+export { copySubmissionFiles } from './file-copy.js';
+export type { CopiedFileEntry, CopyFilesOptions, FileStore, FileToStore, SubmissionWithCopies } from './file-copy.js';
 export type { InboxClusterConnection, InboxConnection, InboxRedisOptions } from './connection.js';
 export { inboxQueuePrefix } from './queue-keys.js';
 export type { RetentionPolicy, RetryPolicy } from './policy.js';
