@@ -321,6 +321,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     formOfIntegration: (id) => store.integrations.get(id)?.formId,
     reaches: (token, form) => membersOf(form).has(store.tokens.get(token)?.userId ?? -1),
     tokenReaching: (form, abilities) => tokenOfMember(membersOf(form), abilities),
+    siblingForm: (form) => {
+      const own = /^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form);
+      return [...store.forms.values()].find((f) => own && f.workspaceId === own.workspaceId && f.id !== own.id)?.id;
+    },
     tokenInWorkspace: (workspaceId, abilities) => tokenOfMember(membersOfWorkspace(workspaceId), abilities),
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);

@@ -131,6 +131,9 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status,
   'foreign-workspace-readable': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.outsider })).status,
+  'rows-of-a-sibling-form': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0]
+      .form_id,
   'server-error-on-invalid-body': async (sb) =>
     (
       await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {

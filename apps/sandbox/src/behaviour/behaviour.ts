@@ -43,6 +43,8 @@ export interface SandboxView {
   reaches(token: string, form: string): boolean;
   /** A token of a member of the form's workspace holding every one of `abilities`. */
   tokenReaching(form: string, abilities: readonly Ability[]): string | undefined;
+  /** Another form of the same workspace as `form` (by id or slug), if it has one. */
+  siblingForm(form: string): number | undefined;
   /** A token of a member of the workspace holding every one of `abilities`. */
   tokenInWorkspace(workspaceId: number, abilities: readonly Ability[]): string | undefined;
 }

@@ -24,6 +24,7 @@ export const SANDBOX_FAULTS = [
   'reachable-through-another-form',
   'foreign-form-readable',
   'foreign-workspace-readable',
+  'rows-of-a-sibling-form',
   'server-error-on-invalid-body',
   'write-without-ability',
   'stale-list-after-update',
@@ -310,6 +311,20 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       if (user === undefined || sandbox.roleIn(user, workspace) !== undefined) return;
       const member = sandbox.tokenInWorkspace(workspace, OPERATIONS[operation].abilities);
       if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'rows-of-a-sibling-form': {
+    name: 'rows-of-a-sibling-form',
+    description:
+      "a form's submission list answers the submissions of another form of its workspace (a query that lost its form scope)",
+    // Every answer of a list is checked: each row must name the parent its path names.
+    operations: ['listFormSubmissions'],
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'listFormSubmissions') return;
+      const parts = segments(req);
+      const sibling = sandbox.siblingForm(parts[2]!);
+      const query = req.path.includes('?') ? `?${req.path.split('?', 2)[1]}` : '';
+      if (sibling !== undefined) req.path = `/open/forms/${sibling}/submissions${query}`;
     },
   },
   'server-error-on-invalid-body': {
