@@ -43,6 +43,11 @@ export interface SpecOperation {
   /** Every media type of the 200 answer (empty when it has no content). */
   readonly successMediaTypes: readonly string[];
   readonly links: readonly SpecLink[];
+  /**
+   * For a list (its 200 an array, or a page's `data`): the row properties that name a resource
+   * (`x-identifies`), such as a submission's `form_id`. Each row must name the parent the path names.
+   */
+  readonly rowIdentifying?: readonly { readonly name: string; readonly identifies: string }[];
   /** The rate-limit bucket of its own the service counts it in (`x-rate-limit`); absent: the shared one. */
   readonly rateLimit?: SpecRateLimit;
 }

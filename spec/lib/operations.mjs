@@ -69,6 +69,10 @@ export function specOperations(bundle) {
       const body = resolved(bundle, op.requestBody);
       const bodySchema = body?.content?.['application/json']?.schema;
       const success = resolved(bundle, op.responses?.['200']);
+      // A list's rows (the 200 is an array, or a page's `data`): the properties naming their parent.
+      const answer = resolved(bundle, success?.content?.['application/json']?.schema);
+      const rows = answer?.type === 'array' ? answer.items : resolved(bundle, answer?.properties?.data)?.items;
+      const rowIdentifying = rows ? identifyingProperties(bundle, rows) : [];
       const links = Object.entries(success?.links ?? {}).map(([name, link]) => ({
         name,
         operationId: link.operationId,
@@ -93,6 +97,7 @@ export function specOperations(bundle) {
           : {}),
         successMediaTypes: Object.keys(success?.content ?? {}),
         links,
+        ...(rowIdentifying.length > 0 ? { rowIdentifying } : {}),
         ...(op['x-rate-limit'] === undefined ? {} : { rateLimit: rateLimitOf(op['x-rate-limit'], op.operationId) }),
       });
     }

@@ -377,7 +377,10 @@ export class CheckContext {
         traits,
       );
     }
-    if (status === 200 && result.valid) this.#checkPage(exchange, operationId, parsed.value, traits);
+    if (status === 200 && result.valid) {
+      this.#checkPage(exchange, operationId, parsed.value, traits);
+      this.#checkRowsBelong(exchange, operationId, parsed.value, traits);
+    }
     // Keys the spec does not name are additive: a note, also when the body fails for other reasons
     // (a known drift elsewhere must not hide them).
     const closed = this.spec.closedValidator.validateResponse(operationId, status, parsed.value, effective);
@@ -423,6 +426,38 @@ export class CheckContext {
   }
 
   /**
+   * Each row of a list names the parent its path names (the row properties the spec marks with
+   * `x-identifies`: a submission's `form_id` under `/open/forms/{id}/submissions`). A path that
+   * names its parent by slug is not compared.
+   */
+  #checkRowsBelong(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
+    const op = this.operations().get(operationId);
+    if (!op?.rowIdentifying || this.target.kind === 'mock') return;
+    const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(rows)) return;
+    const parents = pathValues(op, exchange.url);
+    const strays: string[] = [];
+    for (const { name, identifies } of op.rowIdentifying) {
+      const parent = parents.get(identifies);
+      if (parent === undefined || !/^\d+$/.test(parent)) continue;
+      for (const row of rows) {
+        const value = (row as Record<string, unknown> | null)?.[name];
+        if (value !== undefined && String(value) !== parent)
+          strays.push(`${(row as { id?: unknown }).id ?? 'a row'} has ${name} ${JSON.stringify(value)}`);
+      }
+      if (strays.length > 0) {
+        this.observe(
+          'row-of-another-parent',
+          operationId,
+          `rows of ${identifies} ${parent} belong elsewhere: ${strays.slice(0, 3).join('; ')}${strays.length > 3 ? ` (and ${strays.length - 3} more)` : ''}`,
+          { expected: `every row's ${name} ${parent}`, received: strays[0]!, exchange, traits },
+        );
+        return;
+      }
+    }
+  }
+
+  /**
    * A behavioural departure from the contract, named by what was seen (`observation`, the ledger's
    * name for it), whichever check saw it.
    */
@@ -463,4 +498,22 @@ function retryAfterMsOf(value: string | undefined): number | undefined {
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** What each path parameter of `op` was in the request (`identifies` -> raw value), read from the URL's last segments. */
+function pathValues(op: SpecOperation, url: string): Map<string, string> {
+  const template = op.path.split('/').filter(Boolean);
+  const actual = new URL(url).pathname.split('/').filter(Boolean).slice(-template.length);
+  const values = new Map<string, string>();
+  for (const [i, part] of template.entries()) {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    const identifies = name && op.parameters.find((p) => p.in === 'path' && p.name === name)?.identifies;
+    if (!identifies || actual[i] === undefined) continue;
+    try {
+      values.set(identifies, decodeURIComponent(actual[i]!));
+    } catch {
+      // A malformed escape names no parent to compare with.
+    }
+  }
+  return values;
 }
