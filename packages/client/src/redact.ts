@@ -25,7 +25,10 @@ export const REDACTED = '[REDACTED]';
  * `base64("Bearer " + token)` too). The vectors are in test/vectors/redaction.json.
  *
  * A hand-written matcher rather than a regular expression: the expression for all these forms
- * took V8 tens of milliseconds to compile on first use, once per client.
+ * took V8 tens of milliseconds to compile on first use, once per client. Why it is this long: the
+ * encodings mix within one echo (`%7C` beside `\u007c`), so decoding the text once per encoding and
+ * searching each result cannot find them; one scan that reads each character every way it can be
+ * spelled can, and each way is a few lines (the vectors hold an echo of each).
  */
 export function createRedactor(tokens: string | readonly string[]): Redact {
   const secrets = (typeof tokens === 'string' ? [tokens] : tokens).flatMap(secretsOf);
