@@ -19,7 +19,7 @@ describe('the documents', () => {
       'packages/webhook-verify/README.md',
       'apps/sandbox/README.md',
       'apps/docs/guides/01-quick-start.md',
-      'apps/docs/guides/05-never-lose-a-webhook.md',
+      'apps/docs/guides/05-never-lose-a-submission.md',
     ])
       expect(paths).toContain(expected);
   });

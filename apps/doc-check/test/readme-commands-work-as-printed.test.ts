@@ -324,7 +324,7 @@ function runFor(document: string, text: string): Run | undefined {
   // healthy worker running, as in production (so the retried job is processed and drain ends).
   if (
     /^npx forms-webhook-inbox stats/.test(text) &&
-    ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-webhook.md'].includes(document)
+    ['packages/webhook-inbox/README.md', 'apps/docs/guides/05-never-lose-a-submission.md'].includes(document)
   )
     return {
       kind: 'finishes',
@@ -333,7 +333,7 @@ function runFor(document: string, text: string): Run | undefined {
       env: (c) => ({ REDIS_URL: c.redis.url, FORMS_WEBHOOK_SECRET: SECRET }),
       before: failedDeliveryAndAWorker,
     };
-  if (document === 'apps/docs/guides/05-never-lose-a-webhook.md' && text.startsWith('redis-server --appendonly yes'))
+  if (document === 'apps/docs/guides/05-never-lose-a-submission.md' && text.startsWith('redis-server --appendonly yes'))
     // The test may not take Redis's default port: the same flags, on a free port.
     return {
       kind: 'starts',

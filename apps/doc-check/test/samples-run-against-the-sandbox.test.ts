@@ -19,6 +19,10 @@ import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-ru
 
 const SECRET = 'whsec_doc_samples_0123456789';
 const DRIVER = fileURLToPath(new URL('./support/drive-module.ts', import.meta.url));
+/** The inbox's command, as `npx forms-webhook-inbox` runs it. */
+const INBOX_CLI = fileURLToPath(
+  new URL('../node_modules/@forms-api/webhook-inbox/bin/forms-webhook-inbox.js', import.meta.url),
+);
 const openapi = (await import('@forms-api/spec/openapi.json', { with: { type: 'json' } })).default;
 const spec = createSpecValidator(openapi);
 
@@ -39,6 +43,7 @@ type Run =
   | { kind: 'worker'; receiver: string }
   | { kind: 'metrics'; path: string }
   | { kind: 'reconciler'; form: number }
+  | { kind: 'lost-webhook'; form: number }
   | { kind: 'operation'; operationId: OperationId };
 
 const RUNS: Record<string, Run> = {
@@ -80,6 +85,9 @@ const RUNS: Record<string, Run> = {
   // A worker and a reconciler: running once its first walk of the form has ended (stats shows a watermark).
   'webhook-inbox/reconciler.ts': { kind: 'reconciler', form: 11 },
   'webhook-inbox/file-copy.ts': { kind: 'script' },
+  // Receiver, worker and reconciler in one process: a submission whose webhook was lost is run
+  // by the reconciler, one whose webhook arrived by the webhook, each once.
+  'webhook-inbox/never-lose-a-submission.ts': { kind: 'lost-webhook', form: 11 },
 };
 for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   RUNS[`operations/${operationId}.ts`] = { kind: 'operation', operationId };
@@ -117,12 +125,12 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Calls the sandbox as the seed's `all` token; fails on an error status. */
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+/** Calls the sandbox (or `tenant`) as the seed's `all` token; fails on an error status. */
+async function api(method: string, path: string, body?: unknown, tenant: SandboxHandle = sandbox): Promise<any> {
+  const response = await fetch(`${tenant.baseUrl}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${sandbox.tokens.all}`,
+      authorization: `Bearer ${tenant.tokens.all}`,
       accept: 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
@@ -189,9 +197,12 @@ async function freshForm(): Promise<string> {
 }
 
 /** A completed submission of form 11 answered now, so the newest one. */
-async function freshSubmission(): Promise<string> {
-  await api('POST', '/forms/11/answer', { [env.NAME_FIELD_ID!]: 'To delete', [env.EMAIL_FIELD_ID!]: 'x@example.com' });
-  return String((await api('GET', '/open/forms/11/submissions?per_page=1&status=completed')).data[0].id);
+async function freshSubmission(tenant: SandboxHandle = sandbox): Promise<string> {
+  const answers = { [env.NAME_FIELD_ID!]: 'To delete', [env.EMAIL_FIELD_ID!]: 'x@example.com' };
+  await api('POST', '/forms/11/answer', answers, tenant);
+  return String(
+    (await api('GET', '/open/forms/11/submissions?per_page=1&status=completed', undefined, tenant)).data[0].id,
+  );
 }
 
 async function freshWorkspace(): Promise<string> {
@@ -330,6 +341,8 @@ describe('the samples', () => {
           }
           return;
         }
+        case 'lost-webhook':
+          return lostWebhookRecovered(file, run.form);
         case 'worker': {
           const port = await freePort();
           const receiving = start(run.receiver, { ...env, PORT: String(port) });
@@ -347,6 +360,79 @@ describe('the samples', () => {
     });
   }
 });
+
+/**
+ * The whole story against a tenant of its own: submission `lost` is answered while no receiver
+ * listens (its one delivery is refused, as the service records it), then the sample starts and
+ * submission `delivered` is answered with the receiver up. The reconciler must run `lost`, the
+ * webhook `delivered`, each once, and a walk afterwards must find nothing left to queue. The
+ * tenant's clock runs five minutes behind, so its submissions are past the reconciler's one-minute
+ * grace at once, as they would be a minute later; a Redis database of its own keeps the claims
+ * of the other inbox samples out.
+ */
+async function lostWebhookRecovered(file: string, form: number): Promise<void> {
+  const tenant = await startSandbox({
+    port: 0,
+    allowPrivateWebhooks: true,
+    rateLimit: false,
+    now: () => Date.now() - 5 * 60_000,
+  });
+  const port = await freePort();
+  const runEnv = {
+    ...env,
+    FORMS_API_BASE_URL: tenant.baseUrl,
+    FORMS_API_TOKEN: tenant.tokens.all,
+    REDIS_URL: `${redis.url}/3`,
+    PORT: String(port),
+  };
+  let running: ReturnType<typeof start> | undefined;
+  try {
+    const created = await api(
+      'POST',
+      `/open/forms/${form}/integrations`,
+      {
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: `http://127.0.0.1:${port}/webhooks/forms`, webhook_secret: SECRET },
+      },
+      tenant,
+    );
+    const integration = created.form_integration.id;
+    const lost = await freshSubmission(tenant);
+    const events = await api('GET', `/open/forms/${form}/integrations/${integration}/events`, undefined, tenant);
+    // One event, a failure (the contract's `failed`, the service's `Error`): nothing will send it again.
+    expect(events).toHaveLength(1);
+    expect(events[0].status).not.toMatch(/success/i);
+
+    running = start(file, runEnv);
+    await listening(port);
+    await running.waitFor(new RegExp(`^reconcile ${form}:${lost} \\(first: true\\)`, 'm'));
+    const delivered = await freshSubmission(tenant);
+    await running.waitFor(new RegExp(`^webhook ${form}:${delivered} \\(first: true\\)`, 'm'));
+
+    // A walk now, as an operator would check (`reconcile --dry-run`): both are claimed, nothing is left to queue.
+    const walk = await runTsx([INBOX_CLI, 'reconcile', '--form', String(form), '--dry-run', '--json'], runEnv, {
+      cwd: scratch,
+    });
+    expectClean('forms-webhook-inbox reconcile', walk);
+    const report = JSON.parse(walk.stdout) as { examined: number; recovered: unknown[] };
+    expect(report.examined).toBeGreaterThanOrEqual(2);
+    expect(report.recovered).toEqual([]);
+
+    // The handler saw each of the two once.
+    const seen = running
+      .output()
+      .stdout.split('\n')
+      .filter((line) => new RegExp(` ${form}:(${lost}|${delivered}) `).test(line));
+    expect(seen.map((line) => line.replace(/: \d+ rows$/, ''))).toEqual([
+      `reconcile ${form}:${lost} (first: true)`,
+      `webhook ${form}:${delivered} (first: true)`,
+    ]);
+  } finally {
+    await running?.stop();
+    await tenant.close();
+  }
+}
 
 /** Calls a sample module's export in a process of its own (see support/drive-module.ts). */
 async function runDriver(file: string, exportPath: string, mode: 'request' | 'replay'): Promise<unknown> {

@@ -16,7 +16,8 @@ export const PACING_ROUTE = sectionRoute('Running the contract suite against you
 const PURPOSES: Record<string, string> = {
   'quick-start': 'a typed client for every operation, every page of submissions with `iterate()`',
   'verifying-webhooks': 'a working receiver: Express, Fastify or any Fetch API server, with a replay store',
-  'never-lose-a-webhook': 'a receiver that stores each delivery before answering, on Redis',
+  'never-lose-a-submission':
+    'every submission reaches your system once, however its webhook fared: a receiver that stores each delivery, on Redis, and a reconciler for those that never came',
   sandbox: 'a local tenant that sends signed webhooks, following the contract or behaving like the service',
   'contract-suite': `check your tenant against this reference, from your CI or this repository, [paced to the tenant's rate limit](${PACING_ROUTE}), with its reports`,
   'known-differences': 'every known way the live service differs from the contract, and what to do',

@@ -9,7 +9,7 @@ export const TOOLKIT_HELPERS: Readonly<Record<string, string>> = (() => {
   const keeping =
     '`forms.submissions.updateKeeping()` of `@forms-api/client` reads the submission and its form, merges your changes over the current answers (file and signature answers as the stored names the service takes back), keeps `completion_time` and sends the complete set.';
   const idempotent =
-    '`@forms-api/webhook-inbox` gives your handler `submissionKey` (`form_id:submission_id`, also `submissionKeyFor(payload)`): upsert on it, and a later delivery for the same submission replaces the earlier answers (see "Never lose a webhook").';
+    '`@forms-api/webhook-inbox` gives your handler `submissionKey` (`form_id:submission_id`, also `submissionKeyFor(payload)`): upsert on it, and a later delivery for the same submission replaces the earlier answers (see "Never lose a submission").';
   return {
     'submissions-links-drop-filters': pages,
     'form-list-meta-extended':

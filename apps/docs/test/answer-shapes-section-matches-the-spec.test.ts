@@ -1,4 +1,4 @@
-// The guide's two shapes of one submission (section 6 of "Never lose a webhook") are the spec's:
+// The guide's two shapes of one submission (section 10 of "Never lose a submission") are the spec's:
 // the webhook is the reference's own example and validates as the payload, the listed one validates
 // as a Submission, and the two carry the same id and the same answers.
 import { readFileSync } from 'node:fs';
@@ -12,8 +12,8 @@ const require = createRequire(import.meta.url);
 const bundle = require('@forms-api/spec/openapi.json');
 const validator = createSpecValidator(bundle);
 
-const guide = readFileSync(join(appDir, 'guides/05-never-lose-a-webhook.md'), 'utf8');
-const section = guide.slice(guide.indexOf('## 6. Store one shape of answers'), guide.indexOf('## 7. '));
+const guide = readFileSync(join(appDir, 'guides/05-never-lose-a-submission.md'), 'utf8');
+const section = guide.slice(guide.indexOf('## 10. Store one shape of answers'), guide.indexOf('## Checklist'));
 const [webhook, listed] = [...section.matchAll(/^```json\n([\s\S]*?)\n```$/gm)].map((m) => JSON.parse(m[1]!));
 
 describe('the guide section on the two shapes of answers', () => {

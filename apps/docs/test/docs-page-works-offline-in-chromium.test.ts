@@ -125,7 +125,7 @@ describe('the docs site in Chromium', () => {
       'Verifying webhooks',
       'Running the contract suite against your tenant',
       'Using the sandbox',
-      'Never lose a webhook',
+      'Never lose a submission',
       'Known differences from the contract',
     ]) {
       expect(seen.has(label), `navigation lacks ${label}`).toBe(true);

@@ -38,7 +38,7 @@ describe('guides', () => {
       'verifying-webhooks',
       'contract-suite',
       'sandbox',
-      'never-lose-a-webhook',
+      'never-lose-a-submission',
     ]);
   });
 });

@@ -36,13 +36,24 @@ describe('advice for a lost delivery', () => {
   });
 
   it("says what a reader can do: run the inbox's reconciler, or walk the submissions with iterate() and skip ids already stored", () => {
-    const guide = readFileSync(join(appDir, 'guides/05-never-lose-a-webhook.md'), 'utf8');
-    const section = guide.slice(guide.indexOf('## 7. Recover a lost delivery')).replace(/[ \n]+(?=[a-z])/g, ' ');
-    expect(section).toMatch(/^## 7\. Recover a lost delivery: the reconciler/);
-    expect(section).toContain('events carry no submission id, and no operation sends a delivery again');
-    expect(section).toContain('await createReconciler({');
-    expect(section).toContain('forms-webhook-inbox reconcile --form 11 --since 2d');
-    expect(section).toContain('forms.submissions.iterate(');
-    expect(section).toContain('if (stored.has(submission.id)) continue;');
+    const guide = readFileSync(join(appDir, 'guides/05-never-lose-a-submission.md'), 'utf8').replace(
+      /[ \n]+(?=[a-z])/g,
+      ' ',
+    );
+    /** A section from its heading to the next one. */
+    const section = (heading: string) => {
+      const start = guide.indexOf(`\n${heading}`);
+      expect(start, heading).toBeGreaterThan(0);
+      return guide.slice(start, guide.indexOf('\n## ', start + 1));
+    };
+    expect(section('## Why a webhook alone cannot keep it')).toContain(
+      'they name no submission, and no operation of the API sends a delivery again',
+    );
+    expect(section('## 2. The whole setup: receiver, worker, reconciler')).toContain('await createReconciler({');
+    expect(section('## 6. Recover a lost delivery: the reconciler')).toContain('queues each one that nobody claimed');
+    const catchUp = section('## 9. Catch up after a long outage');
+    expect(catchUp).toContain('forms-webhook-inbox reconcile --form 11 --since 2d');
+    expect(catchUp).toContain('forms.submissions.iterate(');
+    expect(catchUp).toContain('if (stored.has(submission.id)) continue;');
   });
 });
