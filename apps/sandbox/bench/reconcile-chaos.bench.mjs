@@ -15,7 +15,8 @@ const ok =
   missing.length === 0 &&
   f.recorded.length === answers &&
   f.claimedTwice.length === 0 &&
-  f.recovered === f.failedWebhooks + f.lateWebhooks &&
+  f.recovered === f.lost + f.lateWebhooks &&
+  f.lost <= f.failedWebhooks &&
   f.deadLetters === 0;
 console.log(
   ok

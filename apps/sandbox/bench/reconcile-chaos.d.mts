@@ -28,10 +28,21 @@ export interface ReconcileChaosFigures {
   recovered: number;
   /** The sandbox's events with status Error. */
   failedWebhooks: number;
+  /** Submissions no webhook job ran for (their webhook never reached Redis). */
+  lost: number;
   /** Submissions whose webhook arrived after the reconciler had taken them. */
   lateWebhooks: number;
   duplicatesDropped: { record: number; lateWebhook: number; rerun: number; claim: number };
-  receiver: { arrived: number; answered: number; stored: number; down: number; refused: number; held: number };
+  receiver: {
+    arrived: number;
+    answered: number;
+    stored: number;
+    down: number;
+    refused: number;
+    held: number;
+    /** Webhooks that never reached the receiver. */
+    unreachable: number;
+  };
   reconciler: {
     queued: number;
     requests: number;
