@@ -1,6 +1,7 @@
-// A worker process for the chaos run: the inbox worker from the built package, whose handler writes
-// one line per run to a file of its own ("S <id> <ms>" when it starts, "E <id> <ms>" when it ends),
-// with a write(2) per line, so a SIGKILL loses no line already written. Closes on SIGTERM.
+// A worker process for the chaos runs (this package's, and the sandbox's reconcile chaos): the inbox
+// worker from the built package, whose handler writes one line per run to a file of its own
+// ("S <id> <ms>" when it starts, "E <id> <ms> <submissionKey> <origin> <firstOfSubmission 1|0>"
+// when it ends), with a write(2) per line, so a SIGKILL loses no line already written. Closes on SIGTERM.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeOnSignals, createInboxWorker } from '../dist/index.js';
@@ -21,7 +22,11 @@ const worker = createInboxWorker({
   async handler(delivery) {
     writeSync(runs, `S ${delivery.id} ${Date.now()}\n`);
     if (workMs > 0) await new Promise((resolve) => setTimeout(resolve, workMs));
-    writeSync(runs, `E ${delivery.id} ${Date.now()}\n`);
+    // Then what an idempotent record keys on, and who brought it (a reader may dedupe by submission).
+    writeSync(
+      runs,
+      `E ${delivery.id} ${Date.now()} ${delivery.submissionKey} ${delivery.origin} ${delivery.firstOfSubmission ? 1 : 0}\n`,
+    );
   },
 });
 

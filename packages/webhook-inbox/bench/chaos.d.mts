@@ -51,3 +51,15 @@ export interface ChaosFigures {
 
 export function runChaos(options?: ChaosOptions): Promise<ChaosFigures>;
 export function formatChaos(figures: ChaosFigures): string[];
+
+/** Forks `file` with `env` into `children`; `ready` resolves with its first `{ type: 'ready' }` message. */
+export function startProcess(
+  file: string,
+  env: Record<string, string>,
+  children: Set<import('node:child_process').ChildProcess>,
+): { child: import('node:child_process').ChildProcess; ready: Promise<unknown>; exited: Promise<number | string> };
+/** Starts a stopped Redis again on its port (up to five tries). */
+export function startAgain(
+  redis: import('@forms-api/redis-server').RedisServer,
+  log?: (line: string) => void,
+): Promise<void>;

@@ -34,7 +34,8 @@ function signed(submissionId) {
   return { body, signature: `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` };
 }
 
-function startProcess(file, env, children) {
+/** Forks `file` with `env`; `ready` resolves with its first `{ type: 'ready' }` message. */
+export function startProcess(file, env, children) {
   const child = fork(file, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   children.add(child);
   let output = '';
@@ -54,6 +55,18 @@ function startProcess(file, env, children) {
   });
   ready.catch(() => {});
   return { child, ready, exited };
+}
+
+/** Starts a stopped Redis on its port, where every process reconnects; a busy machine may need more than one try. */
+export async function startAgain(redis, log = () => {}) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await redis.start();
+    } catch (error) {
+      if (tries === 5) throw new Error(`Redis did not start again on port ${redis.port}: ${error.message}`);
+      log(`chaos: Redis did not start again (${error.message.split('\n')[0]}); trying again`);
+    }
+  }
 }
 
 /**
@@ -189,16 +202,7 @@ export async function runChaos(options = {}) {
             redisDown = Date.now();
             await redis.stop('SIGKILL');
             await sleep(1_000);
-            // On the same port, where every process reconnects; a busy machine may need more than one try.
-            for (let tries = 1; ; tries++) {
-              try {
-                await redis.start();
-                break;
-              } catch (error) {
-                if (tries === 5) throw new Error(`Redis did not start again on port ${redis.port}: ${error.message}`);
-                log(`chaos: Redis did not start again (${error.message.split('\n')[0]}); trying again`);
-              }
-            }
+            await startAgain(redis, log);
             redisUp = Date.now();
             log(`chaos: Redis crashed and restarted (${redisUp - redisDown} ms down)`);
           })().catch((error) => {
