@@ -47,6 +47,12 @@ type Run =
   | { kind: 'lines'; lines: Record<string, Run> }
   /** Run by `.ci/run` itself, exactly as printed (`runs` is what .ci/run must hold). */
   | { kind: 'ci'; runs?: string }
+  /**
+   * `pnpm --filter <package> <script>`, a script this very run runs on this tree's files: a task of
+   * the root `test` script (.ci/run runs it), or a command of the package's own `test` script. Run
+   * again in the copy, it would repeat what this run already shows, on the same files.
+   */
+  | { kind: 'task' }
   /** The README's own pnpm install line: run first, it puts pnpm on the PATH of every other command. */
   | { kind: 'installs-pnpm' }
   /** A reader's install line for a published package: run in a project of the reader's, against a local registry holding the packed packages. */
@@ -259,32 +265,18 @@ const RUNS: Record<string, Record<string, Run>> = {
       {
         kind: 'lines',
         lines: {
-          'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
-          },
+          // The client's build, lint and test are tasks of this very run (`pnpm test` runs every
+          // package's); test:types, test:runtimes and size are commands of its `test` script.
+          'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': { kind: 'task' },
           "pnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)": {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
+            kind: 'task',
           },
-          // The client's `test` script is a task of this very run (`pnpm test` runs every package's).
-          'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': {
-            kind: 'ci',
-            runs: 'npx --yes pnpm@10.34.8 test',
-          },
-          'pnpm --filter @forms-api/client test:types     # the type-level tests alone': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
-          },
+          'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': { kind: 'task' },
+          'pnpm --filter @forms-api/client test:types     # the type-level tests alone': { kind: 'task' },
           'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 420_000,
+            kind: 'task',
           },
-          'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'finishes', place: 'root' },
+          'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'task' },
           // Up once Node 24's figures are printed; the other runtimes would only repeat it.
           'pnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20': {
             kind: 'starts',
@@ -484,19 +476,22 @@ async function readerProject(c: Context): Promise<string> {
   return dir;
 }
 
-/** Every workspace package of the checkout that is not private: what a release publishes. */
-function publishedPackageDirs(checkout: string): string[] {
+/** The workspace's packages of the published folders (spec, packages, apps). */
+function workspacePackageDirs(checkout: string): string[] {
   return [
     'spec',
     ...readdirSync(join(checkout, 'packages')).map((d) => `packages/${d}`),
     ...readdirSync(join(checkout, 'apps')).map((d) => `apps/${d}`),
   ]
     .map((d) => join(checkout, d))
-    .filter(
-      (d) =>
-        existsSync(join(d, 'package.json')) &&
-        !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private,
-    );
+    .filter((d) => existsSync(join(d, 'package.json')));
+}
+
+/** Every workspace package of the checkout that is not private: what a release publishes. */
+function publishedPackageDirs(checkout: string): string[] {
+  return workspacePackageDirs(checkout).filter(
+    (d) => !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private,
+  );
 }
 
 /**
@@ -547,6 +542,27 @@ async function execute(text: string, run: Run): Promise<void> {
     case 'ci': {
       const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
       expect(ci, '.ci/run must run this command exactly as printed').toContain(run.runs ?? text);
+      return;
+    }
+    case 'task': {
+      const [, name, script] = /^pnpm --filter (\S+) (\S+)/.exec(text)!;
+      expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(
+        'npx --yes pnpm@10.34.8 test',
+      );
+      const scriptsOf = (dir: string) =>
+        (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      const tasks = /^turbo run ([\w: -]+?)(?: --|$)/.exec(scriptsOf(REPO_ROOT).test!)![1]!.split(' ');
+      const dir = workspacePackageDirs(REPO_ROOT).find(
+        (d) => (JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name: string }).name === name,
+      );
+      expect(dir, `no workspace package is named ${name}`).toBeDefined();
+      const scripts = scriptsOf(dir!);
+      expect(scripts[script!], `${name} has no script ${script}`).toBeDefined();
+      const ranByTest = tasks.includes('test') && (scripts.test ?? '').split(' && ').includes(scripts[script!]!);
+      expect(
+        tasks.includes(script!) || ranByTest,
+        `${name}'s ${script} is neither a task of the root test script nor a command of its own test script`,
+      ).toBe(true);
       return;
     }
     case 'installs-pnpm':
