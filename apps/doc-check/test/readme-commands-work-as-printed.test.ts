@@ -15,7 +15,7 @@ import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { documentedCommands } from '../src/commands.js';
 import { REPO_ROOT, SAMPLES_DIR } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
-import { runShell } from './support/shell.js';
+import { runShell, type ShellResult } from './support/shell.js';
 import { workflowJob } from './support/workflow-steps.js';
 
 /**
@@ -32,6 +32,12 @@ type Run =
       timeoutMs?: number;
       env?: (c: Context) => Record<string, string>;
       before?: (c: Context) => Promise<() => Promise<void>>;
+      /**
+       * It shares nothing with the other commands (a reader's project of its own, servers of its
+       * own, not the test's tenant): it starts once the checkout is ready and runs beside them;
+       * its test awaits it and judges it like any other.
+       */
+      alongside?: true;
     }
   /** It keeps running (a server, a prompt, a long job): it must print `ready` within the bound. */
   | {
@@ -120,10 +126,12 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 180_000,
       env: live,
     },
+    // The whole suite on its own targets (Prism and both sandboxes), the longest command of all.
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': {
       kind: 'finishes',
       place: { project: [] },
       timeoutMs: 300_000,
+      alongside: true,
     },
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
       kind: 'finishes',
@@ -394,14 +402,27 @@ beforeAll(async () => {
     receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
     scratch,
   };
+  // The local registry packs the checkout's packages before any command can rebuild them.
+  await registryOf(context);
+  for (const command of commands) {
+    const run = runFor(command.document, command.text);
+    if (run?.kind === 'finishes' && run.alongside && !alongside.has(command.text)) {
+      const started = startFinishes(command.text, run, context);
+      // Awaited by its test; until then a failure must not count as unhandled.
+      started.catch(() => {});
+      alongside.set(command.text, started);
+    }
+  }
   // Installing and building the reader's checkout (from this run's turbo cache) takes the longest.
 }, 300_000);
 
 afterAll(async () => {
+  // A command started alongside whose test did not run (a filtered run) ends before its registry.
+  await Promise.allSettled(alongside.values());
   await Promise.allSettled([
     context?.sandbox.close(),
     context?.redis.close(),
-    registry?.close(),
+    registry?.then((r) => r.close()),
     new Promise((r) => receiver?.close(r)),
   ]);
   await context?.checkout.remove();
@@ -460,19 +481,24 @@ async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>
   return () => healthy.close();
 }
 
-let registry: LocalRegistry | undefined;
+let registry: Promise<LocalRegistry> | undefined;
 let projects = 0;
+
+/** The local registry, started (the checkout's packages packed) once, by whichever asks first. */
+function registryOf(c: Context): Promise<LocalRegistry> {
+  return (registry ??= startLocalRegistry({ packageDirs: publishedPackageDirs(c.checkout.dir) }));
+}
 
 /** A new project of the reader's, outside the repository, whose .npmrc finds @forms-api on the local registry. */
 async function readerProject(c: Context): Promise<string> {
-  registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs(c.checkout.dir) });
+  const { npmrc } = await registryOf(c);
   const dir = join(c.checkout.scratch, `reader-app-${++projects}`);
   mkdirSync(dir);
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: `reader-app-${projects}`, private: true, type: 'module' }, null, 2),
   );
-  writeFileSync(join(dir, '.npmrc'), registry.npmrc);
+  writeFileSync(join(dir, '.npmrc'), npmrc);
   return dir;
 }
 
@@ -532,6 +558,15 @@ function sameRunKey(text: string, run: Run, c: Context): string | undefined {
   return JSON.stringify([command, run.place, run.env?.(c) ?? {}]);
 }
 
+/** The `alongside` commands, by text, started in beforeAll. */
+const alongside = new Map<string, Promise<ShellResult>>();
+
+/** Runs a `finishes` command in its place, with its settings, to its end (its `before` is the caller's). */
+async function startFinishes(text: string, run: Extract<Run, { kind: 'finishes' }>, c: Context): Promise<ShellResult> {
+  const { cwd, env } = await placeOf(run.place, c);
+  return runShell(text, { cwd, env: { ...env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
+}
+
 async function execute(text: string, run: Run): Promise<void> {
   const c = context;
   const key = sameRunKey(text, run, c);
@@ -587,12 +622,7 @@ async function execute(text: string, run: Run): Promise<void> {
     case 'finishes': {
       const after = await run.before?.(c);
       try {
-        const { cwd, env } = await placeOf(run.place, c);
-        const result = await runShell(text, {
-          cwd,
-          env: { ...env, ...run.env?.(c) },
-          timeoutMs: run.timeoutMs ?? 60_000,
-        });
+        const result = await (alongside.get(text) ?? startFinishes(text, run, c));
         expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
         if (key !== undefined) worked.set(key, { finished: true, output: result.output });
       } finally {
