@@ -15,7 +15,7 @@ import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { documentedCommands } from '../src/commands.js';
 import { REPO_ROOT, SAMPLES_DIR } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
-import { runShell } from './support/shell.js';
+import { runShell, type ShellResult } from './support/shell.js';
 import { workflowJob } from './support/workflow-steps.js';
 
 /**
@@ -32,6 +32,12 @@ type Run =
       timeoutMs?: number;
       env?: (c: Context) => Record<string, string>;
       before?: (c: Context) => Promise<() => Promise<void>>;
+      /**
+       * It shares nothing with the other commands (a reader's project of its own, servers of its
+       * own, not the test's tenant): it starts once the checkout is ready and runs beside them;
+       * its test awaits it and judges it like any other.
+       */
+      alongside?: true;
     }
   /** It keeps running (a server, a prompt, a long job): it must print `ready` within the bound. */
   | {
@@ -47,6 +53,12 @@ type Run =
   | { kind: 'lines'; lines: Record<string, Run> }
   /** Run by `.ci/run` itself, exactly as printed (`runs` is what .ci/run must hold). */
   | { kind: 'ci'; runs?: string }
+  /**
+   * `pnpm --filter <package> <script>`, a script this very run runs on this tree's files: a task of
+   * the root `test` script (.ci/run runs it), or a command of the package's own `test` script. Run
+   * again in the copy, it would repeat what this run already shows, on the same files.
+   */
+  | { kind: 'task' }
   /** The README's own pnpm install line: run first, it puts pnpm on the PATH of every other command. */
   | { kind: 'installs-pnpm' }
   /** A reader's install line for a published package: run in a project of the reader's, against a local registry holding the packed packages. */
@@ -114,10 +126,12 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 180_000,
       env: live,
     },
+    // The whole suite on its own targets (Prism and both sandboxes), the longest command of all.
     'npx --yes @forms-api/contract-tests --report-dir contract-reports': {
       kind: 'finishes',
       place: { project: [] },
       timeoutMs: 300_000,
+      alongside: true,
     },
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
       kind: 'finishes',
@@ -259,32 +273,18 @@ const RUNS: Record<string, Record<string, Run>> = {
       {
         kind: 'lines',
         lines: {
-          'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
-          },
+          // The client's build, lint and test are tasks of this very run (`pnpm test` runs every
+          // package's); test:types, test:runtimes and size are commands of its `test` script.
+          'pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts': { kind: 'task' },
           "pnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)": {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
+            kind: 'task',
           },
-          // The client's `test` script is a task of this very run (`pnpm test` runs every package's).
-          'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': {
-            kind: 'ci',
-            runs: 'npx --yes pnpm@10.34.8 test',
-          },
-          'pnpm --filter @forms-api/client test:types     # the type-level tests alone': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 120_000,
-          },
+          'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': { kind: 'task' },
+          'pnpm --filter @forms-api/client test:types     # the type-level tests alone': { kind: 'task' },
           'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 420_000,
+            kind: 'task',
           },
-          'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'finishes', place: 'root' },
+          'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'task' },
           // Up once Node 24's figures are printed; the other runtimes would only repeat it.
           'pnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20': {
             kind: 'starts',
@@ -402,14 +402,27 @@ beforeAll(async () => {
     receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
     scratch,
   };
+  // The local registry packs the checkout's packages before any command can rebuild them.
+  await registryOf(context);
+  for (const command of commands) {
+    const run = runFor(command.document, command.text);
+    if (run?.kind === 'finishes' && run.alongside && !alongside.has(command.text)) {
+      const started = startFinishes(command.text, run, context);
+      // Awaited by its test; until then a failure must not count as unhandled.
+      started.catch(() => {});
+      alongside.set(command.text, started);
+    }
+  }
   // Installing and building the reader's checkout (from this run's turbo cache) takes the longest.
 }, 300_000);
 
 afterAll(async () => {
+  // A command started alongside whose test did not run (a filtered run) ends before its registry.
+  await Promise.allSettled(alongside.values());
   await Promise.allSettled([
     context?.sandbox.close(),
     context?.redis.close(),
-    registry?.close(),
+    registry?.then((r) => r.close()),
     new Promise((r) => receiver?.close(r)),
   ]);
   await context?.checkout.remove();
@@ -468,35 +481,43 @@ async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>
   return () => healthy.close();
 }
 
-let registry: LocalRegistry | undefined;
+let registry: Promise<LocalRegistry> | undefined;
 let projects = 0;
+
+/** The local registry, started (the checkout's packages packed) once, by whichever asks first. */
+function registryOf(c: Context): Promise<LocalRegistry> {
+  return (registry ??= startLocalRegistry({ packageDirs: publishedPackageDirs(c.checkout.dir) }));
+}
 
 /** A new project of the reader's, outside the repository, whose .npmrc finds @forms-api on the local registry. */
 async function readerProject(c: Context): Promise<string> {
-  registry ??= await startLocalRegistry({ packageDirs: publishedPackageDirs(c.checkout.dir) });
+  const { npmrc } = await registryOf(c);
   const dir = join(c.checkout.scratch, `reader-app-${++projects}`);
   mkdirSync(dir);
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: `reader-app-${projects}`, private: true, type: 'module' }, null, 2),
   );
-  writeFileSync(join(dir, '.npmrc'), registry.npmrc);
+  writeFileSync(join(dir, '.npmrc'), npmrc);
   return dir;
 }
 
-/** Every workspace package of the checkout that is not private: what a release publishes. */
-function publishedPackageDirs(checkout: string): string[] {
+/** The workspace's packages of the published folders (spec, packages, apps). */
+function workspacePackageDirs(checkout: string): string[] {
   return [
     'spec',
     ...readdirSync(join(checkout, 'packages')).map((d) => `packages/${d}`),
     ...readdirSync(join(checkout, 'apps')).map((d) => `apps/${d}`),
   ]
     .map((d) => join(checkout, d))
-    .filter(
-      (d) =>
-        existsSync(join(d, 'package.json')) &&
-        !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private,
-    );
+    .filter((d) => existsSync(join(d, 'package.json')));
+}
+
+/** Every workspace package of the checkout that is not private: what a release publishes. */
+function publishedPackageDirs(checkout: string): string[] {
+  return workspacePackageDirs(checkout).filter(
+    (d) => !(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { private?: boolean }).private,
+  );
 }
 
 /**
@@ -537,6 +558,15 @@ function sameRunKey(text: string, run: Run, c: Context): string | undefined {
   return JSON.stringify([command, run.place, run.env?.(c) ?? {}]);
 }
 
+/** The `alongside` commands, by text, started in beforeAll. */
+const alongside = new Map<string, Promise<ShellResult>>();
+
+/** Runs a `finishes` command in its place, with its settings, to its end (its `before` is the caller's). */
+async function startFinishes(text: string, run: Extract<Run, { kind: 'finishes' }>, c: Context): Promise<ShellResult> {
+  const { cwd, env } = await placeOf(run.place, c);
+  return runShell(text, { cwd, env: { ...env, ...run.env?.(c) }, timeoutMs: run.timeoutMs ?? 60_000 });
+}
+
 async function execute(text: string, run: Run): Promise<void> {
   const c = context;
   const key = sameRunKey(text, run, c);
@@ -547,6 +577,27 @@ async function execute(text: string, run: Run): Promise<void> {
     case 'ci': {
       const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8');
       expect(ci, '.ci/run must run this command exactly as printed').toContain(run.runs ?? text);
+      return;
+    }
+    case 'task': {
+      const [, name, script] = /^pnpm --filter (\S+) (\S+)/.exec(text)!;
+      expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(
+        'npx --yes pnpm@10.34.8 test',
+      );
+      const scriptsOf = (dir: string) =>
+        (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      const tasks = /^turbo run ([\w: -]+?)(?: --|$)/.exec(scriptsOf(REPO_ROOT).test!)![1]!.split(' ');
+      const dir = workspacePackageDirs(REPO_ROOT).find(
+        (d) => (JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name: string }).name === name,
+      );
+      expect(dir, `no workspace package is named ${name}`).toBeDefined();
+      const scripts = scriptsOf(dir!);
+      expect(scripts[script!], `${name} has no script ${script}`).toBeDefined();
+      const ranByTest = tasks.includes('test') && (scripts.test ?? '').split(' && ').includes(scripts[script!]!);
+      expect(
+        tasks.includes(script!) || ranByTest,
+        `${name}'s ${script} is neither a task of the root test script nor a command of its own test script`,
+      ).toBe(true);
       return;
     }
     case 'installs-pnpm':
@@ -571,12 +622,7 @@ async function execute(text: string, run: Run): Promise<void> {
     case 'finishes': {
       const after = await run.before?.(c);
       try {
-        const { cwd, env } = await placeOf(run.place, c);
-        const result = await runShell(text, {
-          cwd,
-          env: { ...env, ...run.env?.(c) },
-          timeoutMs: run.timeoutMs ?? 60_000,
-        });
+        const result = await (alongside.get(text) ?? startFinishes(text, run, c));
         expect(result.code, `\`${text}\` exited ${result.code}:\n${result.output}`).toBe(0);
         if (key !== undefined) worked.set(key, { finished: true, output: result.output });
       } finally {

@@ -5,7 +5,7 @@
 // `pnpm test` still test this tree: a rebuild, `pnpm install` or a contract report of a command
 // never touches the files those tasks read.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,8 +28,18 @@ export interface ReaderShell {
 /** Variables of this test run (pnpm, turbo, vitest) that a reader's shell would not have. */
 const RUN_VARIABLES = /^(npm_|PNPM_|TURBO_(?!TELEMETRY_DISABLED)|VITEST|INIT_CWD$|NODE_OPTIONS$|NODE_PATH$)/i;
 
-/** An ignored file an earlier step of CI leaves in the checkout: the docs build reads it (root turbo.json). */
-const CI_REPORT = 'apps/contract-tests/reports/contract-report.json';
+/**
+ * The ignored files tasks read by name (the inputs root turbo.json names by path, such as the
+ * contract report and the coverage.json beside it, which an earlier step of CI leaves and the
+ * docs build reads): copied when present, so that the copy's tasks hash as this tree's do and this
+ * run's cache answers them. Without coverage.json the docs build of the copy missed the cache and
+ * ran again in CI. Build outputs (`dist/`) are not copied: the cache restores them.
+ */
+function ignoredInputs(): string[] {
+  const turbo = readFileSync(join(REPO_ROOT, 'turbo.json'), 'utf8');
+  const named = [...turbo.matchAll(/"\$TURBO_ROOT\$\/([^"*!]+)"/g)].map((m) => m[1]!);
+  return named.filter((file) => !/(^|\/)dist\//.test(file) && existsSync(join(REPO_ROOT, file)));
+}
 
 export function readerShell(): ReaderShell {
   const root = mkdtempSync(join(tmpdir(), 'doc-commands-'));
@@ -63,7 +73,7 @@ export function readerShell(): ReaderShell {
       })
         .split('\0')
         .filter((file) => file && existsSync(join(REPO_ROOT, file)));
-      for (const file of [...files, ...(existsSync(join(REPO_ROOT, CI_REPORT)) ? [CI_REPORT] : [])]) {
+      for (const file of new Set([...files, ...ignoredInputs()])) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
         copyFileSync(join(REPO_ROOT, file), join(dir, file));
       }
