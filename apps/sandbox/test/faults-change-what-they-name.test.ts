@@ -134,6 +134,9 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   'rows-of-a-sibling-form': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1', { token: sb.tokens.all })).body.data[0]
       .form_id,
+  'partial-only-when-asked': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=1&status=all', { token: sb.tokens.all })).body
+      .meta.total,
   'server-error-on-invalid-body': async (sb) =>
     (
       await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {

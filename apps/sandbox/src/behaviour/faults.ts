@@ -25,6 +25,7 @@ export const SANDBOX_FAULTS = [
   'foreign-form-readable',
   'foreign-workspace-readable',
   'rows-of-a-sibling-form',
+  'partial-only-when-asked',
   'server-error-on-invalid-body',
   'write-without-ability',
   'stale-list-after-update',
@@ -325,6 +326,19 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       const sibling = sandbox.siblingForm(parts[2]!);
       const query = req.path.includes('?') ? `?${req.path.split('?', 2)[1]}` : '';
       if (sibling !== undefined) req.path = `/open/forms/${sibling}/submissions${query}`;
+    },
+  },
+  'partial-only-when-asked': {
+    name: 'partial-only-when-asked',
+    description:
+      'the submission list reads any status but `partial` as `completed`: without a filter, or with `all`, partial submissions are left out',
+    // The relation between the filters' counts finds it; every row still has the status asked for.
+    operations: ['listFormSubmissions'],
+    request(req) {
+      if (operationOf(req.method, req.path) === 'listFormSubmissions')
+        editQuery(req, (query) => {
+          if (query.get('status') !== 'partial') query.set('status', 'completed');
+        });
     },
   },
   'server-error-on-invalid-body': {
