@@ -34,6 +34,8 @@ export type InboxErrorKind =
   | 'lock_lost'
   /** A walk of a form's submission list failed its attempts (the API refused it, or kept failing). */
   | 'reconcile_failed'
+  /** A reconciler was given a `requestBudget` other than the one every reconciler of its queue shares (kept in Redis). */
+  | 'budget_mismatch'
   /** No job with that id on the queue (CLI). */
   | 'job_not_found'
   /** The job exists but is not in the failed set, so it cannot be retried (CLI). */
