@@ -74,12 +74,27 @@ export async function* walkItems<T extends { readonly id: unknown }>(
     // Compared with the pages walked forward only: a removal seen first by a page read again moved
     // items onto this page, which the next page's total tells.
     const total = result.meta?.total;
-    if (total !== undefined && lastTotal !== undefined && total < lastTotal) {
-      const first = Math.max(walk.startPage, page - Math.ceil((lastTotal - total) / walk.perPage));
-      for (let back = page - 1; back >= first; back--) yield* fresh(await walk.fetch(back));
-    }
+    const first = firstPageMovedOnto(walk, page, lastTotal, total);
+    if (first !== undefined) for (let back = page - 1; back >= first; back--) yield* fresh(await walk.fetch(back));
     lastTotal = total;
     page++;
     if (stop) return;
   }
+}
+
+/**
+ * The first page that items of pages not yet read may have moved onto, read again from there up to
+ * `page` (see `walkItems`): when the list's `total` fell by d between the page before and `page`,
+ * the pages the last d places before `page`; undefined when nothing moved back past the walk. For
+ * walkers that keep their place elsewhere (the webhook inbox's reconciler walks one page per
+ * queued step).
+ */
+export function firstPageMovedOnto(
+  walk: { readonly startPage: number; readonly perPage: number },
+  page: number,
+  lastTotal: number | undefined,
+  total: number | undefined,
+): number | undefined {
+  if (total === undefined || lastTotal === undefined || total >= lastTotal || page <= walk.startPage) return undefined;
+  return Math.max(walk.startPage, page - Math.ceil((lastTotal - total) / walk.perPage));
 }

@@ -6,6 +6,7 @@
 import type { FileEntry, FormField, Submission, SubmissionCreatedPayload } from '@forms-api/types';
 import { NOT_ANSWERS } from '@forms-api/internal/answers';
 import { invalidOption } from './errors.js';
+import { serviceTime } from './watermark.js';
 
 /** A submission's integer id (the open API's `id`, the webhook's `submission_id`). */
 export type SubmissionId = number & { readonly __brand: 'SubmissionId' };
@@ -70,7 +71,6 @@ export function unknownFieldIds(submission: Pick<Submission, 'data'>, fields: Fo
   return Object.keys(submission.data ?? {}).filter((key) => !NOT_ANSWERS.has(key) && !fields.has(key));
 }
 
-const CREATED_AT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]00:?00)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A listed submission (`submissions.list`/`iterate`) with its form's field names and types joined in. */
@@ -191,8 +191,7 @@ function publicId(value: unknown): SubmissionPublicId | null {
 }
 
 function createdAt(value: unknown): Date {
-  const parts = typeof value === 'string' ? CREATED_AT.exec(value) : null;
-  const time = parts ? Date.UTC(+parts[1]!, +parts[2]! - 1, +parts[3]!, +parts[4]!, +parts[5]!, +parts[6]!) : NaN;
+  const time = serviceTime(value);
   if (Number.isNaN(time))
     throw invalidOption('submission.data.created_at', "must be the service's `YYYY-MM-DD HH:MM:SS` (UTC).");
   return new Date(time);

@@ -21,3 +21,5 @@ export {
   type ExportSummary,
 } from './export.js';
 export { csvCell } from './csv.js';
+// The shift of a page-number list under a walk, for walkers whose steps are queued jobs (the inbox's reconciler).
+export { firstPageMovedOnto } from './pagination.js';

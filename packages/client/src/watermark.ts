@@ -10,25 +10,35 @@ export interface Watermark {
   readonly ids: ReadonlySet<number>;
 }
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})Z?$/;
 const IDS = /^\d+(?:,\d+)*$/;
 
 /**
  * A `since` option: a time (`YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ`, UTC), or a cursor an
  * export returned (`<time>#<id>,<id>`).
  */
+/**
+ * The service's `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC; a `T`, fractions and a `Z` or zero offset
+ * allowed) as milliseconds since the epoch, or NaN for any other text or a time that does not exist
+ * (Date.UTC would roll 2026-02-30 over to March: refused, not moved). The one reader of that format.
+ */
+export function serviceTime(text: unknown): number {
+  const parts = typeof text === 'string' ? SERVICE_TIME.exec(text) : null;
+  if (!parts) return NaN;
+  const [, y, mo, d, h, mi, s] = parts.map(Number) as [number, number, number, number, number, number, number];
+  const time = Date.UTC(y, mo - 1, d, h, mi, s);
+  const date = new Date(time);
+  return date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59 ? NaN : time;
+}
+const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]00:?00)?$/;
+
 export function parseSince(since: string): Watermark {
   const expected =
     'must be a time in UTC (`2026-11-28 10:00:00` or `2026-11-28T10:00:00Z`) or the `cursor` a previous export returned (`2026-11-28T10:00:00Z#1001,1002`).';
   if (typeof since !== 'string') throw invalidOption('since', expected);
   const [time = '', ids, ...rest] = since.trim().split('#');
-  const parts = TIME.exec(time);
-  if (!parts || rest.length > 0 || (ids !== undefined && !IDS.test(ids))) throw invalidOption('since', expected);
-  const [, y, mo, d, h, mi, s] = parts.map(Number) as [number, number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  // Date.UTC rolls 2026-02-30 over to March: a time that does not exist is refused, not moved.
-  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
-    throw invalidOption('since', `names a time that does not exist; it ${expected}`);
+  if (!SERVICE_TIME.test(time) || rest.length > 0 || (ids !== undefined && !IDS.test(ids)))
+    throw invalidOption('since', expected);
+  if (Number.isNaN(serviceTime(time))) throw invalidOption('since', `names a time that does not exist; it ${expected}`);
   return { time: `${time.slice(0, 10)} ${time.slice(11, 19)}`, ids: new Set(ids ? ids.split(',').map(Number) : []) };
 }
 

@@ -12,6 +12,11 @@ export interface VerifiedDelivery {
   /** The `X-Webhook-Signature` value that verified (`sha256=<hex>`). */
   signature: string;
   headers: Readonly<Record<string, string>>;
+  /**
+   * `<form_id>:<submission_id>` of the verified payload (null when it lacks either), as the
+   * adapters give it from the payload webhook-verify decoded; left out, `enqueue` reads the body.
+   */
+  submissionKey?: string | null;
 }
 
 /** What every delivery gives the handler, whatever brought it. */

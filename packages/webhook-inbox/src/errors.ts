@@ -36,6 +36,8 @@ export type InboxErrorKind =
   | 'reconcile_failed'
   /** A file of a submission's answers could not be downloaded or stored whole (`copySubmissionFiles`). */
   | 'file_not_copied'
+  /** A reconciler was given a `requestBudget` other than the one every reconciler of its queue shares (kept in Redis). */
+  | 'budget_mismatch'
   /** No job with that id on the queue (CLI). */
   | 'job_not_found'
   /** The job exists but is not in the failed set, so it cannot be retried (CLI). */

@@ -206,7 +206,8 @@ export function createInbox(options: InboxOptions): Inbox {
       });
       // Claimed once stored, never before: a claim without a stored job would hide the submission
       // from the reconciler. A receiver dying in between leaves it to the worker's claim.
-      const key = submissionKeyOfBody(delivery.rawBody);
+      // The adapters give the key of the payload webhook-verify decoded: the body is parsed once.
+      const key = delivery.submissionKey !== undefined ? delivery.submissionKey : submissionKeyOfBody(delivery.rawBody);
       if (key !== null) await claimSubmission(client, claimKey(prefix, key), job.id ?? jobId, dedupeWindowMs);
       if (waitForReplicas > 0) await confirmReplicas(id, receivedAt);
       return job;

@@ -2,11 +2,17 @@
 // each once, 5 s timeout, no retry) by walking each watched form's list newest first, and queues
 // each one nobody claimed as a job of the inbox's own queue, so the same worker and handler run it.
 // Scheduling, one walk per form at a time and the request budget are BullMQ's: a job scheduler per
-// form, a walk job with a fixed id, and the rate limiter of the reconcile queue's workers, which
-// every process shares through Redis.
+// form, a walk job with a fixed id, and the global rate limit of the reconcile queue, kept in Redis
+// and so one for every process.
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { FormsClient } from '@forms-api/client';
-import { formFields, normaliseListedSubmission, unknownFieldIds, type FormFields } from '@forms-api/client/submissions';
+import {
+  firstPageMovedOnto,
+  formFields,
+  normaliseListedSubmission,
+  unknownFieldIds,
+  type FormFields,
+} from '@forms-api/client/submissions';
 import { claimed, claimKey, claimSubmission } from './claims.js';
 import { createRedisClient, describeRedisError, type InboxConnection, type RedisClient } from './connection.js';
 import { storeReconciled, type ListedSubmission } from './delivery.js';
@@ -21,8 +27,10 @@ import {
   type RetryPolicy,
 } from './policy.js';
 import { inboxQueuePrefix } from './queue-keys.js';
-import { recordReconciled } from './telemetry/metrics.js';
+import { observeReconcileLag, recordReconciled } from './telemetry/metrics.js';
 
+/** Pages one walk may list, pages read again included (the client's own page cap). */
+const MAX_WALK_PAGES = 10_000;
 /** The BullMQ queue of the walks, rate-limited, beside the deliveries' under the same prefix. */
 export const RECONCILE_QUEUE = 'reconcile';
 /**
@@ -57,9 +65,10 @@ export interface ReconcilerOptions {
   /** How often each form is walked. Default 60,000 ms. */
   intervalMs?: number;
   /**
-   * The list requests every reconciler of the queue may make in all per `windowMs` (BullMQ's rate
-   * limiter, kept in Redis): one list page per walk step, plus a read of the form when its fields
-   * are first needed or change. Default 30 a minute.
+   * The walk steps every reconciler of the queue may take in all per `windowMs` (BullMQ's global
+   * rate limit of the reconcile queue, kept in Redis): a step lists one page, and reads the form too
+   * when its fields are first needed or change. The first reconciler of a queue sets it; one given
+   * another budget is refused (`budget_mismatch`), one given none takes the one set. Default 30 a minute.
    */
   requestBudget?: { requests: number; windowMs: number };
   /** Only submissions older than this are taken, so a webhook on its way arrives first. Default 60,000 ms. */
@@ -109,6 +118,12 @@ export interface ReconcileState {
   requests: number;
   /** Submissions queued by the reconciler, in all. */
   recovered: number;
+  /**
+   * Now less the watermark, in ms (null without one): every submission older than the lag was
+   * looked at, and queued if no delivery had claimed it. It holds at about the grace plus up to an
+   * interval and a walk; a lag that keeps growing means the walks fall behind (the budget, the API).
+   */
+  lagMs: number | null;
 }
 
 export interface Reconciler {
@@ -130,10 +145,20 @@ interface WalkData {
   dryRun: boolean;
   /** Lower bound (ms) of `created_at` to take; null: from the watermark less the lookback, read at the first step. */
   since: number | null;
+  /** The page the next step lists. */
   page: number;
+  /** Pages listed so far (a page read again counts again). */
+  pages: number;
+  /** The list's `meta.total` at the page before, to see items move back onto pages already read. */
+  lastTotal: number | null;
   startedAt: number | null;
   cutoff: number | null;
-  seen: number[];
+  /**
+   * The oldest `created_at` second taken so far and the ids taken in it: all a newest-first walk
+   * needs to take each submission once (as the client's export watermark, walking the other way).
+   * Anything newer was taken, or arrived behind the walk (the next walk's lookback finds it).
+   */
+  boundary: { time: number; ids: number[] } | null;
   examined: number;
   recovered: ReconcileReport['recovered'];
 }
@@ -174,6 +199,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
   const prefix = inboxQueuePrefix(queueName);
   const intervalMs = assertPositiveInteger('intervalMs', options.intervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS);
   const budget = options.requestBudget ?? DEFAULT_REQUEST_BUDGET;
+  const budgetGiven = options.requestBudget !== undefined;
   const budgetRequests = assertPositiveInteger('requestBudget.requests', budget.requests);
   const budgetWindowMs = assertPositiveInteger('requestBudget.windowMs', budget.windowMs);
   const graceMs = assertPositiveInteger('graceMs', options.graceMs ?? DEFAULT_GRACE_MS, { allowZero: true });
@@ -209,6 +235,19 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
   ticks.on('error', reportError.error);
   deliveries.on('error', reportError.error);
   reconcile.on('error', reportError.error);
+  try {
+    await shareBudget(
+      client,
+      reconcile,
+      queueName,
+      { requests: budgetRequests, windowMs: budgetWindowMs },
+      budgetGiven,
+    );
+  } catch (error) {
+    await Promise.all([ticks.close(), deliveries.close(), reconcile.close()].map((closing) => closing.catch(() => {})));
+    await quit(client);
+    throw error;
+  }
   const stateKey = (form: number) => reconcileStateKey(prefix, form);
   const formsKey = `${prefix}:reconcile:forms`;
 
@@ -242,10 +281,29 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     }
     const startedAt = data.startedAt;
     const cutoff = data.cutoff as number;
+    // Each fall of `total` sends the walk back: a list that keeps changing must not hold the form's
+    // walk (and the budget) for ever.
+    if (data.pages >= MAX_WALK_PAGES)
+      throw new UnrecoverableError(
+        `The walk of form ${data.form} read ${MAX_WALK_PAGES} pages without reaching its end: the list kept shifting under it. The next walk starts again.`,
+      );
     const page = await api.submissions.list(data.form, { page: data.page, perPage, status: 'completed' });
-    const items = page.data ?? [];
+    data.pages++;
+    const total = page.meta?.total ?? null;
+    // Submissions deleted ahead of the walk pulled the rest up: some of the pages not yet read moved
+    // onto pages already read. The walk reads from the first of those again (one step a page, through
+    // the budget) and takes nothing of this page now, so the boundary does not pass over them.
+    const back = firstPageMovedOnto(
+      { startPage: 1, perPage },
+      data.page,
+      data.lastTotal ?? undefined,
+      total ?? undefined,
+    );
+    data.lastTotal = total;
+    const movedBack = back !== undefined;
+    const items = movedBack ? [] : (page.data ?? []);
     const { fields: known, requests: formReads } = await fields(data.form, items);
-    let done = items.length === 0 || (page.meta?.last_page ?? data.page) <= data.page;
+    let done = !movedBack && (items.length === 0 || (page.meta?.last_page ?? data.page) <= data.page);
     const candidates: Array<{ listed: ListedSubmission; key: string; id: number; createdAt: Date }> = [];
     for (const listed of items) {
       const submission = normaliseListedSubmission(listed, known, 'reconcile');
@@ -257,8 +315,14 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       // Too young: left to its webhook, and to the next walk (the watermark stops before it).
       if (createdAt > startedAt - graceMs) continue;
       // Met before in this walk: submissions arriving meanwhile push the others to later pages.
-      if (data.seen.includes(submission.id)) continue;
-      data.seen.push(submission.id);
+      const boundary = data.boundary;
+      if (
+        boundary &&
+        (createdAt > boundary.time || (createdAt === boundary.time && boundary.ids.includes(submission.id)))
+      )
+        continue;
+      if (boundary?.time === createdAt) boundary.ids.push(submission.id);
+      else data.boundary = { time: createdAt, ids: [submission.id] };
       data.examined++;
       candidates.push({ listed, key: submission.key, id: submission.id, createdAt: submission.createdAt! });
     }
@@ -281,11 +345,12 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       data.recovered.push({ key: candidate.key, id: candidate.id, createdAt: candidate.createdAt.toISOString() });
     }
     await client.hincrby(state, 'requests', 1 + formReads);
-    recordReconciled(queueName, candidates.length, data.dryRun ? 0 : candidates.filter((_, i) => !taken[i]).length);
+    // A dry run changes nothing, no metric either.
+    if (!data.dryRun) recordReconciled(queueName, candidates.length, candidates.filter((_, i) => !taken[i]).length);
     if (!done) {
       // The next page is another step of the same job: through the rate limiter again, and the
       // walk's one id stays taken until it ends, so no second walk of the form starts meanwhile.
-      await job.updateData({ ...data, page: data.page + 1 });
+      await job.updateData({ ...data, page: back ?? data.page + 1 });
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
@@ -305,7 +370,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     return {
       form: data.form,
       dryRun: data.dryRun,
-      pages: data.page,
+      pages: data.pages,
       examined: data.examined,
       recovered: data.recovered,
       watermark: watermark ? new Date(Number(watermark)).toISOString() : null,
@@ -318,9 +383,11 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     dryRun,
     since,
     page: 1,
+    pages: 0,
+    lastTotal: null,
     startedAt: null,
     cutoff: null,
-    seen: [],
+    boundary: null,
     examined: 0,
     recovered: [],
   });
@@ -358,7 +425,8 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
           throw error;
         }
       },
-      { connection: client, prefix, concurrency: 1, limiter: { max: budgetRequests, duration: budgetWindowMs } },
+      // No limiter of its own: the queue's global rate limit (shareBudget) holds every worker.
+      { connection: client, prefix, concurrency: 1 },
     );
     worker.on('error', reportError.error);
   }
@@ -368,6 +436,11 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       { every: intervalMs },
       { name: 'tick', data: { form }, opts: { removeOnComplete: true, removeOnFail: true } },
     );
+
+  // The lag of every form with a reconcile state, read from Redis when metrics are collected.
+  const stopLag = observeReconcileLag(queueName, async () =>
+    Promise.all((await reconciledForms(client, queueName)).map((form) => reconcileState(client, queueName, form))),
+  );
 
   let events: QueueEvents | undefined;
   let eventsClient: RedisClient | undefined;
@@ -403,6 +476,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     state: (form) => reconcileState(client, queueName, form),
     close() {
       closed ??= (async () => {
+        stopLag();
         await Promise.all([worker?.close(), tickWorker?.close()]);
         await events?.close().catch(() => {});
         if (eventsClient) await quit(eventsClient);
@@ -414,6 +488,44 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       return closed;
     },
   };
+}
+
+/**
+ * Makes the budget the queue's global rate limit unless one is set, and checks that a budget given
+ * is the one set: a worker's own limiter would apply whichever worker fetched a step, so two
+ * processes given different budgets would each spend their own.
+ */
+async function shareBudget(
+  client: RedisClient,
+  reconcile: Queue,
+  queue: string,
+  budget: { requests: number; windowMs: number },
+  given: boolean,
+): Promise<void> {
+  const meta = reconcile.toKey('meta');
+  const [max, duration] = (await client.eval(
+    "if redis.call('HEXISTS', KEYS[1], 'max') == 0 then redis.call('HSET', KEYS[1], 'max', ARGV[1], 'duration', ARGV[2]) end return redis.call('HMGET', KEYS[1], 'max', 'duration')",
+    1,
+    meta,
+    String(budget.requests),
+    String(budget.windowMs),
+  )) as [string | null, string | null];
+  const shared = { requests: Number(max), windowMs: Number(duration) };
+  if (given && (shared.requests !== budget.requests || shared.windowMs !== budget.windowMs))
+    throw new InboxError(
+      'budget_mismatch',
+      `The reconcilers of queue "${queue}" share one request budget, ${shared.requests} per ${shared.windowMs} ms, set by the first of them; this one was given ${budget.requests} per ${budget.windowMs} ms. Give every reconciler the same \`requestBudget\` (or none, to take the one set). To change it, stop them all, delete the fields max and duration of the Redis hash ${meta}, and start them with the new budget.`,
+      {
+        context: {
+          queue,
+          requests: budget.requests,
+          windowMs: budget.windowMs,
+          sharedRequests: shared.requests,
+          sharedWindowMs: shared.windowMs,
+          key: meta,
+        },
+      },
+    );
 }
 
 async function quit(client: RedisClient): Promise<void> {
@@ -433,6 +545,7 @@ export async function reconcileState(client: RedisClient, queue: string, form: n
     lastRunAt: time(raw.lastRunAt),
     requests: Number(raw.requests ?? 0),
     recovered: Number(raw.recovered ?? 0),
+    lagMs: raw.watermark ? Math.max(0, Date.now() - Number(raw.watermark)) : null,
   };
 }
 

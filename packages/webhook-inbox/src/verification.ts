@@ -7,7 +7,7 @@ import { createVerifier, isWebhookVerifyError, rejectionFor, SIGNATURE_HEADER } 
 import { webhookVerify, type FastifyWebhookRequest } from '@forms-api/webhook-verify/fastify';
 import { verifyWebhookRequest } from '@forms-api/webhook-verify/fetch';
 import { verifyNodeRequest, writeRejection } from '@forms-api/webhook-verify/node';
-import { flattenHeaders, type VerifiedDelivery } from './delivery.js';
+import { flattenHeaders, submissionKeyFor, type VerifiedDelivery } from './delivery.js';
 import { InboxError } from './errors.js';
 import type { InboxRejection } from './rejection-log.js';
 import { recordRejected } from './telemetry/metrics.js';
@@ -79,8 +79,8 @@ export async function verifyNode(
   config: ReceiveConfig,
 ): Promise<VerifiedDelivery | undefined> {
   try {
-    const { rawBody, signature } = await traceVerify(() => verifyNodeRequest(req, verifyOptions(config)));
-    return { rawBody, signature, headers: flattenHeaders(req.headers) };
+    const { rawBody, signature, payload } = await traceVerify(() => verifyNodeRequest(req, verifyOptions(config)));
+    return { rawBody, signature, headers: flattenHeaders(req.headers), submissionKey: submissionKeyFor(payload) };
   } catch (error) {
     const rejection = rejectionFor(error);
     // A misconfiguration webhook-verify names (a body parser ran first) is answered here, as JSON
@@ -116,7 +116,15 @@ export async function verifyFetch(request: Request, config: ReceiveConfig): Prom
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { ok: true, delivery: { rawBody: result.rawBody, signature: result.signature, headers } };
+  return {
+    ok: true,
+    delivery: {
+      rawBody: result.rawBody,
+      signature: result.signature,
+      headers,
+      submissionKey: submissionKeyFor(result.payload),
+    },
+  };
 }
 
 /**
@@ -152,6 +160,7 @@ export function fastifyDelivery(request: FastifyWebhookRequest): VerifiedDeliver
     rawBody: request.body,
     signature: request.headers[SIGNATURE_HEADER] as string,
     headers: flattenHeaders(request.headers),
+    submissionKey: submissionKeyFor(request.webhook),
   };
 }
 

@@ -65,6 +65,12 @@ export interface InboxWorkerOptions {
   /** How often this worker looks for jobs whose worker died. Default 30,000 ms (BullMQ's). */
   stalledIntervalMs?: number;
   /**
+   * How long the worker's claim on a submission lasts (taken as it runs a job whose receiver died
+   * before claiming): give the inbox's `dedupeWindowMs` (and the reconciler's `claimWindowMs`), so
+   * a claim neither outlives nor ends before theirs. Default 7 days, as theirs.
+   */
+  dedupeWindowMs?: number;
+  /**
    * Raw bytes of delivery bodies that the queue's retained completed jobs may keep, in all, so
    * `inbox replay --status completed` can run them again. Beyond it the oldest kept bodies are
    * dropped first (their headers and size stay); a body larger than the whole budget is dropped at
@@ -96,6 +102,7 @@ const WORKER_OPTIONS: Record<keyof InboxWorkerOptions, true> = {
   queue: true,
   lockDurationMs: true,
   stalledIntervalMs: true,
+  dedupeWindowMs: true,
   completedBodyBytes: true,
   onFailure: true,
   onRedisError: true,
@@ -125,6 +132,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     options.completedBodyBytes ?? DEFAULT_COMPLETED_BODY_BYTES,
     { allowZero: true },
   );
+  const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   const onFailure = options.onFailure ?? defaultFailureReport;
   if (options.secret !== undefined) assertSecret(options.secret);
   const verifyStored = options.secret === undefined ? undefined : storedBytesVerifier(options.secret);
@@ -192,12 +200,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     const holder =
       given.submissionKey === null
         ? (job.id as string)
-        : await claimSubmission(
-            client,
-            claimKey(prefix, given.submissionKey),
-            job.id as string,
-            DEFAULT_DEDUPE_WINDOW_MS,
-          );
+        : await claimSubmission(client, claimKey(prefix, given.submissionKey), job.id as string, dedupeWindowMs);
     const firstOfSubmission = holder === job.id;
     if (given.origin === 'reconcile' && !firstOfSubmission) {
       await job.log(`not run: its submission was claimed by ${holder}, which runs it`).catch(() => {});

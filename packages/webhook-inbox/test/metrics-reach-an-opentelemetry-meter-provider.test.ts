@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { createInbox, createInboxWorker, inboxMetrics, type Inbox, type InboxWorker } from '../src/index.js';
-import { recordReconciled } from '../src/telemetry/metrics.js';
+import { observeReconcileLag, recordReconciled } from '../src/telemetry/metrics.js';
 import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'metrics-otel';
@@ -93,7 +93,16 @@ describe('OpenTelemetry metrics', () => {
     });
     // What a reconciler's walk records (its own tests run one against a served list).
     recordReconciled(QUEUE, 3, 2);
+    // And the lag its state in Redis gives when collected (a form without a watermark has none).
+    const stopLag = observeReconcileLag(QUEUE, async () => [
+      { form: 11, lagMs: 90_000 },
+      { form: 12, lagMs: null },
+    ]);
     const all = await collect();
+    stopLag();
+    expect(all.get('forms_inbox.reconcile.lag')!.dataPoints.map((p) => [p.attributes, p.value])).toEqual([
+      [{ queue: QUEUE, form: '11' }, 90],
+    ]);
     expect(point(all.get('forms_inbox.deliveries.accepted'), { queue: QUEUE }).value).toBe(4);
     expect(point(all.get('forms_inbox.reconciled'), { queue: QUEUE }).value).toBe(3);
     expect(point(all.get('forms_inbox.recovered'), { queue: QUEUE }).value).toBe(2);

@@ -6,7 +6,9 @@ import {
   InboxError,
   type InboxDelivery,
   type InboxErrorKind,
+  type ReconcileState,
   type SubmissionCreatedPayload,
+  type VerifiedDelivery,
 } from '@forms-api/webhook-inbox';
 import { inboxHandler, inboxHealthHandler } from '@forms-api/webhook-inbox/fetch';
 
@@ -21,6 +23,7 @@ export const GET = inboxHealthHandler(inbox);
 export const worker = createInboxWorker({
   connection: { host: '127.0.0.1', port: 6379 },
   concurrency: 4,
+  dedupeWindowMs: 7 * 24 * 60 * 60 * 1000,
   async handler(delivery: InboxDelivery) {
     // A reconciled delivery has no webhook bytes: the handler narrows on `origin` to read them.
     if (delivery.origin === 'reconcile') {
@@ -50,3 +53,14 @@ export function kindOf(error: unknown): InboxErrorKind | 'other' {
   if (error.kind === 'redis_down') return 'other';
   return error.kind;
 }
+
+// How late the reconciler may be (null before its first walk), and a delivery handed to `enqueue`
+// with the submission key an adapter decoded.
+export const lagOf = (state: ReconcileState): number | null => state.lagMs;
+export const byHand: VerifiedDelivery = {
+  rawBody: new Uint8Array(),
+  signature: 'sha256=00',
+  headers: {},
+  submissionKey: '11:1',
+};
+export const mismatch: InboxErrorKind = 'budget_mismatch';

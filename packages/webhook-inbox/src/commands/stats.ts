@@ -34,7 +34,7 @@ export async function stats({ queue, client }: Session, { json, io, queue: name 
   );
   for (const state of reconcile)
     io.out(
-      `reconciler, form ${state.form}: every submission up to ${state.watermark ?? '(none yet)'} looked at; last walk ended ${state.lastRunAt ?? 'never'}; ${state.requests} requests, ${state.recovered} submissions recovered in all`,
+      `reconciler, form ${state.form}: every submission up to ${state.watermark ?? '(none yet)'} looked at${state.lagMs === null ? '' : ` (lag ${Math.round(state.lagMs / 1000)} s: a submission older than that was queued if no delivery had brought it)`}; last walk ended ${state.lastRunAt ?? 'never'}; ${state.requests} requests, ${state.recovered} submissions recovered in all`,
     );
   return 0;
 }

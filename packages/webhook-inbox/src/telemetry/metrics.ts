@@ -120,6 +120,15 @@ const INSTRUMENTS = {
     labels: ['queue'],
     description: 'Age of the oldest delivery waiting for a worker (0 when none waits), read from Redis when collected.',
   },
+  reconcileLag: {
+    kind: 'gauge',
+    prometheus: 'forms_inbox_reconcile_lag_seconds',
+    otel: 'forms_inbox.reconcile.lag',
+    unit: 's',
+    labels: ['queue', 'form'],
+    description:
+      "Now less the form's reconcile watermark: every submission older than it was looked at, and queued if no delivery had. About the grace plus up to an interval and a walk; growing means the walks fall behind. Read from Redis when collected.",
+  },
 } as const satisfies Record<
   string,
   {
@@ -138,22 +147,36 @@ type GaugeName = { [K in InstrumentName]: (typeof INSTRUMENTS)[K]['kind'] extend
 type Labels = Record<string, string>;
 
 /** The gauges' readings from the queues' snapshots: computed once for both exports. */
-function gaugeReadings(
-  read: Array<[Queue, QueueSnapshot]>,
-): Array<{ gauge: GaugeName; value: number; labels: Labels }> {
-  return read.flatMap(([queue, snapshot]) => [
-    ...QUEUE_STATES.map((name) => ({
-      gauge: 'queueJobs' as const,
-      value: snapshot.counts[name] ?? 0,
-      labels: { queue: queue.name, state: name },
+function gaugeReadings({ queues, lags }: Readings): Array<{ gauge: GaugeName; value: number; labels: Labels }> {
+  return [
+    ...queues.flatMap(([queue, snapshot]) => [
+      ...QUEUE_STATES.map((name) => ({
+        gauge: 'queueJobs' as const,
+        value: snapshot.counts[name] ?? 0,
+        labels: { queue: queue.name, state: name },
+      })),
+      { gauge: 'oldestWaitingAge' as const, value: snapshot.oldestWaitingAgeSeconds, labels: { queue: queue.name } },
+    ]),
+    ...lags.map(({ queue, form, seconds }) => ({
+      gauge: 'reconcileLag' as const,
+      value: seconds,
+      labels: { queue, form: String(form) },
     })),
-    { gauge: 'oldestWaitingAge' as const, value: snapshot.oldestWaitingAgeSeconds, labels: { queue: queue.name } },
-  ]);
+  ];
 }
 
 interface QueueSnapshot {
   counts: Record<string, number>;
   oldestWaitingAgeSeconds: number;
+}
+
+/** Each watched form's lag, as the reconcile state in Redis gives it (null: no watermark yet). */
+export type LagReader = () => Promise<ReadonlyArray<{ form: number; lagMs: number | null }>>;
+
+/** What one collection read from Redis. */
+interface Readings {
+  queues: Array<[Queue, QueueSnapshot]>;
+  lags: Array<{ queue: string; form: number; seconds: number }>;
 }
 
 type PrometheusInstrument = Counter<string> | Histogram<string> | Gauge<string>;
@@ -165,6 +188,8 @@ interface MetricsState {
   otel: { provider: MeterProvider; instruments: Record<InstrumentName, OtelInstrument> } | undefined;
   /** Queues of the inboxes and workers of this process, read at scrape time; counted by users. */
   queues: Map<Queue, number>;
+  /** The lag readers of this process's reconcilers, with their queue's name. */
+  lagReaders: Map<LagReader, string>;
 }
 
 // One state per process, shared by the ESM and CommonJS builds (an app may load both).
@@ -174,7 +199,13 @@ function state(): MetricsState {
   const holder = globalThis as { [STATE_KEY]?: MetricsState };
   if (!holder[STATE_KEY]) {
     const registry = new Registry();
-    holder[STATE_KEY] = { registry, prometheus: prometheusInstruments(registry), otel: undefined, queues: new Map() };
+    holder[STATE_KEY] = {
+      registry,
+      prometheus: prometheusInstruments(registry),
+      otel: undefined,
+      queues: new Map(),
+      lagReaders: new Map(),
+    };
   }
   return holder[STATE_KEY];
 }
@@ -299,18 +330,45 @@ export function observeQueue(queue: Queue): () => void {
   };
 }
 
-let pendingSnapshots: Promise<Array<[Queue, QueueSnapshot]>> | undefined;
+/** Reports the reconcile lag of each form `read` gives until the returned function is called. */
+export function observeReconcileLag(queue: string, read: LagReader): () => void {
+  otel(); // creates the observable gauges on the provider registered now
+  state().lagReaders.set(read, queue);
+  return () => void state().lagReaders.delete(read);
+}
+
+let pendingSnapshots: Promise<Readings> | undefined;
 
 /** One read of Redis for all the gauges collected at once (prom-client collects them concurrently). */
-function sharedSnapshots(): Promise<Array<[Queue, QueueSnapshot]>> {
+function sharedSnapshots(): Promise<Readings> {
   pendingSnapshots ??= snapshots().finally(() => {
     pendingSnapshots = undefined;
   });
   return pendingSnapshots;
 }
 
-/** The queues' figures from Redis; a queue whose Redis does not answer in time is left out of this scrape. */
-async function snapshots(): Promise<Array<[Queue, QueueSnapshot]>> {
+/** The queues' and reconcilers' figures from Redis; what does not answer in time is left out of this scrape. */
+async function snapshots(): Promise<Readings> {
+  // One reading per queue name: two reconcilers of a queue in one process report its forms once.
+  const readers = new Map<string, LagReader>();
+  for (const [read, queue] of state().lagReaders) if (!readers.has(queue)) readers.set(queue, read);
+  const [queues, lags] = await Promise.all([
+    queueSnapshots(),
+    Promise.all(
+      [...readers].map(async ([queue, read]) => {
+        try {
+          const forms = await withTimeout(read(), SCRAPE_TIMEOUT_MS, () => new Error('timeout'));
+          return forms.flatMap(({ form, lagMs }) => (lagMs === null ? [] : [{ queue, form, seconds: lagMs / 1000 }]));
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ]);
+  return { queues, lags: lags.flat() };
+}
+
+async function queueSnapshots(): Promise<Array<[Queue, QueueSnapshot]>> {
   // One snapshot per queue name: an inbox and a worker of the same queue in one process report it once.
   const byName = new Map<string, Queue>();
   for (const queue of state().queues.keys()) if (!byName.has(queue.name)) byName.set(queue.name, queue);
