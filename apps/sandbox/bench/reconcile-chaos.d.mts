@@ -32,7 +32,7 @@ export interface ReconcileChaosFigures {
   lost: number;
   /** Submissions whose webhook arrived after the reconciler had taken them. */
   lateWebhooks: number;
-  duplicatesDropped: { record: number; lateWebhook: number; rerun: number; claim: number };
+  duplicatesDropped: { record: number; lateWebhook: number; rerun: number };
   receiver: {
     arrived: number;
     answered: number;

@@ -278,7 +278,6 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
       firstJobs.set(run.key, new Map(firstJobs.get(run.key)).set(run.id, run.origin));
     const firstBy = (origin) => [...firstJobs.values()].filter((jobs) => [...jobs.values()].includes(origin)).length;
     const lateWebhooks = runs.filter((r) => r.origin === 'webhook' && !r.first);
-    const recoveredJobs = new Set(runs.filter((r) => r.origin === 'reconcile').map((r) => r.id));
     const lags = [...record.values()]
       .filter((r) => made.has(r.key))
       .map((r) => ({ ms: r.at - made.get(r.key), origin: r.origin, key: r.key }));
@@ -308,8 +307,6 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
         record: runs.length - record.size,
         lateWebhook: lateWebhooks.length,
         rerun: runs.length - new Set(runs.map((r) => r.id)).size,
-        // Reconciled jobs the worker's claim skipped: a webhook claimed the submission meanwhile.
-        claim: state.recovered - recoveredJobs.size,
       },
       // Webhooks that never reached the receiver (the sandbox recorded them failed).
       receiver: { ...receiver, unreachable: answers - receiver.answered },
@@ -342,7 +339,7 @@ export function formatReconcileChaos(f) {
   return [
     `answers ${f.answers}: handled once ${f.recorded.length} (in ${f.handlerRuns} handler runs), ${f.byWebhook} first by webhook, ${f.recovered} recovered by the reconciler`,
     `webhooks: ${f.receiver.stored} stored, ${f.failedWebhooks} failed (${f.receiver.down} while the receiver was down, ${f.receiver.refused} refused by the inbox while Redis was away, ${f.receiver.unreachable} never reached it; ${f.failedWebhooks - f.lost} of them stored all the same), ${f.receiver.held} held until a walk passed; ${f.lateWebhooks} arrived after the reconciler took their submission`,
-    `duplicates dropped: ${f.duplicatesDropped.record} by the handler's record (${f.duplicatesDropped.lateWebhook} late webhooks, ${f.duplicatesDropped.rerun} jobs run again), ${f.duplicatesDropped.claim} reconciled jobs skipped by the claim`,
+    `duplicates dropped: ${f.duplicatesDropped.record} by the handler's record (${f.duplicatesDropped.lateWebhook} late webhooks, ${f.duplicatesDropped.rerun} jobs run again)`,
     `worker ${f.killed.pid} SIGKILLed${f.killed.midJob ? ' mid-job' : ''} after ${f.killed.runsBefore} runs; Redis (AOF always) crashed and restarted during ${f.segments[3]} answers; dead letters ${f.deadLetters}`,
     `largest lag ${(f.largestLag.ms / 1000).toFixed(1)} s from created_at (seconds only) to the record, by ${f.largestLag.origin} (${f.largestLag.key})`,
     `reconciler requests ${f.reconciler.requests} in ${(f.durationMs / 1000).toFixed(1)} s: the budget of ${f.reconciler.budget.requests} per ${f.reconciler.budget.windowMs / 1000} s (the sandbox allows ${f.rateLimit.limit}) makes ${floorS.toFixed(1)} s their floor; one walk over every answer takes ${fewest}`,

@@ -116,7 +116,7 @@ export interface ReconcileState {
   lastRunAt: string | null;
   /** List and form requests made, in all. */
   requests: number;
-  /** Submissions queued by the reconciler, in all. */
+  /** Submissions the reconciler queued and claimed before any webhook, in all (counted as each is claimed). */
   recovered: number;
   /**
    * Now less the watermark, in ms (null without one): every submission older than the lag was
@@ -340,7 +340,13 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
           ...deliveryOptions,
           jobId,
         });
-        await claimSubmission(client, claimKey(prefix, candidate.key), jobId, claimWindowMs);
+        // Counted as recovered as it is claimed (one script): a step that fails later loses no count,
+        // and `stats` shows a long catch-up's progress. One a webhook claimed meanwhile is not ours.
+        const holder = await claimSubmission(client, claimKey(prefix, candidate.key), jobId, claimWindowMs, {
+          key: state,
+          field: 'recovered',
+        });
+        if (holder !== jobId) continue;
       }
       data.recovered.push({ key: candidate.key, id: candidate.id, createdAt: candidate.createdAt.toISOString() });
     }
@@ -363,7 +369,6 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       await client
         .multi()
         .hset(state, 'watermark', watermark ?? '', 'lastRunAt', String(Date.now()))
-        .hincrby(state, 'recovered', data.recovered.length)
         .sadd(formsKey, String(data.form))
         .exec();
     }
