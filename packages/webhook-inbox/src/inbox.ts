@@ -14,6 +14,7 @@ import {
   writeRefused,
   wroteTo,
   type InboxConnection,
+  type RedisClient,
 } from './connection.js';
 import { claimKey, claimSubmission } from './claims.js';
 import { jobIdFor, storeDelivery, submissionKeyOfBody, type VerifiedDelivery } from './delivery.js';
@@ -140,14 +141,13 @@ export function createInbox(options: InboxOptions): Inbox {
   const client = createRedisClient(options.connection, 'receiver');
   const queue = new Queue(queueName, { connection: client, prefix, telemetry: queueTelemetry() });
   const reportError = outageReporter(
+    client,
     options.onRedisError ??
       ((error) =>
         console.error(
           `[webhook-inbox] ${describeRedisError(client, error)}; deliveries are answered 503 until it takes them again.`,
         )),
   );
-  client.on('error', reportError.error);
-  client.on('ready', reportError.recovered);
   queue.on('error', reportError.error);
   const reconnectAfterTimeout = reconnector(client, enqueueTimeoutMs);
   const stopObserving = observeQueue(queue);
@@ -346,10 +346,14 @@ function keepFailed(failed: { ageSeconds?: number; count?: number }) {
     : { age: assertPositiveInteger('retention.failed.ageSeconds', failed.ageSeconds), ...count };
 }
 
-/** Reports the first error of an outage only: ioredis emits one for every reconnect attempt. */
-export function outageReporter(report: (error: Error) => void) {
+/**
+ * Reports the first error of an outage of `client` only (ioredis emits one for every reconnect
+ * attempt), and the outage over when it is ready again. Its `error` takes the errors of the queues
+ * and workers on the same connection too.
+ */
+export function outageReporter(client: RedisClient, report: (error: Error) => void) {
   let down = false;
-  return {
+  const reporter = {
     error: (error: Error) => {
       if (down) return;
       down = true;
@@ -359,4 +363,7 @@ export function outageReporter(report: (error: Error) => void) {
       down = false;
     },
   };
+  client.on('error', reporter.error);
+  client.on('ready', reporter.recovered);
+  return reporter;
 }

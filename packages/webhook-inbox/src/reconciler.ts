@@ -220,12 +220,11 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
 
   const client = createRedisClient(options.connection, 'worker');
   const reportError = outageReporter(
+    client,
     options.onRedisError ??
       ((error) =>
         console.error(`[webhook-inbox] reconciler: ${describeRedisError(client, error)}; waiting for it to recover.`)),
   );
-  client.on('error', reportError.error);
-  client.on('ready', reportError.recovered);
   const onError =
     options.onError ?? ((error: Error) => console.error(`[webhook-inbox] reconciler: ${error.message}; retried.`));
 

@@ -32,15 +32,14 @@ export class RedisReplayStore implements ReplayStore {
   constructor(options: RedisReplayStoreOptions) {
     this.#prefix = options.prefix ?? 'forms-webhook:replay:';
     this.#client = createRedisClient(options.connection, 'receiver');
-    const reportError = outageReporter(
+    outageReporter(
+      this.#client,
       options.onRedisError ??
         ((error) =>
           console.error(
             `[webhook-inbox] replay store: Redis at ${describeTarget(this.#client)} is unreachable (${error.message}).`,
           )),
     );
-    this.#client.on('error', reportError.error);
-    this.#client.on('ready', reportError.recovered);
   }
 
   /** True when this caller now holds `key` for `ttlMs`; false when someone already does. */

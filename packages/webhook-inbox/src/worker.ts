@@ -144,12 +144,11 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
 
   const client = createRedisClient(options.connection, 'worker');
   const reportError = outageReporter(
+    client,
     options.onRedisError ??
       ((error) =>
         console.error(`[webhook-inbox] worker: ${describeRedisError(client, error)}; waiting for it to recover.`)),
   );
-  client.on('error', reportError.error);
-  client.on('ready', reportError.recovered);
 
   // What the handler is given, less the run's own fields; the ids for the trace.
   type RunFields = 'id' | 'firstOfSubmission' | 'attempt' | 'maxAttempts' | 'signal';
