@@ -329,6 +329,7 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
       client,
       candidates.map((c) => claimKey(prefix, c.key)),
     );
+    const recoveredBefore = data.recovered.length;
     for (const [i, candidate] of candidates.entries()) {
       if (taken[i]) continue;
       if (!data.dryRun) {
@@ -351,7 +352,8 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
     }
     await client.hincrby(state, 'requests', 1 + formReads);
     // A dry run changes nothing, no metric either.
-    if (!data.dryRun) recordReconciled(queueName, candidates.length, candidates.filter((_, i) => !taken[i]).length);
+    // The metric counts what the state in Redis counts: submissions queued and claimed by the walk.
+    if (!data.dryRun) recordReconciled(queueName, candidates.length, data.recovered.length - recoveredBefore);
     if (!done) {
       // The next page is another step of the same job: through the rate limiter again, and the
       // walk's one id stays taken until it ends, so no second walk of the form starts meanwhile.

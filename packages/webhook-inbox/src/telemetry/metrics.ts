@@ -263,10 +263,10 @@ function otel(): Record<InstrumentName, OtelInstrument> {
 
 /** Adds one to a counter, in both exports. */
 function count(name: InstrumentName, labels: Labels): void {
-  (state().prometheus[name] as Counter<string>).inc(labels);
-  (otel()[name] as OtelCounter).add(1, labels);
+  add(name, 1, labels);
 }
 
+/** Adds to a counter, in both exports (nothing for 0). */
 function add(name: InstrumentName, value: number, labels: Labels): void {
   if (value === 0) return;
   (state().prometheus[name] as Counter<string>).inc(labels, value);
