@@ -2,7 +2,7 @@
 // exchange, and assertions that gather failures as values instead of throwing on the first one.
 import { formatErrors } from '@forms-api/spec/validator';
 import type { Ability } from '@forms-api/types';
-import { operationsOf, type SpecOperation } from './operations.js';
+import { operationsOf, pathValues, type SpecOperation } from './operations.js';
 import { askedPage, pageContradictions, paginatedOperations } from './page-invariants.js';
 import type { SpecArtifacts } from './spec.js';
 import {
@@ -498,22 +498,4 @@ function retryAfterMsOf(value: string | undefined): number | undefined {
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** What each path parameter of `op` was in the request (`identifies` -> raw value), read from the URL's last segments. */
-function pathValues(op: SpecOperation, url: string): Map<string, string> {
-  const template = op.path.split('/').filter(Boolean);
-  const actual = new URL(url).pathname.split('/').filter(Boolean).slice(-template.length);
-  const values = new Map<string, string>();
-  for (const [i, part] of template.entries()) {
-    const name = /^\{(.+)\}$/.exec(part)?.[1];
-    const identifies = name && op.parameters.find((p) => p.in === 'path' && p.name === name)?.identifies;
-    if (!identifies || actual[i] === undefined) continue;
-    try {
-      values.set(identifies, decodeURIComponent(actual[i]!));
-    } catch {
-      // A malformed escape names no parent to compare with.
-    }
-  }
-  return values;
 }

@@ -80,6 +80,28 @@ export function provenanceOf(
   return undefined;
 }
 
+/** A path segment of a URL decoded, or as it is when its escapes are malformed. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** What each path parameter of `op` that identifies something was in a request to `url` (`identifies` -> value), read from the URL's last segments. */
+export function pathValues(op: SpecOperation, url: string): Map<string, string> {
+  const template = op.path.split('/').filter(Boolean);
+  const actual = new URL(url).pathname.split('/').filter(Boolean).slice(-template.length);
+  const values = new Map<string, string>();
+  for (const [i, part] of template.entries()) {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    const identifies = name && op.parameters.find((p) => p.in === 'path' && p.name === name)?.identifies;
+    if (identifies && actual[i] !== undefined) values.set(identifies, decodedSegment(actual[i]!));
+  }
+  return values;
+}
+
 /** The value a link expression names: a path parameter of the request, or a JSON pointer into the response body. */
 export function linkValue(
   expression: string,

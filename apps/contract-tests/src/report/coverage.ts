@@ -3,7 +3,13 @@
 // exchanges counted by answer (accepted 2xx, refused 4xx/5xx). The items and totals follow the
 // shape `redocly drift --coverage-output` writes; everything in it comes from the spec or is a count.
 import type { Exchange } from '../model.js';
-import { operationsOf, responseSchemas, topLevelProperties, type SpecOperation } from '../operations.js';
+import {
+  decodedSegment,
+  operationsOf,
+  responseSchemas,
+  topLevelProperties,
+  type SpecOperation,
+} from '../operations.js';
 
 /** One thing the spec documents, as Redocly's coverage report names it. */
 export type CoverageItem =
@@ -120,14 +126,6 @@ function stateOf(bundle: Record<string, unknown>, op: SpecOperation): OperationS
 
 const isTemplate = (segment: string): boolean => /^\{[^}]+\}$/.test(segment);
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** The keys of a JSON object body; nothing for any other body (or one that is not JSON). */
 function bodyKeys(body: string | undefined): string[] {
   if (!body) return [];
@@ -170,7 +168,7 @@ export function createCoverageCollector(
       return undefined;
     }
     if (url.origin !== base.origin || !url.pathname.startsWith(basePath)) return undefined;
-    const segments = url.pathname.slice(basePath.length).split('/').filter(Boolean).map(decoded);
+    const segments = url.pathname.slice(basePath.length).split('/').filter(Boolean).map(decodedSegment);
     let best: { state: OperationState; literals: number } | undefined;
     for (const state of states) {
       if (state.op.method !== exchange.method.toUpperCase() || state.segments.length !== segments.length) continue;
