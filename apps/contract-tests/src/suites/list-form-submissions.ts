@@ -82,6 +82,30 @@ export function termsDrawnFrom(rows: readonly Submission[], limit: number): stri
   return terms;
 }
 
+/** A search that listed submissions none of whose answer values holds its term. */
+function observeMatchesNoValue(
+  ctx: CheckContext,
+  searched: string,
+  listed: readonly Submission[],
+  exchange: Exchange,
+  traits: readonly string[],
+): void {
+  ctx.observe(
+    'search-matches-no-value',
+    operationId,
+    `searching ${searched} lists ${listed.length} submission(s) with no value containing it`,
+    {
+      expected: 'only submissions whose answer values contain the term',
+      received: `ids ${listed
+        .slice(0, 5)
+        .map((s) => s.id)
+        .join(', ')}`,
+      exchange,
+      traits,
+    },
+  );
+}
+
 export const suite = handSuite({
   operationId,
   checks: [
@@ -282,22 +306,7 @@ export const suite = handSuite({
         for (const { term: probe, traits } of probes) {
           const result = await page(ctx, { search: probe, per_page: 100 });
           const wrong = result?.body.data.filter((s) => !answerText(s).includes(probe.toLowerCase())) ?? [];
-          if (result && wrong.length > 0) {
-            ctx.observe(
-              'search-matches-no-value',
-              operationId,
-              `searching "${probe}" lists ${wrong.length} submission(s) with no value containing it`,
-              {
-                expected: 'only submissions whose answer values contain the term',
-                received: `ids ${wrong
-                  .slice(0, 5)
-                  .map((s) => s.id)
-                  .join(', ')}`,
-                exchange: result.exchange,
-                traits,
-              },
-            );
-          }
+          if (result && wrong.length > 0) observeMatchesNoValue(ctx, `"${probe}"`, wrong, result.exchange, traits);
         }
       },
     },
@@ -321,21 +330,8 @@ export const suite = handSuite({
             [wrong.filter((s) => !inJsonOnly.includes(s)), []],
             [inJsonOnly, ['term-in-answer-json-only']],
           ] as const) {
-            if (listed.length === 0) continue;
-            ctx.observe(
-              'search-matches-no-value',
-              operationId,
-              `searching "${term}" (a word of the listed answers) lists ${listed.length} submission(s) with no value containing it`,
-              {
-                expected: 'only submissions whose answer values contain the term',
-                received: `ids ${listed
-                  .slice(0, 5)
-                  .map((s) => s.id)
-                  .join(', ')}`,
-                exchange: found.exchange,
-                traits,
-              },
-            );
+            if (listed.length > 0)
+              observeMatchesNoValue(ctx, `"${term}" (a word of the listed answers)`, listed, found.exchange, traits);
           }
           // When every hit fits in the page, every listed submission holding the term is among them.
           if (found.body.meta.total > hits.length) continue;
