@@ -4,11 +4,10 @@
 // CI. That seed is replayed through the explorer's createForm links on the sandbox behaving like
 // the service; the spec's own rule is tested in spec/test/bundle-holds-the-contract.test.ts.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, exploreSuite } from '../src/explore/explore.js';
-import { runTarget } from '../src/runner.js';
 import { loadSpec } from '../src/spec.js';
 import { startSandboxTarget } from '../src/targets/sandbox.js';
 import type { Target } from '../src/targets/target.js';
+import { replayExplorer } from './explore-replay.js';
 
 const spec = loadSpec();
 let target: Target;
@@ -20,12 +19,7 @@ afterAll(async () => {
 });
 
 it('the explorer finds nothing on createForm with the seed that drew a title of only spaces', async () => {
-  const suites = exploreSuite(spec, {
-    seed: 328423294,
-    budget: DEFAULT_EXPLORE_BUDGET,
-    timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
-  }).filter((suite) => suite.operationId === 'createForm');
-  const results = await runTarget(target, { spec, suites, signal: new AbortController().signal });
+  const results = await replayExplorer(spec, target, 328423294, 'createForm');
   expect(results.map((r) => r.name)).toContain(
     'explore: create, follow its links, delete it, then each link answers 404',
   );

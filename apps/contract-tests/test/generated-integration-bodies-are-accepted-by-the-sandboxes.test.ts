@@ -6,18 +6,13 @@
 // that first drew it is replayed through the explorer, on the sandbox behaving like the service.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_EXPLORE_BUDGET,
-  DEFAULT_EXPLORE_TIME_LIMIT_MS,
-  exploreSuite,
-  generatedBodyOf,
-} from '../src/explore/explore.js';
+import { generatedBodyOf } from '../src/explore/explore.js';
 import { schemaArbitraries } from '../src/explore/schema-arbitrary.js';
 import { operationsOf } from '../src/operations.js';
-import { runTarget } from '../src/runner.js';
 import { loadSpec } from '../src/spec.js';
 import { startSandboxTarget } from '../src/targets/sandbox.js';
 import type { Target } from '../src/targets/target.js';
+import { replayExplorer } from './explore-replay.js';
 
 const spec = loadSpec();
 const arbitraries = schemaArbitraries(spec.bundle);
@@ -75,12 +70,7 @@ describe.each(['contract', 'observed'] as const)('generated integration bodies o
   it.runIf(behaviour === 'observed')(
     'the explorer finds nothing on its integration operations with the seed that drew a header named "8"',
     async () => {
-      const suites = exploreSuite(spec, {
-        seed: 1482156862,
-        budget: DEFAULT_EXPLORE_BUDGET,
-        timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
-      }).filter((suite) => suite.operationId === 'createFormIntegration');
-      const results = await runTarget(target, { spec, suites, signal: new AbortController().signal });
+      const results = await replayExplorer(spec, target, 1482156862, 'createFormIntegration');
       expect(results.map((r) => r.name)).toContain(
         'explore: create, follow its links, delete it, then each link answers 404',
       );
