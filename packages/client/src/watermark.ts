@@ -11,11 +11,8 @@ export interface Watermark {
 }
 
 const IDS = /^\d+(?:,\d+)*$/;
+const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]00:?00)?$/;
 
-/**
- * A `since` option: a time (`YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ`, UTC), or a cursor an
- * export returned (`<time>#<id>,<id>`).
- */
 /**
  * The service's `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC; a `T`, fractions and a `Z` or zero offset
  * allowed) as milliseconds since the epoch, or NaN for any other text or a time that does not exist
@@ -29,8 +26,11 @@ export function serviceTime(text: unknown): number {
   const date = new Date(time);
   return date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59 ? NaN : time;
 }
-const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]00:?00)?$/;
 
+/**
+ * A `since` option: a time (`YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ`, UTC), or a cursor an
+ * export returned (`<time>#<id>,<id>`).
+ */
 export function parseSince(since: string): Watermark {
   const expected =
     'must be a time in UTC (`2026-11-28 10:00:00` or `2026-11-28T10:00:00Z`) or the `cursor` a previous export returned (`2026-11-28T10:00:00Z#1001,1002`).';
