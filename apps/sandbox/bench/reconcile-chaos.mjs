@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createFormsClient } from '@forms-api/client';
 import { startRedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { createInbox, createReconciler } from '@forms-api/webhook-inbox';
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
@@ -39,17 +40,8 @@ const BUDGET = { requests: 20, windowMs: 2_000 };
 const PER_PAGE = 20;
 // Shares of the answers: receiver up, down, up while a worker is killed, Redis crashed, up again.
 const SEGMENTS = [0.3, 0.2, 0.2, 0.15, 0.15];
-
-/** Resolves with the first truthy answer of `check`, asked every `everyMs`. */
-async function until(what, check, timeoutMs = 120_000, everyMs = 20) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await check();
-    if (answer) return answer;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+// How long a stage of the run may take, and how often it is looked at.
+const WAIT = { timeoutMs: 120_000, everyMs: 20 };
 
 /** Every handler run the workers wrote, by file (one per worker process). */
 function readRuns(dir) {
@@ -111,7 +103,7 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
       };
       // A deadline of its own too: a state read waiting for Redis must not hold the answer.
       await Promise.race([
-        until('a walk past a held webhook', passed, 4_000).catch(() => {}),
+        until('a walk past a held webhook', passed, { timeoutMs: 4_000, everyMs: 20 }).catch(() => {}),
         new Promise((resolve) => setTimeout(resolve, 4_000)),
       ]);
     }
@@ -192,8 +184,8 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
       await until(
         'the webhooks of the segment',
         async () => receiver.answered >= submitted || (await events()).length >= submitted,
-        120_000,
-        200, // the events are read through the rate limit the reconciler spends too
+        // the events are read through the rate limit the reconciler spends too
+        { timeoutMs: 120_000, everyMs: 200 },
       );
     };
     const sizes = SEGMENTS.map((share) => Math.round(answers * share));
@@ -209,7 +201,7 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
     const kill = (async () => {
       const live = () => workers.filter((w) => w.child.exitCode === null);
       const midJob = () => live().find((w) => readRuns(runsDir).inJob.get(w.child.pid));
-      await until('a worker in a job', () => segmentDone || midJob() !== undefined);
+      await until('a worker in a job', () => segmentDone || midJob() !== undefined, WAIT);
       const victim = midJob() ?? live()[0];
       const pid = victim.child.pid;
       const midJobAtKill = readRuns(runsDir).inJob.get(pid) ?? false;
@@ -227,14 +219,18 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
     await redis.stop('SIGKILL');
     await submit(sizes[3]);
     await startAgain(redis, log);
-    await until('the inbox writing to Redis again', async () => (await inbox.health()).ok);
+    await until('the inbox writing to Redis again', async () => (await inbox.health()).ok, WAIT);
     log('reconcile chaos: Redis crashed during a segment of answers and started again');
     await submit(sizes[4]);
 
-    const sent = await until('an event for every webhook', async () => {
-      const list = await events();
-      return list.length === answers && list;
-    });
+    const sent = await until(
+      'an event for every webhook',
+      async () => {
+        const list = await events();
+        return list.length === answers && list;
+      },
+      WAIT,
+    );
     const made = new Map();
     for await (const item of client.submissions.iterate(FORM, { status: 'completed' }))
       if (String(item.data[nameField]).startsWith(`${MARKER} `))
@@ -244,16 +240,23 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
       const recorded = new Set(readRuns(runsDir).runs.map((r) => r.key));
       return [...made.keys()].filter((key) => !recorded.has(key));
     };
-    await until('every submission made in the handler record', () => missing().length === 0, 60_000).catch(() => {
+    await until('every submission made in the handler record', () => missing().length === 0, {
+      timeoutMs: 60_000,
+      everyMs: 20,
+    }).catch(() => {
       throw new Error(`${missing().length} of ${made.size} submissions never reached the handler: ${missing()}`);
     });
     const durationMs = Date.now() - started;
     // The walk under way now ends (and counts what it queued) before any other starts; those find
     // every submission claimed. Then nothing pending: every job queued has run or was skipped.
-    await until('a walk ended after the last record', async () => {
-      const { lastRunAt } = await reconciler.state(FORM);
-      return lastRunAt !== null && Date.parse(lastRunAt) >= started + durationMs;
-    });
+    await until(
+      'a walk ended after the last record',
+      async () => {
+        const { lastRunAt } = await reconciler.state(FORM);
+        return lastRunAt !== null && Date.parse(lastRunAt) >= started + durationMs;
+      },
+      WAIT,
+    );
     await reconciler.close();
     const quiet = { out: () => {}, err: () => {} };
     if ((await runInboxCli(['drain', '--redis', redis.url, '--queue', QUEUE], quiet)) !== 0)

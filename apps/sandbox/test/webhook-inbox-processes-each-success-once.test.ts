@@ -9,6 +9,7 @@ import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '@f
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
 import type { SandboxHandle } from '../src/index.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { call, sandbox } from './support.js';
 
 const SECRET = 'whsec_sandbox_inbox_secret';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   });
   receiver = createServer(inboxMiddleware(inbox));
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  await until(async () => (await inbox!.health()).ok);
+  await until('the inbox healthy', async () => (await inbox!.health()).ok, WAIT);
   sb = await sandbox();
 });
 
@@ -51,13 +52,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const WAIT = { timeoutMs: 20_000 };
 
 describe('the sandbox and the webhook inbox', () => {
   it('processes every delivery the sandbox recorded as success exactly once, and none it recorded as failed', async () => {
@@ -88,7 +83,7 @@ describe('the sandbox and the webhook inbox', () => {
     await redis!.stop('SIGKILL');
     expect(await submit(20, 'outage')).toEqual(Array(20).fill(200));
     await redis!.start();
-    await until(async () => (await inbox!.health()).ok);
+    await until('the inbox healthy', async () => (await inbox!.health()).ok, WAIT);
     expect(await submit(30, 'after')).toEqual(Array(30).fill(200));
 
     const events = (
@@ -103,7 +98,7 @@ describe('the sandbox and the webhook inbox', () => {
     expect(successes.every((e) => e.response_code === 202)).toBe(true);
     expect(events.filter((e) => e.status === 'failed').every((e) => e.response_code === 503)).toBe(true);
 
-    await until(() => processed.length >= successes.length);
+    await until('every success processed', () => processed.length >= successes.length, WAIT);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(processed).toHaveLength(successes.length);
     expect(new Set(processed).size).toBe(processed.length);

@@ -19,6 +19,7 @@ import {
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import type { SandboxHandle } from '../src/index.js';
 import { call, sandbox } from './support.js';
 
@@ -72,13 +73,8 @@ afterAll(async () => {
   await redis?.close();
 });
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+// Each stage of the run may take this long on a loaded machine.
+const WAIT = { timeoutMs: 60_000 };
 
 describe('the reconciler beside the webhook inbox, against the observed sandbox', () => {
   it('runs every submission once, recovering exactly those whose webhook failed', async () => {
@@ -130,7 +126,7 @@ describe('the reconciler beside the webhook inbox, against the observed sandbox'
       ).body as Array<{ status: string }>;
     const phase = async (marker: string, sent: number) => {
       await submit(8, marker);
-      await until(`the webhooks of ${marker}`, async () => (await events()).length === sent);
+      await until(`the webhooks of ${marker}`, async () => (await events()).length === sent, WAIT);
     };
     await phase('up', 8);
     receiverDown = true;
@@ -144,10 +140,14 @@ describe('the reconciler beside the webhook inbox, against the observed sandbox'
     // Every submission made now is older than the grace at the next walk: wait until a walk has
     // passed them all (the watermark) and the queue has run what it holds.
     const madeBy = Date.now();
-    await until('a walk past every submission', async () => {
-      const { watermark } = await reconciler!.state(FORM);
-      return watermark !== null && Date.parse(watermark) >= madeBy;
-    });
+    await until(
+      'a walk past every submission',
+      async () => {
+        const { watermark } = await reconciler!.state(FORM);
+        return watermark !== null && Date.parse(watermark) >= madeBy;
+      },
+      WAIT,
+    );
     // Every recovered job was queued before the watermark moved: drain waits for them to run.
     const drained = await runInboxCli(['drain', '--redis', redis!.url, '--queue', 'sandbox'], {
       out: () => {},
