@@ -377,6 +377,7 @@ export class CheckContext {
         traits,
       );
     }
+    this.target.coverage?.judged(operationId, 'schema');
     if (status === 200 && result.valid) {
       this.#checkPage(exchange, operationId, parsed.value, traits);
       this.#checkRowsBelong(exchange, operationId, parsed.value, traits);
@@ -414,6 +415,7 @@ export class CheckContext {
    */
   #checkPage(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
     if (!paginatedOperations(this.spec.bundle, this.operations()).has(operationId)) return;
+    this.target.coverage?.judged(operationId, 'page');
     const asked = this.target.kind === 'mock' ? undefined : askedPage(exchange.url);
     const found = pageContradictions(body, asked);
     if (found.length === 0) return;
@@ -435,6 +437,7 @@ export class CheckContext {
     if (!op?.rowIdentifying || this.target.kind === 'mock') return;
     const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(rows)) return;
+    this.target.coverage?.judged(operationId, 'rows');
     const parents = pathValues(op, exchange.url);
     const strays: string[] = [];
     for (const { name, identifies } of op.rowIdentifying) {
