@@ -18,7 +18,7 @@ const OTHER_USER = "explore: another user's token is refused by every read of th
 async function explored(
   behaviour: 'contract' | 'observed',
   seed: number,
-  fault?: 'new-form-lists-old-submissions' | 'access-cached-per-resource',
+  fault?: 'new-form-lists-old-submissions' | 'new-form-lists-old-integrations' | 'access-cached-per-resource',
 ) {
   const operations: readonly string[] | undefined = fault ? FAULT_CATALOGUE[fault].operations : undefined;
   const target = await startSandboxTarget({ behaviour, proxyPass: false, ...(fault ? { faults: [fault] } : {}) });
@@ -51,7 +51,7 @@ describe('fresh resources and another user', () => {
 
   for (const behaviour of ['contract', 'observed'] as const)
     for (const seed of [3, 27]) {
-      it(`finds a new form listing old submissions and access remembered per resource on the ${behaviour} sandbox (seed ${seed})`, async () => {
+      it(`finds a new form listing old submissions or integrations, and access remembered per resource, on the ${behaviour} sandbox (seed ${seed})`, async () => {
         console.log(`${behaviour} sandbox, explorer seed ${seed}`);
         const healthy = await explored(behaviour, seed);
         expect(
@@ -60,6 +60,10 @@ describe('fresh resources and another user', () => {
         expect(healthy.map((r) => r.name)).toEqual(expect.arrayContaining([FRESH, OTHER_USER]));
         const fresh = await explored(behaviour, seed, 'new-form-lists-old-submissions');
         expect(fresh.find((r) => r.name === FRESH && r.outcome === 'failed')?.reason).toMatch(
+          /fresh-resource-has-children: form \d+, just made by createForm, lists \d+ row/,
+        );
+        const integrations = await explored(behaviour, seed, 'new-form-lists-old-integrations');
+        expect(integrations.find((r) => r.name === FRESH && r.outcome === 'failed')?.reason).toMatch(
           /fresh-resource-has-children: form \d+, just made by createForm, lists \d+ row/,
         );
         const cached = await explored(behaviour, seed, 'access-cached-per-resource');

@@ -35,6 +35,7 @@ export const SANDBOX_FAULTS = [
   'token-id-only',
   'new-form-lists-old-submissions',
   'access-cached-per-resource',
+  'new-form-lists-old-integrations',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -87,7 +88,7 @@ const keptMembers = new Set<string>();
 /** The submission rows each sandbox (by its host) first listed, for the stale list fault. */
 const firstListed = new Map<string, unknown>();
 
-/** `<host> <form id>` of each form a sandbox (by its host) created during the run, for new-form-lists-old-submissions. */
+/** `<host> <form id>` of each form a sandbox (by its host) created during the run, for the new-form-lists-old-* faults. */
 const createdForms = new Set<string>();
 
 /** `<host> form <id or slug>` / `<host> workspace <id>` a member was let into, for access-cached-per-resource. */
@@ -555,6 +556,31 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
           ? sandbox.tokenReaching(id, abilities.slice(0, 1))
           : sandbox.tokenInWorkspace(Number(id), abilities.slice(0, 1));
       if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'new-form-lists-old-integrations': {
+    name: 'new-form-lists-old-integrations',
+    foundByExplorer: true,
+    description:
+      "a form created during the run lists another form's integrations as its own, as if left behind by a deleted form whose id it reused",
+    // The explorer's fresh-resource check finds it: a form it just made must list none.
+    operations: ['listFormIntegrations'],
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'listFormIntegrations') return;
+      const form = segments(req)[2]!;
+      if (!createdForms.has(`${req.headers.host ?? ''} ${form}`)) return;
+      const older = sandbox.siblingFormWithIntegrations(form);
+      if (older !== undefined) req.path = `/open/forms/${older}/integrations`;
+    },
+    response(req, res) {
+      if (answered('createForm', req, res)) {
+        const id = JSON.parse(res.body)?.form?.id;
+        if (id !== undefined) createdForms.add(`${req.headers.host ?? ''} ${String(id)}`);
+      } else if (answered('listFormIntegrations', req, res)) {
+        const form = segments(req)[2]!;
+        if (createdForms.has(`${req.headers.host ?? ''} ${form}`))
+          editJson(res, (body) => body.forEach((i: { form_id: unknown }) => (i.form_id = Number(form))));
+      }
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
