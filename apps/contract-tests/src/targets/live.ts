@@ -27,6 +27,7 @@ const SETTINGS = {
   tokenWithoutManageIntegrations: 'string',
   tokenWithoutAbilities: 'string',
   tokenIntegrationsOnly: 'string',
+  otherUserToken: 'string',
   webhookReceiverUrl: 'url',
   webhookReceiverPort: 'port',
 } as const;

@@ -56,6 +56,8 @@ export async function startSandboxTarget(
         : {}),
       tokenWithoutAbilities: sandbox.tokens.none,
       tokenIntegrationsOnly: sandbox.tokens.integrations,
+      // The seed's outsider: a user of other workspaces, no member of the target's.
+      otherUserToken: sandbox.tokens.outsider,
     };
     const submissionId = await firstSubmissionId(sandbox.baseUrl, tokens.token, form.id);
     const secrets = tokenSecrets(tokens);

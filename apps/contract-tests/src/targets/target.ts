@@ -22,6 +22,11 @@ export const TOKEN_ROLES = {
   tokenWithoutAbilities: { carries: [] },
   /** manage-integrations alone (its user may still list submissions: ledger submissions-read-with-manage-integrations). */
   tokenIntegrationsOnly: { carries: ['manage-integrations'] },
+  /**
+   * A token with every ability, of another user: no member of the target's workspace. The explorer
+   * sends it to every read of the target's workspace and forms, which must refuse it.
+   */
+  otherUserToken: { carries: ABILITIES },
 } as const satisfies Record<string, { carries: readonly Ability[] }>;
 
 export type TokenName = keyof typeof TOKEN_ROLES;
