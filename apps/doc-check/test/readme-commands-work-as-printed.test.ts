@@ -190,6 +190,25 @@ const RUNS: Record<string, Record<string, Run>> = {
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/contract-tests/README.md': {
+    'pnpm --filter @forms-api/contract-tests fault-seeds --deep                # the deep faults, seeds 1 to 10\npnpm --filter @forms-api/contract-tests fault-seeds --seeds 2 --fault unsorted --behaviour observed':
+      {
+        kind: 'lines',
+        lines: {
+          // The sweep takes minutes: up once its first verdict is printed.
+          'pnpm --filter @forms-api/contract-tests fault-seeds --deep                # the deep faults, seeds 1 to 10':
+            {
+              kind: 'starts',
+              place: 'root',
+              ready: /^seed 1 contract [\w-]+ ✓ explore: /m,
+              timeoutMs: 180_000,
+            },
+          'pnpm --filter @forms-api/contract-tests fault-seeds --seeds 2 --fault unsorted --behaviour observed': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 180_000,
+          },
+        },
+      },
     'pnpm --filter @forms-api/contract-tests contract --target sandbox --seed 18 --explore-budget 60': {
       kind: 'finishes',
       place: 'root',
