@@ -72,7 +72,6 @@ export function connect(options: FormsClientOptions) {
     client,
     scope: { basePath: client.basePath, redact: createRedactor(client.token), now: client.clock.now },
     pacer: resolvePacing(options.pacing),
-    retained: new WeakMap(),
   };
   return { client, raw, ctx, call: createCaller(raw, ctx) };
 }
