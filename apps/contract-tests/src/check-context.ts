@@ -182,15 +182,8 @@ export class CheckContext {
    */
   async send(call: () => Promise<unknown>): Promise<Exchange> {
     if (this.signal.aborted && !this.cleaningUp) throw new SkipCheck('interrupted');
-    const mark = this.recorder.size;
-    let thrown: unknown;
-    try {
-      await call();
-    } catch (error) {
-      // Parse or transport errors are visible in the recorded exchange; a body over the cap is marked on it.
-      thrown = error;
-    }
-    const exchange = this.recorder.answerSince(mark, thrown, this.target.pacer !== undefined);
+    // Parse or transport errors are visible in the recorded exchange.
+    const { answer: exchange } = await this.recorder.answer(this.target.pacer !== undefined, call);
     if (!exchange) throw new CheckFailed([{ kind: 'transport', message: 'the client sent no request' }]);
     return exchange;
   }

@@ -27,14 +27,6 @@ async function tenant(handle: (req: IncomingMessage, res: ServerResponse) => voi
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-/** One call the way a check makes it: its answer, and what the client threw. */
-async function send(recorder: ExchangeRecorder, call: () => Promise<unknown>, paced = false) {
-  const mark = recorder.size;
-  let thrown: unknown;
-  await call().catch((error: unknown) => (thrown = error));
-  return { answer: recorder.answerSince(mark, thrown, paced), thrown };
-}
-
 const getForm = { params: { path: { form: 1 } } };
 
 describe("a request of the suite goes through the client's transport alone", () => {
@@ -44,7 +36,7 @@ describe("a request of the suite goes through the client's transport alone", () 
     });
     const recorder = new ExchangeRecorder();
     const client = createHttpClient({ baseUrl, token: 't0ken', recorder });
-    const { answer, thrown } = await send(recorder, () => client.GET('/open/forms/{form}', getForm));
+    const { answer, thrown } = await recorder.answer(false, () => client.GET('/open/forms/{form}', getForm));
     expect(isFormsApiError(thrown) && thrown.kind).toBe('timeout');
     expect(answer?.status).toBeUndefined();
     expect(answer?.transportError).toBe(`TimeoutError: No response within ${REQUEST_TIMEOUT_MS} ms.`);
@@ -70,7 +62,7 @@ describe("a request of the suite goes through the client's transport alone", () 
     });
     const recorder = new ExchangeRecorder();
     const client = createHttpClient({ baseUrl, token: 't0ken', recorder });
-    const { answer, thrown } = await send(recorder, () => client.GET('/open/forms/{form}', getForm));
+    const { answer, thrown } = await recorder.answer(false, () => client.GET('/open/forms/{form}', getForm));
     expect(isFormsApiError(thrown) && thrown.kind).toBe('response_too_large');
     expect(answer).toMatchObject({ status: 200, responseBodyLimit: MAX_RESPONSE_BYTES });
     expect(recorder.last()).toBe(answer);
@@ -87,7 +79,7 @@ describe("a request of the suite goes through the client's transport alone", () 
       );
       const recorder = new ExchangeRecorder();
       const client = createHttpClient({ baseUrl, token: 't0ken', recorder });
-      const { answer } = await send(recorder, () => client.GET('/open/forms/{form}', getForm));
+      const { answer } = await recorder.answer(false, () => client.GET('/open/forms/{form}', getForm));
       expect(answer).toMatchObject({ status, responseBody: '{"message":"no"}' });
       expect(answer?.rateLimited).toBeUndefined();
       expect(received).toHaveLength(1);
@@ -134,7 +126,7 @@ describe("a request of the suite goes through the client's transport alone", () 
     const pacer = createRequestPacer({ requestsPerMinute: 6000, max429Retries: 2 });
     const recorder = new ExchangeRecorder();
     const client = createHttpClient({ baseUrl, token: 't0ken', recorder, pacer });
-    const { answer } = await send(recorder, () => client.GET('/open/forms/{form}', getForm), true);
+    const { answer } = await recorder.answer(true, () => client.GET('/open/forms/{form}', getForm));
     expect(received).toHaveLength(3);
     expect(answer).toMatchObject({ status: 429, rateLimited: { refusals: 3 } });
   });

@@ -78,15 +78,12 @@ async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> 
       ...(ctx.target.pacer ? { pacer: ctx.target.pacer } : {}),
       ...(ctx.target.traffic ? { traffic: ctx.target.traffic } : {}),
     });
-    let thrown: unknown;
-    await (client.GET as (path: string, init: object) => Promise<{ response: Response }>)(
-      `${target.pathname}${target.search}`,
-      { parseAs: 'stream', signal: ctx.signal },
-    ).then(
-      ({ response }) => response.body?.cancel(),
-      (error: unknown) => (thrown = error),
+    const get = client.GET as (path: string, init: object) => Promise<{ response: Response }>;
+    const { answer: stored, thrown } = await recorder.answer(ctx.target.pacer !== undefined, () =>
+      get(`${target.pathname}${target.search}`, { parseAs: 'stream', signal: ctx.signal }).then(({ response }) =>
+        response.body?.cancel(),
+      ),
     );
-    const stored = recorder.answerSince(0, thrown, ctx.target.pacer !== undefined);
     if (stored?.status === undefined)
       return {
         kind: 'error',

@@ -32,14 +32,21 @@ export class ExchangeRecorder {
   }
 
   /**
-   * The answer of the call that began at `mark`: its last exchange, with what the client said of
-   * it. `thrown`: what the call threw (a body over the client's cap is marked with the cap);
-   * `paced`: a 429 is then one the pacer stopped waiting out, with the 429s it met counted.
+   * Runs one client call; its answer is its last exchange, with what the client said of it: a body
+   * over the client's cap is marked with the cap, and with `paced` a 429 is one the pacer stopped
+   * waiting out, with the 429s it met counted. `thrown`: what the call threw.
    */
-  answerSince(mark: number, thrown: unknown, paced: boolean): Exchange | undefined {
+  async answer(paced: boolean, call: () => Promise<unknown>): Promise<{ answer?: Exchange; thrown?: unknown }> {
+    const mark = this.size;
+    let thrown: unknown;
+    try {
+      await call();
+    } catch (error) {
+      thrown = error;
+    }
     const sent = this.since(mark);
     const last = sent.at(-1);
-    if (!last) return undefined;
+    if (!last) return { thrown };
     let answer = last;
     const limit = isFormsApiError(thrown) && thrown.kind === 'response_too_large' ? thrown.context.limit : undefined;
     if (limit !== undefined) answer = { ...answer, responseBodyLimit: limit };
@@ -49,7 +56,7 @@ export class ExchangeRecorder {
       answer = { ...answer, rateLimited: { refusals } };
     }
     this.#exchanges[mark + sent.length - 1] = answer;
-    return answer;
+    return { answer, thrown };
   }
 }
 
@@ -68,7 +75,7 @@ function describeTransportError(error: unknown): string {
  * response bytes the client read (within its cap and timeout) once it stops reading. It neither
  * bounds nor resends anything: the client does.
  */
-export function recordingFetch(
+function recordingFetch(
   recorder: ExchangeRecorder,
   extraHeaders: Record<string, string>,
   traffic?: TrafficMeter,
@@ -137,7 +144,7 @@ export function recordingFetch(
         headers: response.headers,
       });
     } catch (error) {
-      // A status a Response cannot carry: recorded as it came, then the client fails on it.
+      // A status a Response cannot carry (999): recorded as it came; the client takes it for no answer.
       await reader.cancel().catch(() => {});
       record({ ...answer, responseBody: '' });
       throw error;

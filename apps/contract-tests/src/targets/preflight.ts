@@ -92,14 +92,12 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
   /** Sends one probe: its answer, or the setting to fix thrown, or ABORTED on Ctrl-C. */
   const ask = async (probe: Probe): Promise<Answer | typeof ABORTED> => {
     const request = `GET ${probe.path.replace(/\?.*/, '')}`;
-    const mark = recorder.size;
-    let thrown: unknown;
     // The probe's path carries its query: it is sent as written.
-    await (client.GET as (path: string, init: object) => Promise<unknown>)(probe.path, signal ? { signal } : {}).catch(
-      (error: unknown) => (thrown = error),
+    const get = client.GET as (path: string, init: object) => Promise<unknown>;
+    const { answer, thrown } = await recorder.answer(target.pacer !== undefined, () =>
+      get(probe.path, signal ? { signal } : {}),
     );
     if (signal?.aborted) return ABORTED;
-    const answer = recorder.answerSince(mark, thrown, target.pacer !== undefined);
     if (answer?.status === undefined) {
       // The client's network error keeps the cause's code (ECONNREFUSED), nothing else of it.
       const cause = (thrown as { cause?: { code?: unknown } } | undefined)?.cause?.code;
