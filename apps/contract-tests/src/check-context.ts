@@ -118,7 +118,7 @@ export class CheckContext {
       recorder: this.recorder,
       ...(resolved ? { token: resolved } : {}),
       ...(headers ? { headers } : {}),
-      ...(this.target.pacing ? { pacing: this.target.pacing } : {}),
+      ...(this.target.pacer ? { pacer: this.target.pacer } : {}),
       ...(this.target.traffic ? { traffic: this.target.traffic } : {}),
     });
   }
@@ -182,13 +182,8 @@ export class CheckContext {
    */
   async send(call: () => Promise<unknown>): Promise<Exchange> {
     if (this.signal.aborted && !this.cleaningUp) throw new SkipCheck('interrupted');
-    const mark = this.recorder.size;
-    try {
-      await call();
-    } catch {
-      // Parse or transport errors are visible in the recorded exchange.
-    }
-    const exchange = this.recorder.since(mark).at(-1);
+    // Parse or transport errors are visible in the recorded exchange.
+    const { answer: exchange } = await this.recorder.answer(this.target.pacer !== undefined, call);
     if (!exchange) throw new CheckFailed([{ kind: 'transport', message: 'the client sent no request' }]);
     return exchange;
   }
@@ -479,7 +474,7 @@ export class CheckContext {
  * never as a status the contract does not expect (so never as drift, known or new).
  */
 export function rateLimitedFailure(exchange: Exchange, operationId: string | undefined): Failure {
-  const retryAfter = exchange.rateLimited?.retryAfterMs ?? retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
+  const retryAfter = retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
   const asked =
     retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
   const why = exchange.rateLimited

@@ -70,7 +70,7 @@ export function connect(options: FormsClientOptions) {
   const raw = createClient<paths>({ baseUrl: client.baseUrl, headers });
   const ctx: ClientContext = {
     client,
-    scope: { basePath: client.basePath, redact: createRedactor(client.token), now: client.clock.now },
+    scope: { basePath: client.basePath, redact: createRedactor(client.token ?? []), now: client.clock.now },
     pacer: resolvePacing(options.pacing),
   };
   return { client, raw, ctx, call: createCaller(raw, ctx) };
