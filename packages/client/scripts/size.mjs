@@ -45,9 +45,9 @@ import { fileURLToPath } from 'node:url';
 // source can abort it): 0.04 kB less (20.36 kB).
 // A client without a token (`token: null`) and a pacer that spaces only a service reporting a
 // limit (`onlyWhenLimited`), so the contract suite sends through the client instead of a fetch
-// stack of its own (issue 31): 0.12 kB (20.48 kB with the WeakMap gone); the budget moves to 20.6 kB for it.
+// stack of its own (issue 31): 0.13 kB (20.49 kB with the WeakMap gone), within the budget.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.6 * 1024;
+const BUDGET_BYTES = 20.5 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({
