@@ -36,6 +36,7 @@ export const SANDBOX_FAULTS = [
   'new-form-lists-old-submissions',
   'access-cached-per-resource',
   'new-form-lists-old-integrations',
+  'past-the-end-claims-the-last-page',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -581,6 +582,22 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
         if (createdForms.has(`${req.headers.host ?? ''} ${form}`))
           editJson(res, (body) => body.forEach((i: { form_id: unknown }) => (i.form_id = Number(form))));
       }
+    },
+  },
+  'past-the-end-claims-the-last-page': {
+    name: 'past-the-end-claims-the-last-page',
+    description:
+      'a page asked for past the end of a paginated list answers with no rows but says it is the last page (current_page clamped)',
+    // The check that reads every list at the bounds it reports asks for the page after the last;
+    // the page invariants judge that answer against the page asked for.
+    operations: ['listWorkspaceForms', 'listFormSubmissions'],
+    response(req, res) {
+      if (!answered('listWorkspaceForms', req, res) && !answered('listFormSubmissions', req, res)) return;
+      editJson(res, (body) => {
+        const { total, per_page: size, current_page: page } = body.meta;
+        const last = Math.max(1, Math.ceil(total / size));
+        if (body.data.length === 0 && page > last) body.meta.current_page = last;
+      });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
