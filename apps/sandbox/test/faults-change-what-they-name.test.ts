@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { verify } from '@forms-api/webhook-verify';
 import { describe, expect, it } from 'vitest';
 import { FAULT_CATALOGUE, SANDBOX_FAULTS, type SandboxFault } from '../src/index.js';
-import { call as callSandbox, fieldIds, receiver, sandbox } from './support.js';
+import { call as callSandbox, fieldIds, receiver, sandbox, wholeForm } from './support.js';
 
 type Sandbox = Awaited<ReturnType<typeof sandbox>>;
 
@@ -210,23 +210,7 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
 async function newForm(sb: Sandbox): Promise<number> {
   const created = await call(sb.baseUrl, 'POST', '/open/forms', {
     token: sb.tokens.all,
-    body: {
-      title: 'Fresh',
-      workspace_id: 1,
-      visibility: 'public',
-      language: 'en',
-      theme: 'default',
-      presentation_style: 'classic',
-      width: 'centered',
-      size: 'md',
-      border_radius: 'small',
-      dark_mode: 'auto',
-      color: '#3B82F6',
-      uppercase_labels: false,
-      no_branding: false,
-      transparent_background: false,
-      properties: [{ id: '3700d380-197b-47b9-a008-3acc31bbd506', name: 'Name', type: 'text', required: true }],
-    },
+    body: { ...wholeForm('Fresh'), workspace_id: 1 },
   });
   return created.body.form.id;
 }

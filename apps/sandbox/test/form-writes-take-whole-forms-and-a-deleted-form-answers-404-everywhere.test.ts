@@ -4,30 +4,13 @@
 // Every answer is validated against the spec.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../src/index.js';
-import { call, sideBySide } from './support.js';
+import { call, sideBySide, wholeForm } from './support.js';
 
 let sbs: Awaited<ReturnType<typeof sideBySide>>;
 beforeAll(async () => {
   sbs = await sideBySide();
 });
 afterAll(() => sbs.close());
-
-const wholeForm = (title: string) => ({
-  title,
-  visibility: 'public',
-  language: 'en',
-  theme: 'default',
-  presentation_style: 'classic',
-  width: 'centered',
-  size: 'md',
-  border_radius: 'small',
-  dark_mode: 'auto',
-  color: '#3B82F6',
-  uppercase_labels: false,
-  no_branding: false,
-  transparent_background: false,
-  properties: [{ id: '3700d380-197b-47b9-a008-3acc31bbd506', name: 'Name', type: 'text', required: true }],
-});
 
 describe.each(['contract', 'observed'] as const)('%s', (which) => {
   const sb = (): SandboxHandle => sbs[which];

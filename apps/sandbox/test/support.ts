@@ -140,3 +140,21 @@ export async function fieldIds(sb: SandboxHandle, formId: number): Promise<Recor
   const form = (await call(sb.baseUrl, 'GET', `/open/forms/${formId}`, { token: sb.tokens.all })).body;
   return Object.fromEntries(form.properties.map((p: { name: string; id: string }) => [p.name, p.id]));
 }
+
+/** A whole form as the create and update routes take it (every setting they require), titled `title`. */
+export const wholeForm = (title: string) => ({
+  title,
+  visibility: 'public',
+  language: 'en',
+  theme: 'default',
+  presentation_style: 'classic',
+  width: 'centered',
+  size: 'md',
+  border_radius: 'small',
+  dark_mode: 'auto',
+  color: '#3B82F6',
+  uppercase_labels: false,
+  no_branding: false,
+  transparent_background: false,
+  properties: [{ id: '3700d380-197b-47b9-a008-3acc31bbd506', name: 'Name', type: 'text', required: true }],
+});
