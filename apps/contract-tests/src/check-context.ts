@@ -118,7 +118,7 @@ export class CheckContext {
       recorder: this.recorder,
       ...(resolved ? { token: resolved } : {}),
       ...(headers ? { headers } : {}),
-      ...(this.target.pacing ? { pacing: this.target.pacing } : {}),
+      ...(this.target.pacer ? { pacer: this.target.pacer } : {}),
       ...(this.target.traffic ? { traffic: this.target.traffic } : {}),
     });
   }
@@ -182,13 +182,8 @@ export class CheckContext {
    */
   async send(call: () => Promise<unknown>): Promise<Exchange> {
     if (this.signal.aborted && !this.cleaningUp) throw new SkipCheck('interrupted');
-    const mark = this.recorder.size;
-    try {
-      await call();
-    } catch {
-      // Parse or transport errors are visible in the recorded exchange.
-    }
-    const exchange = this.recorder.since(mark).at(-1);
+    // Parse or transport errors are visible in the recorded exchange.
+    const { answer: exchange } = await this.recorder.answer(this.target.pacer !== undefined, call);
     if (!exchange) throw new CheckFailed([{ kind: 'transport', message: 'the client sent no request' }]);
     return exchange;
   }
@@ -377,6 +372,7 @@ export class CheckContext {
         traits,
       );
     }
+    this.target.coverage?.judged(operationId, 'schema');
     if (status === 200 && result.valid) {
       this.#checkPage(exchange, operationId, parsed.value, traits);
       this.#checkRowsBelong(exchange, operationId, parsed.value, traits);
@@ -414,6 +410,7 @@ export class CheckContext {
    */
   #checkPage(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
     if (!paginatedOperations(this.spec.bundle, this.operations()).has(operationId)) return;
+    this.target.coverage?.judged(operationId, 'page');
     const asked = this.target.kind === 'mock' ? undefined : askedPage(exchange.url);
     const found = pageContradictions(body, asked);
     if (found.length === 0) return;
@@ -435,6 +432,7 @@ export class CheckContext {
     if (!op?.rowIdentifying || this.target.kind === 'mock') return;
     const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(rows)) return;
+    this.target.coverage?.judged(operationId, 'rows');
     const parents = pathValues(op, exchange.url);
     const strays: string[] = [];
     for (const { name, identifies } of op.rowIdentifying) {
@@ -476,7 +474,7 @@ export class CheckContext {
  * never as a status the contract does not expect (so never as drift, known or new).
  */
 export function rateLimitedFailure(exchange: Exchange, operationId: string | undefined): Failure {
-  const retryAfter = exchange.rateLimited?.retryAfterMs ?? retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
+  const retryAfter = retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
   const asked =
     retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
   const why = exchange.rateLimited

@@ -18,8 +18,8 @@ export interface Exchange {
   readonly responseBody?: string;
   /** Set when the body was longer than the suite reads: `responseBody` holds only its first this many bytes. */
   readonly responseBodyLimit?: number;
-  /** Set when the pacer stopped waiting out 429s: what the last one asked for, and how many there were. */
-  readonly rateLimited?: { readonly retryAfterMs: number; readonly refusals: number };
+  /** Set when the pacer stopped waiting out 429s: how many it met (the last one's headers say what it asked for). */
+  readonly rateLimited?: { readonly refusals: number };
   /** Set when no response arrived (connection refused, timeout, abort). */
   readonly transportError?: string;
 }

@@ -83,6 +83,8 @@ async function startTarget(name: TargetName, options: ContractOptions): Promise<
       const pacer = options.rateLimit
         ? createRequestPacer({
             requestsPerMinute: options.rateLimit,
+            // A tenant that reports no limit (a sandbox with its limit off, a proxy) is not spaced.
+            onlyWhenLimited: true,
             ...(options.clock ? { clock: options.clock } : {}),
             // Pacing waits are many and short (summed in the progress lines); a 429 is worth a line.
             onWait: (wait) => {
@@ -296,9 +298,8 @@ async function proxyPass(
 
 /** What a target's run cost: requests, waits, 429s (from its pacer when it has one), and duration. */
 function trafficOf(target: Target, durationMs: number): TargetTraffic {
-  const stats = target.pacing?.pacer.stats();
+  const stats = target.pacer?.stats();
   return {
-    // Each request the checks made once; a send again after a 429 is counted in `rateLimited`.
     requests: target.traffic?.requests ?? stats?.requests ?? 0,
     durationMs,
     ...(stats
@@ -310,13 +311,13 @@ function trafficOf(target: Target, durationMs: number): TargetTraffic {
           gaveUp: stats.gaveUp,
         }
       : {}),
-    ...(target.pacing?.tenantLimit === 'none' ? { unlimited: true } : {}),
+    ...(stats?.unlimited ? { unlimited: true } : {}),
   };
 }
 
 /** ` (12/58 checks; 85 requests, waited 41 s; about 2 min left)`: a paced run is long, and says how long. */
 function progressOf(target: Target, startedAt: number, progress: { done: number; total: number }): string {
-  const stats = target.pacing?.pacer.stats();
+  const stats = target.pacer?.stats();
   if (!stats) return '';
   const elapsed = Date.now() - startedAt;
   // What is left, at the pace of the checks so far (waits included); at least what the budget allows.

@@ -1,6 +1,7 @@
 // Every run writes coverage.json beside its other reports and prints its totals per target: a run
 // of the embedded sandbox covers every operation of the spec; a run limited to one operation
-// covers that one and lists the others as missing (issue 26).
+// covers that one and lists the others as missing (issue 26); it counts, per operation, the
+// answers each invariant judged (issue 27).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,18 @@ describe('coverage.json', () => {
     expect(report.coverage).toBeUndefined();
     for (const target of coverage.targets) expect(out).toContain(coverageLine(target));
     expect(out).toContain(`         ${join(dir, 'coverage.json')}`);
+    // Each operation names the invariants that judge its answers, with how many each judged; every
+    // answer of every operation was held to its schema, and the lists to their pages and parents.
+    const judged = (operationId: string) => sandbox.operations.find((o) => o.operationId === operationId)!.invariants;
+    for (const op of sandbox.operations)
+      expect(op.invariants['answer matches its schema'], op.operationId).toBeGreaterThan(0);
+    expect(Object.keys(judged('getForm'))).toEqual(['answer matches its schema']);
+    expect(judged('listFormSubmissions')['page agrees with its meta and links']).toBeGreaterThan(0);
+    expect(judged('listFormSubmissions')['rows belong to the parent in the path']).toBeGreaterThan(0);
+    const line = out.find((l) => l.startsWith('sandbox listFormSubmissions: '));
+    expect(line).toMatch(
+      /^sandbox listFormSubmissions: answer matches its schema \d+, page agrees with its meta and links \d+, rows belong to the parent in the path \d+; checks \d+ of \d+ ran$/,
+    );
   }, 300_000);
 
   it('a run limited to getForm covers getForm and lists every other operation as missing', async () => {

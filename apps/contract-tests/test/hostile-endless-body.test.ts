@@ -2,7 +2,7 @@
 // number of bytes per response, reports the response as too long, and the run writes its report.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RESPONSE_BYTES } from '../src/targets/http-client.js';
+import { MAX_RESPONSE_BYTES } from '../src/targets/limits.js';
 import { startReceiver } from '../src/webhooks/receiver.js';
 import { runAgainst, startHostileTenant, type CliRun, type HostileTenant } from './hostile-tenant.js';
 

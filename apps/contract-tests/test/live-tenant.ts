@@ -69,6 +69,8 @@ export async function tenantEnvironment(sandbox: Tenant): Promise<Record<string,
     FORMS_API_TOKEN_WITHOUT_MANAGE_INTEGRATIONS: sandbox.tokens.withoutIntegrations!,
     FORMS_API_TOKEN_WITHOUT_ABILITIES: sandbox.tokens.none!,
     FORMS_API_TOKEN_INTEGRATIONS_ONLY: sandbox.tokens.integrations!,
+    // Bob: a user of other workspaces, no member of the pro one.
+    FORMS_API_OTHER_USER_TOKEN: sandbox.tokens.outsider!,
     FORMS_API_WORKSPACE_ID: String(pro.id),
     FORMS_API_FORM_ID: String(form.id),
     FORMS_API_SUBMISSION_ID: String(page.data[0]!.id),

@@ -55,7 +55,8 @@ type Run =
   | { kind: 'ci'; runs?: string }
   /**
    * `pnpm --filter <package> <script>`, a script this very run runs on this tree's files: a task of
-   * the root `test` script (.ci/run runs it), or a command of the package's own `test` script. Run
+   * the root `test` script (.ci/run runs it), or a command of the package's own `test` script; or
+   * `pnpm <script>`, a root script that is `turbo run` of tasks the root `test` script runs. Run
    * again in the copy, it would repeat what this run already shows, on the same files.
    */
   | { kind: 'task' }
@@ -98,7 +99,8 @@ const RUNS: Record<string, Record<string, Run>> = {
     'npx --yes pnpm@10.34.8 install --frozen-lockfile && npx --yes pnpm@10.34.8 contract': { kind: 'ci' },
     'npx --yes pnpm@10.34.8 install --frozen-lockfile && npx --yes pnpm@10.34.8 test': { kind: 'ci' },
     'npm install --global pnpm@10.34.8': { kind: 'installs-pnpm' },
-    'pnpm lint': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
+    // `turbo run lint lint:format lint:eslint`: tasks of this very run, so the commands need not wait for them.
+    'pnpm lint': { kind: 'task' },
     // Writes only files that are not formatted: none in a tree `pnpm lint` passes, so this changes nothing.
     'pnpm format': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
     'pnpm bundle': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
@@ -112,7 +114,8 @@ const RUNS: Record<string, Record<string, Run>> = {
     'pnpm docs:serve': { kind: 'starts', place: 'root', ready: /http:\/\/127\.0\.0\.1:\d+/, whileReady: fetchOk },
     'pnpm samples:sync': { kind: 'finishes', place: 'root' },
     'pnpm changeset': { kind: 'starts', place: 'root', ready: /Which packages would you like to include/ },
-    'pnpm release:dry': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
+    // It versions and packs a throwaway copy of the checkout: nothing another command reads or writes.
+    'pnpm release:dry': { kind: 'finishes', place: 'root', timeoutMs: 180_000, alongside: true },
   },
   'apps/doc-check/README.md': {
     'pnpm samples:sync': { kind: 'finishes', place: 'root' },
@@ -187,6 +190,25 @@ const RUNS: Record<string, Record<string, Run>> = {
       { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
   },
   'apps/contract-tests/README.md': {
+    'pnpm --filter @forms-api/contract-tests fault-seeds --deep                # the deep faults, seeds 1 to 10\npnpm --filter @forms-api/contract-tests fault-seeds --seeds 2 --fault unsorted --behaviour observed':
+      {
+        kind: 'lines',
+        lines: {
+          // The sweep takes minutes: up once its first verdict is printed.
+          'pnpm --filter @forms-api/contract-tests fault-seeds --deep                # the deep faults, seeds 1 to 10':
+            {
+              kind: 'starts',
+              place: 'root',
+              ready: /^seed 1 contract [\w-]+ ✓ explore: /m,
+              timeoutMs: 180_000,
+            },
+          'pnpm --filter @forms-api/contract-tests fault-seeds --seeds 2 --fault unsorted --behaviour observed': {
+            kind: 'finishes',
+            place: 'root',
+            timeoutMs: 180_000,
+          },
+        },
+      },
     'pnpm --filter @forms-api/contract-tests contract --target sandbox --seed 18 --explore-budget 60': {
       kind: 'finishes',
       place: 'root',
@@ -580,13 +602,26 @@ async function execute(text: string, run: Run): Promise<void> {
       return;
     }
     case 'task': {
-      const [, name, script] = /^pnpm --filter (\S+) (\S+)/.exec(text)!;
       expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(
         'npx --yes pnpm@10.34.8 test',
       );
       const scriptsOf = (dir: string) =>
         (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-      const tasks = /^turbo run ([\w: -]+?)(?: --|$)/.exec(scriptsOf(REPO_ROOT).test!)![1]!.split(' ');
+      const turboTasks = (script: string | undefined) =>
+        /^turbo run ([\w: -]+?)(?: --|$)/.exec(script ?? '')?.[1]?.split(' ');
+      const tasks = turboTasks(scriptsOf(REPO_ROOT).test)!;
+      const rootScript = /^pnpm (\S+)$/.exec(text.replace(/\s+#\s.*$/, ''))?.[1];
+      if (rootScript !== undefined) {
+        // A root script that is `turbo run` of tasks the root test script runs too, on the same tree.
+        const its = turboTasks(scriptsOf(REPO_ROOT)[rootScript]);
+        expect(its, `the root script ${rootScript} must be \`turbo run\` of tasks`).toBeDefined();
+        expect(
+          its!.filter((task) => !tasks.includes(task)),
+          `tasks of ${rootScript} the root test does not run`,
+        ).toEqual([]);
+        return;
+      }
+      const [, name, script] = /^pnpm --filter (\S+) (\S+)/.exec(text)!;
       const dir = workspacePackageDirs(REPO_ROOT).find(
         (d) => (JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name: string }).name === name,
       );

@@ -326,6 +326,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return [...store.forms.values()].find((f) => own && f.workspaceId === own.workspaceId && f.id !== own.id)?.id;
     },
     tokenInWorkspace: (workspaceId, abilities) => tokenOfMember(membersOfWorkspace(workspaceId), abilities),
+    siblingFormWithIntegrations: (form) => {
+      const own = /^\d+$/.test(form) ? store.forms.get(Number(form)) : store.formBySlug(form);
+      return [...store.forms.values()].find(
+        (f) => own && f.workspaceId === own.workspaceId && f.id !== own.id && store.integrationsOf(f.id).length > 0,
+      )?.id;
+    },
   };
   const fetch = behaviourAroundHandler(app.fetch, behaviours, view);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

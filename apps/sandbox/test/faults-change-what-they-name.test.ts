@@ -188,6 +188,19 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     const forged = `${sb.tokens.all!.split('|', 1)[0]}|forgedSecret0123456789abcdefghijKLMNOPQRS`;
     return (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: forged })).status;
   },
+  'new-form-lists-old-submissions': async (sb) => {
+    const id = await newForm(sb);
+    const listed = await call(sb.baseUrl, 'GET', `/open/forms/${id}/submissions`, { token: sb.tokens.all });
+    return listed.body.meta.total;
+  },
+  'new-form-lists-old-integrations': async (sb) => {
+    const id = await newForm(sb);
+    return (await call(sb.baseUrl, 'GET', `/open/forms/${id}/integrations`, { token: sb.tokens.all })).body.length;
+  },
+  'access-cached-per-resource': async (sb) => {
+    await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all });
+    return (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status;
+  },
   'update-drops-logic': async (sb) => {
     const logic = { operatorIdentifier: 'or', children: [] };
     const body = {
@@ -215,6 +228,31 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     return [answered.status, row.data[ids.Name!].length];
   },
 };
+
+/** Creates a form in workspace 1 with the main token; its id. */
+async function newForm(sb: Sandbox): Promise<number> {
+  const created = await call(sb.baseUrl, 'POST', '/open/forms', {
+    token: sb.tokens.all,
+    body: {
+      title: 'Fresh',
+      workspace_id: 1,
+      visibility: 'public',
+      language: 'en',
+      theme: 'default',
+      presentation_style: 'classic',
+      width: 'centered',
+      size: 'md',
+      border_radius: 'small',
+      dark_mode: 'auto',
+      color: '#3B82F6',
+      uppercase_labels: false,
+      no_branding: false,
+      transparent_background: false,
+      properties: [{ id: '3700d380-197b-47b9-a008-3acc31bbd506', name: 'Name', type: 'text', required: true }],
+    },
+  });
+  return created.body.form.id;
+}
 
 describe('fault switches', () => {
   it('have one catalogue entry, under its own name, and one probe each', () => {

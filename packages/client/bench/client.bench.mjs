@@ -1,9 +1,9 @@
 // Benchmark of the built client (dist) on the Node running it, against one local HTTP server (a
-// child process): sequential GETs, the client beside openapi-fetch alone and raw fetch in
-// interleaved rounds of the same run; or (--memory) only the memory of walking 10,000
-// submissions. `pnpm bench` (bench/run.mjs) runs it on Node 24, 22 and 20 and prints the ratios
-// next to their limit (the client against openapi-fetch alone).
-// Usage: node --expose-gc bench/client.bench.mjs [--memory] [--limit <ratio>]
+// child process): sequential GETs by raw fetch, openapi-fetch alone and client.forms.get in
+// interleaved rounds of the same run, and the ratio of the last two beside its limit; or
+// (--memory) only the memory of walking 10,000 submissions. `pnpm bench` (bench/run.mjs) runs it
+// on Node 24, 22 and 20 and prints the three side by side.
+// Usage: node --expose-gc bench/client.bench.mjs [--memory]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,10 @@ if (typeof globalThis.gc !== 'function') {
 
 const args = process.argv.slice(2);
 const withMemory = args.includes('--memory');
-const limitArg = args.indexOf('--limit');
-const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : undefined;
+// The limit of issue 31: forms.get within 1.25× openapi-fetch alone per call, on every runtime,
+// met by one request path without tricks (issue 21's 1.05× shaped the code around microseconds
+// a service allowing 100 requests a minute never needs).
+const LIMIT = 1.25;
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const CHUNK = 200;
 const TOKEN = 'bench|token-0123456789';
@@ -32,18 +34,15 @@ const baseUrl = `http://127.0.0.1:${String(chunk).trim()}`;
 // What the client sends: token, Accept and a User-Agent; raw fetch sends the same.
 const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json', 'user-agent': 'bench' };
 const client = createFormsClient({ baseUrl, token: TOKEN });
-const noTimeout = createFormsClient({ baseUrl, token: TOKEN, timeoutMs: Infinity });
 // openapi-fetch alone, with the same headers: what the client is built on.
 const plain = createClient({ baseUrl, headers });
 
+// The three measures of issue 31, in this order: what fetch alone costs, what the library the
+// client is built on costs, and the client's helper with its defaults (retries and the 30 s
+// per-attempt timeout on).
 const loops = {
   raw: async () => {
     const res = await fetch(`${baseUrl}/open/forms/1`, { headers });
-    if (!res.ok) throw new Error(`raw ${res.status}`);
-    await res.json();
-  },
-  rawTimeout: async () => {
-    const res = await fetch(`${baseUrl}/open/forms/1`, { headers, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`raw ${res.status}`);
     await res.json();
   },
@@ -52,11 +51,6 @@ const loops = {
     if (error) throw new Error('openapi-fetch failed');
   },
   helper: () => client.forms.get(1),
-  helperNoTimeout: () => noTimeout.forms.get(1),
-  rawSurface: async () => {
-    const { error } = await client.GET('/open/forms/{form}', { params: { path: { form: 1 } } });
-    if (error) throw new Error('raw surface failed');
-  },
 };
 
 async function time(loop) {
@@ -189,7 +183,7 @@ const row = (measure, name) => {
     measure,
     'req/s': Math.round((CHUNK / wall) * 1000),
     'µs/request': ((wall / CHUNK) * 1000).toFixed(0),
-    'client CPU µs/request': median(r.cpu).toFixed(1),
+    'CPU µs/request': median(r.cpu).toFixed(1),
     'vs raw fetch': median(r.ratio).toFixed(3),
     'vs openapi-fetch alone': median(r.vsOpenapiFetch).toFixed(3),
   };
@@ -199,27 +193,24 @@ console.log(
 );
 console.table([
   row('raw fetch', 'raw'),
-  row('raw fetch + AbortSignal.timeout (reference)', 'rawTimeout'),
   row("openapi-fetch alone: GET('/open/forms/{form}')", 'openapiFetch'),
   row('client.forms.get(1): 30 s timeout, retries on', 'helper'),
-  row('client.forms.get(1), timeoutMs: Infinity', 'helperNoTimeout'),
-  row("client.GET('/open/forms/{form}')", 'rawSurface'),
 ]);
 const helper = median(results.helper.vsOpenapiFetch);
+const verdict = helper <= LIMIT ? 'pass' : 'over';
 console.log(
-  `\nclient.forms.get vs openapi-fetch alone: ${helper.toFixed(3)}×${limit ? ` (limit ${limit.toFixed(2)}×: ${helper <= limit ? 'met' : 'NOT met'})` : ''}`,
+  `\nclient.forms.get vs openapi-fetch alone: ${helper.toFixed(3)}× (limit ${LIMIT.toFixed(2)}×: ${verdict})`,
 );
 // For bench/run.mjs: the figures of this run, on one line.
+const perRequest = (name) => (median(results[name].wall) / CHUNK) * 1000;
 console.log(
   `BENCH_RESULT ${JSON.stringify({
     node: process.version,
-    helper,
-    helperVsRaw: median(results.helper.ratio),
-    openapiFetchVsRaw: median(results.openapiFetch.ratio),
-    rawSurface: median(results.rawSurface.vsOpenapiFetch),
-    rawCpu: median(results.raw.cpu),
-    openapiFetchCpu: median(results.openapiFetch.cpu),
-    helperCpu: median(results.helper.cpu),
-    limit,
+    raw: perRequest('raw'),
+    openapiFetch: perRequest('openapiFetch'),
+    helper: perRequest('helper'),
+    ratio: helper,
+    limit: LIMIT,
+    verdict,
   })}`,
 );

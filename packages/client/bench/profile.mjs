@@ -1,7 +1,8 @@
-// Where the time of a call goes: runs N sequential GETs with raw fetch and with
+// Where the time of a call goes: runs N sequential GETs with raw fetch, openapi-fetch alone and
 // `client.forms.get` (dist), each in its own process under --cpu-prof, and prints the CPU time
 // per request of each by where it was spent (the client, openapi-fetch, undici, web streams, GC…)
-// side by side. For finding overhead, not for claims: the benchmark is `pnpm bench`.
+// side by side, with what the client adds to openapi-fetch alone. For finding overhead, not for
+// claims: the benchmark is `pnpm bench`.
 // Usage: node bench/profile.mjs [node binary (default: Node 24)] [requests]   (pnpm bench:profile)
 import { execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +17,7 @@ if (process.argv[2] === '--loop') {
   // Child: one loop, profiled by the parent's --cpu-prof.
   const [, , , mode, count] = process.argv;
   const { createFormsClient } = await import('../dist/index.js');
+  const { default: createClient } = await import('openapi-fetch');
   const server = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)), [], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -23,8 +25,10 @@ if (process.argv[2] === '--loop') {
   const baseUrl = `http://127.0.0.1:${String(port).trim()}`;
   const client = createFormsClient({ baseUrl, token: 'bench|token' });
   const headers = { authorization: 'Bearer bench|token', accept: 'application/json', 'user-agent': 'bench' };
+  const plain = createClient({ baseUrl, headers });
   for (let i = 0; i < Number(count); i++) {
     if (mode === 'raw') await (await fetch(`${baseUrl}/open/forms/1`, { headers })).json();
+    else if (mode === 'openapi-fetch') await plain.GET('/open/forms/{form}', { params: { path: { form: 1 } } });
     else await client.forms.get(1);
   }
   server.kill();
@@ -60,7 +64,7 @@ function summarise(file) {
 }
 
 const results = {};
-for (const mode of ['raw', 'client']) {
+for (const mode of ['raw', 'openapi-fetch', 'client']) {
   const dir = mkdtempSync(join(tmpdir(), 'client-profile-'));
   execFileSync(node, ['--cpu-prof', `--cpu-prof-dir=${dir}`, self, '--loop', mode, String(requests)], {
     stdio: 'inherit',
@@ -77,7 +81,8 @@ console.table(
   names.map((name) => ({
     where: name,
     'raw fetch': perRequest('raw', name).toFixed(1),
+    'openapi-fetch alone': perRequest('openapi-fetch', name).toFixed(1),
     'client.forms.get': perRequest('client', name).toFixed(1),
-    Δ: (perRequest('client', name) - perRequest('raw', name)).toFixed(1),
+    'Δ forms.get − openapi-fetch': (perRequest('client', name) - perRequest('openapi-fetch', name)).toFixed(1),
   })),
 );

@@ -44,6 +44,7 @@ const ON_EVERY_NODE = [
   'retries-resend-identical-bodies',
   'timeouts-apply-to-every-attempt',
   'timeouts-survive-garbage-collection',
+  'a-streamed-body-follows-the-callers-signal-whatever-the-gc-does',
   'cancellation-is-aborted-never-retried',
 ].map((name) => `test/${name}.test.ts`);
 

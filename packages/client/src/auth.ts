@@ -5,8 +5,12 @@
 // each Request afterwards cost more than the rest of the client's work on a call.
 import { PUBLIC_PATHS } from './operations.js';
 
-export function baseHeaders(token: string, userAgent: string): Record<string, string> {
-  return { Authorization: `Bearer ${token}`, 'User-Agent': userAgent, Accept: 'application/json' };
+export function baseHeaders(token: string | null, userAgent: string): Record<string, string> {
+  return {
+    ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+    'User-Agent': userAgent,
+    Accept: 'application/json',
+  };
 }
 
 type WithParams = { params?: { header?: object } & object } | undefined;

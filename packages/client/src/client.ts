@@ -70,9 +70,8 @@ export function connect(options: FormsClientOptions) {
   const raw = createClient<paths>({ baseUrl: client.baseUrl, headers });
   const ctx: ClientContext = {
     client,
-    scope: { basePath: client.basePath, redact: createRedactor(client.token), now: client.clock.now },
+    scope: { basePath: client.basePath, redact: createRedactor(client.token ?? []), now: client.clock.now },
     pacer: resolvePacing(options.pacing),
-    retained: new WeakMap(),
   };
   return { client, raw, ctx, call: createCaller(raw, ctx) };
 }

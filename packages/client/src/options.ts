@@ -72,8 +72,11 @@ export interface CallOptions {
 export interface FormsClientOptions extends CallOptions {
   /** Absolute URL of the service, e.g. `https://api.opnform.com` (paths start with `/open`). */
   baseUrl: string;
-  /** A personal access token (without "Bearer "). */
-  token: string;
+  /**
+   * A personal access token (without "Bearer "), or `null` for a client that sends none: for the
+   * public operations alone (any other is answered 401).
+   */
+  token: string | null;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: (request: Request) => Promise<Response>;
   /** User-Agent header (default `forms-api-kit-client/<version>`). */
@@ -107,7 +110,7 @@ export interface ResolvedCall {
 export interface ResolvedOptions extends ResolvedCall {
   readonly baseUrl: string;
   readonly basePath: string;
-  readonly token: string;
+  readonly token: string | null;
   /** Sends one attempt: openapi-fetch's Request with the attempt's signal and body. */
   readonly fetch: (request: Request, init: RequestInit) => Promise<Response>;
   /** No `fetch` option: the runtime's fetch, whose bodies its own framing bounds (see body-limit.ts). */
@@ -227,8 +230,12 @@ function checkBaseUrl(value: unknown): { baseUrl: string; basePath: string } {
 }
 
 function checkToken(value: unknown): void {
+  if (value === null) return;
   if (typeof value !== 'string' || value.length === 0)
-    throw invalidOption('token', 'is required: create a personal access token in the service and pass it as `token`.');
+    throw invalidOption(
+      'token',
+      'is required: create a personal access token in the service (or pass `null` to send none).',
+    );
   if (/^bearer\s/i.test(value)) throw invalidOption('token', 'pass the token alone, without the "Bearer " prefix.');
   if (/\s/.test(value))
     throw invalidOption('token', 'contains whitespace (a stray newline or space from copying it?): trim it.');

@@ -22,6 +22,12 @@ export interface RequestPacerOptions {
   maxWaitMs?: number;
   /** How many 429s one request may meet and still be sent again (default 5). */
   max429Retries?: number;
+  /**
+   * Space requests only for a service that reports a limit (default false: always). While its
+   * answers carry no `X-RateLimit-Limit` and no 429 comes (a service or proxy that enforces none),
+   * requests are sent at once; a 429 puts the pacer back in charge. The first request is paced.
+   */
+  onlyWhenLimited?: boolean;
   /** Time, injectable for tests (`now` and `sleep` are used). */
   clock?: Clock;
   /** Called before each wait: for progress lines ("waiting 12 s for the rate limit"). */
@@ -62,6 +68,8 @@ export interface PacingStats {
   readonly limit: number;
   /** The shared budget the service last reported (`X-RateLimit-Remaining`), if it did. */
   readonly remaining: number | undefined;
+  /** With `onlyWhenLimited`: the service has reported no limit, so requests are not spaced. */
+  readonly unlimited: boolean;
 }
 
 type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -148,6 +156,8 @@ const limitOf = (b: Bucket) => Math.min(b.allowed, b.reportedLimit ?? Infinity);
 export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   const settings = resolvePacerOptions(options);
   const { clock, requestsPerMinute, maxWaitMs, max429Retries, onWait } = settings;
+  // What the service has said of a limit: `reported` (for good) once an answer carried one.
+  let serviceLimit: 'unknown' | 'reported' | 'none' = settings.onlyWhenLimited ? 'unknown' : 'reported';
 
   const shared = bucket(requestsPerMinute, 60);
   const own = new Map<string, Bucket>();
@@ -175,7 +185,7 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
 
   /** Reserves the next slot (each request its own), waits for it, and for any hold a 429 set. */
   const acquire = async (b: Bucket, request: PacedRequest, refusals: number) => {
-    for (;;) {
+    while (serviceLimit !== 'none') {
       request.signal?.throwIfAborted();
       const now = clock.now();
       const slot = Math.max(now, b.nextSlotAt, b.holdUntil);
@@ -218,6 +228,8 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
       } finally {
         b.inFlight--;
       }
+      if (response.headers.has('x-ratelimit-limit')) serviceLimit = 'reported';
+      else if (serviceLimit !== 'reported') serviceLimit = response.status === 429 ? 'unknown' : 'none';
       if (response.status !== 429) {
         observe(b, response);
         return { response };
@@ -244,7 +256,12 @@ export function createRequestPacer(options: RequestPacerOptions): RequestPacer {
   const pacer: InternalPacer = {
     requestsPerMinute,
     [PACED_SEND]: pacedSend,
-    stats: () => ({ ...totals, limit: limitOf(shared), remaining: shared.remaining }),
+    stats: () => ({
+      ...totals,
+      limit: limitOf(shared),
+      remaining: shared.remaining,
+      unlimited: serviceLimit === 'none',
+    }),
     fetch(fetchImpl) {
       if (fetchImpl !== undefined && typeof fetchImpl !== 'function')
         throw invalidOption('fetchImpl', 'must be a fetch function, or omitted for the global fetch.');
@@ -317,9 +334,10 @@ interface ResolvedPacerOptions {
   readonly max429Retries: number;
   readonly clock: ResolvedClock;
   readonly onWait: RequestPacerOptions['onWait'];
+  readonly onlyWhenLimited: boolean;
 }
 
-const PACER_KEYS = new Set(['requestsPerMinute', 'maxWaitMs', 'max429Retries', 'clock', 'onWait']);
+const PACER_KEYS = new Set(['requestsPerMinute', 'maxWaitMs', 'max429Retries', 'onlyWhenLimited', 'clock', 'onWait']);
 export const DEFAULT_PACING_MAX_WAIT_MS = 120_000;
 export const DEFAULT_MAX_429_RETRIES = 5;
 
@@ -334,6 +352,7 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
     maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS,
     max429Retries = DEFAULT_MAX_429_RETRIES,
     onWait,
+    onlyWhenLimited = false,
   } = options;
   if (typeof requestsPerMinute !== 'number' || !Number.isFinite(requestsPerMinute) || requestsPerMinute <= 0)
     throw invalidOption(
@@ -349,7 +368,8 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
     throw invalidOption('pacing.max429Retries', `must be a non-negative integer (got ${String(max429Retries)}).`);
   if (onWait !== undefined && typeof onWait !== 'function')
     throw invalidOption('pacing.onWait', 'must be a function (info) => void.');
-  return { requestsPerMinute, maxWaitMs, max429Retries, clock: resolveClock(options.clock), onWait };
+  if (typeof onlyWhenLimited !== 'boolean') throw invalidOption('pacing.onlyWhenLimited', 'must be a boolean.');
+  return { requestsPerMinute, maxWaitMs, max429Retries, clock: resolveClock(options.clock), onWait, onlyWhenLimited };
 }
 
 /** The pacer a client uses: the one given, one made from options, or none. */

@@ -18,12 +18,6 @@ export interface ClientContext {
   readonly scope: FailureScope;
   /** Rate-limit pacing, when the client has it: every send goes through it. */
   readonly pacer: InternalPacer | undefined;
-  /**
-   * Each streamed response's signal, kept alive by the response: Node 20's Request follows its
-   * signal only through a WeakRef, so a signal nothing holds would be collected, and the caller's
-   * signal would never abort the body.
-   */
-  readonly retained: WeakMap<Response, AbortSignal>;
 }
 
 /**
@@ -151,8 +145,6 @@ async function sendOnce(
   const { client } = ctx;
   let timedOut = false;
   let stopTimer = noop;
-  // The attempt's signal, held until the attempt ends (see `retained`): its timeout must reach it.
-  let signal: AbortSignal | undefined;
   // `reached`: the request may have reached the service (a status came back, or the connection
   // broke after it was sent); what an update must not be sent twice after.
   let phase: 'headers' | 'body' = 'headers';
@@ -162,7 +154,7 @@ async function sendOnce(
     timedOut = false;
     // Each attempt is sent afresh from openapi-fetch's Request, with its own timeout's signal.
     const own = call.timeoutMs === Infinity ? undefined : new AbortController();
-    signal = joined(call.signal, own?.signal);
+    const signal = joined(call.signal, own?.signal);
     if (own) {
       stopTimer = client.clock.timer(call.timeoutMs, () => {
         timedOut = true;
@@ -194,8 +186,8 @@ async function sendOnce(
       }));
     } else response = await send();
     if (reading.kind === 'stream' && response.ok) {
-      // The caller reads the body at its own pace; its signal, held by the response, still ends it.
-      if (signal) ctx.retained.set(response, signal);
+      // The caller reads the body at its own pace; the signal the attempt sent still ends it (the
+      // runtime keeps a joined signal alive while a source can abort it).
       return { kind: 'answer', response, gaveUp };
     }
     phase = 'body';
@@ -249,7 +241,9 @@ function refusedBeforeSending(error: unknown): boolean {
 
 /**
  * The answer, read, as openapi-fetch reads it again: the same Response (status, headers, URL),
- * whose `text()` and `json()` give what was already read and parsed.
+ * whose `text()` and `json()` give what was already read and parsed. (A new Response holding the
+ * text costs a web stream, a second read and a second parse per call: 0.1-0.2× openapi-fetch's
+ * time per call on Node 20 in the benchmark, issue 31.)
  */
 function settled(response: Response, text: string, data: unknown): Response {
   return Object.defineProperties(response, {

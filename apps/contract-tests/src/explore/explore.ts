@@ -1,7 +1,8 @@
 // The explorer: cases generated from the spec's own schemas (fast-check: seeds, shrinking), judged
 // on every exchange like every other check (status documented, content type, body valid for that
 // status; no 5xx; no, a wrong or a forged token 401, a token lacking the ability 403; the list promises),
-// stateful sequences that follow the spec's `links`, wrong parents and another workspace's form.
+// stateful sequences that follow the spec's `links`, wrong parents and another workspace's form,
+// what a resource just made lists (nothing yet), and another user's token on the target's reads.
 // The operations come from the spec (`operationsOf`, the suite's one reading of it): what a path
 // parameter identifies, the query parameters, the links and the request bodies decide which
 // exploration reaches which operation.
@@ -13,6 +14,7 @@ import type { SpecLink, SpecOperation } from '@forms-api/spec/operations';
 import { operationsOf } from '../operations.js';
 import type { OperationId } from '@forms-api/types';
 import { CheckContext, type TokenChoice } from '../check-context.js';
+import { tokenVariable } from '../targets/target.js';
 import { createLedgerIndex } from '../drift.js';
 import { CheckFailed, SkipCheck, type Exchange, type Failure } from '../model.js';
 import { runInContext, verdictsOf } from '../runner.js';
@@ -709,6 +711,143 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
           (op) => `${op.operationId} on ${label}`,
           [],
           // A few cases (one per read that has the parent): every one, every run.
+          true,
+        );
+      },
+    });
+
+  // Fresh resources have no children yet. The parent -> child relation comes from the paths: a
+  // list is a child of what a sequence creates when its path is the created thing's own path (the
+  // delete link's) and more, its last parameter naming the created kind (a form's submissions and
+  // integrations, an integration's events). Only a thing made inside a parent the target names (a
+  // path parameter, or a body member that `x-identifies` one) is checked: a top-level resource (a
+  // workspace) starts with its creator among its members. One case per list, every run.
+  const shapeOf = (path: string) => path.replace(/\{[^/}]+\}/g, '{}');
+  const freshChildren = sequences.flatMap(({ create, deleteLink }) => {
+    const made = pathParameters(operationOf(deleteLink.operationId)).find(
+      (p) => p.name === createdParameter(deleteLink),
+    );
+    const madeInside = pathParameters(create).length > 0 || (create.jsonBody?.identifying.length ?? 0) > 0;
+    if (!made?.identifies || !madeInside) return [];
+    const itemPath = `${shapeOf(operationOf(deleteLink.operationId).path)}/`;
+    return secured
+      .filter(
+        (op) =>
+          op.method === 'GET' &&
+          isJson(op.successMediaTypes[0]) &&
+          shapeOf(op.path).startsWith(itemPath) &&
+          pathParameters(op).at(-1)?.identifies === made.identifies,
+      )
+      .map((list) => ({ list, kind: made.identifies! }));
+  });
+  for (const { list, kind } of freshChildren)
+    checks.push({
+      name: 'explore: a resource the run just made lists no children yet',
+      operationId: asCheck(list),
+      on: 'live',
+      writes: true,
+      exhaustive: true,
+      run: async (ctx) =>
+        exploreCases(
+          ctx,
+          `fresh ${kind}`,
+          [list],
+          async (scratch) => {
+            const { id } = await createTemporary(scratch, kind);
+            const path = pathOf(list, { ...targetIds(ctx.target), [kind]: id });
+            if (!path) return scratch.skip(`needs ${missingIds(list, targetIds(ctx.target))}`);
+            const exchange = await request(scratch, list, { path });
+            const body = scratch.expectResponse(exchange, { operationId: list.operationId, status: 200 }) as any;
+            if (exchange.status !== 200 || body === undefined) return;
+            const rows: unknown[] | undefined = Array.isArray(body)
+              ? body
+              : Array.isArray(body?.data)
+                ? body.data
+                : undefined;
+            const total = body?.meta?.total;
+            if ((rows?.length ?? 0) === 0 && (total === undefined || total === 0)) return;
+            const ids = (rows ?? []).map((r) => (r as { id?: unknown })?.id ?? '(no id)');
+            scratch.observe(
+              'fresh-resource-has-children',
+              list.operationId,
+              `${kind} ${String(id)}, just made by ${creatorOf(kind)!.create.operationId}, lists ${rows?.length ?? 0} row(s)${ids.length > 0 ? ` (${ids.slice(0, 5).map(String).join(', ')})` : ''}${total === undefined ? '' : ` and meta.total ${String(total)}`}`,
+              { expected: 'no rows, meta.total 0', received: `${rows?.length ?? 0} row(s)`, exchange },
+            );
+          },
+          2,
+          () => `${creatorOf(kind)!.create.operationId}, then ${list.operationId} of what it made`,
+          [],
+          true,
+        ),
+    });
+
+  // Another user's real token on every read of the target's workspace and forms: 403 or 404,
+  // never the data. The target's own token reads each first (the case is moot where it cannot),
+  // so a service that decides access by the resource alone (a cache keyed by the form, not by
+  // who asks) is caught as well as one that checks no membership. Reads only: a write with a
+  // token that should not reach real data is not sent.
+  const workspaceItem = operations.find(
+    (op) => pathParameters(op).length === 1 && identifies(op, 'workspace') && op.path.endsWith('}'),
+  );
+  const workspaceList = workspaceItem && collectionOf(workspaceItem);
+  const otherUserReads = secured.filter(
+    (op) => op.method === 'GET' && (identifies(op, 'workspace') || identifies(op, 'form')),
+  );
+  if (otherUserReads.length > 0)
+    checks.push({
+      name: "explore: another user's token is refused by every read of the target's workspace and forms",
+      operationId: asCheck(otherUserReads[0]!),
+      on: 'live',
+      exhaustive: true,
+      run: async (ctx) => {
+        const other = ctx.token('otherUserToken');
+        // The token must be a real one of a user outside the workspace, or every refusal proves
+        // nothing: the list of the user's workspaces (the collection of a workspace's own path) says.
+        if (workspaceList) {
+          const listed = await request(ctx, workspaceList, { path: {}, token: other });
+          const body = ctx.json(listed);
+          const rows: unknown = body.ok
+            ? Array.isArray(body.value)
+              ? body.value
+              : (body.value as any)?.data
+            : undefined;
+          if (listed.status !== 200 || !Array.isArray(rows))
+            return ctx.fail({
+              kind: 'setup',
+              message: `${tokenVariable('otherUserToken')} was answered ${listed.status ?? 'nothing'} by ${workspaceList.operationId}: set a valid token (every ability) of another user`,
+              exchange: listed,
+            });
+          if (rows.some((w) => (w as { id?: unknown })?.id === ctx.target.ids.workspaceId))
+            return ctx.skip(
+              `the user of ${tokenVariable('otherUserToken')} is a member of workspace ${ctx.target.ids.workspaceId}: set a token of a user outside it`,
+            );
+        }
+        const ids: Record<string, unknown> = { ...targetIds(ctx.target) };
+        for (const kind of new Set(otherUserReads.map(childKind)))
+          if (kind && ids[kind] === undefined && creatorOf(kind) && ctx.target.write)
+            ids[kind] = (await createTemporary(ctx, kind)).id;
+        const reachable = otherUserReads.filter((op) => pathOf(op, ids));
+        await exploreCases(
+          ctx,
+          "another user's token",
+          reachable,
+          async (scratch, op) => {
+            const path = pathOf(op, ids)!;
+            const own = await request(scratch, op, { path });
+            if (own.status !== 200) return;
+            const exchange = await request(scratch, op, { path, token: other });
+            if (exchange.status === 200)
+              scratch.observe(
+                'other-user-reads-the-target',
+                op.operationId,
+                `a token of another user (no member of workspace ${ctx.target.ids.workspaceId}) answers 200`,
+                { expected: '403 or 404', received: '200', exchange },
+              );
+            else scratch.expectResponse(exchange, { operationId: op.operationId, status: [403, 404] });
+          },
+          2,
+          (op) => `${op.operationId} with another user's token`,
+          [],
           true,
         );
       },

@@ -10,6 +10,7 @@ import {
   topLevelProperties,
   type SpecOperation,
 } from '../operations.js';
+import { paginatedOperations } from '../page-invariants.js';
 
 /** One thing the spec documents, as Redocly's coverage report names it. */
 export type CoverageItem =
@@ -43,7 +44,23 @@ export interface OperationCoverage {
   readonly exchanges: ExchangeCounts;
   readonly missing: CoverageItem[];
   readonly covered: CoverageItem[];
+  /** Each invariant that applies to the operation's answers, by name: how many answers it judged. */
+  readonly invariants: Readonly<Record<string, number>>;
 }
+
+/**
+ * The invariants every answer of an operation is judged by (apart from what each check asserts):
+ * each applies to the operations `appliesTo` picks from the spec.
+ */
+export const ANSWER_INVARIANTS = {
+  schema: { name: 'answer matches its schema', appliesTo: (_op: SpecOperation) => true },
+  page: {
+    name: 'page agrees with its meta and links',
+    appliesTo: (op: SpecOperation, paginated: ReadonlySet<string>) => paginated.has(op.operationId),
+  },
+  rows: { name: 'rows belong to the parent in the path', appliesTo: (op: SpecOperation) => !!op.rowIdentifying },
+} as const;
+export type AnswerInvariant = keyof typeof ANSWER_INVARIANTS;
 
 export interface CoverageTotals {
   readonly operations: CoverageCount;
@@ -71,6 +88,8 @@ export interface CoverageReport {
 /** Collects the exchanges a run sends to one target; `summary()` says what of the spec they covered. */
 export interface CoverageCollector {
   record(exchange: Exchange): void;
+  /** An answer of `operationId` was judged by `invariant`. */
+  judged(operationId: string, invariant: AnswerInvariant): void;
   summary(): TargetCoverage;
 }
 
@@ -84,6 +103,7 @@ interface OperationState {
   readonly segments: readonly string[];
   readonly entries: Map<string, Entry>;
   readonly exchanges: { accepted: number; refused: number; other: number; unanswered: number };
+  readonly invariants: Map<AnswerInvariant, number>;
 }
 
 function keyOf(item: CoverageItem): string {
@@ -99,7 +119,7 @@ function keyOf(item: CoverageItem): string {
   }
 }
 
-function stateOf(bundle: Record<string, unknown>, op: SpecOperation): OperationState {
+function stateOf(bundle: Record<string, unknown>, op: SpecOperation, paginated: ReadonlySet<string>): OperationState {
   const entries = new Map<string, Entry>();
   const add = (item: CoverageItem): void => {
     if (!entries.has(keyOf(item))) entries.set(keyOf(item), { item, covered: false });
@@ -121,6 +141,11 @@ function stateOf(bundle: Record<string, unknown>, op: SpecOperation): OperationS
     segments: op.path.split('/').filter(Boolean),
     entries,
     exchanges: { accepted: 0, refused: 0, other: 0, unanswered: 0 },
+    invariants: new Map(
+      (Object.keys(ANSWER_INVARIANTS) as AnswerInvariant[])
+        .filter((key) => ANSWER_INVARIANTS[key].appliesTo(op, paginated))
+        .map((key) => [key, 0]),
+    ),
   };
 }
 
@@ -155,7 +180,9 @@ export function createCoverageCollector(
   bundle: Record<string, unknown>,
   baseUrl: string,
 ): CoverageCollector {
-  const states = [...operationsOf(bundle).values()].map((op) => stateOf(bundle, op));
+  const operations = operationsOf(bundle);
+  const paginated = paginatedOperations(bundle, operations);
+  const states = [...operations.values()].map((op) => stateOf(bundle, op, paginated));
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const seen = { total: 0, matched: 0, accepted: 0, refused: 0, other: 0, unanswered: 0 };
@@ -210,6 +237,10 @@ export function createCoverageCollector(
       for (const key of bodyKeys(exchange.responseBody))
         mark({ kind: 'property', target: 'response', status, path: key });
     },
+    judged(operationId, invariant) {
+      const invariants = states.find((s) => s.op.operationId === operationId)?.invariants;
+      if (invariants?.has(invariant)) invariants.set(invariant, invariants.get(invariant)! + 1);
+    },
     summary() {
       const count = (kind: CoverageItem['kind']): CoverageCount => {
         const entries = states.flatMap((s) => [...s.entries.values()]).filter((e) => e.item.kind === kind);
@@ -231,6 +262,7 @@ export function createCoverageCollector(
           exchanges: { ...s.exchanges },
           missing: [...s.entries.values()].filter((e) => !e.covered).map((e) => e.item),
           covered: [...s.entries.values()].filter((e) => e.covered).map((e) => e.item),
+          invariants: Object.fromEntries([...s.invariants].map(([key, count]) => [ANSWER_INVARIANTS[key].name, count])),
         })),
       };
     },
@@ -253,4 +285,21 @@ export function coverageLine(c: TargetCoverage): string {
     `${e.other ? `, ${e.other} other` : ''}${e.unanswered ? `, ${e.unanswered} unanswered` : ''}` +
     `${e.total > e.matched ? `; ${e.total - e.matched} outside the spec's operations` : ''})`
   );
+}
+
+/**
+ * Per operation the target answered: how many answers each invariant that applies to it judged
+ * (0 shows one that applies but judged none), and how many of the operation's checks ran.
+ */
+export function invariantLines(
+  c: TargetCoverage,
+  checksOf: (operationId: string) => { ran: number; of: number },
+): string[] {
+  return c.operations
+    .filter((op) => Object.values(op.exchanges).some((n) => n > 0))
+    .map((op) => {
+      const judged = Object.entries(op.invariants).map(([name, n]) => `${name} ${n}`);
+      const run = checksOf(op.operationId);
+      return `${c.target} ${op.operationId}: ${judged.join(', ')}; checks ${run.ran} of ${run.of} ran`;
+    });
 }

@@ -2,7 +2,7 @@
 // failure with expected vs received and a curl repro, then the ledger entries seen and not seen.
 import type { RunReport } from './model.js';
 import { formatDuration, totalsOf } from './model.js';
-import { coverageLine } from './coverage.js';
+import { coverageLine, invariantLines } from './coverage.js';
 
 const pad = (text: string, width: number): string =>
   text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -116,6 +116,14 @@ export function renderSummary(report: RunReport): string {
   if (report.coverage.length > 0) {
     out.push('-- Coverage (coverage.json) --');
     for (const c of report.coverage) out.push(coverageLine(c));
+    out.push('', '-- Invariants judged per operation (coverage.json) --');
+    for (const c of report.coverage)
+      out.push(
+        ...invariantLines(c, (operationId) => {
+          const mine = report.results.filter((r) => r.target === c.target && r.operationId === operationId);
+          return { ran: mine.filter((r) => r.outcome !== 'skipped').length, of: mine.length };
+        }),
+      );
     out.push('');
   }
   if (report.explore)

@@ -12,6 +12,8 @@ export interface FaultVerdict {
   readonly caught: boolean;
   /** The failed checks that reported it (first lines). */
   readonly evidence: string[];
+  /** The names of the checks that reported it, the explorer's first. */
+  readonly caughtBy: string[];
   /** Reported by one of the explorer's generated cases (not only by a check written for it). */
   readonly byExplorer: boolean;
 }
@@ -27,11 +29,22 @@ export interface SelfTestReport {
 /** The explorer's seed in the self-test: a fixed one, so a verdict replays. */
 export const SELF_TEST_SEED = 18;
 
+export interface SelfTestOptions {
+  readonly signal?: AbortSignal;
+  /** The explorer's seed (default SELF_TEST_SEED). */
+  readonly seed?: number;
+  /** Only these faults of the source (default: all). */
+  readonly faults?: readonly string[];
+}
+
 export async function runSelfTest(
   spec: SpecArtifacts,
   source: FaultSource,
-  signal: AbortSignal = new AbortController().signal,
+  { signal = new AbortController().signal, seed = SELF_TEST_SEED, faults: only }: SelfTestOptions = {},
 ): Promise<SelfTestReport> {
+  const unknown = only?.filter((name) => !source.faults.some((f) => f.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`${source.name} has no fault ${unknown.join(', ')}`);
+  const faults = only ? source.faults.filter((f) => only.includes(f.name)) : source.faults;
   const run = async (fault: string | undefined, operations?: string[]) => {
     const target = await source.start(fault);
     try {
@@ -39,7 +52,7 @@ export async function runSelfTest(
       const suites = [
         ...suitesFor(spec.bundle),
         ...exploreSuite(spec, {
-          seed: SELF_TEST_SEED,
+          seed,
           budget: DEFAULT_EXPLORE_BUDGET,
           timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
         }),
@@ -49,10 +62,10 @@ export async function runSelfTest(
       await target.stop();
     }
   };
-  const baselineOps = [...new Set(source.faults.flatMap((f) => f.operations))];
+  const baselineOps = [...new Set(faults.flatMap((f) => f.operations))];
   const baselineFailures = (await run(undefined, baselineOps)).filter((r) => r.outcome === 'failed');
   const verdicts: FaultVerdict[] = [];
-  for (const fault of source.faults) {
+  for (const fault of faults) {
     const failed = (await run(fault.name, fault.operations)).filter(
       (r) => r.outcome === 'failed' && fault.operations.includes(r.operationId),
     );
@@ -63,6 +76,9 @@ export async function runSelfTest(
       fault: fault.name,
       caught: failed.length > 0,
       evidence,
+      caughtBy: [...new Set(failed.map((r) => r.name))].sort(
+        (a, b) => Number(b.startsWith('explore:')) - Number(a.startsWith('explore:')),
+      ),
       byExplorer: evidence.some((e) => e.includes('› explore:')),
     });
   }

@@ -32,6 +32,7 @@ import {
 } from './common.js';
 import type { Check } from './types.js';
 import { removalReadBackChecks } from './after-removal.js';
+import { pageBoundaryChecks } from './page-boundaries.js';
 import { missingRequiredBodyCheck, outerUnknownChecks } from './derived-refusals.js';
 
 type Operations = ReadonlyMap<string, SpecOperation>;
@@ -234,6 +235,7 @@ export function operationChecks(
     ...(op.public || hand?.unknown === false ? [] : outerUnknownChecks(op, send)),
     ...missingRequiredBodyCheck(op, happyPath, send, inspect),
     ...removalReadBackChecks(op, operations, happyPath, send, sendOf),
+    ...pageBoundaryChecks(op, send),
     ...(hand?.checks ?? []),
   ];
 }

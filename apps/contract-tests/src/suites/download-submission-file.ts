@@ -6,7 +6,8 @@ import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
-import { targetFetch } from '../targets/http-client.js';
+import { createHttpClient, ExchangeRecorder } from '../targets/http-client.js';
+import { REQUEST_TIMEOUT_MS } from '../targets/limits.js';
 import { handSuite, operationSender, type SendOptions } from './common.js';
 
 const operationId = 'downloadSubmissionFile';
@@ -67,17 +68,30 @@ type Reached =
  * sandbox's SSRF guard, so DNS cannot answer differently in between). Never a second hop.
  */
 async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> {
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(20_000)]);
   if (target.origin === new URL(ctx.target.baseUrl).origin) {
-    // The tenant's own host: through the target's pacer, like every other request to it.
-    const stored = await targetFetch({ pacing: ctx.target.pacing, traffic: ctx.target.traffic })(target, {
-      redirect: 'manual',
-      signal,
-    }).catch((error: unknown) => error as Error);
-    if (stored instanceof Error) return { kind: 'error', message: stored.message };
-    await stored.body?.cancel();
+    // The tenant's own host: through the suite's client without a token, like every other request
+    // to it (the target's pacer, the client's timeout); the body is not read.
+    const recorder = new ExchangeRecorder();
+    const client = createHttpClient({
+      baseUrl: target.origin,
+      recorder,
+      ...(ctx.target.pacer ? { pacer: ctx.target.pacer } : {}),
+      ...(ctx.target.traffic ? { traffic: ctx.target.traffic } : {}),
+    });
+    const get = client.GET as (path: string, init: object) => Promise<{ response: Response }>;
+    const { answer: stored, thrown } = await recorder.answer(ctx.target.pacer !== undefined, () =>
+      get(`${target.pathname}${target.search}`, { parseAs: 'stream', signal: ctx.signal }).then(({ response }) =>
+        response.body?.cancel(),
+      ),
+    );
+    if (stored?.status === undefined)
+      return {
+        kind: 'error',
+        message: stored?.transportError ?? (thrown instanceof Error ? thrown.message : 'no request'),
+      };
     return { kind: 'status', status: stored.status };
   }
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
   const checked = await checkWebhookUrl(target.href, { allowPrivate: false });
   if (!checked.ok)
     return {

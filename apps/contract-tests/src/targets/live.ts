@@ -6,7 +6,7 @@ import type { Result } from '@forms-api/types';
 import { ContractTestsError } from '../errors.js';
 import { envVariableOf } from './settings.js';
 import { targetReceiver } from '../webhooks/receiver.js';
-import { pacingWith, TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
+import { TOKEN_ROLES, tokenSecrets, type Target, type TargetTokens, type TokenName } from './target.js';
 
 /** Each setting by its one name (the config key; the variable is FORMS_API_ + CONSTANT_CASE), and its type. */
 const SETTINGS = {
@@ -27,6 +27,7 @@ const SETTINGS = {
   tokenWithoutManageIntegrations: 'string',
   tokenWithoutAbilities: 'string',
   tokenIntegrationsOnly: 'string',
+  otherUserToken: 'string',
   webhookReceiverUrl: 'url',
   webhookReceiverPort: 'port',
 } as const;
@@ -204,7 +205,7 @@ export function liveTarget(
       ? { webhooks: { receiver: hooks.receiver, receiverUrl: (_port, path) => withPath(receiverUrl, path) } }
       : {}),
     proxyPass: options.proxyPass,
-    ...(options.pacer ? { pacing: pacingWith(options.pacer) } : {}),
+    ...(options.pacer ? { pacer: options.pacer } : {}),
     secrets: tokenSecrets(tokens),
     stop: async () => {
       await hooks?.close();

@@ -2,10 +2,8 @@
 // reachable and is the forms API, the token is accepted and holds the abilities a read can show,
 // the ids exist, the submission is a completed one). A wrong setting stops the run with one message naming it, instead of dozens of
 // failures reported as if the service had drifted. Never shows a token or what the tenant sent.
-import { isFormsApiError } from '@forms-api/client';
-import { readPrefix, webStreamSource } from '@forms-api/internal/bounded-body';
 import { ContractTestsError } from '../errors.js';
-import { MAX_RESPONSE_BYTES, targetFetch } from './http-client.js';
+import { createHttpClient, ExchangeRecorder } from './http-client.js';
 import { envVariableOf } from './settings.js';
 import { SUBMISSION_SEARCH_PAGES, type Target, type TargetIds } from './target.js';
 
@@ -54,7 +52,14 @@ interface Probe {
  * ContractTestsError of kind `preflight_failed` naming the setting to fix.
  */
 export async function preflightLive(target: Target, signal?: AbortSignal): Promise<void> {
-  const fetch = targetFetch({ pacing: target.pacing, traffic: target.traffic });
+  const recorder = new ExchangeRecorder();
+  const client = createHttpClient({
+    baseUrl: target.baseUrl,
+    token: target.tokens.token,
+    recorder,
+    ...(target.pacer ? { pacer: target.pacer } : {}),
+    ...(target.traffic ? { traffic: target.traffic } : {}),
+  });
   const base = target.baseUrl;
   // With --own-form the settings may name no form: the run makes its own.
   const { workspaceId, formId, submissionId, integrationId, freeFormId, captchaFormId } =
@@ -87,40 +92,38 @@ export async function preflightLive(target: Target, signal?: AbortSignal): Promi
   /** Sends one probe: its answer, or the setting to fix thrown, or ABORTED on Ctrl-C. */
   const ask = async (probe: Probe): Promise<Answer | typeof ABORTED> => {
     const request = `GET ${probe.path.replace(/\?.*/, '')}`;
-    let response: Response;
-    try {
-      response = await fetch(`${base}${probe.path}`, {
-        headers: { authorization: `Bearer ${target.tokens.token}`, accept: 'application/json' },
-        redirect: 'manual',
-        ...(signal ? { signal } : {}),
-      });
-    } catch (error) {
-      if (isFormsApiError(error) && error.kind === 'rate_limited')
-        throw failure(
-          'rate_limited',
-          `the tenant kept answering 429 to ${request} past the pacer's bound: another job spends ${token}'s budget; run again when it is done`,
-        );
-      if (signal?.aborted) return ABORTED;
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+    // The probe's path carries its query: it is sent as written.
+    const get = client.GET as (path: string, init: object) => Promise<unknown>;
+    const { answer, thrown } = await recorder.answer(target.pacer !== undefined, () =>
+      get(probe.path, signal ? { signal } : {}),
+    );
+    if (signal?.aborted) return ABORTED;
+    if (answer?.status === undefined) {
+      // The client's network error keeps the cause's code (ECONNREFUSED), nothing else of it.
+      const cause = (thrown as { cause?: { code?: unknown } } | undefined)?.cause?.code;
       throw failure(
         'unreachable',
         `cannot reach ${envVariableOf('baseUrl')} (${shownUrl(base)})${typeof cause === 'string' ? `: ${cause}` : ''}; check the URL and that this machine can reach it`,
         { setting: envVariableOf('baseUrl') },
       );
     }
-    const type = response.headers.get('content-type') ?? '';
-    // Read within the run's bound (a hostile tenant's endless body); a cut body is judged by its type.
-    const read = response.body ? await readPrefix(webStreamSource(response.body), MAX_RESPONSE_BYTES) : undefined;
+    if (answer.rateLimited)
+      throw failure(
+        'rate_limited',
+        `the tenant kept answering 429 to ${request} past the pacer's bound: another job spends ${token}'s budget; run again when it is done`,
+      );
+    const type = answer.responseHeaders?.['content-type'] ?? '';
     let body: unknown;
     let json = /json/i.test(type);
-    if (json && read?.ok && !read.value.exceeded) {
+    // A body cut at the client's cap is judged by its type.
+    if (json && answer.responseBodyLimit === undefined) {
       try {
-        body = JSON.parse(new TextDecoder().decode(read.value.bytes));
+        body = JSON.parse(answer.responseBody ?? '');
       } catch {
         json = false;
       }
     }
-    const status = response.status;
+    const status = answer.status;
     const context = { status, request };
     if (status === 401)
       throw failure(

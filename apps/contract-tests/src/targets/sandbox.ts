@@ -8,6 +8,7 @@ import {
   type SandboxHandle,
   type SeedFixture,
 } from '@forms-api/sandbox';
+import { createFormsClient } from '@forms-api/client';
 import { ContractTestsError } from '../errors.js';
 import type { DriftExpectation } from '../report/model.js';
 import type { Target, TargetTokens } from './target.js';
@@ -56,6 +57,8 @@ export async function startSandboxTarget(
         : {}),
       tokenWithoutAbilities: sandbox.tokens.none,
       tokenIntegrationsOnly: sandbox.tokens.integrations,
+      // The seed's outsider: a user of other workspaces, no member of the target's.
+      otherUserToken: sandbox.tokens.outsider,
     };
     const submissionId = await firstSubmissionId(sandbox.baseUrl, tokens.token, form.id);
     const secrets = tokenSecrets(tokens);
@@ -97,15 +100,9 @@ export async function startSandboxTarget(
 
 /** The newest completed submission of the form (it answers every required field): the one the write checks borrow and restore. */
 async function firstSubmissionId(baseUrl: string, token: string, formId: number): Promise<number | undefined> {
-  try {
-    const response = await fetch(`${baseUrl}/open/forms/${formId}/submissions?per_page=1&status=completed`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const body = (await response.json()) as { data?: Array<{ id?: number }> };
-    return body.data?.[0]?.id;
-  } catch {
-    return undefined;
-  }
+  const client = createFormsClient({ baseUrl, token, retry: false });
+  const page = await client.submissions.list(formId, { perPage: 1, status: 'completed' }).catch(() => undefined);
+  return page?.data[0]?.id;
 }
 
 /** A form of a workspace the main token's user is no member of (the explorer's foreign-parent check). */

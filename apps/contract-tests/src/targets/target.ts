@@ -22,6 +22,11 @@ export const TOKEN_ROLES = {
   tokenWithoutAbilities: { carries: [] },
   /** manage-integrations alone (its user may still list submissions: ledger submissions-read-with-manage-integrations). */
   tokenIntegrationsOnly: { carries: ['manage-integrations'] },
+  /**
+   * A token with every ability, of another user: no member of the target's workspace. The explorer
+   * sends it to every read of the target's workspace and forms, which must refuse it.
+   */
+  otherUserToken: { carries: ABILITIES },
 } as const satisfies Record<string, { carries: readonly Ability[] }>;
 
 export type TokenName = keyof typeof TOKEN_ROLES;
@@ -121,10 +126,10 @@ export interface Target {
   /** What the ledger must show on this target (the embedded sandboxes); absent for real tenants. */
   readonly expectsDrift?: DriftExpectation;
   /**
-   * Rate-limit pacing shared by every client the suite makes for this target (the toolkit client and
-   * the raw clients of unauthenticated requests): one budget, as the service counts one.
+   * The rate-limit pacer of every client the suite makes for this target (with a token or
+   * without): one budget, as the service counts one.
    */
-  readonly pacing?: TargetPacing;
+  readonly pacer?: RequestPacer;
   /** Counts the requests the suite sent to this target (for the summary). */
   readonly traffic?: TrafficMeter;
   /** Told of every exchange the checks record on this target (coverage.json). */
@@ -145,21 +150,7 @@ export function tokenSecrets(tokens: TargetTokens): Map<string, string> {
   return map;
 }
 
-/** A target's pacer and what its tenant has said of a rate limit: the state every client of the target shares. */
-export interface TargetPacing {
-  readonly pacer: RequestPacer;
-  /**
-   * `unknown` until an answer tells; `reported` once an answer carried `X-RateLimit-Limit` (the
-   * target stays paced for the rest of the run); `none` while answers come without it and no 429
-   * (the tenant enforces no limit: requests are not spaced until a 429 puts the pacer back).
-   */
-  tenantLimit: 'unknown' | 'reported' | 'none';
-}
-
-/** Pacing for a target: `pacer` spends its budget, and nothing is known yet of the tenant's limit. */
-export const pacingWith = (pacer: RequestPacer): TargetPacing => ({ pacer, tenantLimit: 'unknown' });
-
-/** The requests the suite sent to a target (each client call once; a request sent again after a 429 counts in the pacer's stats). */
+/** The requests the suite sent to a target: each send on the wire (a request sent again after a 429 included). */
 export interface TrafficMeter {
   requests: number;
 }

@@ -47,6 +47,8 @@ export interface SandboxView {
   siblingForm(form: string): number | undefined;
   /** A token of a member of the workspace holding every one of `abilities`. */
   tokenInWorkspace(workspaceId: number, abilities: readonly Ability[]): string | undefined;
+  /** Another form of the same workspace as `form` (by id or slug) that has integrations, if one does. */
+  siblingFormWithIntegrations(form: string): number | undefined;
 }
 
 export interface Behaviour {

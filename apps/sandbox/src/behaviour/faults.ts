@@ -33,6 +33,9 @@ export const SANDBOX_FAULTS = [
   'removed-member-still-reads',
   'list-meta-miscounts',
   'token-id-only',
+  'new-form-lists-old-submissions',
+  'access-cached-per-resource',
+  'new-form-lists-old-integrations',
   'update-drops-logic',
   'write-answer-not-what-was-stored',
 ] as const;
@@ -87,6 +90,11 @@ const keptMembers = new Set<string>();
 /** The submission rows each sandbox (by its host) first listed, for the stale list fault. */
 const firstListed = new Map<string, unknown>();
 
+/** `<host> <form id>` of each form a sandbox (by its host) created during the run, for the new-form-lists-old-* faults. */
+const createdForms = new Set<string>();
+
+/** `<host> form <id or slug>` / `<host> workspace <id>` a member was let into, for access-cached-per-resource. */
+const letIn = new Set<string>();
 /** `<host> <integration>` of each integration a sandbox (by its host) updated, for update-drops-logic. */
 const logicDropped = new Set<string>();
 
@@ -489,6 +497,97 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
       if (!token || sandbox.userOf(token) !== undefined || !token.includes('|')) return;
       const real = sandbox.tokenWithId(token.split('|', 1)[0]!);
       if (real) req.headers.authorization = `Bearer ${real}`;
+    },
+  },
+  'new-form-lists-old-submissions': {
+    name: 'new-form-lists-old-submissions',
+    foundByExplorer: true,
+    description:
+      "a form created during the run lists submissions it never had: another form's, as if left behind by a deleted form whose id it reused",
+    // The explorer's fresh-resource check finds it: a form it just made must list none.
+    operations: ['listFormSubmissions'],
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'listFormSubmissions') return;
+      const form = segments(req)[2]!;
+      if (!createdForms.has(`${req.headers.host ?? ''} ${form}`)) return;
+      const older = sandbox.siblingForm(form);
+      const query = req.path.includes('?') ? `?${req.path.split('?', 2)[1]}` : '';
+      if (older !== undefined) req.path = `/open/forms/${older}/submissions${query}`;
+    },
+    response(req, res) {
+      if (answered('createForm', req, res)) {
+        const id = JSON.parse(res.body)?.form?.id;
+        if (id !== undefined) createdForms.add(`${req.headers.host ?? ''} ${String(id)}`);
+      } else if (answered('listFormSubmissions', req, res)) {
+        const form = segments(req)[2]!;
+        // The rows name the new form: the ids are the same, only the rows are old.
+        if (createdForms.has(`${req.headers.host ?? ''} ${form}`))
+          editJson(res, (body) => body.data.forEach((s: { form_id: unknown }) => (s.form_id = Number(form))));
+      }
+    },
+  },
+  'access-cached-per-resource': {
+    name: 'access-cached-per-resource',
+    foundByExplorer: true,
+    description:
+      "access to a form or workspace is remembered by the resource alone: once a member was let in, any user's token reads it",
+    // The explorer's other-user check finds it (the target's own token reads first); a foreign
+    // form or workspace no member reads during the run is never let in, so its check does not.
+    operations: [
+      'listWorkspaceForms',
+      'listWorkspaceUsers',
+      'listWorkspaceInvites',
+      'getForm',
+      'listFormSubmissions',
+      'listFormIntegrations',
+      'listIntegrationEvents',
+    ],
+    request(req, sandbox) {
+      const operation = operationOf(req.method, req.path);
+      if (!operation || req.method !== 'GET' || OPERATIONS[operation].public) return;
+      const token = bearer(req);
+      const user = token === undefined ? undefined : sandbox.userOf(token);
+      const [, kind, id] = segments(req);
+      if (token === undefined || user === undefined || id === undefined) return;
+      if (kind !== 'forms' && kind !== 'workspaces') return;
+      const abilities = OPERATIONS[operation].abilities;
+      const reaches = kind === 'forms' ? sandbox.reaches(token, id) : sandbox.roleIn(user, Number(id)) !== undefined;
+      const key = `${req.headers.host ?? ''} ${kind} ${id}`;
+      if (reaches) {
+        if (abilities.some((a) => sandbox.tokenHolds(token, [a]))) letIn.add(key);
+        return;
+      }
+      if (!letIn.has(key)) return;
+      const member =
+        kind === 'forms'
+          ? sandbox.tokenReaching(id, abilities.slice(0, 1))
+          : sandbox.tokenInWorkspace(Number(id), abilities.slice(0, 1));
+      if (member) req.headers.authorization = `Bearer ${member}`;
+    },
+  },
+  'new-form-lists-old-integrations': {
+    name: 'new-form-lists-old-integrations',
+    foundByExplorer: true,
+    description:
+      "a form created during the run lists another form's integrations as its own, as if left behind by a deleted form whose id it reused",
+    // The explorer's fresh-resource check finds it: a form it just made must list none.
+    operations: ['listFormIntegrations'],
+    request(req, sandbox) {
+      if (operationOf(req.method, req.path) !== 'listFormIntegrations') return;
+      const form = segments(req)[2]!;
+      if (!createdForms.has(`${req.headers.host ?? ''} ${form}`)) return;
+      const older = sandbox.siblingFormWithIntegrations(form);
+      if (older !== undefined) req.path = `/open/forms/${older}/integrations`;
+    },
+    response(req, res) {
+      if (answered('createForm', req, res)) {
+        const id = JSON.parse(res.body)?.form?.id;
+        if (id !== undefined) createdForms.add(`${req.headers.host ?? ''} ${String(id)}`);
+      } else if (answered('listFormIntegrations', req, res)) {
+        const form = segments(req)[2]!;
+        if (createdForms.has(`${req.headers.host ?? ''} ${form}`))
+          editJson(res, (body) => body.forEach((i: { form_id: unknown }) => (i.form_id = Number(form))));
+      }
     },
   },
   'update-drops-logic': {
