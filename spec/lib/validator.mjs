@@ -19,6 +19,8 @@ const ANNOTATION_KEYWORDS = [
   'x-internal',
   'x-server-error-when',
   'x-identifies',
+  'x-server-maintained',
+  'x-read-back-as',
 ];
 
 /**

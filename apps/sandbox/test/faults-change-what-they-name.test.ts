@@ -204,6 +204,32 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.all });
     return (await call(sb.baseUrl, 'GET', '/open/forms/11', { token: sb.tokens.outsider })).status;
   },
+  'update-drops-logic': async (sb) => {
+    const logic = { operatorIdentifier: 'or', children: [] };
+    const body = {
+      integration_id: 'webhook',
+      status: 'inactive',
+      data: { webhook_url: 'https://example.com/hook' },
+      logic,
+    };
+    const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', { token: sb.tokens.all, body });
+    const id = created.body.form_integration.id;
+    await call(sb.baseUrl, 'PUT', `/open/forms/11/integrations/${id}`, { token: sb.tokens.all, body });
+    const listed = await call(sb.baseUrl, 'GET', '/open/forms/11/integrations', { token: sb.tokens.all });
+    return listed.body.find((i: { id: number }) => i.id === id).logic;
+  },
+  'write-answer-not-what-was-stored': async (sb) => {
+    const ids = await fieldIds(sb, 11);
+    const long = 'x'.repeat(300);
+    const answered = await call(sb.baseUrl, 'POST', '/forms/11/answer', {
+      body: { [ids.Name!]: long, [ids.Email!]: 'long@example.com' },
+    });
+    const listed = await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?per_page=100', { token: sb.tokens.all });
+    const row = listed.body.data.find(
+      (s: { data: Record<string, unknown> }) => s.data[ids.Email!] === 'long@example.com',
+    );
+    return [answered.status, row.data[ids.Name!].length];
+  },
 };
 
 /** Creates a form in workspace 1 with the main token; its id. */

@@ -32,6 +32,7 @@ import {
   META_KEYS,
   stringField,
 } from '../suites/helpers.js';
+import { readAfterWriteChecks } from './read-after-write.js';
 import { schemaArbitraries, type LabelledValue, type Schema, type SchemaArbitraries } from './schema-arbitrary.js';
 
 export interface ExploreOptions {
@@ -65,7 +66,11 @@ interface Allowance {
 }
 
 /** An explore check before it is handed to the runner: `exhaustive` ones try a small set of cases, each once. */
-type ExploreCheck = Check & { readonly exhaustive?: boolean };
+type ExploreCheck = Check & {
+  readonly exhaustive?: boolean;
+  /** Requests it takes off the top, outside the others' shares (a few cases, the first tried whatever the seed). */
+  readonly fixedShare?: number;
+};
 
 /**
  * The request bodies the spec cannot make safe or fit on its own, by request schema (never by
@@ -198,7 +203,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
       allowance = {
         requestsLeft: options.budget,
         deadline: Date.now() + options.timeLimitMs,
-        checksLeft: checks.filter((c) => !c.exhaustive && (!c.writes || target.write)).length,
+        checksLeft: checks.filter((c) => !c.exhaustive && !c.fixedShare && (!c.writes || target.write)).length,
       };
       allowances.set(target.name, allowance);
     }
@@ -223,11 +228,13 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
     /** Cases tried first, whatever the seed (one of each class a ledger entry depends on; every case of an exhaustive check). */
     examples: T[] = [],
     exhaustive = false,
+    /** This check's share when it takes a fixed one (`ExploreCheck.fixedShare`). */
+    fixedShare?: number,
   ): Promise<void> {
     if (exhaustive) return exploreCases(ctx, name, examples, run, requestsPerCase, describe, [], true);
     const a = allowanceOf(ctx.target);
-    const share = Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
-    a.checksLeft--;
+    const share = fixedShare ?? Math.floor(a.requestsLeft / Math.max(1, a.checksLeft));
+    if (fixedShare === undefined) a.checksLeft--;
     const numRuns = Math.max(examples.length, 1, Math.floor(share / requestsPerCase / 2)); // half for shrinking
     let spent = 0;
     const known = new Map<string, Failure>();
@@ -1166,6 +1173,28 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
         );
       },
     });
+
+  // Read-after-write and preserved fields, on every write whose answer carries what it wrote (read-after-write.ts).
+  checks.push(
+    ...readAfterWriteChecks({
+      spec,
+      operations,
+      creations: sequences.map(({ create, deleteLink }) => ({
+        create,
+        kind: pathParameters(operationOf(deleteLink.operationId)).find((p) => p.name === createdParameter(deleteLink))
+          ?.identifies,
+      })),
+      explore: (ctx, name, arbitrary, run, requestsPerCase, describe, examples, share) =>
+        explore(ctx, name, arbitrary, run, requestsPerCase, describe, examples, false, share),
+      request,
+      rowsOf,
+      generatedBody,
+      safe: (op, body) => (REQUEST_BODIES[bodySchemaName(op) ?? '']?.safe ?? ((b: unknown) => b))(body),
+      deleteCreated,
+      restoreAfterwards,
+      targetIds: (ctx) => targetIds(ctx.target),
+    }),
+  );
 
   // Cheap exhaustive checks first: they take their few requests off the top of the budget.
   checks.sort((a, b) => Number(b.exhaustive ?? false) - Number(a.exhaustive ?? false));

@@ -37,6 +37,8 @@ export const SANDBOX_FAULTS = [
   'access-cached-per-resource',
   'new-form-lists-old-integrations',
   'past-the-end-claims-the-last-page',
+  'update-drops-logic',
+  'write-answer-not-what-was-stored',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -94,6 +96,11 @@ const createdForms = new Set<string>();
 
 /** `<host> form <id or slug>` / `<host> workspace <id>` a member was let into, for access-cached-per-resource. */
 const letIn = new Set<string>();
+/** `<host> <integration>` of each integration a sandbox (by its host) updated, for update-drops-logic. */
+const logicDropped = new Set<string>();
+
+/** The width of a string column a non-strict database cuts longer text to (Laravel's utf8mb4 default). */
+const STRING_COLUMN = 191;
 
 const requestedPage = (req: ExchangeRequest) =>
   Number(new URLSearchParams(req.path.split('?', 2)[1] ?? '').get('page') ?? '1');
@@ -597,6 +604,42 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
         const { total, per_page: size, current_page: page } = body.meta;
         const last = Math.max(1, Math.ceil(total / size));
         if (body.data.length === 0 && page > last) body.meta.current_page = last;
+      });
+    },
+  },
+  'update-drops-logic': {
+    name: 'update-drops-logic',
+    foundByExplorer: true,
+    description:
+      "updating an integration answers 200 but saves no `logic`: the conditions it was sent, even unchanged, are reset to none (the update's rules leave `logic` out)",
+    // The explorer's read-after-write (under createFormIntegration) finds it: logic sent back as it was reads back changed.
+    operations: ['createFormIntegration', 'updateFormIntegration'],
+    response(req, res) {
+      const key = (id: unknown) => `${req.headers.host ?? ''} ${String(id)}`;
+      if (answered('updateFormIntegration', req, res))
+        editJson(res, (body) => {
+          logicDropped.add(key(body.form_integration?.id));
+          body.form_integration.logic = [];
+        });
+      else if (answered('listFormIntegrations', req, res))
+        editJson(res, (body) => {
+          for (const row of Array.isArray(body) ? body : []) if (logicDropped.has(key(row.id))) row.logic = [];
+        });
+    },
+  },
+  'write-answer-not-what-was-stored': {
+    name: 'write-answer-not-what-was-stored',
+    foundByExplorer: true,
+    description: `a text answer longer than ${STRING_COLUMN} characters is stored cut to ${STRING_COLUMN} (a narrow column of a non-strict database), while the update answers it whole, as it was sent`,
+    // The explorer's read-after-write (under updateFormSubmission) finds it: the answer and the read-back differ.
+    operations: ['updateFormSubmission', 'listFormSubmissions'],
+    response(req, res) {
+      if (!answered('listFormSubmissions', req, res)) return;
+      editJson(res, (body) => {
+        for (const row of body.data ?? [])
+          for (const [key, value] of Object.entries(row.data ?? {}))
+            if (typeof value === 'string' && value.length > STRING_COLUMN)
+              row.data[key] = value.slice(0, STRING_COLUMN);
       });
     },
   },
