@@ -13,6 +13,7 @@ import type { Check } from '../suites/types.js';
 import { withTargetIds } from '../suites/common.js';
 import { answersToSendBack, findSubmission, formFields, stringField } from '../suites/helpers.js';
 import { requestExample } from '../operations.js';
+import { isCredentialHeader } from '@forms-api/internal/credentials';
 
 type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -167,13 +168,12 @@ function canonical(value: unknown): string {
   };
   return JSON.stringify(strip(value)) ?? 'absent';
 }
-/** A member that holds a credential (a webhook's signing secret): never shown in a report. */
-const SECRET = /secret|token|password/i;
+/** A value as shown in a report: a member that holds a credential (a webhook's signing secret) by the toolkit's one rule, masked. */
 const shown = (value: unknown) => {
   const text =
     value === undefined
       ? 'absent'
-      : (JSON.stringify(value, (k, v) => (SECRET.test(k) && typeof v === 'string' ? '[redacted]' : v)) ??
+      : (JSON.stringify(value, (k, v) => (typeof v === 'string' && isCredentialHeader(k, v) ? '[redacted]' : v)) ??
         String(value));
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 };
