@@ -48,6 +48,8 @@ export interface SpecOperation {
    * (`x-identifies`), such as a submission's `form_id`. Each row must name the parent the path names.
    */
   readonly rowIdentifying?: readonly { readonly name: string; readonly identifies: string }[];
+  /** The order the list states for its rows (`x-order`): a JSON pointer into a row, and its direction. */
+  readonly rowOrder?: { readonly by: string; readonly descending: boolean };
   /** The rate-limit bucket of its own the service counts it in (`x-rate-limit`); absent: the shared one. */
   readonly rateLimit?: SpecRateLimit;
 }

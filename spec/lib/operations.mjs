@@ -73,6 +73,10 @@ export function specOperations(bundle) {
       const answer = resolved(bundle, success?.content?.['application/json']?.schema);
       const rows = answer?.type === 'array' ? answer.items : resolved(bundle, answer?.properties?.data)?.items;
       const rowIdentifying = rows ? identifyingProperties(bundle, rows) : [];
+      const rowOrder = orderOf(
+        answer?.type === 'array' ? answer : resolved(bundle, answer?.properties?.data),
+        op.operationId,
+      );
       const links = Object.entries(success?.links ?? {}).map(([name, link]) => ({
         name,
         operationId: link.operationId,
@@ -98,11 +102,30 @@ export function specOperations(bundle) {
         successMediaTypes: Object.keys(success?.content ?? {}),
         links,
         ...(rowIdentifying.length > 0 ? { rowIdentifying } : {}),
+        ...(rowOrder ? { rowOrder } : {}),
         ...(op['x-rate-limit'] === undefined ? {} : { rateLimit: rateLimitOf(op['x-rate-limit'], op.operationId) }),
       });
     }
   }
   return operations;
+}
+
+/**
+ * The order a list states for its rows (`x-order` on its array): a pointer into a row and a
+ * direction. A malformed one fails here, so that no check judges by a guess.
+ */
+function orderOf(array, operationId) {
+  const order = array?.['x-order'];
+  if (order === undefined) return undefined;
+  if (
+    typeof order?.by !== 'string' ||
+    !/^(\/[^/]+)+$/.test(order.by) ||
+    (order.direction !== 'descending' && order.direction !== 'ascending')
+  )
+    throw new Error(
+      `${operationId}: x-order must be { by: a JSON pointer into a row, direction: descending | ascending }, got ${JSON.stringify(order)}`,
+    );
+  return { by: order.by, descending: order.direction === 'descending' };
 }
 
 /**

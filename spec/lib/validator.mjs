@@ -21,6 +21,7 @@ const ANNOTATION_KEYWORDS = [
   'x-identifies',
   'x-server-maintained',
   'x-read-back-as',
+  'x-order',
 ];
 
 /**
