@@ -39,6 +39,19 @@ export function describeErrors(errors: readonly ErrorObject[], listed = LISTED_E
   return errors.length > listed ? `${shown}; and ${(errors.length - listed).toLocaleString('en-US')} more` : shown;
 }
 
+/**
+ * How two values of an ordered column compare (negative: `a` first ascending): numbers as numbers,
+ * texts of one shape (a timestamp format) as texts, other times by the instant they name;
+ * undefined for values that do not compare.
+ */
+function comparedValues(a: unknown, b: unknown): number | undefined {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a !== 'string' || typeof b !== 'string') return undefined;
+  if (a.length === b.length) return a < b ? -1 : a > b ? 1 : 0;
+  const [x, y] = [Date.parse(a), Date.parse(b)];
+  return Number.isFinite(x) && Number.isFinite(y) ? x - y : undefined;
+}
+
 /** `undefined`: the main token; `null`: no Authorization header; a string: that token. */
 export type TokenChoice = string | null | undefined;
 
@@ -373,9 +386,12 @@ export class CheckContext {
       );
     }
     this.target.coverage?.judged(operationId, 'schema');
-    if (status === 200 && result.valid) {
+    // What a list promises beyond its schema is judged whatever else the body gets wrong: a
+    // known drift in its rows (a missing key) must not hide a new defect in their order or scope.
+    if (status === 200) {
       this.#checkPage(exchange, operationId, parsed.value, traits);
       this.#checkRowsBelong(exchange, operationId, parsed.value, traits);
+      this.#checkOrder(exchange, operationId, parsed.value, traits);
     }
     // Keys the spec does not name are additive: a note, also when the body fails for other reasons
     // (a known drift elsewhere must not hide them).
@@ -452,6 +468,42 @@ export class CheckContext {
         );
         return;
       }
+    }
+  }
+
+  /**
+   * The rows of a list come in the order the spec states for it (`x-order`: a pointer into a row and
+   * a direction); equal values may come in any order, and a row without the value is not compared.
+   * Not on a mock, which answers its example whatever is asked.
+   */
+  #checkOrder(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
+    const order = this.operations().get(operationId)?.rowOrder;
+    if (!order || this.target.kind === 'mock') return;
+    const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(rows)) return;
+    this.target.coverage?.judged(operationId, 'order');
+    const keys = order.by
+      .split('/')
+      .slice(1)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const valueOf = (row: unknown): unknown => keys.reduce<any>((v, k) => (v == null ? undefined : v[k]), row);
+    for (let i = 1; i < rows.length; i++) {
+      const [before, after] = [valueOf(rows[i - 1]), valueOf(rows[i])];
+      const step = comparedValues(before, after);
+      if (step === undefined || step === 0 || step > 0 === order.descending) continue;
+      const id = (row: unknown) => String((row as { id?: unknown } | null)?.id ?? `row ${rows.indexOf(row) + 1}`);
+      this.observe(
+        'rows-out-of-order',
+        operationId,
+        `not ${order.by} ${order.descending ? 'descending' : 'ascending'}: ${id(rows[i - 1])} (${JSON.stringify(before)}) before ${id(rows[i])} (${JSON.stringify(after)})`,
+        {
+          expected: `${order.by} ${order.descending ? 'descending' : 'ascending'}`,
+          received: `${JSON.stringify(before)} before ${JSON.stringify(after)}`,
+          exchange,
+          traits,
+        },
+      );
+      return;
     }
   }
 

@@ -66,9 +66,10 @@ describe('coverage.json', () => {
     expect(Object.keys(judged('getForm'))).toEqual(['answer matches its schema']);
     expect(judged('listFormSubmissions')['page agrees with its meta and links']).toBeGreaterThan(0);
     expect(judged('listFormSubmissions')['rows belong to the parent in the path']).toBeGreaterThan(0);
+    expect(judged('listFormSubmissions')['rows in the order the spec states']).toBeGreaterThan(0);
     const line = out.find((l) => l.startsWith('sandbox listFormSubmissions: '));
     expect(line).toMatch(
-      /^sandbox listFormSubmissions: answer matches its schema \d+, page agrees with its meta and links \d+, rows belong to the parent in the path \d+; checks \d+ of \d+ ran$/,
+      /^sandbox listFormSubmissions: answer matches its schema \d+, page agrees with its meta and links \d+, rows belong to the parent in the path \d+, rows in the order the spec states \d+; checks \d+ of \d+ ran$/,
     );
   }, 300_000);
 

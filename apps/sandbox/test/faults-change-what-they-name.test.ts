@@ -187,6 +187,10 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
   'past-the-end-claims-the-last-page': async (sb) =>
     (await call(sb.baseUrl, 'GET', '/open/forms/11/submissions?page=999', { token: sb.tokens.all })).body.meta
       .current_page,
+  'forms-oldest-first': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.all })).body.data
+      .map((f: { id: number }) => f.id)
+      .join(','),
   'token-id-only': async (sb) => {
     const forged = `${sb.tokens.all!.split('|', 1)[0]}|forgedSecret0123456789abcdefghijKLMNOPQRS`;
     return (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: forged })).status;

@@ -1281,20 +1281,6 @@ function judgeList(ctx: CheckContext, op: SpecOperation, exchange: Exchange, que
         { exchange },
       );
   }
-  // Submissions carry their creation time among their answers (`data.created_at`).
-  for (let i = 1; i < body.data.length; i++) {
-    const before = body.data[i - 1]?.data?.created_at;
-    const after = body.data[i]?.data?.created_at;
-    if (typeof before === 'string' && typeof after === 'string' && before < after) {
-      ctx.observe(
-        'not-newest-first',
-        operationId,
-        `not newest first: ${body.data[i - 1].id} (${before}) before ${body.data[i].id} (${after})`,
-        { expected: 'created_at descending', received: 'ascending step', exchange },
-      );
-      break;
-    }
-  }
 }
 
 /** Evaluates a link's runtime expressions: `$request.path.<name>` and `$response.body#/<pointer>`. */

@@ -59,6 +59,7 @@ export const ANSWER_INVARIANTS = {
     appliesTo: (op: SpecOperation, paginated: ReadonlySet<string>) => paginated.has(op.operationId),
   },
   rows: { name: 'rows belong to the parent in the path', appliesTo: (op: SpecOperation) => !!op.rowIdentifying },
+  order: { name: 'rows in the order the spec states', appliesTo: (op: SpecOperation) => !!op.rowOrder },
 } as const;
 export type AnswerInvariant = keyof typeof ANSWER_INVARIANTS;
 

@@ -39,6 +39,7 @@ export const SANDBOX_FAULTS = [
   'past-the-end-claims-the-last-page',
   'update-drops-logic',
   'write-answer-not-what-was-stored',
+  'forms-oldest-first',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -641,6 +642,16 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
             if (typeof value === 'string' && value.length > STRING_COLUMN)
               row.data[key] = value.slice(0, STRING_COLUMN);
       });
+    },
+  },
+  'forms-oldest-first': {
+    name: 'forms-oldest-first',
+    foundByExplorer: true,
+    description: "a workspace's forms are listed by updated_at ascending, oldest first (an orderBy that lost its Desc)",
+    // The order every answer of a list is held to (the spec's x-order) finds it, whichever check asked.
+    operations: ['listWorkspaceForms'],
+    response(req, res) {
+      if (answered('listWorkspaceForms', req, res)) editJson(res, (body) => body.data.reverse());
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
