@@ -191,6 +191,10 @@ const probes: Record<SandboxFault, (sb: Sandbox) => Promise<unknown>> = {
     (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: sb.tokens.all })).body.data
       .map((f: { id: number }) => f.id)
       .join(','),
+  'forms-pages-off-by-one': async (sb) =>
+    (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms?per_page=2&page=2', { token: sb.tokens.all })).body.data
+      .map((f: { id: number }) => f.id)
+      .join(','),
   'token-id-only': async (sb) => {
     const forged = `${sb.tokens.all!.split('|', 1)[0]}|forgedSecret0123456789abcdefghijKLMNOPQRS`;
     return (await call(sb.baseUrl, 'GET', '/open/workspaces/1/forms', { token: forged })).status;

@@ -32,7 +32,7 @@ import {
 } from './common.js';
 import type { Check } from './types.js';
 import { removalReadBackChecks } from './after-removal.js';
-import { pageBoundaryChecks } from './page-boundaries.js';
+import { pageBoundaryChecks, pageSizeChecks } from './page-boundaries.js';
 import { missingRequiredBodyCheck, outerUnknownChecks } from './derived-refusals.js';
 
 type Operations = ReadonlyMap<string, SpecOperation>;
@@ -236,6 +236,7 @@ export function operationChecks(
     ...missingRequiredBodyCheck(op, happyPath, send, inspect),
     ...removalReadBackChecks(op, operations, happyPath, send, sendOf),
     ...pageBoundaryChecks(op, send),
+    ...pageSizeChecks(op, send),
     ...(hand?.checks ?? []),
   ];
 }

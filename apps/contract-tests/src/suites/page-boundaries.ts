@@ -55,3 +55,73 @@ export function pageBoundaryChecks(op: SpecOperation, send: Send): Check[] {
     },
   ];
 }
+
+/**
+ * The same rows whatever the page size, for every list that takes `page` and `per_page` and states
+ * its order: the first rows read as one page of 100, and again as about three smaller pages. Rows
+ * the order ties (equal sort values) may change places between two reads, so only a row whose sort
+ * value no other row of the read shares is held to it: it must come exactly once in each.
+ */
+export function pageSizeChecks(op: SpecOperation, send: Send): Check[] {
+  const takes = (name: string) => op.parameters.some((p) => p.in === 'query' && p.name === name);
+  const order = op.rowOrder;
+  if (op.method !== 'GET' || !order || !takes('page') || !takes('per_page')) return [];
+  const { operationId } = op;
+  const keys = order.by.split('/').slice(1);
+  const sortValue = (row: unknown) => JSON.stringify(keys.reduce<any>((v, k) => (v == null ? undefined : v[k]), row));
+  const idOf = (row: unknown) => JSON.stringify((row as { id?: unknown } | null)?.id);
+  return [
+    {
+      name: 'the same rows whatever the page size',
+      operationId,
+      on: 'live',
+      async run(ctx: CheckContext) {
+        const missing = identifiedParameters(op).filter((p) => targetIdOf(ctx, p.identifies!) === undefined);
+        if (missing.length > 0) return ctx.skip(`needs the target's ${missing.map((p) => p.identifies).join(', ')}`);
+        const path = targetPath(ctx, op);
+        const read = async (page: number, size: number) => {
+          const exchange = await send(ctx, { path, query: { page, per_page: size } as never });
+          const body = ctx.expectResponse(exchange, { operationId, status: 200 }) as
+            { data?: unknown[]; meta?: PageMeta } | undefined;
+          return { exchange, rows: Array.isArray(body?.data) ? body.data : undefined, total: body?.meta?.total };
+        };
+        const whole = await read(1, 100);
+        if (!whole.rows || !isCount(whole.total)) return ctx.skip('the list answered no rows and total to compare');
+        const count = whole.rows.length;
+        if (count < 2) return ctx.skip(`the list holds ${count} row(s): nothing to split into pages`);
+        const size = Math.ceil(count / 3);
+        const split: unknown[] = [];
+        let last = whole;
+        for (let page = 1; split.length < count; page++) {
+          last = await read(page, size);
+          if (!last.rows || last.rows.length === 0) break;
+          split.push(...last.rows);
+        }
+        if (last.total !== whole.total) return ctx.skip('the list changed while it was read: rows are arriving');
+        const seen = split.slice(0, count);
+        // A value the read's last row shares may tie with a row past it, which a read may put first.
+        const boundary = whole.total > count ? sortValue(whole.rows.at(-1)) : undefined;
+        const shared = new Map<string, number>();
+        for (const row of whole.rows) shared.set(sortValue(row), (shared.get(sortValue(row)) ?? 0) + 1);
+        const wrong: string[] = [];
+        for (const row of whole.rows) {
+          const value = sortValue(row);
+          if (shared.get(value) !== 1 || value === boundary) continue;
+          const times = seen.filter((other) => idOf(other) === idOf(row)).length;
+          if (times !== 1) wrong.push(`${idOf(row)} ${times === 0 ? 'missing' : `${times} times`}`);
+        }
+        if (wrong.length === 0) return;
+        ctx.observe(
+          'rows-differ-by-page-size',
+          operationId,
+          `the first ${count} rows as one page of 100 and as pages of ${size} differ: ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ` (and ${wrong.length - 5} more)` : ''}`,
+          {
+            expected: `each of the ${count} rows once, whatever the page size`,
+            received: wrong[0]!,
+            exchange: last.exchange,
+          },
+        );
+      },
+    },
+  ];
+}

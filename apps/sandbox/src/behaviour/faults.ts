@@ -40,6 +40,7 @@ export const SANDBOX_FAULTS = [
   'update-drops-logic',
   'write-answer-not-what-was-stored',
   'forms-oldest-first',
+  'forms-pages-off-by-one',
 ] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
 
@@ -652,6 +653,53 @@ export const FAULT_CATALOGUE: { readonly [N in SandboxFault]: Fault } = {
     operations: ['listWorkspaceForms'],
     response(req, res) {
       if (answered('listWorkspaceForms', req, res)) editJson(res, (body) => body.data.reverse());
+    },
+  },
+  'forms-pages-off-by-one': {
+    name: 'forms-pages-off-by-one',
+    description:
+      "a page after the first of a workspace's forms starts one row early (its offset is one short): it repeats the row before it and the list's last row is never shown, while its count, meta and links still add up",
+    // The check that reads a list as one page and as smaller pages finds it; the page invariants cannot.
+    operations: ['listWorkspaceForms'],
+    request(req) {
+      if (operationOf(req.method, req.path) !== 'listWorkspaceForms') return;
+      const query = queryOf(req);
+      const [page, size] = [Number(query.get('page') ?? '1'), Number(query.get('per_page') ?? '10')];
+      if (!Number.isInteger(page) || !Number.isInteger(size) || page < 2 || size < 1 || page * size > 100) return;
+      // Read the pages up to this one whole; the answer keeps the window one row early.
+      editQuery(req, (q) => (q.set('page', '1'), q.set('per_page', String(page * size))));
+    },
+    response(req, res) {
+      if (!answered('listWorkspaceForms', req, res)) return;
+      const query = queryOf(req);
+      const [page, size] = [Number(query.get('page') ?? '1'), Number(query.get('per_page') ?? '10')];
+      if (!Number.isInteger(page) || !Number.isInteger(size) || page < 2 || size < 1 || page * size > 100) return;
+      editJson(res, (body) => {
+        const rows = body.data.slice((page - 1) * size - 1, page * size - 1);
+        const from = rows.length > 0 ? (page - 1) * size + 1 : null;
+        body.data = rows;
+        Object.assign(body.meta, { current_page: page, per_page: size });
+        if ('from' in body.meta) body.meta.from = from;
+        if ('to' in body.meta) body.meta.to = from === null ? null : from + rows.length - 1;
+        if ('last_page' in body.meta) body.meta.last_page = Math.max(1, Math.ceil(body.meta.total / size));
+        // The links as the page asked for would have them (from the first link's address).
+        const last = Math.max(1, Math.ceil(body.meta.total / size));
+        const template = typeof body.links?.first === 'string' ? new URL(body.links.first) : undefined;
+        const at = (n: number | null) => {
+          if (n === null || !template) return null;
+          template.searchParams.set('per_page', String(size));
+          template.searchParams.set('page', String(n));
+          return template.toString();
+        };
+        if (template)
+          for (const [name, n] of Object.entries({
+            first: 1,
+            last,
+            prev: page - 1,
+            next: page < last ? page + 1 : null,
+          }))
+            body.links[name] = at(n);
+      });
     },
   },
 } satisfies { readonly [N in SandboxFault]: Fault & { readonly name: N } };
