@@ -16,6 +16,22 @@ interface PageMeta {
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+/**
+ * A reader of the pages of `op` on the target's own parent (a skip when the target names none):
+ * each answer judged as every answer is, its rows and meta returned.
+ */
+function pageReader(ctx: CheckContext, op: SpecOperation, send: Send) {
+  const missing = identifiedParameters(op).filter((p) => targetIdOf(ctx, p.identifies!) === undefined);
+  if (missing.length > 0) return ctx.skip(`needs the target's ${missing.map((p) => p.identifies).join(', ')}`);
+  const path = targetPath(ctx, op);
+  return async (query: { page: number; per_page?: number }) => {
+    const exchange = await send(ctx, { path, query: query as never });
+    const body = ctx.expectResponse(exchange, { operationId: op.operationId, status: 200 }) as
+      { data?: unknown[]; meta?: PageMeta } | undefined;
+    return { exchange, meta: body?.meta, rows: Array.isArray(body?.data) ? body.data : undefined };
+  };
+}
+
 export function pageBoundaryChecks(op: SpecOperation, send: Send): Check[] {
   if (op.method !== 'GET' || !op.parameters.some((p) => p.in === 'query' && p.name === 'page')) return [];
   const { operationId } = op;
@@ -25,14 +41,8 @@ export function pageBoundaryChecks(op: SpecOperation, send: Send): Check[] {
       operationId,
       on: 'live',
       async run(ctx: CheckContext) {
-        const missing = identifiedParameters(op).filter((p) => targetIdOf(ctx, p.identifies!) === undefined);
-        if (missing.length > 0) return ctx.skip(`needs the target's ${missing.map((p) => p.identifies).join(', ')}`);
-        const path = targetPath(ctx, op);
-        const ask = async (page: number) => {
-          const exchange = await send(ctx, { path, query: { page } as never });
-          const body = ctx.expectResponse(exchange, { operationId, status: 200 }) as { meta?: PageMeta } | undefined;
-          return { exchange, meta: body?.meta };
-        };
+        const read = pageReader(ctx, op, send);
+        const ask = (page: number) => read({ page });
         const first = await ask(1);
         const { total, per_page: size, last_page: stated } = first.meta ?? {};
         if (!isCount(total) || !isCount(size) || size < 1)
@@ -76,14 +86,10 @@ export function pageSizeChecks(op: SpecOperation, send: Send): Check[] {
       operationId,
       on: 'live',
       async run(ctx: CheckContext) {
-        const missing = identifiedParameters(op).filter((p) => targetIdOf(ctx, p.identifies!) === undefined);
-        if (missing.length > 0) return ctx.skip(`needs the target's ${missing.map((p) => p.identifies).join(', ')}`);
-        const path = targetPath(ctx, op);
+        const reader = pageReader(ctx, op, send);
         const read = async (page: number, size: number) => {
-          const exchange = await send(ctx, { path, query: { page, per_page: size } as never });
-          const body = ctx.expectResponse(exchange, { operationId, status: 200 }) as
-            { data?: unknown[]; meta?: PageMeta } | undefined;
-          return { exchange, rows: Array.isArray(body?.data) ? body.data : undefined, total: body?.meta?.total };
+          const { exchange, meta, rows } = await reader({ page, per_page: size });
+          return { exchange, rows, total: meta?.total };
         };
         const whole = await read(1, 100);
         if (!whole.rows || !isCount(whole.total)) return ctx.skip('the list answered no rows and total to compare');
