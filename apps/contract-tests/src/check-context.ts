@@ -3,7 +3,7 @@
 import { formatErrors } from '@forms-api/spec/validator';
 import type { Ability } from '@forms-api/types';
 import { operationsOf, pathValues, type SpecOperation } from './operations.js';
-import { askedPage, pageContradictions, paginatedOperations } from './page-invariants.js';
+import { askedPage, listRows, orderValue, pageContradictions, paginatedOperations } from './page-invariants.js';
 import type { SpecArtifacts } from './spec.js';
 import {
   abilitiesOfToken,
@@ -446,8 +446,8 @@ export class CheckContext {
   #checkRowsBelong(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
     const op = this.operations().get(operationId);
     if (!op?.rowIdentifying || this.target.kind === 'mock') return;
-    const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(rows)) return;
+    const rows = listRows(body);
+    if (!rows) return;
     this.target.coverage?.judged(operationId, 'rows');
     const parents = pathValues(op, exchange.url);
     const strays: string[] = [];
@@ -479,16 +479,11 @@ export class CheckContext {
   #checkOrder(exchange: Exchange, operationId: string, body: unknown, traits: readonly string[]): void {
     const order = this.operations().get(operationId)?.rowOrder;
     if (!order || this.target.kind === 'mock') return;
-    const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(rows)) return;
+    const rows = listRows(body);
+    if (!rows) return;
     this.target.coverage?.judged(operationId, 'order');
-    const keys = order.by
-      .split('/')
-      .slice(1)
-      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const valueOf = (row: unknown): unknown => keys.reduce<any>((v, k) => (v == null ? undefined : v[k]), row);
     for (let i = 1; i < rows.length; i++) {
-      const [before, after] = [valueOf(rows[i - 1]), valueOf(rows[i])];
+      const [before, after] = [orderValue(rows[i - 1], order.by), orderValue(rows[i], order.by)];
       const step = comparedValues(before, after);
       if (step === undefined || step === 0 || step > 0 === order.descending) continue;
       const id = (row: unknown) => String((row as { id?: unknown } | null)?.id ?? `row ${rows.indexOf(row) + 1}`);

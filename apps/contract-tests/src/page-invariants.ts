@@ -95,3 +95,18 @@ export function pageContradictions(body: unknown, asked?: number): string[] {
   }
   return found;
 }
+
+/** The rows of a list answer: a bare array, or the array under `data` (a page); none for any other body. */
+export function listRows(body: unknown): unknown[] | undefined {
+  const rows = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
+  return Array.isArray(rows) ? rows : undefined;
+}
+
+/** A row's value at the pointer of the order its list states (`x-order`'s `by`); undefined where it has none. */
+export function orderValue(row: unknown, by: string): unknown {
+  return by
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((v, k) => (v == null ? undefined : v[k]), row);
+}

@@ -6,6 +6,7 @@ import type { CheckContext } from '../check-context.js';
 import { addressedParameter, type SpecOperation } from '../operations.js';
 import { targetPath, type BasicCase, type Send, type SendOptions } from './common.js';
 import type { Check } from './types.js';
+import { listRows } from '../page-invariants.js';
 
 type Operations = ReadonlyMap<string, SpecOperation>;
 type Path = Record<string, string | number>;
@@ -27,8 +28,7 @@ export function readBacksOfRemoval(op: SpecOperation, operations: Operations) {
 
 /** The ids of a list answer's items: a bare array, or the array under `data`. */
 function listedIds(body: unknown): unknown[] {
-  const items = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
-  return Array.isArray(items) ? items.map((item) => (item as { id?: unknown } | null)?.id) : [];
+  return (listRows(body) ?? []).map((item) => (item as { id?: unknown } | null)?.id);
 }
 
 /**

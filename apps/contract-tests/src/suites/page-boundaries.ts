@@ -5,6 +5,7 @@
 // for one; and every page of the same list must report the same total.
 import type { CheckContext } from '../check-context.js';
 import { identifiedParameters, type SpecOperation } from '../operations.js';
+import { listRows, orderValue } from '../page-invariants.js';
 import { targetIdOf, targetPath, type Send } from './common.js';
 import type { Check } from './types.js';
 
@@ -28,7 +29,7 @@ function pageReader(ctx: CheckContext, op: SpecOperation, send: Send) {
     const exchange = await send(ctx, { path, query: query as never });
     const body = ctx.expectResponse(exchange, { operationId: op.operationId, status: 200 }) as
       { data?: unknown[]; meta?: PageMeta } | undefined;
-    return { exchange, meta: body?.meta, rows: Array.isArray(body?.data) ? body.data : undefined };
+    return { exchange, meta: body?.meta, rows: listRows(body) };
   };
 }
 
@@ -77,8 +78,7 @@ export function pageSizeChecks(op: SpecOperation, send: Send): Check[] {
   const order = op.rowOrder;
   if (op.method !== 'GET' || !order || !takes('page') || !takes('per_page')) return [];
   const { operationId } = op;
-  const keys = order.by.split('/').slice(1);
-  const sortValue = (row: unknown) => JSON.stringify(keys.reduce<any>((v, k) => (v == null ? undefined : v[k]), row));
+  const sortValue = (row: unknown) => JSON.stringify(orderValue(row, order.by));
   const idOf = (row: unknown) => JSON.stringify((row as { id?: unknown } | null)?.id);
   return [
     {
