@@ -34,19 +34,23 @@ let failed = false;
 for (let seed = 1; seed <= seeds; seed++)
   for (const behaviour of behaviours) {
     const source = sandboxFaultSource(behaviour);
-    const report = await runSelfTest(spec, source, { seed, faults });
+    const report = await runSelfTest(spec, source, {
+      seed,
+      faults,
+      // A line per verdict as its run ends: a sweep of minutes shows its progress.
+      onVerdict(v) {
+        if (v.caught) caught.set(v.fault, caught.get(v.fault) + 1);
+        else failed = true;
+        const by =
+          v.caughtBy.slice(0, 3).join(' | ') + (v.caughtBy.length > 3 ? ` (and ${v.caughtBy.length - 3} more)` : '');
+        console.log(`seed ${seed} ${behaviour} ${v.fault} ${v.caught ? `✓ ${by}` : '✗ NOT REPORTED'}`);
+      },
+    });
     for (const r of report.baselineFailures) {
       failed = true;
       console.log(
         `seed ${seed} ${behaviour} baseline ✗ ${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`,
       );
-    }
-    for (const v of report.verdicts) {
-      if (v.caught) caught.set(v.fault, caught.get(v.fault) + 1);
-      else failed = true;
-      const by =
-        v.caughtBy.slice(0, 3).join(' | ') + (v.caughtBy.length > 3 ? ` (and ${v.caughtBy.length - 3} more)` : '');
-      console.log(`seed ${seed} ${behaviour} ${v.fault} ${v.caught ? `✓ ${by}` : '✗ NOT REPORTED'}`);
     }
     await source.close();
   }

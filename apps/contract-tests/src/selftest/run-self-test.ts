@@ -5,7 +5,7 @@ import { runTarget } from '../runner.js';
 import type { SpecArtifacts } from '../spec.js';
 import { suitesFor } from '../suites/index.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, exploreSuite } from '../explore/explore.js';
-import type { FaultSource } from './faults.js';
+import type { FaultCase, FaultSource } from './faults.js';
 
 export interface FaultVerdict {
   readonly fault: string;
@@ -35,30 +35,61 @@ export interface SelfTestOptions {
   readonly seed?: number;
   /** Only these faults of the source (default: all). */
   readonly faults?: readonly string[];
+  /** Told each verdict as soon as its run ends (a sweep prints as it goes). */
+  readonly onVerdict?: (verdict: FaultVerdict) => void;
+  /**
+   * End a fault's run at the first check of its operations that fails: the verdict names that
+   * check alone. The written checks run before the explorer, so a fault they catch never waits
+   * for the generated cases (default: every check runs, and the verdict names them all).
+   */
+  readonly firstFinding?: boolean;
+  /** Faults whose runs have the explorer's generated cases alone: what shows they find it unaided. */
+  readonly explorerAlone?: readonly string[];
 }
 
 export async function runSelfTest(
   spec: SpecArtifacts,
   source: FaultSource,
-  { signal = new AbortController().signal, seed = SELF_TEST_SEED, faults: only }: SelfTestOptions = {},
+  {
+    signal = new AbortController().signal,
+    seed = SELF_TEST_SEED,
+    faults: only,
+    onVerdict,
+    firstFinding = false,
+    explorerAlone = [],
+  }: SelfTestOptions = {},
 ): Promise<SelfTestReport> {
   const unknown = only?.filter((name) => !source.faults.some((f) => f.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`${source.name} has no fault ${unknown.join(', ')}`);
   const faults = only ? source.faults.filter((f) => only.includes(f.name)) : source.faults;
-  const run = async (fault: string | undefined, operations?: string[]) => {
-    const target = await source.start(fault);
+  const run = async (fault: FaultCase | undefined, operations?: string[]) => {
+    const target = await source.start(fault?.name);
+    const found = new AbortController();
+    const stop = () => found.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
     try {
       // The written checks and the explorer with its default budget (it runs on live targets only).
       const suites = [
-        ...suitesFor(spec.bundle),
+        ...(fault && explorerAlone.includes(fault.name) ? [] : suitesFor(spec.bundle)),
         ...exploreSuite(spec, {
           seed,
           budget: DEFAULT_EXPLORE_BUDGET,
           timeLimitMs: DEFAULT_EXPLORE_TIME_LIMIT_MS,
         }),
       ];
-      return await runTarget(target, { spec, suites, signal, ...(operations ? { operations } : {}) });
+      const onResult = (result: CheckResult) => {
+        if (firstFinding && fault && result.outcome === 'failed' && fault.operations.includes(result.operationId))
+          found.abort();
+      };
+      return await runTarget(target, {
+        spec,
+        suites,
+        signal: found.signal,
+        onResult,
+        ...(operations ? { operations } : {}),
+      });
     } finally {
+      signal.removeEventListener('abort', stop);
       await target.stop();
     }
   };
@@ -66,13 +97,13 @@ export async function runSelfTest(
   const baselineFailures = (await run(undefined, baselineOps)).filter((r) => r.outcome === 'failed');
   const verdicts: FaultVerdict[] = [];
   for (const fault of faults) {
-    const failed = (await run(fault.name, fault.operations)).filter(
+    const failed = (await run(fault, fault.operations)).filter(
       (r) => r.outcome === 'failed' && fault.operations.includes(r.operationId),
     );
     const evidence = failed.map((r) => `${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`);
     // The explorer's finding first: it is what shows a fault no check was written for is found.
     evidence.sort((a, b) => Number(b.includes('› explore:')) - Number(a.includes('› explore:')));
-    verdicts.push({
+    const verdict: FaultVerdict = {
       fault: fault.name,
       caught: failed.length > 0,
       evidence,
@@ -80,7 +111,9 @@ export async function runSelfTest(
         (a, b) => Number(b.startsWith('explore:')) - Number(a.startsWith('explore:')),
       ),
       byExplorer: evidence.some((e) => e.includes('› explore:')),
-    });
+    };
+    verdicts.push(verdict);
+    onVerdict?.(verdict);
   }
   return {
     source: source.name,
