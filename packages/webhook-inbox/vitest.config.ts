@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
 // inside the test timeout (two heavy files side by side take twice as long as one). The chaos run floods the machine with processes and requests:
 // it runs alone, after the rest, so that it does not starve a neighbour's 5 s delivery budget.
 const CHAOS = 'test/chaos-*.test.ts';
-const shared = { testTimeout: 120_000, hookTimeout: 30_000 };
+// Sharing nothing, a file can also reuse the modules the file before it loaded in the same worker
+// (BullMQ, ioredis, the inbox, prom-client and OpenTelemetry): importing them anew for each of 47
+// files cost more CPU than the tests themselves. Spies and global providers are restored by the
+// files that set them, and metrics are read per queue name, so no file sees another's.
+const shared = { testTimeout: 120_000, hookTimeout: 30_000, isolate: false };
 
 export default defineConfig({
   test: {
