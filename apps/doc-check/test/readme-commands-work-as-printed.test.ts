@@ -433,14 +433,22 @@ beforeAll(async () => {
       // Awaited by its test; until then a failure must not count as unhandled.
       started.catch(() => {});
       alongside.set(command.text, started);
-    }
+    } else if (run && inReadersProject(run))
+      readersLane.set(
+        command.where,
+        inReadersLane(() => execute(command.text, run).then(() => received.at(-1))),
+      );
   }
+  readersLane.set(
+    RECIPE,
+    inReadersLane(() => runRecipe(context).then(() => undefined)),
+  );
   // Installing and building the reader's checkout (from this run's turbo cache) takes the longest.
 }, 300_000);
 
 afterAll(async () => {
   // A command started alongside whose test did not run (a filtered run) ends before its registry.
-  await Promise.allSettled(alongside.values());
+  await Promise.allSettled([...alongside.values(), ...readersLane.values()]);
   await Promise.allSettled([
     context?.sandbox.close(),
     context?.redis.close(),
@@ -583,6 +591,32 @@ function sameRunKey(text: string, run: Run, c: Context): string | undefined {
 /** The `alongside` commands, by text, started in beforeAll. */
 const alongside = new Map<string, Promise<ShellResult>>();
 
+/**
+ * What runs in a reader's project of its own (a consumer install, or a command placed in a new
+ * project with no set-up of its own) shares nothing with the checkout's commands: it runs in a lane
+ * of its own beside them, started in beforeAll once the registry is ready. The lane takes one
+ * command at a time, in document order, then the CI recipe: they share the tenant, which the recipe
+ * writes to. By `where` (the CI recipe by its sample); each resolves to the last delivery the
+ * test's receiver had when its command ended, and its test awaits it.
+ */
+const readersLane = new Map<string, Promise<string | undefined>>();
+let readersLaneTail: Promise<unknown> = Promise.resolve();
+
+function inReadersLane<T>(work: () => Promise<T>): Promise<T> {
+  const started = readersLaneTail.then(work);
+  readersLaneTail = started.catch(() => {});
+  // Awaited by its test; until then a failure must not count as unhandled.
+  started.catch(() => {});
+  return started;
+}
+
+function inReadersProject(run: Run): boolean {
+  if (run.kind === 'consumer-install') return true;
+  if (run.kind === 'finishes') return typeof run.place === 'object' && !run.before && !run.alongside;
+  if (run.kind === 'starts') return typeof run.place === 'object' && !run.append && !run.whileReady;
+  return false;
+}
+
 /** Runs a `finishes` command in its place, with its settings, to its end (its `before` is the caller's). */
 async function startFinishes(text: string, run: Extract<Run, { kind: 'finishes' }>, c: Context): Promise<ShellResult> {
   const { cwd, env } = await placeOf(run.place, c);
@@ -696,8 +730,9 @@ describe('the printed commands', () => {
     const run = runFor(command.document, command.text);
     if (!run) continue;
     it(`${command.where} works as printed: ${command.text.split('\n')[0]}`, async () => {
-      await execute(command.text, run);
-      if (command.text.includes('forms-webhook send')) expect(received.at(-1)).toMatch(/^sha256=[0-9a-f]{64} k$/);
+      const laned = readersLane.get(command.where);
+      const lastDelivery = laned ? await laned : await execute(command.text, run).then(() => received.at(-1));
+      if (command.text.includes('forms-webhook send')) expect(lastDelivery).toMatch(/^sha256=[0-9a-f]{64} k$/);
     }, 600_000);
   }
 });
@@ -708,74 +743,78 @@ describe('the printed commands', () => {
  * variables and secrets become the tenant's settings, every `run` exits 0 (the `if:` alternatives
  * both run: the sandbox has no drift, so --strict passes too), the job summary shows the drift,
  * and the folder the artifact step uploads holds both reports.
+ * It runs last in the readers' lane; its test awaits it.
  */
-describe('the CI recipe of the contract suite', () => {
-  const SAMPLE = 'contract-tests/github-actions.yml';
+const RECIPE = 'contract-tests/github-actions.yml';
 
-  it(`${SAMPLE} runs as printed`, async () => {
-    const c = context;
-    const job = workflowJob(readFileSync(join(SAMPLES_DIR, SAMPLE), 'utf8'));
-    const settings: Record<string, string> = {
-      ...tenant(c),
-      // The recipe pins an exact version: the one the local registry holds.
-      FORMS_CONTRACT_TESTS_VERSION: (
-        JSON.parse(readFileSync(join(REPO_ROOT, 'apps/contract-tests/package.json'), 'utf8')) as { version: string }
-      ).version,
-      FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write,
-    };
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(job.env)) {
-      const reference = /^\$\{\{ (?:vars|secrets)\.(\w+) \}\}$/.exec(value);
-      expect(
-        reference && settings[reference[1]!],
-        `the job's ${name} (${value}) is not a variable or secret this test provides`,
-      ).toBeTruthy();
-      env[name] = settings[reference![1]!]!;
-    }
-    const { cwd, env: shellEnv } = await placeOf({ project: [] }, c);
-    const summary = join(cwd, 'step-summary.md');
-    const runs = job.steps.filter((step) => step.run !== undefined);
-    expect(runs.map((step) => step.run)).toEqual(
-      expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]),
-    );
-    for (const step of job.steps) {
-      if (step.run !== undefined) {
-        const result = await runShell(step.run, {
-          cwd,
-          env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary },
-          timeoutMs: 300_000,
-        });
-        expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
-      } else if (step.uses?.startsWith('actions/checkout@')) {
-        // The reader's repository: the allow list the guide shows, where the recipe reads it.
-        mkdirSync(join(cwd, '.github'), { recursive: true });
-        copyFileSync(
-          join(SAMPLES_DIR, 'contract-tests/contract-allowed-drift.txt'),
-          join(cwd, '.github/contract-allowed-drift.txt'),
-        );
-      } else if (step.uses?.startsWith('actions/cache/')) {
-        // Restore and save: the report folder simply stays on this machine between the steps.
-        expect(step.with.path).toBe('contract-reports');
-      } else if (step.uses?.startsWith('actions/upload-artifact@')) {
-        const uploaded = readdirSync(join(cwd, step.with.path!));
-        expect(uploaded).toEqual(expect.arrayContaining(['contract-report.json', 'contract-report.xml']));
-      } else {
-        // The runner's own set-up (this run uses the machine's Node, which the package supports).
-        expect(step.uses, `a step this test does not know how to run: ${JSON.stringify(step)}`).toMatch(
-          /^actions\/setup-node@/,
-        );
-      }
-    }
-    expect(readFileSync(summary, 'utf8')).toMatch(
-      /^### Contract suite: \d+ passed, 0 failed, 0 known drift\n[\s\S]*Known drift seen:[\s\S]*Not seen \(fixed upstream, or not exercised\):\n- `/,
-    );
-    // The nightly step's report carries when each allowed entry was last seen, for the next run.
-    const report = JSON.parse(readFileSync(join(cwd, 'contract-reports/contract-report.json'), 'utf8')) as {
-      allowedDrift: { sightings: Array<{ id: string }> };
-    };
-    expect(report.allowedDrift.sightings.map((s) => s.id)).toEqual([
-      'form-summary-plan-tier',
-      'update-submission-response-shape',
-    ]);
+describe('the CI recipe of the contract suite', () => {
+  it(`${RECIPE} runs as printed`, async () => {
+    await readersLane.get(RECIPE);
   }, 900_000);
 });
+
+async function runRecipe(c: Context): Promise<void> {
+  const job = workflowJob(readFileSync(join(SAMPLES_DIR, RECIPE), 'utf8'));
+  const settings: Record<string, string> = {
+    ...tenant(c),
+    // The recipe pins an exact version: the one the local registry holds.
+    FORMS_CONTRACT_TESTS_VERSION: (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'apps/contract-tests/package.json'), 'utf8')) as { version: string }
+    ).version,
+    FORMS_API_TOKEN_WITHOUT_FORMS_READ: c.sandbox.tokens.withoutRead ?? c.sandbox.tokens.write,
+  };
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(job.env)) {
+    const reference = /^\$\{\{ (?:vars|secrets)\.(\w+) \}\}$/.exec(value);
+    expect(
+      reference && settings[reference[1]!],
+      `the job's ${name} (${value}) is not a variable or secret this test provides`,
+    ).toBeTruthy();
+    env[name] = settings[reference![1]!]!;
+  }
+  const { cwd, env: shellEnv } = await placeOf({ project: [] }, c);
+  const summary = join(cwd, 'step-summary.md');
+  const runs = job.steps.filter((step) => step.run !== undefined);
+  expect(runs.map((step) => step.run)).toEqual(
+    expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]),
+  );
+  for (const step of job.steps) {
+    if (step.run !== undefined) {
+      const result = await runShell(step.run, {
+        cwd,
+        env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary },
+        timeoutMs: 300_000,
+      });
+      expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
+    } else if (step.uses?.startsWith('actions/checkout@')) {
+      // The reader's repository: the allow list the guide shows, where the recipe reads it.
+      mkdirSync(join(cwd, '.github'), { recursive: true });
+      copyFileSync(
+        join(SAMPLES_DIR, 'contract-tests/contract-allowed-drift.txt'),
+        join(cwd, '.github/contract-allowed-drift.txt'),
+      );
+    } else if (step.uses?.startsWith('actions/cache/')) {
+      // Restore and save: the report folder simply stays on this machine between the steps.
+      expect(step.with.path).toBe('contract-reports');
+    } else if (step.uses?.startsWith('actions/upload-artifact@')) {
+      const uploaded = readdirSync(join(cwd, step.with.path!));
+      expect(uploaded).toEqual(expect.arrayContaining(['contract-report.json', 'contract-report.xml']));
+    } else {
+      // The runner's own set-up (this run uses the machine's Node, which the package supports).
+      expect(step.uses, `a step this test does not know how to run: ${JSON.stringify(step)}`).toMatch(
+        /^actions\/setup-node@/,
+      );
+    }
+  }
+  expect(readFileSync(summary, 'utf8')).toMatch(
+    /^### Contract suite: \d+ passed, 0 failed, 0 known drift\n[\s\S]*Known drift seen:[\s\S]*Not seen \(fixed upstream, or not exercised\):\n- `/,
+  );
+  // The nightly step's report carries when each allowed entry was last seen, for the next run.
+  const report = JSON.parse(readFileSync(join(cwd, 'contract-reports/contract-report.json'), 'utf8')) as {
+    allowedDrift: { sightings: Array<{ id: string }> };
+  };
+  expect(report.allowedDrift.sightings.map((s) => s.id)).toEqual([
+    'form-summary-plan-tier',
+    'update-submission-response-shape',
+  ]);
+}
