@@ -54,9 +54,14 @@ export async function postDelivery(
     return { status: response.status, body: text ? JSON.parse(text) : {}, ms: performance.now() - started };
   } catch (error) {
     // A refused connection or a timeout: the service would record an error event, as for a 503.
+    // The cause (ECONNREFUSED, a closed socket…) is what tells a test's failure apart.
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
     return {
       status: 0,
-      body: { error: (error as Error).name, message: (error as Error).message },
+      body: {
+        error: (error as Error).name,
+        message: `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`,
+      },
       ms: performance.now() - started,
     };
   }
