@@ -8,11 +8,10 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '@forms-api/local-registry';
 import { freePort, startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import type { SandboxHandle } from '@forms-api/sandbox';
+import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { documentedCommands } from '../src/commands.js';
 import { REPO_ROOT, SAMPLES_DIR } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
@@ -378,34 +377,6 @@ function runFor(document: string, text: string): Run | undefined {
   return undefined;
 }
 
-/** What the test itself runs of the packages (the tenant, the inbox, the signer). */
-type Built = Pick<typeof import('@forms-api/sandbox'), 'startSandbox'> &
-  Pick<typeof import('@forms-api/webhook-inbox'), 'createInbox' | 'createInboxWorker'> &
-  Pick<typeof import('@forms-api/webhook-inbox/fetch'), 'inboxHandler'> &
-  Pick<typeof import('@forms-api/webhook-verify'), 'sign'>;
-
-/**
- * The packages the test runs, as the reader's checkout built them (the same sources as this
- * tree's): the task then waits for no build of this tree and starts with the lane's first tasks.
- * The module that names them sits in the copy's doc-check node_modules, where the workspace links
- * them.
- */
-async function builtByTheCheckout(checkout: ReaderShell): Promise<Built> {
-  const names = join(checkout.dir, 'apps/doc-check/node_modules/.readme-commands-imports.mjs');
-  writeFileSync(
-    names,
-    [
-      "export { startSandbox } from '@forms-api/sandbox';",
-      "export { createInbox, createInboxWorker } from '@forms-api/webhook-inbox';",
-      "export { inboxHandler } from '@forms-api/webhook-inbox/fetch';",
-      "export { sign } from '@forms-api/webhook-verify';",
-      '',
-    ].join('\n'),
-  );
-  return (await import(pathToFileURL(names).href)) as Built;
-}
-
-let built: Built;
 let portForRedis = 0;
 let context: Context;
 let receiver: Server;
@@ -419,9 +390,8 @@ beforeAll(async () => {
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
   checkout.checkOut();
-  built = await builtByTheCheckout(checkout);
   const [sandbox, redis] = await Promise.all([
-    built.startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
+    startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
     startRedisServer(),
   ]);
   receiver = createServer((req, res) => {
@@ -507,7 +477,9 @@ async function shutDownInboxTrials(): Promise<void> {
 }
 
 async function failedDeliveryAndAWorker(c: Context): Promise<() => Promise<void>> {
-  const { createInbox, createInboxWorker, inboxHandler, sign } = built;
+  const { createInbox, createInboxWorker } = await import('@forms-api/webhook-inbox');
+  const { inboxHandler } = await import('@forms-api/webhook-inbox/fetch');
+  const { sign } = await import('@forms-api/webhook-verify');
   // The default queue: the printed commands name none.
   const inbox = createInbox({
     connection: c.redis.url,
