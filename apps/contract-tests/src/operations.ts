@@ -89,6 +89,11 @@ export function decodedSegment(segment: string): string {
   }
 }
 
+/** Whether `op` takes the query parameter `name` (`page`, `per_page`…). */
+export function takesQuery(op: SpecOperation, name: string): boolean {
+  return op.parameters.some((p) => p.in === 'query' && p.name === name);
+}
+
 /** What each path parameter of `op` that identifies something was in a request to `url` (`identifies` -> value), read from the URL's last segments. */
 export function pathValues(op: SpecOperation, url: string): Map<string, string> {
   const template = op.path.split('/').filter(Boolean);

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { SpecLink, SpecOperation } from '@forms-api/spec/operations';
-import { operationsOf } from '../operations.js';
+import { operationsOf, takesQuery } from '../operations.js';
 import type { OperationId } from '@forms-api/types';
 import { CheckContext, type TokenChoice } from '../check-context.js';
 import { tokenVariable } from '../targets/target.js';
@@ -425,7 +425,7 @@ export function exploreSuite(spec: SpecArtifacts, options: ExploreOptions): Oper
 
   /** Rows of a list (an array, or a page's `data`), page by page up to 20 pages, or until the row with id `until`. */
   async function rowsOf(ctx: CheckContext, list: SpecOperation, path: Record<string, unknown>, until?: unknown) {
-    const paged = list.parameters.some((p) => p.in === 'query' && p.name === 'page');
+    const paged = takesQuery(list, 'page');
     const rows: Array<Record<string, any>> = [];
     let exchange: Exchange | undefined;
     for (let page = 1; page <= 20; page++) {

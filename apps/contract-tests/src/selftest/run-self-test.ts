@@ -47,6 +47,10 @@ export interface SelfTestOptions {
   readonly explorerAlone?: readonly string[];
 }
 
+/** A failed check of one of the fault's operations: the suite reported the fault. */
+const reports = (fault: FaultCase, result: CheckResult) =>
+  result.outcome === 'failed' && fault.operations.includes(result.operationId);
+
 export async function runSelfTest(
   spec: SpecArtifacts,
   source: FaultSource,
@@ -65,8 +69,6 @@ export async function runSelfTest(
   const run = async (fault: FaultCase | undefined, operations?: string[]) => {
     const target = await source.start(fault?.name);
     const found = new AbortController();
-    const stop = () => found.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
     try {
       // The written checks and the explorer with its default budget (it runs on live targets only).
       const suites = [
@@ -78,18 +80,16 @@ export async function runSelfTest(
         }),
       ];
       const onResult = (result: CheckResult) => {
-        if (firstFinding && fault && result.outcome === 'failed' && fault.operations.includes(result.operationId))
-          found.abort();
+        if (firstFinding && fault && reports(fault, result)) found.abort();
       };
       return await runTarget(target, {
         spec,
         suites,
-        signal: found.signal,
+        signal: AbortSignal.any([signal, found.signal]),
         onResult,
         ...(operations ? { operations } : {}),
       });
     } finally {
-      signal.removeEventListener('abort', stop);
       await target.stop();
     }
   };
@@ -97,9 +97,7 @@ export async function runSelfTest(
   const baselineFailures = (await run(undefined, baselineOps)).filter((r) => r.outcome === 'failed');
   const verdicts: FaultVerdict[] = [];
   for (const fault of faults) {
-    const failed = (await run(fault, fault.operations)).filter(
-      (r) => r.outcome === 'failed' && fault.operations.includes(r.operationId),
-    );
+    const failed = (await run(fault, fault.operations)).filter((r) => reports(fault, r));
     const evidence = failed.map((r) => `${r.operationId} › ${r.name}: ${(r.reason ?? '').split('\n')[0]}`);
     // The explorer's finding first: it is what shows a fault no check was written for is found.
     evidence.sort((a, b) => Number(b.includes('› explore:')) - Number(a.includes('› explore:')));

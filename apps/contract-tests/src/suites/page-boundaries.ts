@@ -4,7 +4,7 @@
 // past its end, or counts the last page short, is caught however rarely a generated case would ask
 // for one; and every page of the same list must report the same total.
 import type { CheckContext } from '../check-context.js';
-import { identifiedParameters, type SpecOperation } from '../operations.js';
+import { identifiedParameters, takesQuery, type SpecOperation } from '../operations.js';
 import { listRows, orderValue } from '../page-invariants.js';
 import { targetIdOf, targetPath, type Send } from './common.js';
 import type { Check } from './types.js';
@@ -34,7 +34,7 @@ function pageReader(ctx: CheckContext, op: SpecOperation, send: Send) {
 }
 
 export function pageBoundaryChecks(op: SpecOperation, send: Send): Check[] {
-  if (op.method !== 'GET' || !op.parameters.some((p) => p.in === 'query' && p.name === 'page')) return [];
+  if (op.method !== 'GET' || !takesQuery(op, 'page')) return [];
   const { operationId } = op;
   return [
     {
@@ -74,9 +74,8 @@ export function pageBoundaryChecks(op: SpecOperation, send: Send): Check[] {
  * value no other row of the read shares is held to it: it must come exactly once in each.
  */
 export function pageSizeChecks(op: SpecOperation, send: Send): Check[] {
-  const takes = (name: string) => op.parameters.some((p) => p.in === 'query' && p.name === name);
   const order = op.rowOrder;
-  if (op.method !== 'GET' || !order || !takes('page') || !takes('per_page')) return [];
+  if (op.method !== 'GET' || !order || !takesQuery(op, 'page') || !takesQuery(op, 'per_page')) return [];
   const { operationId } = op;
   const sortValue = (row: unknown) => JSON.stringify(orderValue(row, order.by));
   const idOf = (row: unknown) => JSON.stringify((row as { id?: unknown } | null)?.id);
