@@ -55,7 +55,31 @@ afterAll(async () => {
   await server?.close();
 });
 
-const CHEVRON = '[data-component-name="icons/ChevronRightIcon/ChevronRightIcon"]';
+// A closed group of the navigation shows a right chevron; an open one a down chevron.
+const CLOSED = '[data-component-name="icons/ChevronRightIcon/ChevronRightIcon"]';
+const OPEN = '[data-component-name="icons/ChevronDownIcon/ChevronDownIcon"]';
+
+/** The navigation's item whose label is exactly this text (a guide's heading may contain it). */
+function navigationItem(label: string) {
+  return page
+    .getByTestId('menu-item-label')
+    .filter({ has: page.locator(`[data-text="${label.replaceAll('"', '\\"')}"]`) });
+}
+
+/** The labels of the groups the navigation shows closed. */
+function closedGroups(): Promise<string[]> {
+  return page
+    .getByTestId('menu-item-label')
+    .filter({ has: page.locator(CLOSED) })
+    .locator('[data-text]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
+}
+
+/** Opens a group and waits until it shows itself open (its items rendered), never for a fixed time. */
+async function openGroup(label: string): Promise<void> {
+  await navigationItem(label).first().click();
+  await navigationItem(label).first().locator(OPEN).waitFor();
+}
 
 /** Opens each group of the navigation once (nested ones too) and returns every label seen. */
 async function navigationLabels(): Promise<Set<string>> {
@@ -68,47 +92,31 @@ async function navigationLabels(): Promise<Set<string>> {
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''))) {
       seen.add(text);
     }
-    const groups = await labels
-      .filter({ has: page.locator(CHEVRON) })
-      .locator('[data-text]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
-    const next = groups.find((text) => !opened.has(text));
+    const next = (await closedGroups()).find((text) => !opened.has(text));
     if (next === undefined) break;
     opened.add(next);
-    await labels
-      .filter({ has: page.locator(`[data-text="${next.replaceAll('"', '\\"')}"]`) })
-      .first()
-      .click();
-    await page.waitForTimeout(100);
+    await openGroup(next);
   }
   return seen;
 }
 
-/** The navigation's item whose label is exactly this text (a guide's heading may contain it). */
-function navigationItem(label: string) {
-  return page
-    .getByTestId('menu-item-label')
-    .filter({ has: page.locator(`[data-text="${label.replaceAll('"', '\\"')}"]`) });
-}
-
 /**
  * Opens closed groups of the navigation, one at a time, until the item with this label shows
- * (opening a group may close another, so it is looked for after each one), and returns it.
+ * (opening a group may close another, so it is looked for after each one has opened), and
+ * returns it; fails naming the groups opened when none holds it.
  */
 async function revealInNavigation(label: string) {
   const item = navigationItem(label);
-  const tried = new Set<string>();
+  const tried: string[] = [];
   for (let step = 0; step < 60 && (await item.count()) === 0; step++) {
-    const groups = await page
-      .getByTestId('menu-item-label')
-      .filter({ has: page.locator(CHEVRON) })
-      .locator('[data-text]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
-    const next = groups.find((text) => !tried.has(text));
+    const next = (await closedGroups()).find((text) => !tried.includes(text));
     if (next === undefined) break;
-    tried.add(next);
-    await navigationItem(next).first().click();
+    tried.push(next);
+    await openGroup(next);
   }
+  expect(await item.count(), `no group of the navigation holds ${label}; opened: ${tried.join(', ')}`).toBeGreaterThan(
+    0,
+  );
   return item.first();
 }
 
