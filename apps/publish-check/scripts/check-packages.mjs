@@ -52,11 +52,14 @@ const pnpm = (args, cwd) =>
     : run('npx', ['--yes', 'pnpm@10.34.8', ...args], cwd, true);
 
 const failures = [];
+/** Seconds since `started`, printed with each passed step: where the check spends its time. */
+const took = (started) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const step = (label, fn) => {
   process.stdout.write(`\n== ${label}\n`);
+  const started = performance.now();
   try {
     fn();
-    console.log(`ok: ${label}`);
+    console.log(`ok: ${label} (${took(started)})`);
   } catch (error) {
     failures.push(label);
     console.error(
@@ -67,9 +70,10 @@ const step = (label, fn) => {
 
 const stepAsync = async (label, fn) => {
   process.stdout.write(`\n== ${label}\n`);
+  const started = performance.now();
   try {
     await fn();
-    console.log(`ok: ${label}`);
+    console.log(`ok: ${label} (${took(started)})`);
   } catch (error) {
     failures.push(label);
     console.error(`FAILED: ${label}\n${error.message}`);
@@ -119,12 +123,10 @@ try {
   }
 
   await stepAsync('release into a local registry: changeset version, changeset publish', async () => {
-    const started = Date.now();
     release = await releaseToLocalRegistry();
     console.log(
       release.packages.map((p) => `${p.name}@${p.version}${p.was !== p.version ? ` (was ${p.was})` : ''}`).join('\n'),
     );
-    console.log(`released in ${Math.round((Date.now() - started) / 1000)} s`);
   });
   const rootLicense = readFileSync(join(repoDir, 'LICENSE'), 'utf8');
   for (const pkg of release?.packages ?? []) {
@@ -155,20 +157,17 @@ try {
     });
   }
 
-  const tsSources = join(appDir, 'consumers', 'ts-sources');
-  for (const kind of release ? readdirSync(join(appDir, 'consumers')).filter((k) => k !== 'ts-sources') : []) {
+  for (const kind of release ? readdirSync(join(appDir, 'consumers')) : []) {
     const source = join(appDir, 'consumers', kind);
-    // TypeScript consumers share one set of sources, compiled under each module resolution.
-    const sourceFiles = kind.startsWith('ts-') ? readdirSync(tsSources) : readdirSync(source);
-    const entries = sourceFiles.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+    const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
     if (entries.length === 0) continue;
-    step(`consumer ${kind}: install by version from the registry and use ${entries.join(', ')}`, () => {
+    // The TypeScript consumer is installed once and type-checked under each module resolution
+    // (tsconfig.<resolution>.json): the same user code must compile under every one.
+    const tsconfigs = readdirSync(source).filter((f) => /^tsconfig\..+\.json$/.test(f));
+    const checks = tsconfigs.length > 0 ? `type-check under ${tsconfigs.join(', ')}` : 'run';
+    step(`consumer ${kind}: install by version from the registry, ${checks}: ${entries.join(', ')}`, () => {
       const project = join(workDir, `consumer-${kind}`);
       cpSync(source, project, { recursive: true });
-      if (kind.startsWith('ts-')) for (const file of entries) cpSync(join(tsSources, file), join(project, file));
-      for (const f of readdirSync(project)) {
-        if (/\.(m?c?[jt]s)$/.test(f) && !entries.includes(f) && f !== 'tsconfig.json') rmSync(join(project, f));
-      }
       // The project depends on the packages it uses, by the version just released; the @forms-api
       // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
       const deps = Object.fromEntries(
@@ -199,11 +198,8 @@ try {
         if (!String(entry.resolved ?? '').startsWith(release.url))
           throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
       }
-      if (kind.startsWith('ts-')) {
-        run(bin('tsc'), ['-p', 'tsconfig.json'], project);
-      } else {
-        for (const entry of entries) run(process.execPath, [entry], project);
-      }
+      if (tsconfigs.length > 0) for (const tsconfig of tsconfigs) run(bin('tsc'), ['-p', tsconfig], project);
+      else for (const entry of entries) run(process.execPath, [entry], project);
     });
   }
 } finally {
