@@ -101,8 +101,15 @@ const RUNS: Record<string, Record<string, Run>> = {
     'npm install --global pnpm@10.34.8': { kind: 'installs-pnpm' },
     // `turbo run lint lint:format lint:eslint`: tasks of this very run, so the commands need not wait for them.
     'pnpm lint': { kind: 'task' },
-    // Writes only files that are not formatted: none in a tree `pnpm lint` passes, so this changes nothing.
-    'pnpm format': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
+    // `prettier --write .`: it must start writing, each file it passes printed with "(unchanged)" in
+    // a tree `pnpm lint` passes. The whole tree goes through the same Prettier, configuration and
+    // ignore file in this very run (lint:format, `prettier --check .`): a whole pass here repeats it.
+    'pnpm format': {
+      kind: 'starts',
+      place: 'root',
+      ready: /^\S+\.[cm]?[jt]sx? \d+ms \(unchanged\)$/m,
+      timeoutMs: 120_000,
+    },
     'pnpm bundle': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
     'pnpm build': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
     // This very run is `pnpm test` (.ci/run runs it, as the pinned pnpm).
