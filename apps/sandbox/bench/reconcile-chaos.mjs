@@ -62,6 +62,15 @@ function readRuns(dir) {
   return { runs, inJob };
 }
 
+/** The handler failures the workers wrote ("F <id> <ms> <attempt> <message>"), oldest first. */
+function failureLines(dir) {
+  return readdirSync(dir).flatMap((file) =>
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('F ')),
+  );
+}
+
 /**
  * @param {{ answers?: number, workers?: number, lanes?: number, log?: (line: string) => void }} [options]
  */
@@ -243,8 +252,21 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
     await until('every submission made in the handler record', () => missing().length === 0, {
       timeoutMs: 60_000,
       everyMs: 20,
-    }).catch(() => {
-      throw new Error(`${missing().length} of ${made.size} submissions never reached the handler: ${missing()}`);
+    }).catch(async () => {
+      // What the next reader of this failure needs: where the missing jobs are, who could run them.
+      let counts = 'unread';
+      await runInboxCli(['stats', '--json', '--redis', redis.url, '--queue', QUEUE], {
+        out: (line) => (counts = JSON.stringify(JSON.parse(line).counts)),
+        err: () => {},
+      }).catch(() => {});
+      const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length;
+      const failures = failureLines(runsDir).slice(-3).join(' | ') || 'none';
+      const walk = JSON.stringify(await reconciler.state(FORM).catch((error) => error.message));
+      throw new Error(
+        `${missing().length} of ${made.size} submissions never reached the handler: ${missing()}; ` +
+          `receiver ${JSON.stringify(receiver)}; queue ${counts}; ${alive} of ${workers.length} worker processes alive; ` +
+          `last handler failures: ${failures}; reconciler ${walk}`,
+      );
     });
     const durationMs = Date.now() - started;
     // The walk under way now ends (and counts what it queued) before any other starts; those find
