@@ -102,12 +102,13 @@ const RUNS: Record<string, Record<string, Run>> = {
     // `turbo run lint lint:format lint:eslint`: tasks of this very run, so the commands need not wait for them.
     'pnpm lint': { kind: 'task' },
     // `prettier --write .`: it must start writing, each file it passes printed with "(unchanged)" in
-    // a tree `pnpm lint` passes. The whole tree goes through the same Prettier, configuration and
-    // ignore file in this very run (lint:format, `prettier --check .`): a whole pass here repeats it.
+    // a tree `pnpm lint` passes (its name grey where colours are on, as with CI set). The whole tree
+    // goes through the same Prettier, configuration and ignore file in this very run (lint:format,
+    // `prettier --check .`): a whole pass here would repeat it.
     'pnpm format': {
       kind: 'starts',
       place: 'root',
-      ready: /^\S+\.[cm]?[jt]sx? \d+ms \(unchanged\)$/m,
+      ready: /\.[cm]?[jt]sx?(?:\x1b\[\d+m)? \d+ms \(unchanged\)$/m,
       timeoutMs: 120_000,
     },
     'pnpm bundle': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
