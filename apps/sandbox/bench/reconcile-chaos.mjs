@@ -43,9 +43,10 @@ const SEGMENTS = [0.3, 0.2, 0.2, 0.15, 0.15];
 // How long a stage of the run may take, and how often it is looked at.
 const WAIT = { timeoutMs: 120_000, everyMs: 20 };
 
-/** Every handler run the workers wrote, by file (one per worker process). */
+/** Every handler run the workers wrote, by file (one per worker process), and their failure lines. */
 function readRuns(dir) {
   const runs = [];
+  const failures = [];
   const inJob = new Map();
   for (const file of readdirSync(dir)) {
     const pid = Number(file.split('.')[0]);
@@ -53,22 +54,14 @@ function readRuns(dir) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       const [kind, id, at, key, origin, first] = line.split(' ');
       if (kind === 'S') open++;
+      if (kind === 'F') failures.push(line);
       if (kind !== 'E') continue;
       open--;
       runs.push({ pid, id, at: Number(at), key, origin, first: first === '1' });
     }
     inJob.set(pid, open > 0);
   }
-  return { runs, inJob };
-}
-
-/** The handler failures the workers wrote ("F <id> <ms> <attempt> <message>"), oldest first. */
-function failureLines(dir) {
-  return readdirSync(dir).flatMap((file) =>
-    readFileSync(join(dir, file), 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('F ')),
-  );
+  return { runs, failures, inJob };
 }
 
 /**
@@ -80,6 +73,15 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
   const redis = await startRedisServer({ appendonly: true, appendfsync: 'always' });
   const inbox = createInbox({ connection: redis.url, secret: SECRET, queue: QUEUE, onRedisError: () => {} });
   const middleware = inboxMiddleware(inbox);
+  /** The queue's `stats --json`, as an operator reads it. */
+  const queueStats = async () => {
+    let stats;
+    await runInboxCli(['stats', '--json', '--redis', redis.url, '--queue', QUEUE], {
+      out: (line) => (stats = JSON.parse(line)),
+      err: () => {},
+    });
+    return stats;
+  };
   const sb = await startSandbox({
     behaviour: 'observed',
     rateLimit: RATE,
@@ -254,16 +256,15 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
       everyMs: 20,
     }).catch(async () => {
       // What the next reader of this failure needs: where the missing jobs are, who could run them.
-      let counts = 'unread';
-      await runInboxCli(['stats', '--json', '--redis', redis.url, '--queue', QUEUE], {
-        out: (line) => (counts = JSON.stringify(JSON.parse(line).counts)),
-        err: () => {},
-      }).catch(() => {});
+      const left = missing();
+      const counts = await queueStats()
+        .then((stats) => JSON.stringify(stats.counts))
+        .catch(() => 'unread');
       const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length;
-      const failures = failureLines(runsDir).slice(-3).join(' | ') || 'none';
+      const failures = readRuns(runsDir).failures.slice(-3).join(' | ') || 'none';
       const walk = JSON.stringify(await reconciler.state(FORM).catch((error) => error.message));
       throw new Error(
-        `${missing().length} of ${made.size} submissions never reached the handler: ${missing()}; ` +
+        `${left.length} of ${made.size} submissions never reached the handler: ${left}; ` +
           `receiver ${JSON.stringify(receiver)}; queue ${counts}; ${alive} of ${workers.length} worker processes alive; ` +
           `last handler failures: ${failures}; reconciler ${walk}`,
       );
@@ -283,11 +284,7 @@ export async function runReconcileChaos({ answers = 500, workers: workerCount = 
     const quiet = { out: () => {}, err: () => {} };
     if ((await runInboxCli(['drain', '--redis', redis.url, '--queue', QUEUE], quiet)) !== 0)
       throw new Error('the queue did not drain');
-    let stats;
-    await runInboxCli(['stats', '--json', '--redis', redis.url, '--queue', QUEUE], {
-      out: (line) => (stats = JSON.parse(line)),
-      err: () => {},
-    });
+    const stats = await queueStats();
     const state = stats.reconcile.find((s) => s.form === FORM);
     await Promise.all(workers.map((w) => (w.child.kill('SIGTERM'), w.exited)));
 
