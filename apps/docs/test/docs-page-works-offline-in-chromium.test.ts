@@ -3,7 +3,7 @@
 // operation, the page arrives compressed, and a screenshot lands in artifacts/docs.png for CI.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDir, distDir } from '../src/build.ts';
@@ -66,13 +66,14 @@ function navigationItem(label: string) {
     .filter({ has: page.locator(`[data-text="${label.replaceAll('"', '\\"')}"]`) });
 }
 
+/** The label texts of these navigation items. */
+function labelTexts(items: Locator): Promise<string[]> {
+  return items.locator('[data-text]').evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
+}
+
 /** The labels of the groups the navigation shows closed. */
 function closedGroups(): Promise<string[]> {
-  return page
-    .getByTestId('menu-item-label')
-    .filter({ has: page.locator(CLOSED) })
-    .locator('[data-text]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''));
+  return labelTexts(page.getByTestId('menu-item-label').filter({ has: page.locator(CLOSED) }));
 }
 
 /** Opens a group and waits until it shows itself open (its items rendered), never for a fixed time. */
@@ -85,13 +86,8 @@ async function openGroup(label: string): Promise<void> {
 async function navigationLabels(): Promise<Set<string>> {
   const seen = new Set<string>();
   const opened = new Set<string>();
-  const labels = page.getByTestId('menu-item-label');
   for (let step = 0; step < 60; step++) {
-    for (const text of await labels
-      .locator('[data-text]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-text') ?? ''))) {
-      seen.add(text);
-    }
+    for (const text of await labelTexts(page.getByTestId('menu-item-label'))) seen.add(text);
     const next = (await closedGroups()).find((text) => !opened.has(text));
     if (next === undefined) break;
     opened.add(next);
