@@ -159,11 +159,12 @@ try {
 
   for (const kind of release ? readdirSync(join(appDir, 'consumers')) : []) {
     const source = join(appDir, 'consumers', kind);
-    const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+    const files = readdirSync(source);
+    const entries = files.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
     if (entries.length === 0) continue;
     // The TypeScript consumer is installed once and type-checked under each module resolution
     // (tsconfig.<resolution>.json): the same user code must compile under every one.
-    const tsconfigs = readdirSync(source).filter((f) => /^tsconfig\..+\.json$/.test(f));
+    const tsconfigs = files.filter((f) => /^tsconfig\..+\.json$/.test(f));
     const checks = tsconfigs.length > 0 ? `type-check under ${tsconfigs.join(', ')}` : 'run';
     step(`consumer ${kind}: install by version from the registry, ${checks}: ${entries.join(', ')}`, () => {
       const project = join(workDir, `consumer-${kind}`);
