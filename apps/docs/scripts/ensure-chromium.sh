@@ -16,6 +16,10 @@ fi
 
 echo "ensure-chromium: installing chromium with apt-get"
 export DEBIAN_FRONTEND=noninteractive
+# One apt-get at a time: `pnpm test` may install Chromium and redis-server at once (apt-get
+# fails at once on a held lock). The same lock file in both ensure scripts.
+exec 9>/var/lock/forms-api-apt-get.lock
+flock 9
 apt-get update -qq
 apt-get install -y -qq chromium
 /usr/bin/chromium --version
