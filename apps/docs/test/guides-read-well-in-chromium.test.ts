@@ -118,8 +118,9 @@ describe('the guides in Chromium at 1400 px', () => {
       expect((await item.innerText()).trim(), `menu label of "${heading}"`).toBe(label);
       const href = (await item.getAttribute('href'))!;
       for (const word of codeWords) expect(href, `deep link of "${heading}"`).toContain(word.replace(/\s+/g, '-'));
-      await freshLoad(`/${href}`);
-      await expectInView(href);
+      // Followed in the loaded page: Redoc finds the section of a hash the same way on a fresh
+      // load, which the test above proves for the deepest section of each guide.
+      await follow(href);
     }
   }, 300_000);
 
