@@ -157,52 +157,54 @@ try {
     });
   }
 
-  for (const kind of release ? readdirSync(join(appDir, 'consumers')) : []) {
-    const source = join(appDir, 'consumers', kind);
-    const files = readdirSync(source);
-    const entries = files.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
-    if (entries.length === 0) continue;
-    // The TypeScript consumer is installed once and type-checked under each module resolution
-    // (tsconfig.<resolution>.json): the same user code must compile under every one.
-    const tsconfigs = files.filter((f) => /^tsconfig\..+\.json$/.test(f));
-    const checks = tsconfigs.length > 0 ? `type-check under ${tsconfigs.join(', ')}` : 'run';
-    step(`consumer ${kind}: install by version from the registry, ${checks}: ${entries.join(', ')}`, () => {
-      const project = join(workDir, `consumer-${kind}`);
-      cpSync(source, project, { recursive: true });
-      // The project depends on the packages it uses, by the version just released; the @forms-api
-      // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
-      const deps = Object.fromEntries(
-        release.packages
-          .filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`)))
-          .map((p) => [p.name, p.version]),
-      );
-      const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
-      writeFileSync(join(project, '.npmrc'), release.npmrc);
-      run(
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--loglevel=error',
-          '--prefer-online',
-          '--omit-lockfile-registry-resolved=false',
-        ],
-        project,
-        true,
-      );
-      // Installed from the registry, by version: no tarball path, no workspace link.
-      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
-      for (const [path, entry] of Object.entries(lock.packages ?? {})) {
-        if (!path.includes('node_modules/@forms-api/')) continue;
-        if (!String(entry.resolved ?? '').startsWith(release.url))
-          throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
-      }
-      if (tsconfigs.length > 0) for (const tsconfig of tsconfigs) run(bin('tsc'), ['-p', tsconfig], project);
-      else for (const entry of entries) run(process.execPath, [entry], project);
-    });
-  }
+  // One consumer project, installed once: each .mjs file runs as an ES module and each .cjs file
+  // as CommonJS (the extension decides), and the .ts files are type-checked under each module
+  // resolution (tsconfig.<resolution>.json): the same user code must compile under every one.
+  const source = join(appDir, 'consumers');
+  const files = release ? readdirSync(source) : [];
+  const entries = files.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+  const runs = entries.filter((f) => /\.[cm]js$/.test(f));
+  const tsconfigs = files.filter((f) => /^tsconfig\..+\.json$/.test(f));
+  if (entries.length > 0)
+    step(
+      `consumer: install by version from the registry, run ${runs.join(', ')}; type-check under ${tsconfigs.join(', ')}: ${entries.filter((f) => f.endsWith('.ts')).join(', ')}`,
+      () => {
+        const project = join(workDir, 'consumer');
+        cpSync(source, project, { recursive: true });
+        // The project depends on the packages it uses, by the version just released; the @forms-api
+        // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
+        const deps = Object.fromEntries(
+          release.packages
+            .filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`)))
+            .map((p) => [p.name, p.version]),
+        );
+        const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+        writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
+        writeFileSync(join(project, '.npmrc'), release.npmrc);
+        run(
+          'npm',
+          [
+            'install',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            '--prefer-online',
+            '--omit-lockfile-registry-resolved=false',
+          ],
+          project,
+          true,
+        );
+        // Installed from the registry, by version: no tarball path, no workspace link.
+        const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+        for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+          if (!path.includes('node_modules/@forms-api/')) continue;
+          if (!String(entry.resolved ?? '').startsWith(release.url))
+            throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
+        }
+        for (const entry of runs) run(process.execPath, [entry], project);
+        for (const tsconfig of tsconfigs) run(bin('tsc'), ['-p', tsconfig], project);
+      },
+    );
 } finally {
   await release?.close();
   rmSync(workDir, { recursive: true, force: true });
