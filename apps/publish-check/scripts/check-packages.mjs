@@ -1,9 +1,9 @@
 // Packs every published package the way `pnpm publish` would and lints the tarball with publint
 // and attw; then releases them into a local registry (`changeset version` and `changeset
-// publish` in a throwaway copy), checks what the registry serves (LICENSE, CHANGELOG, README
-// links that work on a registry's page), and installs them BY VERSION into small consumer
-// projects (ESM, CommonJS, TypeScript node16, TypeScript bundler) that it runs or type-checks,
-// as a user would after a release.
+// publish` in a throwaway copy) and installs them BY VERSION into a consumer project, as a user
+// would after a release: it checks what the registry served (LICENSE, CHANGELOG, README links
+// that work on a registry's page), runs the project's ES module and CommonJS files and
+// type-checks its TypeScript under node16 and bundler resolution.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,25 +128,56 @@ try {
       release.packages.map((p) => `${p.name}@${p.version}${p.was !== p.version ? ` (was ${p.was})` : ''}`).join('\n'),
     );
   });
-  const rootLicense = readFileSync(join(repoDir, 'LICENSE'), 'utf8');
-  for (const pkg of release?.packages ?? []) {
-    step(`${pkg.name}@${pkg.version} from the registry: LICENSE, CHANGELOG, README links`, () => {
-      const unpacked = join(workDir, `released-${pkg.name.replace('@forms-api/', '')}`);
-      run('mkdir', ['-p', unpacked], workDir);
-      const out = run(
+  // One consumer project, installed once by version from the registry, as a user would after a
+  // release: it depends on every released package (the @forms-api scope from the local registry,
+  // everything else from npm's usual registry). What npm installed is what the registry serves:
+  // each package's files are checked there. Then each .mjs file runs as an ES module and each .cjs
+  // file as CommonJS (the extension decides), and the .ts files are type-checked under each module
+  // resolution (tsconfig.<resolution>.json): the same user code must compile under every one.
+  const source = join(appDir, 'consumers');
+  const project = join(workDir, 'consumer');
+  let installed = false;
+  if (release)
+    step(`consumer: ${release.packages.length} packages installed by version from the registry`, () => {
+      cpSync(source, project, { recursive: true });
+      const deps = Object.fromEntries(release.packages.map((p) => [p.name, p.version]));
+      const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
+      writeFileSync(join(project, '.npmrc'), release.npmrc);
+      run(
         'npm',
-        ['pack', `${pkg.name}@${pkg.version}`, '--registry', release.url, '--pack-destination', unpacked, '--json'],
-        workDir,
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          '--prefer-online',
+          '--omit-lockfile-registry-resolved=false',
+        ],
+        project,
         true,
       );
-      run('tar', ['-xzf', join(unpacked, JSON.parse(out)[0].filename), '-C', unpacked], workDir);
-      const root = join(unpacked, 'package');
+      // Installed from the registry, by version: no tarball path, no workspace link.
+      const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+      for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+        if (!path.includes('node_modules/@forms-api/')) continue;
+        if (!String(entry.resolved ?? '').startsWith(release.url))
+          throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
+      }
+      installed = true;
+    });
+
+  const rootLicense = readFileSync(join(repoDir, 'LICENSE'), 'utf8');
+  for (const pkg of installed ? release.packages : []) {
+    step(`${pkg.name}@${pkg.version} from the registry: LICENSE, CHANGELOG, README links`, () => {
+      const root = join(project, 'node_modules', pkg.name);
       const problems = [];
       if (!existsSync(join(root, 'LICENSE')))
         problems.push('no LICENSE in the tarball (add "LICENSE" to "files" and the file to the package)');
       else if (readFileSync(join(root, 'LICENSE'), 'utf8') !== rootLicense)
         problems.push("its LICENSE differs from the repository's");
       const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      if (manifest.version !== pkg.version) problems.push(`npm installed ${manifest.version}, not ${pkg.version}`);
       if (manifest.license !== 'MIT')
         problems.push(`"license" is ${JSON.stringify(manifest.license)}, not "MIT" as the LICENSE file`);
       // A package versioned by this release has a changelog entry, and the tarball must carry it.
@@ -157,54 +188,18 @@ try {
     });
   }
 
-  // One consumer project, installed once: each .mjs file runs as an ES module and each .cjs file
-  // as CommonJS (the extension decides), and the .ts files are type-checked under each module
-  // resolution (tsconfig.<resolution>.json): the same user code must compile under every one.
-  const source = join(appDir, 'consumers');
-  const files = release ? readdirSync(source) : [];
-  const entries = files.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+  const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
   const runs = entries.filter((f) => /\.[cm]js$/.test(f));
-  const tsconfigs = files.filter((f) => /^tsconfig\..+\.json$/.test(f));
-  if (entries.length > 0)
-    step(
-      `consumer: install by version from the registry, run ${runs.join(', ')}; type-check under ${tsconfigs.join(', ')}: ${entries.filter((f) => f.endsWith('.ts')).join(', ')}`,
-      () => {
-        const project = join(workDir, 'consumer');
-        cpSync(source, project, { recursive: true });
-        // The project depends on the packages it uses, by the version just released; the @forms-api
-        // scope comes from the local registry (.npmrc), everything else from npm's usual registry.
-        const deps = Object.fromEntries(
-          release.packages
-            .filter((p) => entries.some((f) => f.startsWith(`${p.name.replace('@forms-api/', '')}.`)))
-            .map((p) => [p.name, p.version]),
-        );
-        const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-        writeFileSync(join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: deps }, null, 2));
-        writeFileSync(join(project, '.npmrc'), release.npmrc);
-        run(
-          'npm',
-          [
-            'install',
-            '--no-audit',
-            '--no-fund',
-            '--loglevel=error',
-            '--prefer-online',
-            '--omit-lockfile-registry-resolved=false',
-          ],
-          project,
-          true,
-        );
-        // Installed from the registry, by version: no tarball path, no workspace link.
-        const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
-        for (const [path, entry] of Object.entries(lock.packages ?? {})) {
-          if (!path.includes('node_modules/@forms-api/')) continue;
-          if (!String(entry.resolved ?? '').startsWith(release.url))
-            throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
-        }
-        for (const entry of runs) run(process.execPath, [entry], project);
-        for (const tsconfig of tsconfigs) run(bin('tsc'), ['-p', tsconfig], project);
-      },
-    );
+  const typed = entries.filter((f) => f.endsWith('.ts'));
+  const tsconfigs = readdirSync(source).filter((f) => /^tsconfig\..+\.json$/.test(f));
+  if (installed) {
+    step(`consumer: run ${runs.join(', ')}`, () => {
+      for (const entry of runs) run(process.execPath, [entry], project);
+    });
+    step(`consumer: type-check under ${tsconfigs.join(', ')}: ${typed.join(', ')}`, () => {
+      for (const tsconfig of tsconfigs) run(bin('tsc'), ['-p', tsconfig], project);
+    });
+  }
 } finally {
   await release?.close();
   rmSync(workDir, { recursive: true, force: true });

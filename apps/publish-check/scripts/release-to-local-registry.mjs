@@ -21,12 +21,10 @@ export async function releaseToLocalRegistry() {
       env: { ...process.env, npm_config_update_notifier: 'false' },
     });
     for (const pkg of release.packages) {
-      const published = execFileSync(
-        'npm',
-        ['view', `${pkg.name}@${pkg.version}`, 'version', '--registry', registry.url],
-        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-      ).trim();
-      if (published !== pkg.version)
+      // The registry's document of the package (what `npm view` reads) lists every published version.
+      const answer = await fetch(new URL(pkg.name.replace('/', '%2f'), registry.url));
+      const versions = answer.ok ? Object.keys((await answer.json()).versions ?? {}) : [];
+      if (!versions.includes(pkg.version))
         throw new Error(`changeset publish did not publish ${pkg.name}@${pkg.version}:\n${output}`);
     }
     return {
