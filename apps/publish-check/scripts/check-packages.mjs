@@ -188,10 +188,11 @@ try {
     });
   }
 
-  const entries = readdirSync(source).filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
+  const consumerFiles = readdirSync(source);
+  const entries = consumerFiles.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
   const runs = entries.filter((f) => /\.[cm]js$/.test(f));
   const typed = entries.filter((f) => f.endsWith('.ts'));
-  const tsconfigs = readdirSync(source).filter((f) => /^tsconfig\..+\.json$/.test(f));
+  const tsconfigs = consumerFiles.filter((f) => /^tsconfig\..+\.json$/.test(f));
   if (installed) {
     step(`consumer: run ${runs.join(', ')}`, () => {
       for (const entry of runs) run(process.execPath, [entry], project);
