@@ -52,6 +52,16 @@ async function freshLoad(path: string): Promise<void> {
 /** The route's heading or section is on screen, near the top (where a link should land). */
 const expectInView = (route: string) => expectSectionInView(page, route);
 
+/** The route the site's menu marks active: the one the site has rendered. */
+const activeRoute = () =>
+  page.evaluate(() => {
+    const href = document
+      .querySelector('li[data-testid="menu-item-label"][data-active="true"]')
+      ?.closest('a')
+      ?.getAttribute('href');
+    return href ? `#${href.replace(/^#/, '')}` : 'none';
+  });
+
 /**
  * Follows `route` in the loaded site (loaded first if it is not), as a click on its link does: the
  * hash changes and Redoc scrolls to the section, without parsing the 3 MB page again.
@@ -61,6 +71,10 @@ async function follow(route: string): Promise<void> {
   await page.evaluate((hash) => {
     location.hash = hash;
   }, route);
+  // Chromium scrolls to a heading with the hash's id before Redoc renders the new hash. Redoc must
+  // have rendered it before the next hash is set: if the next one is the hash it rendered last,
+  // Redoc sees no change and never scrolls to it.
+  await expect.poll(activeRoute, { timeout: 15_000, message: `the menu should mark ${route} active` }).toBe(route);
   await expectInView(route);
 }
 
