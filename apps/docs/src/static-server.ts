@@ -57,7 +57,13 @@ export function startStaticServer(root: string, port = 0): Promise<StaticServer>
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // The target is a path (`/a?b`), read on this origin: as a URL relative to a base, `//x` would
+    // name another host, and `//` alone throws, which ended the server.
+    if (!req.url?.startsWith('/')) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('the request target must be a path\n');
+      return;
+    }
+    const path = new URL(`http://127.0.0.1${req.url}`).pathname;
     const file = fileAt(root, path);
     if (!file && extname(path) === '' && fileAt(root, '/index.html')) {
       // The route is the path, without its slashes at either end (`/a/b/` → `#/a/b`).

@@ -2,6 +2,7 @@
 // file outside the root, and argument errors as values.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeArgs } from '../src/serve-args.ts';
@@ -37,6 +38,24 @@ describe('startStaticServer', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/#/verifying-webhooks/express');
     expect((await fetch(new URL('missing.png', server.url))).status).toBe(404);
+  });
+
+  it('reads a target that starts with // as a path on this server, and keeps serving', async () => {
+    const get = (path: string) =>
+      new Promise<{ status: number; location?: string }>((resolve, reject) => {
+        request(new URL(server.url), { path }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, location: res.headers.location });
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await get('//')).toEqual({ status: 200 });
+    expect(await get('//other.example/verifying-webhooks')).toEqual({
+      status: 302,
+      location: '/#/other.example/verifying-webhooks',
+    });
+    expect((await get('/openapi.json')).status).toBe(200);
   });
 
   it('never serves a file outside its root', async () => {
