@@ -14,7 +14,7 @@ export function chromiumMissingMessage(path = CHROMIUM_PATH): string | undefined
   return (
     `Chromium is not installed at ${path}. The docs browser test drives Debian's Chromium; ` +
     'install it with `apt-get install -y chromium` (as root, after `apt-get update`), ' +
-    'or run apps/docs/scripts/ensure-chromium.sh. Never `npx playwright install`.'
+    'or run `pnpm chromium` in apps/docs. Never `npx playwright install`.'
   );
 }
 
