@@ -10,7 +10,7 @@ import { appDir } from '../src/build.ts';
 import { sectionRoute } from '../src/front-page.ts';
 import { KNOWN_DIFFERENCES_TITLE } from '../src/known-differences.ts';
 import { openBuiltSite, type BuiltSite } from './chromium.ts';
-import { expectInView as expectSectionInView } from './section-in-view.ts';
+import { expectInView as expectSectionInView, followInPage } from './section-in-view.ts';
 
 const guideFiles = readdirSync(join(appDir, 'guides'))
   .filter((f) => f.endsWith('.md'))
@@ -52,30 +52,10 @@ async function freshLoad(path: string): Promise<void> {
 /** The route's heading or section is on screen, near the top (where a link should land). */
 const expectInView = (route: string) => expectSectionInView(page, route);
 
-/** The route the site's menu marks active: the one the site has rendered. */
-const activeRoute = () =>
-  page.evaluate(() => {
-    const href = document
-      .querySelector('li[data-testid="menu-item-label"][data-active="true"]')
-      ?.closest('a')
-      ?.getAttribute('href');
-    return href ? `#${href.replace(/^#/, '')}` : 'none';
-  });
-
-/**
- * Follows `route` in the loaded site (loaded first if it is not), as a click on its link does: the
- * hash changes and Redoc scrolls to the section, without parsing the 3 MB page again.
- */
+/** Follows `route` in the loaded site (loaded first if it is not), as a click on its link does. */
 async function follow(route: string): Promise<void> {
   if (!page.url().startsWith(site.url)) await freshLoad('/');
-  await page.evaluate((hash) => {
-    location.hash = hash;
-  }, route);
-  // Chromium scrolls to a heading with the hash's id before Redoc renders the new hash. Redoc must
-  // have rendered it before the next hash is set: if the next one is the hash it rendered last,
-  // Redoc sees no change and never scrolls to it.
-  await expect.poll(activeRoute, { timeout: 15_000, message: `the menu should mark ${route} active` }).toBe(route);
-  await expectInView(route);
+  await followInPage(page, route);
 }
 
 /** Every menu link of the guides (sub-sections too): each guide's group opened in turn. */

@@ -11,7 +11,7 @@ import { PATH_ITEM_METHODS } from '@forms-api/spec/path-item-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir } from '../src/build.ts';
 import { openBuiltSite, type BuiltSite } from './chromium.ts';
-import { expectInView } from './section-in-view.ts';
+import { followInPage } from './section-in-view.ts';
 
 const site = JSON.parse(readFileSync(join(distDir, 'openapi.json'), 'utf8'));
 const guideTags: string[] = site['x-tagGroups'][0].tags;
@@ -45,14 +45,6 @@ async function load(route: string): Promise<void> {
   // (On a phone the menu is folded away behind its button: attached, not visible.)
   await page.getByTestId('menu-item-label').first().waitFor({ state: 'attached' });
   await page.locator('main h1, main h2').first().waitFor();
-}
-
-/** Goes to `route` in the loaded page, as its menu link does, until its section is in view. */
-async function visit(route: string): Promise<void> {
-  await page.evaluate((hash) => {
-    location.hash = hash;
-  }, route);
-  await expectInView(page, route);
 }
 
 /** What is wrong with the layout of the page on screen, one line per finding. */
@@ -92,7 +84,7 @@ describe.each([1280, 1440])('the layout at %i px', (width) => {
     const found: string[] = [];
     await load(`/${routes[0]}`);
     for (const route of routes) {
-      if (route !== routes[0]) await visit(route);
+      if (route !== routes[0]) await followInPage(page, route);
       for (const problem of await layoutProblems()) found.push(`${route}: ${problem}`);
     }
     expect(found).toEqual([]);
