@@ -2,15 +2,19 @@
 // missing one instead of trying. (Installing is proved where it matters: CI starts on a machine
 // without Chromium or redis-server.)
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-const script = fileURLToPath(new URL('../bin/ensure-debian-package', import.meta.url));
-/** Runs the script, as nobody when this process is root, so that it never runs apt-get here. */
+const script = readFileSync(fileURLToPath(new URL('../bin/ensure-debian-package', import.meta.url)));
+/**
+ * Runs the script, as nobody when this process is root, so that it never runs apt-get here. Bash
+ * reads it from stdin, in /: nobody may not be allowed into the checkout's folders.
+ */
 const run = (...args) => {
   const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
-  const [command, ...rest] = [...asNobody, 'bash', script, ...args];
-  return spawnSync(command, rest, { encoding: 'utf8' });
+  const [command, ...rest] = [...asNobody, 'bash', '-s', '--', ...args];
+  return spawnSync(command, rest, { input: script, cwd: '/', encoding: 'utf8' });
 };
 
 it('says an installed package is installed, with its version', () => {
