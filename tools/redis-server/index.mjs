@@ -1,7 +1,8 @@
-// A real redis-server (Debian's; `ensure-debian-package redis-server redis-server` installs it) on a free loopback port with its own
-// data directory; stopped, crashed, frozen and restarted on demand, and always killed and removed
-// at the end, even when a test fails or the process exits early. Each server leads a process group
-// of its own, so killing the group also ends a child it forked (an AOF rewrite).
+// A real redis-server (Debian's; `ensure-debian-package redis-server redis-server` installs it)
+// on a free loopback port with its own data directory; stopped, crashed, frozen and restarted on
+// demand, and always killed and removed at the end, even when a test fails or the process exits
+// early. Each server leads a process group of its own, so killing the group also ends a child it
+// forked (an AOF rewrite).
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from '@forms-api/test-support';
