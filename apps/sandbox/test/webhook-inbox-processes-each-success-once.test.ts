@@ -55,7 +55,11 @@ afterAll(async () => {
 
 const WAIT = { timeoutMs: 20_000 };
 
-/** The queue holds no job that could still run, as `forms-webhook-inbox stats` counts them. */
+/**
+ * The queue holds no job that could still run, as `forms-webhook-inbox stats` counts them: the
+ * states the inbox's own tests wait on (its test/support/settled.ts `queueIsIdle`, which reads
+ * BullMQ directly; the sandbox reads the queue as an operator does).
+ */
 async function queueEmpty(): Promise<boolean> {
   let out = '';
   const code = await runInboxCli(['stats', '--json', '--redis', redis!.url, '--queue', 'sandbox'], {
@@ -64,7 +68,7 @@ async function queueEmpty(): Promise<boolean> {
   });
   if (code !== 0) return false;
   const { counts } = JSON.parse(out) as { counts: Record<string, number> };
-  return ['waiting', 'prioritized', 'delayed', 'active'].every((state) => counts[state] === 0);
+  return ['waiting', 'prioritized', 'delayed', 'active', 'waiting-children'].every((state) => counts[state] === 0);
 }
 
 describe('the sandbox and the webhook inbox', () => {
