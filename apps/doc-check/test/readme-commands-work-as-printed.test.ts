@@ -83,6 +83,8 @@ const live = (c: Context) => ({
 });
 // The sandbox as a reader's tenant, with every setting the published suite's documents tell them to set.
 const tenant = (c: Context) => ({ ...live(c), FORMS_API_SUBMISSION_ID: String(c.submissionId) });
+/** How .ci/run runs `pnpm contract`, the main job. */
+const MAIN_JOB = 'npx --yes pnpm@10.34.8 contract';
 const SANDBOX_JSON = /"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/;
 // The suite ran a check of its first target: a first check result of any target (`--target live` runs the tenant alone).
 const CONTRACT_STARTED = /[✓✗~i-] \[(?:prism|sandbox|live)\b/;
@@ -115,7 +117,8 @@ const RUNS: Record<string, Record<string, Run>> = {
     'pnpm build': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
     // This very run is `pnpm test` (.ci/run runs it, as the pinned pnpm).
     'pnpm test': { kind: 'ci', runs: 'npx --yes pnpm@10.34.8 test' },
-    'pnpm contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+    // The main job: .ci/run runs it to its end on a fresh clone, as the pinned pnpm, before `pnpm test`.
+    'pnpm contract': { kind: 'ci', runs: MAIN_JOB },
     'pnpm sandbox': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
     'pnpm bench': { kind: 'starts', place: 'root', ready: /:bench: /, timeoutMs: 240_000 },
     'pnpm docs:build': { kind: 'finishes', place: 'root', timeoutMs: 180_000 },
@@ -131,7 +134,7 @@ const RUNS: Record<string, Record<string, Run>> = {
     'pnpm samples:sync': { kind: 'finishes', place: 'root' },
   },
   'apps/docs/guides/03-contract-suite.md': {
-    'pnpm contract': { kind: 'starts', place: 'root', ready: CONTRACT_STARTED, timeoutMs: 180_000 },
+    'pnpm contract': { kind: 'ci', runs: MAIN_JOB },
     'pnpm contract --target live': {
       kind: 'starts',
       place: 'root',
@@ -243,10 +246,8 @@ const RUNS: Record<string, Record<string, Run>> = {
         kind: 'lines',
         lines: {
           'pnpm contract                       # from the root: builds what it needs, then prism + both sandboxes': {
-            kind: 'starts',
-            place: 'root',
-            ready: CONTRACT_STARTED,
-            timeoutMs: 180_000,
+            kind: 'ci',
+            runs: MAIN_JOB,
           },
           'pnpm contract --target live         # from the root: your tenant alone': {
             kind: 'starts',
