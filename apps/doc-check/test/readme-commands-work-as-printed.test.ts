@@ -83,8 +83,11 @@ const live = (c: Context) => ({
 });
 // The sandbox as a reader's tenant, with every setting the published suite's documents tell them to set.
 const tenant = (c: Context) => ({ ...live(c), FORMS_API_SUBMISSION_ID: String(c.submissionId) });
-/** How .ci/run runs `pnpm contract`, the main job. */
+/** How .ci/run runs `pnpm contract` (the main job) and `pnpm test` (every test, this one included). */
 const MAIN_JOB = 'npx --yes pnpm@10.34.8 contract';
+const EVERY_TEST = 'npx --yes pnpm@10.34.8 test';
+/** The bound of each printed command's test. */
+const COMMAND_TEST_TIMEOUT_MS = 600_000;
 const SANDBOX_JSON = /"baseUrl":"http:\/\/127\.0\.0\.1:\d+"/;
 // The suite ran a check of its first target: a first check result of any target (`--target live` runs the tenant alone).
 const CONTRACT_STARTED = /[✓✗~i-] \[(?:prism|sandbox|live)\b/;
@@ -116,7 +119,7 @@ const RUNS: Record<string, Record<string, Run>> = {
     'pnpm bundle': { kind: 'finishes', place: 'root', timeoutMs: 120_000 },
     'pnpm build': { kind: 'finishes', place: 'root', timeoutMs: 240_000 },
     // This very run is `pnpm test` (.ci/run runs it, as the pinned pnpm).
-    'pnpm test': { kind: 'ci', runs: 'npx --yes pnpm@10.34.8 test' },
+    'pnpm test': { kind: 'ci', runs: EVERY_TEST },
     // The main job: .ci/run runs it to its end on a fresh clone, as the pinned pnpm, before `pnpm test`.
     'pnpm contract': { kind: 'ci', runs: MAIN_JOB },
     'pnpm sandbox': { kind: 'starts', place: 'root', ready: SANDBOX_JSON, timeoutMs: 120_000 },
@@ -128,7 +131,7 @@ const RUNS: Record<string, Record<string, Run>> = {
     // It versions and packs a throwaway copy of the checkout: nothing another command reads or writes.
     // Started with the readers' lane, it shares two cores with the file's set-up and the rest of the
     // lane: about 40 s alone, over 180 s in a loaded CI run. Its bound is its test's, for a hang.
-    'pnpm release:dry': { kind: 'finishes', place: 'root', timeoutMs: 600_000, alongside: true },
+    'pnpm release:dry': { kind: 'finishes', place: 'root', timeoutMs: COMMAND_TEST_TIMEOUT_MS, alongside: true },
   },
   'apps/doc-check/README.md': {
     'pnpm samples:sync': { kind: 'finishes', place: 'root' },
@@ -659,9 +662,7 @@ async function execute(text: string, run: Run): Promise<void> {
       return;
     }
     case 'task': {
-      expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(
-        'npx --yes pnpm@10.34.8 test',
-      );
+      expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(EVERY_TEST);
       const scriptsOf = (dir: string) =>
         (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
       const turboTasks = (script: string | undefined) =>
@@ -752,11 +753,15 @@ describe('the printed commands', () => {
   for (const command of commands) {
     const run = runFor(command.document, command.text);
     if (!run) continue;
-    it(`${command.where} works as printed: ${command.text.split('\n')[0]}`, async () => {
-      const laned = readersLane.get(command.where);
-      const lastDelivery = laned ? await laned : await execute(command.text, run).then(() => received.at(-1));
-      if (command.text.includes('forms-webhook send')) expect(lastDelivery).toMatch(/^sha256=[0-9a-f]{64} k$/);
-    }, 600_000);
+    it(
+      `${command.where} works as printed: ${command.text.split('\n')[0]}`,
+      async () => {
+        const laned = readersLane.get(command.where);
+        const lastDelivery = laned ? await laned : await execute(command.text, run).then(() => received.at(-1));
+        if (command.text.includes('forms-webhook send')) expect(lastDelivery).toMatch(/^sha256=[0-9a-f]{64} k$/);
+      },
+      COMMAND_TEST_TIMEOUT_MS,
+    );
   }
 });
 
