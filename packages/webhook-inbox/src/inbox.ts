@@ -30,6 +30,8 @@ import {
   DEFAULT_KEEP_COMPLETED,
   DEFAULT_QUEUE,
   DELIVERY_JOB_NAME,
+  MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS,
+  REDIS_TICK_MS,
   type RetentionPolicy,
   type RetryPolicy,
 } from './policy.js';
@@ -134,6 +136,12 @@ export function createInbox(options: InboxOptions): Inbox {
     options.enqueueTimeoutMs ?? DEFAULT_ENQUEUE_TIMEOUT_MS,
   );
   const waitForReplicas = assertPositiveInteger('waitForReplicas', options.waitForReplicas ?? 0, { allowZero: true });
+  if (waitForReplicas > 0 && enqueueTimeoutMs < MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS)
+    throw new InboxError(
+      'invalid_option',
+      `\`enqueueTimeoutMs\` must be at least ${MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS} ms with \`waitForReplicas\` (got ${enqueueTimeoutMs}): Redis answers a WAIT that times out up to ${REDIS_TICK_MS} ms late, so a shorter deadline would leave the replicas no time to confirm.`,
+      { context: { option: 'enqueueTimeoutMs' } },
+    );
   const dedupeWindowMs = assertPositiveInteger('dedupeWindowMs', options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS);
   if (options.maxBodyBytes !== undefined) assertPositiveInteger('maxBodyBytes', options.maxBodyBytes);
   const jobOptions = jobOptionsFor(options.retry, options.retention);
@@ -241,8 +249,10 @@ export function createInbox(options: InboxOptions): Inbox {
   // WAIT counts the replicas that have every write made so far on its connection: sent with a key
   // of the queue, it runs on the node (and the connection) that stored the job, cluster or not.
   async function confirmReplicas(id: string, started: number): Promise<void> {
-    // Four fifths of what is left, so a WAIT that times out is answered as such, before the deadline.
-    const timeoutMs = Math.max(1, Math.floor((enqueueTimeoutMs - (Date.now() - started)) * 0.8));
+    // A WAIT that times out must be answered as such before the deadline. Redis answers it on its
+    // next server tick, up to one tick late, and the answer then needs time to come back.
+    const left = enqueueTimeoutMs - (Date.now() - started);
+    const timeoutMs = Math.max(1, Math.floor(left - REDIS_TICK_MS - Math.max(REDIS_TICK_MS, left / 5)));
     const [, waited] =
       (await client
         .pipeline()

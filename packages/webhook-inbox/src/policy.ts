@@ -20,6 +20,19 @@ export const DEFAULT_DEDUPE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
  */
 export const DEFAULT_ENQUEUE_TIMEOUT_MS = 2_000;
 
+/**
+ * How late Redis may answer a blocking command that timed out: it checks their timeouts on its
+ * server tick, 100 ms apart at the default `hz` of 10 (`WAIT 1 400` on an idle server answers at
+ * 500 ms).
+ */
+export const REDIS_TICK_MS = 100;
+
+/**
+ * The shortest receive deadline with `waitForReplicas`: a tick late, a fifth (at least a tick) for
+ * the answer's way back, and 100 ms for the replicas to confirm.
+ */
+export const MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS = 300;
+
 /** Handler runs per delivery before it stays in the failed set (the dead letters). */
 export const DEFAULT_ATTEMPTS = 10;
 

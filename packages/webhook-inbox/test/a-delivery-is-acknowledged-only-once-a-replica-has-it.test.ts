@@ -2,6 +2,9 @@
 // primary that dies before copying it is lost with it. `waitForReplicas` makes the receiver answer
 // 202 only once that many replicas have it (Redis WAIT, within enqueueTimeoutMs); with too few in
 // sync the answer is 503 replicas_unconfirmed, and the stored job still runs.
+// Redis answers a WAIT that timed out on its next tick, up to 100 ms late: the deadline is the
+// shortest allowed, where that lateness decides whether the answer comes in time, and each of
+// several deliveries must be answered replicas_unconfirmed, never enqueue_timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -33,7 +36,7 @@ beforeAll(async () => {
     secret: SECRET,
     queue: QUEUE,
     waitForReplicas: 1,
-    enqueueTimeoutMs: 500,
+    enqueueTimeoutMs: 300,
     onRedisError: () => {},
   });
   queue = new Queue(QUEUE, { connection: { host: '127.0.0.1', port: primary.port }, prefix: inboxQueuePrefix(QUEUE) });
@@ -50,17 +53,27 @@ describe('waitForReplicas', () => {
     await expect(inbox.enqueue(await delivery(1))).resolves.toMatchObject({ id: expect.stringMatching(/^wh-/) });
 
     await replica.stop('SIGKILL');
-    const refused = await inbox.enqueue(await delivery(2)).catch((error: unknown) => error);
-    expect(isInboxError(refused) && refused.kind).toBe('replicas_unconfirmed');
-    expect((refused as Error).message).toMatch(/0 of the 1 replicas/);
-    // Stored all the same: the job runs once, and a copy sent again is the same job.
-    const id = (refused as { context: { jobId: string } }).context.jobId;
-    expect(await queue.getJob(id)).toBeDefined();
+    for (let submissionId = 2; submissionId <= 9; submissionId++) {
+      const refused = await inbox.enqueue(await delivery(submissionId)).catch((error: unknown) => error);
+      expect(isInboxError(refused) && refused.kind, `delivery of submission ${submissionId}`).toBe(
+        'replicas_unconfirmed',
+      );
+      expect((refused as Error).message).toMatch(/0 of the 1 replicas/);
+      // Stored all the same: the job runs once, and a copy sent again is the same job.
+      const id = (refused as { context: { jobId: string } }).context.jobId;
+      expect(await queue.getJob(id)).toBeDefined();
+    }
   });
 
   it('must be a whole number of replicas', () => {
     expect(() => createInbox({ connection: primary.url, secret: SECRET, waitForReplicas: -1 })).toThrow(
       /waitForReplicas/,
     );
+  });
+
+  it('needs a deadline that leaves the replicas time to confirm', () => {
+    expect(() =>
+      createInbox({ connection: primary.url, secret: SECRET, waitForReplicas: 1, enqueueTimeoutMs: 299 }),
+    ).toThrow(/`enqueueTimeoutMs` must be at least 300 ms with `waitForReplicas` \(got 299\)/);
   });
 });
