@@ -28,10 +28,10 @@ export const DEFAULT_ENQUEUE_TIMEOUT_MS = 2_000;
 export const REDIS_TICK_MS = 100;
 
 /**
- * The shortest receive deadline with `waitForReplicas`: a tick late, a fifth (at least a tick) for
- * the answer's way back, and 100 ms for the replicas to confirm.
+ * The shortest receive deadline with `waitForReplicas` (300 ms): a tick late, a fifth of what is
+ * left (at least a tick) for the answer's way back, and a tick for the replicas to confirm.
  */
-export const MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS = 300;
+export const MIN_ENQUEUE_TIMEOUT_WITH_REPLICAS_MS = 3 * REDIS_TICK_MS;
 
 /** Handler runs per delivery before it stays in the failed set (the dead letters). */
 export const DEFAULT_ATTEMPTS = 10;
