@@ -95,7 +95,6 @@ describe('live settings without --target live', () => {
 // 2 with the variable to set, no target started, no value echoed.
 describe('live settings that cannot work', () => {
   it('a missing variable: exit 2 naming it, before any target starts', async () => {
-    const started = performance.now();
     const result = await run(['--target', 'prism,sandbox,live'], {
       FORMS_API_BASE_URL: 'https://forms.example',
       FORMS_API_TOKEN: TOKEN,
@@ -106,7 +105,6 @@ describe('live settings that cannot work', () => {
     expect(result.err).not.toContain('== target');
     expect(result.err).not.toContain(TOKEN);
     expect(result.err).not.toContain('forms.example');
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('an invalid value: exit 2 naming what is wrong', async () => {

@@ -253,21 +253,20 @@ describe('11. request and receiver bodies are bounded', () => {
         body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url } },
       });
       const ids = await fieldIds(sb, 11);
-      const started = performance.now();
       const { growth } = await peakRssGrowth(() =>
         call(sb!.baseUrl, 'POST', '/forms/11/answer', {
           body: { [ids.Name!]: 'Ada', [ids.Email!]: 'ada@example.com' },
         }),
       );
-      const elapsed = performance.now() - started;
       const [event] = (
         await call(sb.baseUrl, 'GET', `/open/forms/11/integrations/${created.body.form_integration.id}/events`, {
           token: sb.tokens.all,
         })
       ).body;
       expect(event).toMatchObject({ status: 'failed', response_code: 500 });
+      // Recorded as the 500 with its excerpt, not as a timeout: the excerpt's end, not the
+      // 10 s timeout, ended the request.
       expect(event.error_message).toMatch(/^HTTP request returned status code 500: a+$/);
-      expect(elapsed).toBeLessThan(5_000);
       expect(growth).toBeLessThan(64 * MiB);
     } finally {
       streaming?.destroy();
