@@ -2,11 +2,15 @@
 // until it listens, a module by importing it. Every process is bounded in time and killed at the
 // end, even when the test fails.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+// tsx's loader on Node's own command line (`node --import tsx file.ts`, as tsx documents it): one
+// process per script, which a stop signals directly. The `tsx` command adds a shell shim and a Node
+// parent that runs the script in a second Node: 0.83 CPU-s a script against 0.61 here.
+const TSX_RUN = ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 export const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 
 export interface Finished {
@@ -21,7 +25,9 @@ process.once('exit', () => {
 });
 
 function commandFor(file: string): [string, string[]] {
-  return file.endsWith('.sh') ? ['bash', ['-euo', 'pipefail', join(SAMPLES, file)]] : [TSX, [join(SAMPLES, file)]];
+  return file.endsWith('.sh')
+    ? ['bash', ['-euo', 'pipefail', join(SAMPLES, file)]]
+    : [process.execPath, [...TSX_RUN, join(SAMPLES, file)]];
 }
 
 /** Runs a sample to its end; fails after `timeoutMs`. */
@@ -40,7 +46,7 @@ export function runTsx(
   env: Record<string, string>,
   options: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<Finished> {
-  return runCommand(TSX, args, args[0]!, env, options);
+  return runCommand(process.execPath, [...TSX_RUN, ...args], args[0]!, env, options);
 }
 
 function runCommand(
