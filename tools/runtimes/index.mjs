@@ -3,12 +3,15 @@
 // shadow the Node.js running each package's scripts.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const local = (path) => fileURLToPath(new URL(`./node_modules/${path}`, import.meta.url));
 
 /** name → { command, args } to run a script file: `[command, ...args, file]`. */
 export const runtimes = {
+  // Node 20 at the workspace's own floor (`engines` in the root package.json).
+  'node 20': { command: local('node20/bin/node'), args: [] },
   'node 22': { command: local('node22/bin/node'), args: [] },
   'node 24': { command: local('node24/bin/node'), args: [] },
   bun: { command: local('bun-linux-x64/bin/bun'), args: [] },
@@ -27,6 +30,46 @@ export function assertRuntimesInstalled() {
 
 /** Environment that keeps Deno and Bun quiet and offline-friendly. */
 export const runtimeEnv = { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+
+/**
+ * The Nodes of `runtimes` whose major differs from this process's: where a suite that has just
+ * run on this Node must run again for every Node the packages claim.
+ * @returns {Array<[string, { command: string, args: string[] }]>}
+ */
+export function otherNodes() {
+  const here = `node ${process.versions.node.split('.')[0]}`;
+  return Object.entries(runtimes).filter(([name]) => name.startsWith('node ') && name !== here);
+}
+
+/**
+ * Runs vitest on `files` of the package in `cwd` under each Node of `otherNodes()`, printing each
+ * run's summary, or its whole output when it failed.
+ * @param {string} cwd the package's directory (its own vitest and config)
+ * @param {string[]} files test files, relative to `cwd`
+ * @returns {number} how many runs failed
+ */
+export function vitestOnOtherNodes(cwd, files) {
+  assertRuntimesInstalled();
+  const vitest = join(cwd, 'node_modules/vitest/vitest.mjs');
+  let failed = 0;
+  for (const [name, runtime] of otherNodes()) {
+    const run = spawnSync(runtime.command, [vitest, 'run', '--reporter=dot', ...files], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, ...runtimeEnv },
+    });
+    const summary = run.stdout
+      .split('\n')
+      .filter((line) => /Test Files|Tests /.test(line))
+      .join('\n');
+    if (run.status === 0) console.log(`vitest on ${name}:\n${summary}`);
+    else {
+      failed++;
+      console.error(`vitest on ${name} FAILED (exit ${run.status ?? run.signal})\n${run.stdout}${run.stderr}`);
+    }
+  }
+  return failed;
+}
 
 /**
  * Runs a benchmark script on Node 24 (current LTS) first, then on the Node running the caller

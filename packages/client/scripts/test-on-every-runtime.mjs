@@ -1,35 +1,13 @@
-// Runs the client on every runtime it claims beyond the Node running the main suite: on Node 22
-// and 24 the test files whose outcome rests on the runtime, and a smoke test (pagination with
-// filters, a typed 404, token redaction) of the built client on Bun and Deno against a local
-// node:http server.
-import { execFileSync } from 'node:child_process';
+// Runs the client on every runtime it claims beyond the Node running the main suite: on the other
+// Nodes of 20.19.0, 22 and 24 the test files whose outcome rests on the runtime, and a smoke test
+// (pagination with filters, a typed 404, token redaction) of the built client on Bun and Deno
+// against a local node:http server.
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtimes';
+import { assertRuntimesInstalled, runtimeEnv, runtimes, vitestOnOtherNodes } from '@forms-api/runtimes';
 
 assertRuntimesInstalled();
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-let failed = 0;
-const run = (label, command, args) => {
-  try {
-    const out = execFileSync(command, args, {
-      cwd: packageDir,
-      encoding: 'utf8',
-      env: { ...process.env, ...runtimeEnv },
-    });
-    console.log(
-      out
-        .trim()
-        .split('\n')
-        .filter((l) => /passed|failed|Tests/.test(l))
-        .join('\n') || `${label}: ok`,
-    );
-  } catch (error) {
-    failed++;
-    console.error(`${label} FAILED\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
-  }
-};
 
 // What the runtime decides: loading the builds (require of ESM, two module copies), fetch and its
 // bodies, streams and redirects, timers, AbortSignal and the GC. The other files test the client's
@@ -48,8 +26,7 @@ const ON_EVERY_NODE = [
   'cancellation-is-aborted-never-retried',
 ].map((name) => `test/${name}.test.ts`);
 
-for (const name of ['node 22', 'node 24'])
-  run(`vitest on ${name}`, runtimes[name].command, [vitest, 'run', '--reporter=dot', ...ON_EVERY_NODE]);
+let failed = vitestOnOtherNodes(packageDir, ON_EVERY_NODE);
 
 // Ten submissions, newest first, served with the filters checked on every page.
 const server = createServer((req, res) => {

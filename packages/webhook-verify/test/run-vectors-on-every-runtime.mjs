@@ -1,16 +1,21 @@
 // Runs the built package's vectors and signature properties on every runtime it claims: this
-// Node (20), Node 22 and 24, Bun and Deno (binaries from @forms-api/runtimes), with the
-// node:crypto build (Bun's native hasher on Bun), the Web Crypto build, and the Web Crypto build
-// with globalThis.Buffer deleted. Any difference or counterexample fails.
+// Node, the others of Node 20.19.0, 22 and 24, Bun and Deno (binaries from @forms-api/runtimes),
+// with the node:crypto build (Bun's native hasher on Bun), the Web Crypto build, and the Web
+// Crypto build with globalThis.Buffer deleted. Any difference or counterexample fails.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { assertRuntimesInstalled, runtimeEnv, runtimes } from '@forms-api/runtimes';
+import { assertRuntimesInstalled, otherNodes, runtimeEnv, runtimes } from '@forms-api/runtimes';
 
 assertRuntimesInstalled();
 const runner = fileURLToPath(new URL('./run-vectors.mjs', import.meta.url));
 const propertyRunner = fileURLToPath(new URL('./run-properties.mjs', import.meta.url));
 const resolveProbe = fileURLToPath(new URL('./resolve-build.mjs', import.meta.url));
-const all = [[`node ${process.version}`, { command: process.execPath, args: [] }], ...Object.entries(runtimes)];
+const all = [
+  [`node ${process.version}`, { command: process.execPath, args: [] }],
+  ...otherNodes(),
+  ['bun', runtimes.bun],
+  ['deno', runtimes.deno],
+];
 let failed = 0;
 for (const [name, runtime] of all) {
   // The export conditions must hand each runtime its fastest build: node:crypto on Node, Bun and
