@@ -314,7 +314,7 @@ const RUNS: Record<string, Record<string, Run>> = {
       timeoutMs: 180_000,
       env: tenant,
     },
-    "pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent":
+    "pnpm --filter @forms-api/client build          # tsup: ESM + CJS + .d.ts\npnpm --filter @forms-api/client lint           # tsc --noEmit -p . (src, without Node's types)\npnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes\npnpm --filter @forms-api/client test:types     # the type-level tests alone\npnpm --filter @forms-api/client test:runtimes  # vitest on the Nodes not running it, dist on Bun, Deno\npnpm --filter @forms-api/client size           # the size check alone\npnpm --filter @forms-api/client bench          # the benchmark above: Node 24, 22 and 20\npnpm --filter @forms-api/client bench:profile  # CPU per request by where it is spent":
       {
         kind: 'lines',
         lines: {
@@ -326,7 +326,7 @@ const RUNS: Record<string, Record<string, Run>> = {
           },
           'pnpm --filter @forms-api/client test           # test:types, vitest, size, test:runtimes': { kind: 'task' },
           'pnpm --filter @forms-api/client test:types     # the type-level tests alone': { kind: 'task' },
-          'pnpm --filter @forms-api/client test:runtimes  # vitest on Node 22 and 24, dist on Bun and Deno': {
+          'pnpm --filter @forms-api/client test:runtimes  # vitest on the Nodes not running it, dist on Bun, Deno': {
             kind: 'task',
           },
           'pnpm --filter @forms-api/client size           # the size check alone': { kind: 'task' },
@@ -665,8 +665,9 @@ async function execute(text: string, run: Run): Promise<void> {
       expect(readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8'), '.ci/run must run `pnpm test`').toContain(EVERY_TEST);
       const scriptsOf = (dir: string) =>
         (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      // `pnpm test` runs turbo under with-node-24 (tools/runtimes): the same tasks, on Node 24.
       const turboTasks = (script: string | undefined) =>
-        /^turbo run ([\w: -]+?)(?: --|$)/.exec(script ?? '')?.[1]?.split(' ');
+        /^(?:with-node-24 )?turbo run ([\w: -]+?)(?: --|$)/.exec(script ?? '')?.[1]?.split(' ');
       const tasks = turboTasks(scriptsOf(REPO_ROOT).test)!;
       const rootScript = /^pnpm (\S+)$/.exec(text.replace(/\s+#\s.*$/, ''))?.[1];
       if (rootScript !== undefined) {
