@@ -16,6 +16,15 @@ import { readmeLinkProblems } from './readme-links.mjs';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = join(appDir, '..', '..');
 const bin = (name) => join(appDir, 'node_modules', '.bin', name);
+
+/**
+ * The oldest Node the tests run on: @forms-api/runtimes' Node 20 (each package's runtime-sensitive
+ * files run on it). A lower floor would be a promise no test keeps: the client on Node 20.0 to
+ * 20.2 has no AbortSignal.any, and a call given a signal failed as "could not reach" the service.
+ */
+const TESTED_NODE_FLOOR = /@(\d+\.\d+\.\d+)$/.exec(
+  JSON.parse(readFileSync(join(repoDir, 'tools', 'runtimes', 'package.json'), 'utf8')).dependencies.node20,
+)[1];
 const run = (cmd, args, cwd, quiet = false) =>
   execFileSync(cmd, args, {
     cwd,
@@ -108,6 +117,9 @@ try {
       const problems = privateReferences(join(workDir, `unpacked-${pkg.short}`, 'package'), privateNames);
       if (problems.length > 0) throw new Error(problems.join('\n'));
     });
+    step(`${pkg.name}: engines.node starts at the oldest Node it is tested on (${TESTED_NODE_FLOOR})`, () =>
+      checkNodeFloor(join(workDir, `unpacked-${pkg.short}`, 'package')),
+    );
     if (pkg.manifest.bin)
       step(`${pkg.name}: its bins start with a node shebang`, () =>
         checkShebangs(pkg, join(workDir, `unpacked-${pkg.short}`, 'package')),
@@ -207,6 +219,15 @@ try {
 }
 
 /** npm links each bin as it is; without `#!/usr/bin/env node` the shell would run JavaScript as a script. */
+/** The packed manifest's engines.node must be `>=` the tested floor, exactly. */
+function checkNodeFloor(unpacked) {
+  const claimed = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')).engines?.node;
+  if (claimed !== `>=${TESTED_NODE_FLOOR}`)
+    throw new Error(
+      `engines.node is ${JSON.stringify(claimed)}; set it to ">=${TESTED_NODE_FLOOR}", the oldest Node the tests run on (tools/runtimes), or test the older Node there first`,
+    );
+}
+
 function checkShebangs(pkg, unpacked) {
   const bins = typeof pkg.manifest.bin === 'string' ? { [pkg.short]: pkg.manifest.bin } : pkg.manifest.bin;
   for (const [name, file] of Object.entries(bins)) {
