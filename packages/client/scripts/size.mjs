@@ -46,8 +46,10 @@ import { fileURLToPath } from 'node:url';
 // A client without a token (`token: null`) and a pacer that spaces only a service reporting a
 // limit (`onlyWhenLimited`), so the contract suite sends through the client instead of a fetch
 // stack of its own (issue 31): 0.13 kB (20.49 kB with the WeakMap gone), within the budget.
+// A caller's fetch keeps the Request it is handed until it settles, so that a GC cannot take the
+// timeout with it (a call that never ended): 0.02 kB (20.51 kB); the budget moves to 20.6 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.5 * 1024;
+const BUDGET_BYTES = 20.6 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

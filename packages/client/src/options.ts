@@ -154,6 +154,19 @@ const CLIENT_KEYS = new Set([
 ]);
 const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
 
+/**
+ * A caller's fetch, given the attempt's Request. A Request follows its init's signal only weakly
+ * (undici), so a Request that nothing holds while the fetch waits (a pass-through fetch returns at
+ * once) can be collected, and the attempt's timeout and the caller's signal never reach the
+ * socket: the call never ends. The callback on the fetch's promise holds it until it settles.
+ */
+function sendThrough(fetchFn: (request: Request) => Promise<Response>) {
+  return (request: Request, init: RequestInit): Promise<Response> => {
+    const attempt = new Request(request, init);
+    return fetchFn(attempt).finally(() => attempt);
+  };
+}
+
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('options', 'createFormsClient needs an options object: { baseUrl, token }.');
@@ -174,9 +187,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     // The runtime's fetch builds the attempt's Request from (request, init) itself; a fetch of the
     // caller's takes a Request, built here. Called unbound: some runtimes' fetch throws "Illegal
     // invocation" when called as a method.
-    fetch: options.fetch
-      ? (request, init) => fetchFn(new Request(request, init))
-      : (request, init) => globalThis.fetch(request, init),
+    fetch: options.fetch ? sendThrough(fetchFn) : (request, init) => globalThis.fetch(request, init),
     nativeFetch: options.fetch === undefined,
     userAgent,
     clock: resolveClock(options.clock),
