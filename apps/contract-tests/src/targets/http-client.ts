@@ -96,7 +96,11 @@ function recordingFetch(
     if (traffic) traffic.requests++;
     let response: Response;
     try {
-      response = await fetch(request);
+      // A Request follows its input's signal only weakly (undici): once this function is
+      // optimised, nothing holds `request` while the fetch waits, a GC collects it, and the
+      // client's timeout never reaches the socket (a request that never ends). The callback holds
+      // it until the fetch settles, as the client holds `original`.
+      response = await fetch(request).finally(() => request);
     } catch (error) {
       recorder.add({ ...sent, transportError: describeTransportError(error) });
       throw error;
