@@ -106,24 +106,23 @@ try {
       tarballs[pkg.name] = file.startsWith('/') ? file : join(workDir, basename(file));
       if (!existsSync(tarballs[pkg.name])) throw new Error(`pack produced no tarball (${out})`);
     });
-    // publint lints exactly what was packed: the tarball, unpacked.
+    // What was packed, unpacked: the tarball's `package/` folder, which the checks below read.
+    const unpacked = join(workDir, `unpacked-${pkg.short}`);
+    const packed = join(unpacked, 'package');
+    // publint lints exactly what was packed.
     step(`${pkg.name}: publint`, () => {
-      const unpacked = join(workDir, `unpacked-${pkg.short}`);
       run('mkdir', ['-p', unpacked], workDir);
       run('tar', ['-xzf', tarballs[pkg.name], '-C', unpacked], workDir);
-      run(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], workDir);
+      run(bin('publint'), ['run', packed, '--strict', '--pack', 'false'], workDir);
     });
     step(`${pkg.name}: no packed file imports a private workspace package`, () => {
-      const problems = privateReferences(join(workDir, `unpacked-${pkg.short}`, 'package'), privateNames);
+      const problems = privateReferences(packed, privateNames);
       if (problems.length > 0) throw new Error(problems.join('\n'));
     });
     step(`${pkg.name}: engines.node starts at the oldest Node it is tested on (${TESTED_NODE_FLOOR})`, () =>
-      checkNodeFloor(join(workDir, `unpacked-${pkg.short}`, 'package')),
+      checkNodeFloor(packed),
     );
-    if (pkg.manifest.bin)
-      step(`${pkg.name}: its bins start with a node shebang`, () =>
-        checkShebangs(pkg, join(workDir, `unpacked-${pkg.short}`, 'package')),
-      );
+    if (pkg.manifest.bin) step(`${pkg.name}: its bins start with a node shebang`, () => checkShebangs(pkg, packed));
     // A package that is only a command (a bin, no entry point to import) has no types to check.
     if (!hasEntryPoints(pkg))
       console.log(`\n== ${pkg.name}: attw skipped, the package is only a command (no exports to type)`);
@@ -218,16 +217,16 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 
-/** npm links each bin as it is; without `#!/usr/bin/env node` the shell would run JavaScript as a script. */
 /** The packed manifest's engines.node must be `>=` the tested floor, exactly. */
-function checkNodeFloor(unpacked) {
-  const claimed = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')).engines?.node;
+function checkNodeFloor(packed) {
+  const claimed = JSON.parse(readFileSync(join(packed, 'package.json'), 'utf8')).engines?.node;
   if (claimed !== `>=${TESTED_NODE_FLOOR}`)
     throw new Error(
       `engines.node is ${JSON.stringify(claimed)}; set it to ">=${TESTED_NODE_FLOOR}", the oldest Node the tests run on (tools/runtimes), or test the older Node there first`,
     );
 }
 
+/** npm links each bin as it is; without `#!/usr/bin/env node` the shell would run JavaScript as a script. */
 function checkShebangs(pkg, unpacked) {
   const bins = typeof pkg.manifest.bin === 'string' ? { [pkg.short]: pkg.manifest.bin } : pkg.manifest.bin;
   for (const [name, file] of Object.entries(bins)) {
