@@ -3,9 +3,10 @@
 // the replica within seconds, but receivers answered 503 enqueue_timeout for as long as it was
 // watched. Now ioredis' failover detector (and a reconnect after an enqueue timeout) takes
 // receivers and workers to the promoted replica: every delivery sent by a sender that posts again
-// after a 503 runs, and runs once (but for a run under way at the promotion, which the README
-// allows to run again), also once the old primary resumes as a replica. The refusal window is
-// printed, not asserted.
+// after a 503 runs, and runs once, also once the old primary resumes as a replica, but for the two
+// second runs the README allows: a run under way at the promotion, and a job a worker took from
+// the old primary as it woke (about one run of this file in seven had one, on an idle machine).
+// The refusal window is printed, not asserted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisSentinel, type RedisSentinelSet } from '@forms-api/redis-server';
 import { SECRET } from './support/deliveries.js';
@@ -58,10 +59,11 @@ describe('the inbox behind Sentinel', () => {
     });
     // The old primary wakes up and is turned into a replica of the new one.
     primary.resume();
-    const rerun = await expectEachRanOnce(started.slice(PROCESSES), COUNT, result.faultWindow);
+    const woke = performance.now();
+    const rerun = await expectEachRanOnce(started.slice(PROCESSES), COUNT, { ...result.faultWindow, woke });
     await sentinel.waitUntilReady();
     console.log(
-      `sentinel: ${result.accepted} deliveries accepted; primary hung (SIGSTOP), replica promoted after ${promotedAfter} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun} run again, each under way at the failover`,
+      `sentinel: ${result.accepted} deliveries accepted; primary hung (SIGSTOP), replica promoted after ${promotedAfter} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun} run again, each under way at the failover or taken as the old primary woke`,
     );
     expect(result.accepted).toBe(COUNT);
   });
