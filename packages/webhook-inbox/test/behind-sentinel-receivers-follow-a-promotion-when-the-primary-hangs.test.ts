@@ -63,7 +63,7 @@ describe('the inbox behind Sentinel', () => {
     const rerun = await expectEachRanOnce(started.slice(PROCESSES), COUNT, { ...result.faultWindow, woke });
     await sentinel.waitUntilReady();
     console.log(
-      `sentinel: ${result.accepted} deliveries accepted; primary hung (SIGSTOP), replica promoted after ${promotedAfter} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun} run again, each under way at the failover or taken as the old primary woke`,
+      `sentinel: ${result.accepted} deliveries accepted; primary hung (SIGSTOP), replica promoted after ${promotedAfter} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; run again: ${rerun.underWay} under way at the failover, ${rerun.atTheWaking} taken from the old primary as it woke`,
     );
     expect(result.accepted).toBe(COUNT);
   });

@@ -67,7 +67,7 @@ describe('the inbox on a Redis Cluster', () => {
     });
     const rerun = await expectEachRanOnce(workers, COUNT, result.faultWindow);
     console.log(
-      `cluster: ${result.accepted} deliveries accepted; master killed, replica promoted after ${failedOver} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun} run again, each under way at the failover`,
+      `cluster: ${result.accepted} deliveries accepted; master killed, replica promoted after ${failedOver} ms; longest refusal window ${result.longestRefusalMs} ms; refusals by reason ${JSON.stringify(result.refusedBy)}; ${rerun.underWay} run again, each under way at the failover`,
     );
     expect(result.accepted).toBe(COUNT);
 
