@@ -5,7 +5,7 @@
 // receivers and workers to the promoted replica: every delivery sent by a sender that posts again
 // after a 503 runs, and runs once, also once the old primary resumes as a replica, but for the two
 // second runs the README allows: a run under way at the promotion, and a job a worker took from
-// the old primary as it woke (about one run of this file in seven had one, on an idle machine).
+// the old primary as it woke (6 of 20 runs of this file had one, on an idle machine).
 // The refusal window is printed, not asserted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisSentinel, type RedisSentinelSet } from '@forms-api/redis-server';
