@@ -102,21 +102,26 @@ export async function expectEachRanOnce(
   const lost = Array.from({ length: count }, (_, i) => i + 1).filter(
     (id) => !runs.get(id)?.some((run) => run.end !== undefined),
   );
-  // A run that started twice ran twice, even if one of them never finished. IPC adds a little
-  // delay to each stamp, hence the second of slack before the fault.
+  // A run that started twice ran twice, even if one of them never finished.
   const twice = [...runs].filter(([, of]) => of.length > 1);
+  // IPC adds a little delay to each stamp, hence the second of slack before the fault.
+  const underWay = (run: Run) => run.start <= failover.to && (run.end ?? Infinity) >= failover.from - 1_000;
   // A hung primary that wakes (`woke`) answers its clients until the sentinels make it a replica:
   // a worker still connected to it takes a job that the promoted replica also hands out. Seen
   // starting about 130 ms after the waking, both runs at once: a second of slack either side.
-  const underWay = (run: Run) => run.start <= failover.to && (run.end ?? Infinity) >= failover.from - 1_000;
   const atTheWaking = (run: Run) => failover.woke !== undefined && Math.abs(run.start - failover.woke) <= 1_000;
-  const caughtByFailover = ([, of]: [number, Run[]]) =>
-    of.slice(0, -1).every((run) => underWay(run) || atTheWaking(run));
+  /** What explains every run of a submission but its last, if anything does. */
+  const causeOf = (of: Run[]): 'underWay' | 'atTheWaking' | undefined => {
+    const earlier = of.slice(0, -1);
+    if (earlier.every(underWay)) return 'underWay';
+    return earlier.every((run) => underWay(run) || atTheWaking(run)) ? 'atTheWaking' : undefined;
+  };
+  const causes = twice.map(([, of]) => causeOf(of));
   // Each run of an unexplained one in ms from the fault, with its worker and job: enough to tell
   // a lost end (one worker, after the fault) from a job taken twice (two workers at once).
   const fromFault = (at: number | undefined) => (at === undefined ? 'never' : Math.round(at - failover.from));
   const unexplained = twice
-    .filter((entry) => !caughtByFailover(entry))
+    .filter((_, i) => causes[i] === undefined)
     .map(([id, of]) => ({
       id,
       promotedAtMs: Math.round(failover.to - failover.from),
@@ -124,6 +129,6 @@ export async function expectEachRanOnce(
       runs: of.map((run) => `${fromFault(run.start)}..${fromFault(run.end)} ms, pid ${run.pid}, job ${run.job}`),
     }));
   expect({ lost, unexplained }).toEqual({ lost: [], unexplained: [] });
-  const underWayToo = twice.filter(([, of]) => of.slice(0, -1).every(underWay)).length;
-  return { underWay: underWayToo, atTheWaking: twice.length - underWayToo };
+  const counted = (cause: 'underWay' | 'atTheWaking') => causes.filter((c) => c === cause).length;
+  return { underWay: counted('underWay'), atTheWaking: counted('atTheWaking') };
 }
