@@ -99,7 +99,7 @@ function recordingFetch(
       // A Request follows its input's signal only weakly (undici): once this function is
       // optimised, nothing holds `request` while the fetch waits, a GC collects it, and the
       // client's timeout never reaches the socket (a request that never ends). The callback holds
-      // it until the fetch settles, as the client holds `original`.
+      // it until the fetch settles, as the client's `sendThrough` holds `original` for this call.
       response = await fetch(request).finally(() => request);
     } catch (error) {
       recorder.add({ ...sent, transportError: describeTransportError(error) });
