@@ -337,7 +337,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch, port: listenPort, hostname: host }, () => resolve(s));
     s.once('error', (error: NodeJS.ErrnoException) => {
-      transport.close();
       reject(
         new SandboxError(
           'listen_failed',
@@ -374,7 +373,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ctx.dispatcher.drain().then(
         () =>
           new Promise<void>((resolve, reject) => {
-            transport.close();
             server.close((error) => (error ? reject(error) : resolve()));
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),

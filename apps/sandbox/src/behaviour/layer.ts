@@ -57,6 +57,5 @@ export function behaviourAroundTransport(transport: Transport, behaviours: reado
       for (const b of deliveryRewrites) b.delivery!(rewritten);
       return transport.send(rewritten);
     },
-    close: () => transport.close(),
   };
 }

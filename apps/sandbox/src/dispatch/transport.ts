@@ -1,8 +1,10 @@
 // Sends one webhook request and reports what became of it: one POST, no redirects followed, a total
 // time limit, and at most an excerpt of the receiver's answer read (an endless or huge answer is
-// cut off). The connection goes to the address the URL guard checked.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+// cut off). The connection goes to the address the URL guard checked, and is the delivery's own,
+// as the service's is (a new HTTP client per call, WebhookIntegration.php:140-145): a delivery
+// written on a kept-alive connection as the receiver closed it would be lost, never being resent.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import type { DeliveryOutcome } from '../model.js';
@@ -22,8 +24,6 @@ export type { DeliveryOutcome };
 export interface Transport {
   /** Never `skipped`: that outcome is the dispatcher's, when nothing is sent. */
   send(delivery: OutgoingDelivery): Promise<DeliveryOutcome>;
-  /** Closes the kept-alive connections. */
-  close(): void;
 }
 
 export interface TransportOptions extends WebhookUrlPolicy {
@@ -41,8 +41,6 @@ const pinnedLookup =
   };
 
 export function createTransport(options: TransportOptions): Transport {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-
   async function send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
     const destination = await checkWebhookUrl(delivery.url, options);
     if (!destination.ok) return { kind: 'refused', reason: destination.error };
@@ -59,7 +57,7 @@ export function createTransport(options: TransportOptions): Transport {
       const request = (secure ? httpsRequest : httpRequest)(url, {
         method: 'POST',
         headers: { ...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body)) },
-        agent: secure ? agents.https : agents.http,
+        agent: false,
         ...(pinned ? { lookup: pinnedLookup(pinned) } : {}),
       });
       const timer = setTimeout(() => {
@@ -78,13 +76,7 @@ export function createTransport(options: TransportOptions): Transport {
     });
   }
 
-  return {
-    send,
-    close() {
-      agents.http.destroy();
-      agents.https.destroy();
-    },
-  };
+  return { send };
 }
 
 /** Reads the first `limit` bytes of an answer, then stops reading (closing the connection if more was coming). */
