@@ -155,7 +155,7 @@ const RUNS: Record<string, Record<string, Run>> = {
       ready: CONTRACT_STARTED,
       timeoutMs: 300_000,
     },
-    // The CI recipe (below) runs this very command to its end, twice, with the version pinned: here
+    // The CI recipe (below) runs this very command to its end, pinned and with --strict: here
     // the unpinned package must install, take the tenant and start checking it.
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
       kind: 'starts',
@@ -239,7 +239,7 @@ const RUNS: Record<string, Record<string, Run>> = {
       ready: CONTRACT_STARTED,
       timeoutMs: 180_000,
     },
-    // Run to its end by the CI recipe (below): here it must start checking.
+    // Run to its end by the CI recipe (below), pinned and with --strict: here it must start checking.
     'npx --yes @forms-api/contract-tests --target live --report-dir contract-reports': {
       kind: 'starts',
       place: { project: [] },
@@ -771,10 +771,13 @@ describe('the printed commands', () => {
  * in a reader's project against the local registry, with the sandbox as their tenant: the job's
  * variables and secrets become the tenant's settings, every `run` exits 0 (the `if:` alternatives
  * both run: the sandbox has no drift, so --strict passes too), the job summary shows the drift,
- * and the folder the artifact step uploads holds both reports.
+ * and the folder the artifact step uploads holds both reports. The pull request's run must start
+ * checking: the nightly's strict run, the same package and version on the same tenant with more
+ * flags, runs to its end after it, and a whole run before it would repeat it.
  * It runs last in the readers' lane; its test awaits it.
  */
 const RECIPE = 'contract-tests/github-actions.yml';
+const PULL_REQUEST_ONLY = "github.event_name != 'schedule'";
 
 describe('the CI recipe of the contract suite', () => {
   it(`${RECIPE} runs as printed`, async () => {
@@ -807,14 +810,23 @@ async function runRecipe(c: Context): Promise<void> {
   expect(runs.map((step) => step.run)).toEqual(
     expect.arrayContaining([expect.stringContaining('--strict'), expect.not.stringContaining('--strict')]),
   );
+  // The run a pull request makes is the strict run's command without the nightly's flags.
+  const command = (run: string) => run.replace(/\s*\\\n\s*/g, ' ').replace(/ --report-dir \S+\s*$/, '');
+  const pullRequest = runs.find((step) => step.if === PULL_REQUEST_ONLY)?.run;
+  const strict = runs.find((step) => step.run!.includes('--strict'))!.run!;
+  expect(pullRequest, `no step runs only on a pull request (if: ${PULL_REQUEST_ONLY})`).toBeDefined();
+  expect(command(strict)).toContain(command(pullRequest!));
   for (const step of job.steps) {
     if (step.run !== undefined) {
+      const startsOnly = step.if === PULL_REQUEST_ONLY;
       const result = await runShell(step.run, {
         cwd,
         env: { ...shellEnv, ...env, GITHUB_STEP_SUMMARY: summary },
         timeoutMs: 300_000,
+        ...(startsOnly ? { readyWhen: CONTRACT_STARTED } : {}),
       });
-      expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
+      if (startsOnly) expect(result.ready, `step "${step.name}" stopped before checking:\n${result.output}`).toBe(true);
+      else expect(result.code, `step "${step.name}" exited ${result.code}:\n${result.output}`).toBe(0);
     } else if (step.uses?.startsWith('actions/checkout@')) {
       // The reader's repository: the allow list the guide shows, where the recipe reads it.
       mkdirSync(join(cwd, '.github'), { recursive: true });
