@@ -194,6 +194,9 @@ export function createInbox(options: InboxOptions): Inbox {
     if (!(await connected(client, enqueueTimeoutMs))) throw notConnected(client, { queue: queueName });
     const id = jobIdFor(delivery.rawBody);
     const receivedAt = Date.now();
+    // Set once Redis has stored the delivery: a deadline after that finds it stored, the replicas
+    // not yet heard from (Redis answers a timed-out WAIT on its next tick, late on a busy server).
+    let awaitingReplicas = false;
     const added = traceEnqueue(queueName, id, async () => {
       // The deduplication key is the delivery's identity for the window. After it, a copy is a new
       // delivery; if the first job is still kept (a dead letter, a retained completed job), adding
@@ -217,23 +220,23 @@ export function createInbox(options: InboxOptions): Inbox {
       // The adapters give the key of the payload webhook-verify decoded: the body is parsed once.
       const key = delivery.submissionKey !== undefined ? delivery.submissionKey : submissionKeyOfBody(delivery.rawBody);
       if (key !== null) await claimSubmission(client, claimKey(prefix, key), job.id ?? jobId, dedupeWindowMs);
-      if (waitForReplicas > 0) await confirmReplicas(id, receivedAt);
+      awaitingReplicas = waitForReplicas > 0;
+      if (awaitingReplicas) await confirmReplicas(id, receivedAt);
       return job;
     });
     inFlight.add(added);
     let job: { id?: string | undefined };
     try {
-      job = await withTimeout(
-        added,
-        enqueueTimeoutMs,
-        () =>
-          new InboxError(
-            'enqueue_timeout',
-            `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`,
-            {
-              context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
-            },
-          ),
+      job = await withTimeout(added, enqueueTimeoutMs, () =>
+        awaitingReplicas
+          ? replicasUnconfirmed(id, 0)
+          : new InboxError(
+              'enqueue_timeout',
+              `Redis did not confirm the delivery within ${enqueueTimeoutMs} ms, so it was answered 503. It may still have been stored; its job id makes that harmless.`,
+              {
+                context: { target: describeTarget(client), timeoutMs: enqueueTimeoutMs, jobId: id, queue: queueName },
+              },
+            ),
       );
     } catch (error) {
       if (error instanceof InboxError) throw error;
@@ -260,13 +263,15 @@ export function createInbox(options: InboxOptions): Inbox {
         .call('WAIT', String(waitForReplicas), String(timeoutMs))
         .exec()) ?? [];
     const confirmed = Number(waited?.[1] ?? 0);
-    if (waited?.[0] || confirmed < waitForReplicas) {
-      throw new InboxError(
-        'replicas_unconfirmed',
-        `Redis stored the delivery but ${confirmed} of the ${waitForReplicas} replicas asked for (waitForReplicas) confirmed it within ${enqueueTimeoutMs} ms, so it was answered 503. The stored job still runs, once; check that the replicas are up and in sync.`,
-        { context: { target: describeTarget(client), jobId: id, queue: queueName, confirmed, waitForReplicas } },
-      );
-    }
+    if (waited?.[0] || confirmed < waitForReplicas) throw replicasUnconfirmed(id, confirmed);
+  }
+
+  function replicasUnconfirmed(id: string, confirmed: number): InboxError {
+    return new InboxError(
+      'replicas_unconfirmed',
+      `Redis stored the delivery but ${confirmed} of the ${waitForReplicas} replicas asked for (waitForReplicas) confirmed it within ${enqueueTimeoutMs} ms, so it was answered 503. The stored job still runs, once; check that the replicas are up and in sync.`,
+      { context: { target: describeTarget(client), jobId: id, queue: queueName, confirmed, waitForReplicas } },
+    );
   }
 
   const inbox: Inbox & { [RECEIVE_CONFIG]: ReceiveConfig } = {

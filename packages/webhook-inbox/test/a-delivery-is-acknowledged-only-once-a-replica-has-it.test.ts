@@ -65,6 +65,39 @@ describe('waitForReplicas', () => {
     }
   });
 
+  // A CI run on a busy machine answered one of the deliveries above enqueue_timeout: Redis stored
+  // it, but its timed-out WAIT came back after the deadline. A Redis whose tick comes once a second
+  // (hz 1) answers every such WAIT late: each delivery it stored is still replicas_unconfirmed.
+  it('refuses a stored delivery as replicas_unconfirmed when the WAIT answers after the deadline', async () => {
+    const late = await startRedisServer({ args: ['--hz', '1'] });
+    const admin = new Redis(late.port, '127.0.0.1');
+    const lateInbox = createInbox({
+      connection: late.url,
+      secret: SECRET,
+      queue: QUEUE,
+      waitForReplicas: 1,
+      enqueueTimeoutMs: 300,
+      onRedisError: () => {},
+    });
+    try {
+      for (let submissionId = 11; submissionId <= 14; submissionId++) {
+        const refused = await lateInbox.enqueue(await delivery(submissionId)).catch((error: unknown) => error);
+        expect(isInboxError(refused) && refused.kind, `delivery of submission ${submissionId}`).toBe(
+          'replicas_unconfirmed',
+        );
+        expect((refused as Error).message).toMatch(/0 of the 1 replicas/);
+        // The WAIT holds the inbox's connection until Redis answers it: the next delivery comes after.
+        await eventually('Redis to answer the WAIT', async () =>
+          (await admin.info('clients')).includes('blocked_clients:0'),
+        );
+      }
+    } finally {
+      await lateInbox.close();
+      admin.disconnect();
+      await late.close();
+    }
+  });
+
   it('must be a whole number of replicas', () => {
     expect(() => createInbox({ connection: primary.url, secret: SECRET, waitForReplicas: -1 })).toThrow(
       /waitForReplicas/,
