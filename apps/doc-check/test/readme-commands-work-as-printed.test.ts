@@ -769,11 +769,11 @@ describe('the printed commands', () => {
 /**
  * The contract suite's CI recipe (the guide's workflow, a sample file) run step by step as printed,
  * in a reader's project against the local registry, with the sandbox as their tenant: the job's
- * variables and secrets become the tenant's settings, every `run` exits 0 (the `if:` alternatives
- * both run: the sandbox has no drift, so --strict passes too), the job summary shows the drift,
- * and the folder the artifact step uploads holds both reports. The pull request's run must start
- * checking: the nightly's strict run, the same package and version on the same tenant with more
- * flags, runs to its end after it, and a whole run before it would repeat it.
+ * variables and secrets become the tenant's settings, the `if:` alternatives both run, the job
+ * summary shows the drift, and the folder the artifact step uploads holds both reports. The pull
+ * request's run must start checking: the nightly's strict run, the same package and version on the
+ * same tenant with more flags, runs to its end after it, and a whole run before it would repeat it.
+ * Every other `run` exits 0 (the sandbox has no drift, so --strict passes too).
  * It runs last in the readers' lane; its test awaits it.
  */
 const RECIPE = 'contract-tests/github-actions.yml';
