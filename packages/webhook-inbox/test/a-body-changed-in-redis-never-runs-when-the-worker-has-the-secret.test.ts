@@ -3,8 +3,9 @@
 // given the secret verifies each job's stored bytes again before its handler runs; a changed body
 // goes to the failed set as signature_rejected, once, and the handler never sees it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import type { InboxDelivery } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 let world: InboxWorld;
@@ -40,7 +41,7 @@ describe('a worker given the secret', () => {
       },
       onFailure: ({ id, final, error }) => failures.push({ id, final, message: error.message }),
     });
-    await eventually('both jobs to finish', async () => {
+    await until('both jobs to finish', async () => {
       const counts = await world.queue.getJobCounts('completed', 'failed');
       return counts.completed === 1 && counts.failed === 1;
     });

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { createRedisClient, writableWithin, writeRefused } from '../src/connection.js';
 import { isInboxError } from '../src/errors.js';
-import { eventually } from './support/deliveries.js';
 
 let primary: RedisServer;
 let other: RedisServer;
@@ -28,7 +28,7 @@ async function call(server: RedisServer, ...args: [string, ...string[]]) {
 beforeAll(async () => {
   [primary, other] = await Promise.all([startRedisServer(), startRedisServer()]);
   client = createRedisClient(primary.url, 'receiver');
-  await eventually('the client to connect', () => client.status === 'ready');
+  await until('the client to connect', () => client.status === 'ready');
 });
 
 afterAll(async () => {
@@ -47,7 +47,7 @@ describe('a command lost while the client faces a replica', () => {
     expect(writeRefused(client, lost).kind).toBe('redis_read_only');
 
     await call(primary, 'REPLICAOF', 'NO', 'ONE');
-    await eventually('a write to succeed again', () =>
+    await until('a write to succeed again', () =>
       writableWithin(client, 'probe', 2_000).then(
         () => true,
         () => false,
@@ -59,7 +59,7 @@ describe('a command lost while the client faces a replica', () => {
   it("is named by the health probe after a READONLY met by any other command (BullMQ's own)", async () => {
     const worker = createRedisClient(primary.url, 'worker');
     try {
-      await eventually('the worker client to connect', () => worker.status === 'ready');
+      await until('the worker client to connect', () => worker.status === 'ready');
       await call(primary, 'REPLICAOF', '127.0.0.1', String(other.port));
       // Not through the probe: a command of the queue's own meets the replica and the client reconnects.
       const reconnecting = new Promise((resolve) => worker.once('reconnecting', resolve));

@@ -4,7 +4,8 @@
 // during a secret rotation the same bytes signed under each secret are still one delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { until } from '@forms-api/test-support';
+import { deliveryBody, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { queueIsIdle, windowEnds } from './support/settled.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
@@ -39,14 +40,14 @@ describe('after the deduplication window', () => {
     const delivery = await signedDelivery(1);
     const first = await postDelivery(world.url, delivery);
     expect(first.status).toBe(202);
-    await eventually('the dead letter', async () => (await world.queue.getFailedCount()) === 1);
+    await until('the dead letter', async () => (await world.queue.getFailedCount()) === 1);
     failing.delete(1);
 
     await windowEnds(world.redis.port, 'after-window', first.body.id!);
     const copy = await postDelivery(world.url, delivery);
     expect(copy.status).toBe(202);
     expect(copy.body.id).not.toBe(first.body.id);
-    await eventually('the copy to run', () => runsOf(1).length === 2);
+    await until('the copy to run', () => runsOf(1).length === 2);
     expect(await (await world.queue.getJob(copy.body.id!))!.getState()).toBe('completed');
     // The dead letter is still there, untouched, for the operator.
     expect(await (await world.queue.getJob(first.body.id!))!.getState()).toBe('failed');
@@ -55,8 +56,8 @@ describe('after the deduplication window', () => {
   it('a copy of a completed delivery still kept is a new job, and runs; copies inside the new window are not', async () => {
     const delivery = await signedDelivery(2);
     const first = await postDelivery(world.url, delivery);
-    await eventually('the first run', () => runsOf(2).length === 1);
-    await eventually(
+    await until('the first run', () => runsOf(2).length === 1);
+    await until(
       'the job to complete',
       async () => (await (await world.queue.getJob(first.body.id!))?.getState()) === 'completed',
     );
@@ -66,7 +67,7 @@ describe('after the deduplication window', () => {
     expect(copies.map((c) => c.status)).toEqual([202, 202]);
     expect(copies[0]!.body.id).toBe(copies[1]!.body.id);
     expect(copies[0]!.body.id).not.toBe(first.body.id);
-    await eventually('the copy to run', () => runsOf(2).length === 2);
+    await until('the copy to run', () => runsOf(2).length === 2);
     await queueIsIdle(world.redis.port, 'after-window');
     expect(runsOf(2).map((run) => run.id)).toEqual([first.body.id, copies[0]!.body.id]);
   });
@@ -80,7 +81,7 @@ describe('during a secret rotation', () => {
     const answers = [await postDelivery(world.url, underNew), await postDelivery(world.url, underOld)];
     expect(answers.map((a) => a.status)).toEqual([202, 202]);
     expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
-    await eventually('the run', () => runsOf(3).length === 1);
+    await until('the run', () => runsOf(3).length === 1);
     await queueIsIdle(world.redis.port, 'after-window');
     expect(runsOf(3)).toHaveLength(1);
   });

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { createInbox, inboxQueuePrefix, isInboxError, type Inbox } from '../src/index.js';
-import { eventually, SECRET, signedDelivery } from './support/deliveries.js';
+import { SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'replicated';
 let primary: RedisServer;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   primary = await startRedisServer();
   replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
   const admin = new Redis(replica.port, '127.0.0.1');
-  await eventually('the replica to be in sync', async () =>
+  await until('the replica to be in sync', async () =>
     (await admin.info('replication')).includes('master_link_status:up'),
   );
   admin.disconnect();
@@ -87,7 +88,7 @@ describe('waitForReplicas', () => {
         );
         expect((refused as Error).message).toMatch(/0 of the 1 replicas/);
         // The WAIT holds the inbox's connection until Redis answers it: the next delivery comes after.
-        await eventually('Redis to answer the WAIT', async () =>
+        await until('Redis to answer the WAIT', async () =>
           (await admin.info('clients')).includes('blocked_clients:0'),
         );
       }

@@ -4,8 +4,9 @@
 // plainly: the run is reported as lock_lost with the measured block and the fix, the job's log
 // keeps it, and the dead letter it ends as points there.
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { runInboxCli } from '../src/cli.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 
 const world = processWorldPerFile();
@@ -38,10 +39,10 @@ describe('a handler that blocks the event loop longer than its lock', () => {
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
 
-    await eventually(
+    await until(
       'the worker to report the lost lock',
       () => /lock_lost|The event loop was blocked/.test(worker.output()),
-      15_000,
+      { timeoutMs: 15_000 },
     );
     const reported = new RegExp(
       `delivery ${id}, attempt 1: The event loop was blocked for (\\d+) ms during this run, longer than the lock renewal period \\(half of lockDurationMs, 500 ms\\)`,
@@ -53,10 +54,10 @@ describe('a handler that blocks the event loop longer than its lock', () => {
     );
     expect(worker.output()).not.toMatch(/Redis at .* is unreachable/);
 
-    await eventually(
+    await until(
       'the job to end in the failed set',
       async () => JSON.parse((await cli('failed', '--json')).out).length === 1,
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const listed = await cli('failed');
     expect(listed.out).toContain('job stalled more than allowable limit');

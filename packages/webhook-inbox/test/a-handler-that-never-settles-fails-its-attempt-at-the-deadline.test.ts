@@ -3,9 +3,10 @@
 // a reason that says so; the deliveries behind it (concurrency 1) are handled meanwhile; and the
 // worker's health check fails while a run that ignored its abort signal is still going.
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { runInboxCli } from '../src/cli.js';
 import { jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 
 const world = processWorldPerFile();
@@ -56,7 +57,9 @@ describe('the per-attempt handler deadline', () => {
     expect(stuck.body.message).toMatch(/outlived handlerTimeoutMs \(600 ms\)/);
 
     await worker.waitFor((m) => m.type === 'started' && m.submissionId === 7 && m.attempt === 2, 10_000);
-    await eventually('the hung delivery to be dead-lettered', async () => (await failedJobs()).length === 1, 10_000);
+    await until('the hung delivery to be dead-lettered', async () => (await failedJobs()).length === 1, {
+      timeoutMs: 10_000,
+    });
     const [dead] = await failedJobs();
     expect(dead).toMatchObject({ id: jobIdFor(hanging.body), attemptsMade: 2, maxAttempts: 2 });
     expect(dead!.failedReason).toMatch(/did not settle within 600 ms \(handlerTimeoutMs\)/);

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { eventually, postDelivery, SECRET, signedDelivery, type Posted } from './support/deliveries.js';
+import { until } from '@forms-api/test-support';
+import { postDelivery, SECRET, signedDelivery, type Posted } from './support/deliveries.js';
 import { processWorldPerFile, startFixture, type Fixture } from './support/processes.js';
 import { startTcpSwitch, type TcpSwitch } from './support/tcp-switch.js';
 
@@ -83,8 +84,8 @@ describe('Redis that takes no writes', () => {
 
     // Promoted again: health and deliveries come back by themselves.
     await command(world.redis, 'REPLICAOF', 'NO', 'ONE');
-    await eventually('the receiver to be healthy again', async () => (await healthOf(receiver.port!)).status === 200);
-    await eventually('the worker to be healthy again', async () => (await healthOf(worker.port!)).status === 200);
+    await until('the receiver to be healthy again', async () => (await healthOf(receiver.port!)).status === 200);
+    await until('the worker to be healthy again', async () => (await healthOf(worker.port!)).status === 200);
     expect((await postDelivery(url, await signedDelivery(2))).status).toBe(202);
     await worker.waitFor((m) => m.type === 'done' && m.submissionId === 2);
   });
@@ -96,14 +97,14 @@ describe('Redis that takes no writes', () => {
 
     const answers: Posted[] = [];
     const delivery = await signedDelivery(3);
-    await eventually(
+    await until(
       'a delivery accepted by the new primary',
       async () => {
         const answer = await postDelivery(url, delivery);
         answers.push(answer);
         return answer.status === 202;
       },
-      15_000,
+      { timeoutMs: 15_000 },
     );
     // Never a 202 without a job: until the reconnect, the replica's refusal is a 503.
     for (const answer of answers.slice(0, -1))

@@ -7,9 +7,10 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, type Inbox } from '../src/index.js';
-import { eventually, SECRET, signedDelivery } from './support/deliveries.js';
+import { SECRET, signedDelivery } from './support/deliveries.js';
 
 let redis: RedisServer;
 let inbox: Inbox;
@@ -25,7 +26,7 @@ beforeAll(async () => {
     queue: 'behind-json',
     onRejected: (rejection) => told.push(`${rejection.status} ${rejection.reason}: ${rejection.message}`),
   });
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  await until('the inbox to connect', async () => (await inbox.health()).ok);
   const app = express();
   app.use(express.json());
   app.post('/webhooks/forms', inboxMiddleware(inbox));

@@ -3,8 +3,9 @@
 // the setting that makes Redis fsync before it answers). Every delivery answered 202 is still there
 // afterwards and is processed exactly once.
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { jobIdFor } from '../src/index.js';
-import { eventually, inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { queueIsIdle } from './support/settled.js';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
@@ -41,7 +42,7 @@ describe('acknowledged deliveries and a Redis restart', () => {
     fixtures.push(worker);
     const ids = new Set(deliveries.map((d) => jobIdFor(d.body)));
     const done = () => worker.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
-    await eventually('all 300 processed after the restart', () => done().length >= ids.size);
+    await until('all 300 processed after the restart', () => done().length >= ids.size);
     await queueIsIdle(redis.port, 'restart');
     expect(done()).toHaveLength(ids.size);
     expect(new Set(done().map((m) => m.id))).toEqual(ids);

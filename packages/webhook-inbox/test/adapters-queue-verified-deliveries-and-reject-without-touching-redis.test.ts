@@ -9,11 +9,12 @@ import express from 'express';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
+import { until } from '@forms-api/test-support';
 import { inboxHandler, inboxHealthHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxHealthMiddleware, inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, inboxQueuePrefix, jobIdFor, type Inbox } from '../src/index.js';
-import { deliveryBody, eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { deliveryBody, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 const MAX_BODY = 4_096;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     connection: { host: '127.0.0.1', port: redis.port },
     prefix: inboxQueuePrefix('adapters'),
   });
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  await until('the inbox to connect', async () => (await inbox.health()).ok);
 
   const app = express();
   app.post('/webhooks/forms', inboxMiddleware(inbox));
@@ -87,13 +88,13 @@ async function commandsDuring(action: () => Promise<void>): Promise<string[]> {
   let output = '';
   monitor.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    await eventually('MONITOR to start', () => output.startsWith('OK'));
+    await until('MONITOR to start', () => output.startsWith('OK'));
     await action();
     // MONITOR shows commands in the order Redis runs them: once a marker sent after the action
     // shows, every command the action sent has shown too.
     const marker = `end-of-action-${Math.random().toString(36).slice(2)}`;
     execFileSync('redis-cli', ['-p', String(redis.port), 'echo', marker]);
-    await eventually('the marker to show in MONITOR', () => output.includes(marker));
+    await until('the marker to show in MONITOR', () => output.includes(marker));
   } finally {
     monitor.kill('SIGKILL');
   }

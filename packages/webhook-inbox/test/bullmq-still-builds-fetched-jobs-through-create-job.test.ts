@@ -6,8 +6,9 @@
 // data that is not JSON still throws (what the override catches).
 import { Job, Worker, type JobJson } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { postDelivery, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const PINNED = 'src/worker.ts overrides BullMQ Worker.createJob(data: JobJson, jobId: string): Job';
@@ -43,7 +44,7 @@ describe("BullMQ's Worker.createJob, which the inbox worker overrides", () => {
     const delivery = await signedDelivery(4_242);
     expect((await postDelivery(world.url, delivery)).status).toBe(202);
     const id = jobIdFor(delivery.body);
-    await eventually('the delivery to be handled', () => handled.includes(id));
+    await until('the delivery to be handled', () => handled.includes(id));
     const call = calls.find((c) => c.jobId === id);
     expect(call, `${PINNED}: BullMQ no longer builds fetched jobs through it`).toBeDefined();
     expect(typeof call!.data.data, PINNED).toBe('string');

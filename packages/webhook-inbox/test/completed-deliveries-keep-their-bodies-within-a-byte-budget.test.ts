@@ -4,8 +4,9 @@
 // body larger than the whole budget is dropped at once, and two workers completing at the same
 // time keep one account that never exceeds the budget.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { createInboxWorker } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld, type WorldWorkerOptions } from './support/world.js';
 
 const QUEUE = 'kept-bodies';
@@ -50,7 +51,7 @@ describe('completed bodies within a byte budget', () => {
       expect(posted.status).toBe(202);
       ids[submission] = posted.body.id!;
       // One after the other, so "oldest" is well defined.
-      await eventually(
+      await until(
         `delivery ${submission} to complete and be accounted`,
         async () =>
           (await completed(ids[submission]!)) &&
@@ -96,18 +97,18 @@ describe('completed bodies within a byte budget', () => {
       SECRET,
     );
     expect(replayed.out).toMatch(/^3 deliveries sent back to the queue; 2 cannot be replayed/m);
-    await eventually('the three to run again', () => runs.length - before === 3);
+    await until('the three to run again', () => runs.length - before === 3);
     expect(
       runs
         .slice(before)
         .map((r) => r.submissionId)
         .sort(),
     ).toEqual([3, 4, 5]);
-    await eventually('the three completed again', async () =>
+    await until('the three completed again', async () =>
       (await Promise.all([3, 4, 5].map((s) => completed(ids[s]!)))).every(Boolean),
     );
     // Completing again counts each body once: the account still matches what is held.
-    await eventually(
+    await until(
       'the account to settle',
       async () => Number(await world.raw.get(world.queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
     );
@@ -118,7 +119,7 @@ describe('completed bodies within a byte budget', () => {
     const before = await keptBytes();
     const posted = await postDelivery(world.url, await signedDelivery(6, BUDGET + 1_000));
     expect(posted.status).toBe(202);
-    await eventually(
+    await until(
       'the large delivery to complete with its body dropped',
       async () =>
         (await completed(posted.body.id!)) &&
@@ -135,12 +136,10 @@ describe('completed bodies within a byte budget', () => {
         async (_, i) => (await postDelivery(world.url, await signedDelivery(100 + i, SIZE - 3 * i))).body.id!,
       ),
     );
-    await eventually(
-      'all forty to complete',
-      async () => (await Promise.all(posted.map(completed))).every(Boolean),
-      60_000,
-    );
-    await eventually(
+    await until('all forty to complete', async () => (await Promise.all(posted.map(completed))).every(Boolean), {
+      timeoutMs: 60_000,
+    });
+    await until(
       'the account to settle',
       async () => Number(await world.raw.get(world.queue.toKey('kept-bodies:total'))) === (await keptBytes()).bytes,
     );

@@ -5,9 +5,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { runInboxCli } from '../src/cli.js';
 import { inboxQueuePrefix, jobIdFor, type InboxDelivery } from '../src/index.js';
-import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { postDelivery, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const QUEUE = 'dead-letters';
@@ -40,7 +41,7 @@ describe('dead letters', () => {
     const delivery = await signedDelivery(4242);
     const id = jobIdFor(delivery.body);
     expect((await postDelivery(world.url, delivery, { 'x-api-key': 'k-secret-1' })).status).toBe(202);
-    await eventually('three attempts and a final failure', () => failures.some((f) => f.final));
+    await until('three attempts and a final failure', () => failures.some((f) => f.final));
     expect(failures).toEqual([
       { id, attempt: 1, final: false },
       { id, attempt: 2, final: false },
@@ -105,7 +106,7 @@ describe('dead letters', () => {
     const drained = await world.cli('drain', '--timeout-ms', '10000');
     expect(drained.code).toBe(0);
     expect(drained.out).toContain('drained');
-    await eventually('the retried run', () => runs.length === 1);
+    await until('the retried run', () => runs.length === 1);
     expect(runs[0]).toMatchObject({ id: failed!.id, attempt: 1 });
     expect(JSON.parse((await world.cli('stats', '--json')).out).counts).toMatchObject({ failed: 0, completed: 1 });
     expect(JSON.parse((await world.cli('failed', '--json')).out)).toEqual([]);
@@ -119,7 +120,7 @@ describe('dead letters', () => {
     });
     try {
       const job = await foreign.add('something-else', { hello: 'world' }, { attempts: 5 });
-      await eventually('the foreign job to fail', () => failures.some((f) => f.id === job.id));
+      await until('the foreign job to fail', () => failures.some((f) => f.id === job.id));
       expect(failures.find((f) => f.id === job.id)).toEqual({ id: job.id, attempt: 1, final: true });
       const shown = JSON.parse((await world.cli('show', job.id!, '--json')).out);
       expect(shown).toMatchObject({

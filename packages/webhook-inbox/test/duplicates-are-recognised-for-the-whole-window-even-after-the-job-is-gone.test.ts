@@ -2,8 +2,9 @@
 // copy of a delivery arriving later inside `dedupeWindowMs` still makes no new job; once the window
 // has passed, the same bytes are a new delivery (the scheme signs no timestamp: bytes are identity).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { postDelivery, signedDelivery } from './support/deliveries.js';
 import { queueIsIdle, windowEnds } from './support/settled.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
@@ -26,8 +27,8 @@ describe('the deduplication window', () => {
     const delivery = await signedDelivery(123_456);
     const id = jobIdFor(delivery.body);
     expect((await postDelivery(world.url, delivery)).status).toBe(202);
-    await eventually('the first run', () => runs.length === 1);
-    await eventually('the completed job to be removed', async () => (await world.queue.getJob(id)) === undefined);
+    await until('the first run', () => runs.length === 1);
+    await until('the completed job to be removed', async () => (await world.queue.getJob(id)) === undefined);
 
     // Inside the window: the job is gone, the copy is still recognised.
     expect(await postDelivery(world.url, delivery)).toMatchObject({ status: 202, body: { id } });
@@ -38,7 +39,7 @@ describe('the deduplication window', () => {
     // After the window: the same bytes are a new delivery.
     await windowEnds(world.redis.port, 'window', id);
     expect(await postDelivery(world.url, delivery)).toMatchObject({ status: 202, body: { id } });
-    await eventually('a second run', () => runs.length === 2);
+    await until('a second run', () => runs.length === 2);
     expect(runs).toEqual([id, id]);
   });
 });

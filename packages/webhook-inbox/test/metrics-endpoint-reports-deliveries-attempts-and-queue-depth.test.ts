@@ -4,8 +4,9 @@
 // answers, promptly, while Redis is down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
+import { until } from '@forms-api/test-support';
 import { inboxMetricsMiddleware } from '../src/adapters/node.js';
-import { eventually, inBatches, postDelivery, signedDelivery } from './support/deliveries.js';
+import { inBatches, postDelivery, signedDelivery } from './support/deliveries.js';
 import { parsePrometheus, valueOf, type Sample } from './support/prometheus.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
@@ -96,7 +97,7 @@ describe('GET /metrics', () => {
       },
     });
     let samples: Sample[] = [];
-    await eventually('ten completed and two dead letters in the scrape', async () => {
+    await until('ten completed and two dead letters in the scrape', async () => {
       samples = (await scrape()).samples;
       // Redis moves a job to the failed set before the worker's 'failed' event counts the dead letter.
       return (
@@ -129,7 +130,7 @@ describe('GET /metrics', () => {
 
   it('counts 503s by their kind, and still answers a scrape promptly while Redis is down (without the queue gauges)', async () => {
     await world.redis.stop('SIGTERM');
-    await eventually('the inbox to see Redis gone', async () => !(await world.inbox.health()).ok);
+    await until('the inbox to see Redis gone', async () => !(await world.inbox.health()).ok);
     const delivery = await signedDelivery(500);
     const answer = await postDelivery(url(), delivery);
     expect(answer.status).toBe(503);

@@ -13,10 +13,11 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { createInbox, createInboxWorker, inboxMetrics, type Inbox, type InboxWorker } from '../src/index.js';
 import { observeReconcileLag, recordReconciled } from '../src/telemetry/metrics.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'metrics-otel';
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -44,7 +45,7 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(webhookInbox, { inbox, path: '/webhooks/forms' });
   url = `${await app.listen({ port: 0, host: '127.0.0.1' })}/webhooks/forms`;
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  await until('the inbox to connect', async () => (await inbox.health()).ok);
 });
 
 afterAll(async () => {
@@ -85,7 +86,7 @@ describe('OpenTelemetry metrics', () => {
     expect(
       (await postDelivery(url, { body: unsigned.body.replace('Ada', 'Eve'), signature: unsigned.signature })).status,
     ).toBe(401);
-    await eventually('three completed, one dead letter', async () => {
+    await until('three completed, one dead letter', async () => {
       const jobs = (await collect()).get('forms_inbox.queue.jobs');
       if (!jobs) return false;
       const value = (state: string) => jobs.dataPoints.find((p) => p.attributes.state === state)?.value;

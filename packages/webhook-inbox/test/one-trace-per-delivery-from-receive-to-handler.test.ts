@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { createServer } from 'node:http';
+import { until } from '@forms-api/test-support';
 import { inboxHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 
 const QUEUE = 'traces';
 const exporter = new InMemorySpanExporter();
@@ -43,7 +44,7 @@ beforeAll(async () => {
       if (payload!.submission_id === 7 && attempt === 1) throw new Error('the CRM was away');
     },
   });
-  await eventually('the inbox to connect', async () => (await inbox.health()).ok);
+  await until('the inbox to connect', async () => (await inbox.health()).ok);
 
   const node = createServer(inboxMiddleware(inbox));
   await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
@@ -98,7 +99,7 @@ describe('one trace per delivery', () => {
       expect(answer.status).toBe(202);
       const id = answer.body.id!;
       // BullMQ's process span ends after the handle span, once the job is marked completed.
-      await eventually('the process span', () =>
+      await until('the process span', () =>
         exporter
           .getFinishedSpans()
           .some((s) => s.name === `process ${QUEUE}` && s.attributes['forms_inbox.delivery_id'] === id),
@@ -152,7 +153,7 @@ describe('one trace per delivery', () => {
     const answer = await postDelivery(receivers.node!, await signedDelivery(7));
     expect(answer.status).toBe(202);
     const id = answer.body.id!;
-    await eventually('the second attempt', () =>
+    await until('the second attempt', () =>
       exporter
         .getFinishedSpans()
         .some(
@@ -182,7 +183,7 @@ describe('one trace per delivery', () => {
     const [a, b] = [await signedDelivery(201), await signedDelivery(202)];
     const answers = await Promise.all([postDelivery(receivers.node!, a), postDelivery(receivers.fetch!, b)]);
     const [idA, idB] = answers.map((answer) => answer.body.id!) as [string, string];
-    await eventually('both handled', () =>
+    await until('both handled', () =>
       [idA, idB].every((id) =>
         exporter
           .getFinishedSpans()
@@ -209,7 +210,7 @@ describe('one trace per delivery', () => {
               s.attributes['forms_inbox.submission_id'] === undefined &&
               s.attributes['http.response.status_code'] === 401,
           );
-      await eventually('the receive span to end', () => rejectedReceive() !== undefined);
+      await until('the receive span to end', () => rejectedReceive() !== undefined);
       const traceId = rejectedReceive()!.spanContext().traceId;
       // The receive span ends last; no job was added (the adapters test watches Redis), so no worker span can join.
       const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);

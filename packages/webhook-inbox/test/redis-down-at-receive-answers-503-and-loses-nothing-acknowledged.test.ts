@@ -3,16 +3,9 @@
 // appendfsync always) receivers take deliveries again and every delivery answered 202 is processed,
 // exactly once.
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { jobIdFor } from '../src/index.js';
-import {
-  eventually,
-  inBatches,
-  postDelivery,
-  SECRET,
-  signedDelivery,
-  type Posted,
-  type Signed,
-} from './support/deliveries.js';
+import { inBatches, postDelivery, SECRET, signedDelivery, type Posted, type Signed } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 import { queueIsIdle } from './support/settled.js';
 
@@ -67,10 +60,10 @@ describe('Redis down at receive', () => {
 
     // After: Redis restarts from its AOF; receivers reconnect by themselves.
     await world.redis.start();
-    await eventually(
+    await until(
       'both receivers healthy again',
       async () => (await health(receivers[0]!.port!)) === 200 && (await health(receivers[1]!.port!)) === 200,
-      15_000,
+      { timeoutMs: 15_000 },
     );
     const after = all.slice(550);
     (await send(after)).forEach((answer, i) => answered.set(after[i]!, answer));
@@ -84,7 +77,7 @@ describe('Redis down at receive', () => {
     const worker = await startFixture('worker.mjs', env);
     world.fixtures.push(worker);
     const runs = () => worker.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;
-    await eventually('every acknowledged delivery processed', () => {
+    await until('every acknowledged delivery processed', () => {
       const ids = new Set(runs().map((r) => r.id));
       return acknowledged.every((id) => ids.has(id));
     });

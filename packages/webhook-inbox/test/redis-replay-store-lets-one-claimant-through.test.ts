@@ -4,8 +4,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWebhookVerifyError, parseWebhook } from '@forms-api/webhook-verify';
+import { until } from '@forms-api/test-support';
 import { InboxError, RedisReplayStore } from '../src/index.js';
-import { eventually, SECRET, signedDelivery } from './support/deliveries.js';
+import { SECRET, signedDelivery } from './support/deliveries.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 
 let redis: RedisServer;
@@ -22,7 +23,7 @@ afterAll(async () => {
 async function store(): Promise<RedisReplayStore> {
   const created = new RedisReplayStore({ connection: redis.url, onRedisError: () => {} });
   stores.push(created);
-  await eventually('the store to connect', async () => {
+  await until('the store to connect', async () => {
     try {
       await created.claim('warm-up', 1);
       return true;
@@ -72,7 +73,7 @@ describe('RedisReplayStore', () => {
     expect(await s.claim('sha256=ttl', 150)).toBe(true);
     expect(await s.claim('sha256=ttl', 150)).toBe(false);
     // Claimed again once Redis has let the key expire (a claim that succeeds ends the wait).
-    await eventually('the key to expire and be claimed again', () => s.claim('sha256=ttl', 150));
+    await until('the key to expire and be claimed again', () => s.claim('sha256=ttl', 150));
     expect(await s.claim('sha256=released', 60_000)).toBe(true);
     await s.release('sha256=released');
     expect(await s.claim('sha256=released', 60_000)).toBe(true);

@@ -3,8 +3,9 @@
 // is one line with the status, the reason and the advice, and what follows within a minute is one
 // summary line by reason, so a flood of forged requests cannot flood the log.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { rejectionLog } from '../src/rejection-log.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 
 const world = processWorldPerFile();
@@ -23,7 +24,7 @@ describe('a receiver run with the defaults', () => {
       const posted = await postDelivery(url, { ...forged, signature: `sha256=${'0'.repeat(64)}` });
       expect(posted.status).toBe(401);
     }
-    await eventually('the refusal is on stderr', () => receiver.output().includes('refused a delivery'));
+    await until('the refusal is on stderr', () => receiver.output().includes('refused a delivery'));
     const lines = receiver
       .output()
       .split('\n')

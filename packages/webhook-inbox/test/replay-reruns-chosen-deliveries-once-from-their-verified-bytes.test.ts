@@ -4,7 +4,8 @@
 // delivery back once, even with two replays at the same moment; and a dry run changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+import { until } from '@forms-api/test-support';
+import { deliveryBody, postDelivery, SECRET } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const OLD_SECRET = 'whsec_the_secret_before_rotation_00';
@@ -68,11 +69,11 @@ describe('inbox replay', () => {
     ids[3] = await deliver(11, 3, OLD_SECRET); // signed before the rotation
     // Two distinct receive times: the clock has moved past the last delivery's millisecond.
     const last = Date.now();
-    await eventually('the clock to move on', () => Date.now() > last);
+    await until('the clock to move on', () => Date.now() > last);
     const middle = new Date().toISOString();
     for (const submission of [6, 7]) ids[submission] = await deliver(11, submission);
     received = { start, middle, end: new Date(Date.now() + 1).toISOString() };
-    await eventually('seven dead letters', async () => (await world.queue.getFailedCount()) === 7);
+    await until('seven dead letters', async () => (await world.queue.getFailedCount()) === 7);
   });
 
   it('--dry-run lists the chosen deliveries (status, range, form) and changes nothing', async () => {
@@ -133,13 +134,13 @@ describe('inbox replay', () => {
       expect(of.filter((x) => x === 'replayed')).toHaveLength(1);
       expect(of.filter((x) => x !== 'replayed')).toEqual(of.length === 2 ? ['no_longer_finished'] : []);
     }
-    await eventually('three replays running', () => runs.length - runsBefore === 3);
+    await until('three replays running', () => runs.length - runsBefore === 3);
     // While they wait or run, another replay does not queue them again.
     const again = await cli(...args.filter((x) => x !== '--json'));
     expect(again.code).toBe(0);
     expect(again.out).toContain('No failed deliveries match.');
     open();
-    await eventually('three completed', async () => (await world.queue.getCompletedCount()) === 3);
+    await until('three completed', async () => (await world.queue.getCompletedCount()) === 3);
     expect(
       runs
         .slice(runsBefore)
@@ -165,8 +166,8 @@ describe('inbox replay', () => {
     const result = await cli('--status', 'completed', '--form', '11', '--secret', SECRET, '--secret', OLD_SECRET);
     expect(result.code).toBe(0);
     expect(result.out).toContain('3 deliveries sent back to the queue.');
-    await eventually('the three run a third time', () => [1, 2, 3].every((s) => runsOf(ids[s]!) === 3));
-    await eventually('three completed again', async () => (await world.queue.getCompletedCount()) === 3);
+    await until('the three run a third time', () => [1, 2, 3].every((s) => runsOf(ids[s]!) === 3));
+    await until('three completed again', async () => (await world.queue.getCompletedCount()) === 3);
   });
 
   it('says which completed deliveries cannot be replayed because their bytes were not kept', async () => {

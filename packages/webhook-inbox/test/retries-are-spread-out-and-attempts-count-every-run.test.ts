@@ -3,8 +3,9 @@
 // run, the first included, unlike the client's `retries`: an option named like the client's is
 // refused with the difference spelled out, not ignored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { createInbox } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const DELIVERIES = 30;
@@ -35,10 +36,10 @@ describe('retries', () => {
     );
     // Each failed first attempt waits in the delayed set; BullMQ records the delay it drew on the job
     // (read there rather than timed, so a loaded machine cannot blur it).
-    await eventually(
+    await until(
       'every delivery waiting for its retry',
       async () => (await world.queue.getDelayedCount()) === DELIVERIES,
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const delays = (await world.queue.getDelayed(0, -1)).map((job) => job.delay);
     expect(delays).toHaveLength(DELIVERIES);

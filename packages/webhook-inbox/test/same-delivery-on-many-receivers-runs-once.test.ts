@@ -2,8 +2,9 @@
 // 1,000 distinct signed deliveries, each sent twice at the same moment to two different receivers,
 // then 100 replays of old ones after they were processed: exactly 1,000 handler runs, none twice.
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { jobIdFor } from '../src/index.js';
-import { inBatches, postDelivery, signedDelivery, SECRET, eventually } from './support/deliveries.js';
+import { inBatches, postDelivery, signedDelivery, SECRET } from './support/deliveries.js';
 import { queueIsIdle } from './support/settled.js';
 import { processWorldPerFile, startFixture, type FixtureMessage } from './support/processes.js';
 
@@ -44,7 +45,7 @@ describe('the same delivery on many receivers', () => {
       workers
         .flatMap((w) => w.messages)
         .filter((m): m is Extract<FixtureMessage, { type: 'done' }> => m.type === 'done');
-    await eventually(`${DELIVERIES} handler runs`, () => done().length >= DELIVERIES, 60_000);
+    await until(`${DELIVERIES} handler runs`, () => done().length >= DELIVERIES, { timeoutMs: 60_000 });
 
     // Replays of old, already processed deliveries, each to a receiver it did not go to before.
     const replayed = deliveries.filter((_, i) => i % (DELIVERIES / REPLAYS) === 0);

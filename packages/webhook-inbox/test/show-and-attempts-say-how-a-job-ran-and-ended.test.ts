@@ -3,8 +3,9 @@
 // why it ran twice. Now `show` names the end by the job's state, and a taken-over run is the next
 // attempt, with a line in the job's log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { killAll, startFixture, type Fixture } from './support/processes.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const QUEUE = 'show-and-attempts';
@@ -29,7 +30,7 @@ describe('show', () => {
     const posted = await postDelivery(world.url, await signedDelivery(81_001));
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
-    await eventually('the delivery to complete', async () => (await world.queue.getJobState(id)) === 'completed');
+    await until('the delivery to complete', async () => (await world.queue.getJobState(id)) === 'completed');
     const shown = JSON.parse((await world.cli('show', id, '--json')).out) as Record<string, unknown>;
     expect(shown.state).toBe('completed');
     expect(shown.completedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
@@ -62,10 +63,7 @@ describe('a job taken over after its worker died', () => {
       stalledIntervalMs: 300,
       handler: ({ id: runId, attempt }) => void (runId === id && runs.push(attempt)),
     });
-    await eventually(
-      'the survivor to complete the job',
-      async () => (await world.queue.getJobState(id)) === 'completed',
-    );
+    await until('the survivor to complete the job', async () => (await world.queue.getJobState(id)) === 'completed');
     expect(runs).toEqual([2]);
     const shown = JSON.parse((await world.cli('show', id, '--json')).out) as { logs: string[] };
     expect(shown.logs).toEqual([

@@ -2,8 +2,9 @@
 // it holds and exits 0 (no job is run again afterwards); a receiver answers the requests it holds
 // (even while Redis hangs: 503 at the enqueue deadline, never a reset connection) and exits 0.
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { closeOnSignals, createInbox, createInboxWorker, jobIdFor } from '../src/index.js';
-import { eventually, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 import { stalledChecksRun } from './support/settled.js';
 
@@ -24,10 +25,7 @@ describe('SIGTERM', () => {
     const url = `http://127.0.0.1:${receiver.port}/webhooks/forms`;
     const held = await Promise.all([1, 2, 3].map((i) => signedDelivery(90_000 + i)));
     for (const delivery of held) expect((await postDelivery(url, delivery)).status).toBe(202);
-    await eventually(
-      'the worker holds three jobs',
-      () => leaving.messages.filter((m) => m.type === 'started').length === 3,
-    );
+    await until('the worker holds three jobs', () => leaving.messages.filter((m) => m.type === 'started').length === 3);
 
     leaving.child.kill('SIGTERM');
     await leaving.waitFor((m) => m.type === 'log' && m.line.includes('taking no new work'));
@@ -42,7 +40,7 @@ describe('SIGTERM', () => {
     // after a lock period and several stalled checks (counted: three runs of the check).
     const next = await startFixture('worker.mjs', { ...env, LOCK_MS: '1000', STALLED_MS: '500' });
     world.fixtures.push(next);
-    await eventually('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
+    await until('the late delivery runs', () => next.messages.some((m) => m.type === 'done'));
     await stalledChecksRun(world.redis.port, 'sigterm-worker', 3);
     expect(next.messages.filter((m) => m.type === 'started').map((m) => (m as { id: string }).id)).toEqual([
       jobIdFor(late.body),
@@ -94,10 +92,10 @@ describe('SIGTERM', () => {
       queue: 'sigterm-outage',
       onRedisError: () => {},
     });
-    await eventually('both connected', async () => (await worker.health()).ok && (await inbox.health()).ok);
+    await until('both connected', async () => (await worker.health()).ok && (await inbox.health()).ok);
     await world.redis.stop('SIGKILL');
     try {
-      await eventually('the outage noticed', async () => !(await worker.health()).ok);
+      await until('the outage noticed', async () => !(await worker.health()).ok);
       // Redis comes back only once both have closed: a close that waits for Redis never ends.
       await Promise.all([worker.close(), inbox.close()]);
     } finally {
@@ -118,7 +116,7 @@ describe('SIGTERM', () => {
     );
     try {
       process.emit('SIGUSR2', 'SIGUSR2');
-      await eventually('the deadline', () => log.some((l) => l.includes('longer than 200 ms')));
+      await until('the deadline', () => log.some((l) => l.includes('longer than 200 ms')));
       expect(order).toEqual(['server', 'inbox', 'worker (never finishes)']);
       process.emit('SIGUSR2', 'SIGUSR2');
       expect(log.at(-1)).toMatch(/SIGUSR2 again: exiting now/);

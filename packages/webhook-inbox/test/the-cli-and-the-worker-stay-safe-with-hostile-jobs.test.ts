@@ -6,7 +6,8 @@
 // dead letter back once, even when the handler keeps failing; a completed job keeps its body within
 // the default byte budget (completed-deliveries-keep-their-bodies-within-a-byte-budget covers the budget).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventually, postDelivery, signedDelivery } from './support/deliveries.js';
+import { until } from '@forms-api/test-support';
+import { postDelivery, signedDelivery } from './support/deliveries.js';
 import { queueIsIdle } from './support/settled.js';
 import { startInboxWorld, type InboxWorld, type WorldWorkerOptions } from './support/world.js';
 
@@ -44,7 +45,7 @@ describe('hostile jobs', () => {
       const posted = await postDelivery(world.url, delivery);
       expect(posted.status).toBe(202);
       id = posted.body.id!;
-      await eventually('the default failure line', () => lines.some((line) => line.includes(id)));
+      await until('the default failure line', () => lines.some((line) => line.includes(id)));
     } finally {
       stderr.mockRestore();
     }
@@ -81,10 +82,7 @@ describe('hostile jobs', () => {
     };
     const posted = await postDelivery(world.url, delivery, { ...secrets, 'x-tenant': 'acme' });
     expect(posted.status).toBe(202);
-    await eventually(
-      'the dead letter',
-      async () => (await world.queue.getJob(posted.body.id!))?.failedReason !== undefined,
-    );
+    await until('the dead letter', async () => (await world.queue.getJob(posted.body.id!))?.failedReason !== undefined);
     const shown = await world.cli('show', posted.body.id!, '--json');
     const headers = JSON.parse(shown.out).delivery.headers as Record<string, string>;
     for (const [name, value] of Object.entries(secrets)) {
@@ -108,12 +106,12 @@ describe('hostile jobs', () => {
       { v: 1, body: Buffer.from('null').toString('base64'), headers: {}, receivedAt: Date.now() },
       { jobId: 'wh-null-body', attempts: 3 },
     );
-    await eventually(
+    await until(
       'both to be failed',
       async () =>
         (await world.raw.zscore(world.queue.toKey('failed'), 'wh-not-json')) !== null &&
         (await world.raw.zscore(world.queue.toKey('failed'), 'wh-null-body')) !== null,
-      10_000,
+      { timeoutMs: 10_000 },
     );
     expect(runs.some((run) => run.payload === null)).toBe(false);
 
@@ -142,14 +140,14 @@ describe('hostile jobs', () => {
     await world.raw.del(world.queue.toKey('failed'));
     const deliveries = await Promise.all(Array.from({ length: 20 }, (_, i) => signedDelivery(200 + i)));
     for (const delivery of deliveries) expect((await postDelivery(world.url, delivery)).status).toBe(202);
-    await eventually('20 dead letters', async () => (await world.queue.getFailedCount()) === 20);
+    await until('20 dead letters', async () => (await world.queue.getFailedCount()) === 20);
     const before = runs.length;
 
     const retried = await world.cli('retry', '--all');
     expect(retried.code).toBe(0);
     expect(retried.out).toMatch(/^20 failed deliveries sent back to the queue/m);
     expect(retried.out.match(/^retrying /gm)).toHaveLength(20);
-    await eventually(
+    await until(
       'each to fail again',
       async () => (await world.queue.getFailedCount()) === 20 && runs.length - before >= 20,
     );
@@ -162,7 +160,7 @@ describe('hostile jobs', () => {
     const posted = await postDelivery(world.url, delivery, { 'x-jwt': 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
     expect(posted.status).toBe(202);
     const id = posted.body.id!;
-    await eventually(
+    await until(
       'the job to complete and its body to be accounted',
       async () => (await world.raw.zscore(world.queue.toKey('kept-bodies'), id)) !== null,
     );

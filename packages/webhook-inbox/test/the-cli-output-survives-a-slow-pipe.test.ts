@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { storeDelivery } from '../src/delivery.js';
 import { inboxQueuePrefix } from '../src/index.js';
-import { deliveryBody, eventually } from './support/deliveries.js';
+import { deliveryBody } from './support/deliveries.js';
 
 const QUEUE = 'slow-pipe';
 let redis: RedisServer;
@@ -56,7 +57,7 @@ describe('the CLI through a slow pipe', () => {
     // A slow reader: nothing read until the pipe is full (this side's buffer stops taking from it:
     // the command can write no more and goes on to its end), then 16 KiB at a time with pauses.
     child.stdout.pause();
-    await eventually(
+    await until(
       'the pipe to fill',
       () => child.stdout.readableLength >= child.stdout.readableHighWaterMark || child.exitCode !== null,
     );

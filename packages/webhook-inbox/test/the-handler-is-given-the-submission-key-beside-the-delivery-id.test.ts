@@ -4,8 +4,9 @@
 // itself, the same across those deliveries, to make its writes idempotent per submission.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
+import { until } from '@forms-api/test-support';
 import { submissionKeyFor, type InboxDelivery } from '../src/index.js';
-import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+import { deliveryBody, postDelivery, SECRET } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 let world: InboxWorld;
@@ -27,7 +28,7 @@ describe('the submission key', () => {
     const other = deliveryBody(4243);
     for (const body of [created, updated, other])
       expect((await postDelivery(world.url, await signed(body))).status).toBe(202);
-    await eventually('three runs', () => runs.length === 3);
+    await until('three runs', () => runs.length === 3);
 
     const bySubmission = (id: number) => runs.filter((run) => run.payload!.submission_id === id);
     const [first, resent] = bySubmission(4242);

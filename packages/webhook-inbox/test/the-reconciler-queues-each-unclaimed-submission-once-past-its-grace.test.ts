@@ -7,9 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormsClient } from '@forms-api/client';
+import { until } from '@forms-api/test-support';
 import { createReconciler, inboxMetrics, type InboxDelivery, type Reconciler } from '../src/index.js';
 import { storeReconciled } from '../src/delivery.js';
-import { deliveryBody, eventually, postDelivery, SECRET } from './support/deliveries.js';
+import { deliveryBody, postDelivery, SECRET } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 import { sign } from '@forms-api/webhook-verify';
 
@@ -138,7 +139,7 @@ describe('the reconciler', () => {
     add(102, 4 * 60_000); // its webhook was lost
     add(103, 10_000); // within the grace: its webhook may still come
     await webhook(101);
-    await eventually('the webhook to run', () => runs.length === 1);
+    await until('the webhook to run', () => runs.length === 1);
     const r = await reconciler();
     const report = await r.catchUp(FORM, { since: new Date(Date.now() - 10 * 60_000), dryRun: true });
     expect(report.recovered.map((found) => found.key)).toEqual(['11:102']);
@@ -153,7 +154,7 @@ describe('the reconciler', () => {
     const r = await reconciler();
     const report = await r.catchUp(FORM, { since: new Date(Date.now() - 10 * 60_000) });
     expect(report.recovered.map((found) => found.key)).toEqual(['11:102']);
-    await eventually('the recovered submission to run', () => runs.length === 2);
+    await until('the recovered submission to run', () => runs.length === 2);
     const recovered = runs[1]!;
     expect(recovered).toMatchObject({
       id: 'rc-11-102',
@@ -176,13 +177,13 @@ describe('the reconciler', () => {
 
   it('runs a webhook that arrives after the reconciler took its submission, as not the first of it', async () => {
     await webhook(102);
-    await eventually('the late webhook to run', () => runs.length === 3);
+    await until('the late webhook to run', () => runs.length === 3);
     expect(runs[2]).toMatchObject({ origin: 'webhook', firstOfSubmission: false, submissionKey: '11:102' });
   });
 
   it('does not run a reconciled job whose submission a webhook claimed before it ran', async () => {
     await webhook(500);
-    await eventually('the webhook to run', () => runs.some((run) => run.submissionKey === '11:500'));
+    await until('the webhook to run', () => runs.some((run) => run.submissionKey === '11:500'));
     // As if the reconciler had queued it just before the webhook was stored and claimed it.
     const fields = new Map([[NAME_FIELD, { name: 'Name', type: 'text' }]]);
     await world.queue.add(
@@ -192,7 +193,7 @@ describe('the reconciler', () => {
         jobId: 'rc-11-500',
       },
     );
-    await eventually(
+    await until(
       'the reconciled job to finish',
       async () => (await world.queue.getJob('rc-11-500'))?.finishedOn !== undefined,
     );
@@ -237,10 +238,7 @@ describe('the reconciler', () => {
     // The walks so far queued 102 only; set the watermark by walking everything once.
     await r.catchUp(FORM, { since: new Date(Date.now() - 10 * 60_000) });
     const recoveredBefore = runs.length;
-    await eventually(
-      'the walk to run its submissions',
-      () => runs.filter((run) => run.origin === 'reconcile').length >= 21,
-    );
+    await until('the walk to run its submissions', () => runs.filter((run) => run.origin === 'reconcile').length >= 21);
     const { watermark } = await r.state(FORM);
     // A partial submission started 20 minutes before the watermark and completed now keeps its time;
     // one 40 minutes before is beyond the lookback.
@@ -266,7 +264,7 @@ describe('the reconciler', () => {
       const run = await world.cli('reconcile', '--form', '11', '--since', '10m', '--base-url', apiUrl, '--json');
       expect(run.code).toBe(0);
       expect(JSON.parse(run.out).recovered.map((found: { key: string }) => found.key)).toEqual(['11:400']);
-      await eventually('the recovered submission to run', () => runs.some((r) => r.id === 'rc-11-400'));
+      await until('the recovered submission to run', () => runs.some((r) => r.id === 'rc-11-400'));
 
       const stats = await world.cli('stats', '--json');
       const [state] = JSON.parse(stats.out).reconcile;
@@ -292,7 +290,7 @@ describe('the reconciler', () => {
     // A queue of its own: a rate limiter's window and limit are per queue, and BullMQ applies the
     // limit of whichever worker fetches.
     const r = await reconciler({ queue: 'reconcile-budget', forms, requestBudget: { requests: 5, windowMs: 60_000 } });
-    await eventually('five walks to end', async () => {
+    await until('five walks to end', async () => {
       const states = await Promise.all(forms.map((form) => r.state(form)));
       return states.filter((state) => state.watermark !== null).length >= 5;
     });

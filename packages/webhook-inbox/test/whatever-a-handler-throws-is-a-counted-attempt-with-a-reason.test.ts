@@ -2,7 +2,8 @@
 // getter throws. Each must count as a failed attempt at once (not stall until the lock expires and
 // end as "job stalled more than allowable limit"), with a failedReason that says what was thrown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postDelivery, signedDelivery, eventually } from './support/deliveries.js';
+import { until } from '@forms-api/test-support';
+import { postDelivery, signedDelivery } from './support/deliveries.js';
 import { startInboxWorld, type InboxWorld } from './support/world.js';
 
 const hostile = new Error('unused');
@@ -47,10 +48,10 @@ describe('a handler that fails without a proper Error', () => {
       expect(posted.status).toBe(202);
       ids.push(posted.body.id!);
     }
-    await eventually(
+    await until(
       'every delivery to be dead-lettered after its two attempts',
       () => failures.filter((f) => f.final).length === deliveries.length,
-      10_000,
+      { timeoutMs: 10_000 },
     );
     for (const id of ids) {
       expect(failures.filter((f) => f.id === id).map((f) => [f.attempt, f.final])).toEqual([

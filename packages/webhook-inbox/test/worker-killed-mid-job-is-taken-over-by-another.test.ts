@@ -4,8 +4,9 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { until } from '@forms-api/test-support';
 import { inboxQueuePrefix, jobIdFor } from '../src/index.js';
-import { eventually, inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
+import { inBatches, postDelivery, SECRET, signedDelivery } from './support/deliveries.js';
 import { processWorldPerFile, startFixture } from './support/processes.js';
 import { queueIsIdle } from './support/settled.js';
 
@@ -29,7 +30,7 @@ describe('a worker killed mid-job', () => {
     );
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     const ids = deliveries.map((d) => jobIdFor(d.body));
-    await eventually('the first worker holds all five jobs', () =>
+    await until('the first worker holds all five jobs', () =>
       ids.every((id) => doomed.messages.some((m) => m.type === 'started' && m.id === id)),
     );
 
@@ -46,7 +47,7 @@ describe('a worker killed mid-job', () => {
       const lock = locks.toKey(`${ids[0]}:lock`);
       let renewals = 0;
       let last = Infinity;
-      await eventually('two renewals of a lock the doomed worker holds', async () => {
+      await until('two renewals of a lock the doomed worker holds', async () => {
         const ttl = await raw.pttl(lock);
         if (ttl > last) renewals++;
         last = ttl;
@@ -59,10 +60,10 @@ describe('a worker killed mid-job', () => {
     expect(survivor.messages.filter((m) => m.type === 'started')).toEqual([]);
 
     expect(await doomed.kill('SIGKILL')).toBe('SIGKILL');
-    await eventually(
+    await until(
       'the survivor completes all five',
       () => ids.every((id) => survivor.messages.some((m) => m.type === 'done' && m.id === id)),
-      15_000,
+      { timeoutMs: 15_000 },
     );
     await queueIsIdle(world.redis.port, 'takeover');
     const done = survivor.messages.filter((m) => m.type === 'done') as Array<{ id: string }>;

@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { until } from '@forms-api/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as api from '../src/node.js';
 import { SECRET, SIGNATURE } from './http-helpers.js';
@@ -61,14 +62,6 @@ function stall(port: number): Stalled {
   return stalled;
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 it('documents the defaults it is judged by', () => {
   expect({
     timeout: (api as Record<string, unknown>).DEFAULT_BODY_TIMEOUT_MS,
@@ -86,7 +79,11 @@ describe.each(['node', 'fetch'] as const)('%s adapter under 200 stalled 1 MiB bo
     // A loaded 2-core machine (CI runs three test tasks at once) closes 200 sockets late: accept up
     // to 25 s late, which still tells the deadline from Node's 300 s request timeout, the only limit before.
     const slack = 25_000;
-    await until(() => connections.every((c) => c.closedAfterMs !== undefined), DEFAULT_BODY_TIMEOUT_MS + slack + 5_000);
+    await until(
+      `all ${CONNECTIONS} stalled connections to be closed by the receiver`,
+      () => connections.every((c) => c.closedAfterMs !== undefined),
+      { timeoutMs: DEFAULT_BODY_TIMEOUT_MS + slack + 5_000 },
+    );
     const { baseline, peak, open } = await report();
     const stillOpen = connections.filter((c) => c.closedAfterMs === undefined).length;
     const lateCloses = connections.filter(
@@ -145,9 +142,9 @@ describe('the limits are configurable and checked', () => {
       return seen;
     };
     const first = send(1500);
-    await until(() => bodyBudget.heldBytes === 1500, 5_000);
+    await until('the first body to be held', () => bodyBudget.heldBytes === 1500, { timeoutMs: 5_000 });
     const second = send(1000); // 1500 + 1000 > 2048
-    await until(() => first.closed && second.closed, 5_000);
+    await until('both connections to be closed', () => first.closed && second.closed, { timeoutMs: 5_000 });
     server.close();
     expect(second.response).toMatch(/^HTTP\/1\.1 503 [^]*\r\nretry-after: 1\r\n[^]*"error":"receiver_busy"/i);
     expect(first.response).toMatch(/^HTTP\/1\.1 408 [^]*"error":"body_timeout"[^]*bodyTimeoutMs/);

@@ -84,18 +84,3 @@ export async function inBatches<T, R>(
   await Promise.all(lanes);
   return results;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns true, or fails with `what` after `timeoutMs`. */
-export async function eventually(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await sleep(50);
-  }
-}

@@ -3,14 +3,14 @@
 // queue is idle every job it was ever given has been run.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { until } from '@forms-api/test-support';
 import { inboxQueuePrefix } from '../../src/index.js';
-import { eventually } from './deliveries.js';
 
 /** Waits until `queue` (of the Redis on `port`) has no job waiting, delayed or running. */
 export async function queueIsIdle(port: number, queue: string): Promise<void> {
   const inspector = new Queue(queue, { connection: { host: '127.0.0.1', port }, prefix: inboxQueuePrefix(queue) });
   try {
-    await eventually(`queue ${queue} to have nothing left to run`, async () => {
+    await until(`queue ${queue} to have nothing left to run`, async () => {
       const counts = await inspector.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'waiting-children');
       return Object.values(counts).every((n) => n === 0);
     });
@@ -25,7 +25,7 @@ export async function windowEnds(port: number, queue: string, jobId: string): Pr
   const client = new Redis(port, '127.0.0.1');
   try {
     const key = inspector.toKey(`de:${jobId}`);
-    await eventually(`the deduplication window of ${jobId} to end`, async () => (await client.exists(key)) === 0);
+    await until(`the deduplication window of ${jobId} to end`, async () => (await client.exists(key)) === 0);
   } finally {
     client.disconnect();
     await inspector.close();
@@ -43,7 +43,7 @@ export async function stalledChecksRun(port: number, queue: string, runs: number
     const key = inspector.toKey('stalled-check');
     const seen = new Set<string>();
     const first = await client.get(key);
-    await eventually(`${runs} runs of the stalled-job check on ${queue}`, async () => {
+    await until(`${runs} runs of the stalled-job check on ${queue}`, async () => {
       const stamp = await client.get(key);
       if (stamp !== null && stamp !== first) seen.add(stamp);
       return seen.size >= runs;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
+import { until } from '@forms-api/test-support';
 import { inboxMiddleware } from '../../src/adapters/node.js';
 import { runInboxCli } from '../../src/cli.js';
 import {
@@ -17,7 +18,7 @@ import {
   type InboxWorker,
   type InboxWorkerOptions,
 } from '../../src/index.js';
-import { eventually, SECRET } from './deliveries.js';
+import { SECRET } from './deliveries.js';
 
 /** A worker's options; the world fills in its Redis and queue. */
 export type WorldWorkerOptions = Omit<InboxWorkerOptions, 'connection' | 'queue'>;
@@ -94,7 +95,7 @@ export async function startInboxWorld(options: InboxWorldOptions): Promise<Inbox
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     const ready = inbox;
-    await eventually('the inbox to connect', async () => (await ready.health()).ok);
+    await until('the inbox to connect', async () => (await ready.health()).ok);
     return {
       redis,
       inbox: ready,
