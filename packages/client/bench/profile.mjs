@@ -3,7 +3,8 @@
 // per request of each by where it was spent (the client, openapi-fetch, undici, web streams, GC…)
 // side by side, with what the client adds to openapi-fetch alone. For finding overhead, not for
 // claims: the benchmark is `pnpm bench`.
-// Usage: node bench/profile.mjs [node binary (default: Node 24)] [requests]   (pnpm bench:profile)
+// Usage: node bench/profile.mjs [node binary (default: Node 24)] [requests (default: REQUESTS or 20,000)]
+//   (pnpm bench:profile)
 import { execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -37,7 +38,14 @@ if (process.argv[2] === '--loop') {
 
 const { runtimes } = await import('@forms-api/runtimes');
 const node = process.argv[2] ?? runtimes['node 24'].command;
-const requests = Number(process.argv[3] ?? 20_000);
+// A count as the second argument, or REQUESTS (a quicker profile for a smoke run, as the README test's).
+const requests = Number(process.argv[3] ?? process.env.REQUESTS ?? 20_000);
+if (!Number.isInteger(requests) || requests < 1) {
+  console.error(
+    `bench:profile: the request count must be a whole number of at least 1, not ${JSON.stringify(process.argv[3] ?? process.env.REQUESTS)}`,
+  );
+  process.exit(2);
+}
 
 const CATEGORIES = [
   ['@forms-api/client', /client\/dist\//],
