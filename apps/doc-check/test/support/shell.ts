@@ -1,7 +1,8 @@
-// Runs a documented shell command or script with bash, in its own process group so that everything
-// it starts (pnpm, turbo, a server) is stopped with it. Either to its end, or until its output
-// shows it is ready (a long-running server, an interactive prompt), within a bound.
+// Runs a documented shell command or script with bash, in its own process group, and stops it with
+// everything it started (pnpm, turbo, a server). Either to its end, or until its output shows it
+// is ready (a long-running server, an interactive prompt), within a bound.
 import { spawn } from 'node:child_process';
+import pidtree from 'pidtree';
 
 export interface ShellResult {
   readonly code: number | null;
@@ -25,13 +26,15 @@ process.once('exit', () => {
   for (const pid of groups) killGroup(pid, 'SIGKILL');
 });
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+function killProcess(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-pid, signal);
+    process.kill(pid, signal);
   } catch {
     // Already gone.
   }
 }
+
+const killGroup = (pid: number, signal: NodeJS.Signals) => killProcess(-pid, signal);
 
 export function runShell(script: string, options: ShellOptions): Promise<ShellResult> {
   const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
@@ -46,12 +49,20 @@ export function runShell(script: string, options: ShellOptions): Promise<ShellRe
   let ready = false;
   let readyWork: Promise<void> | undefined;
   return new Promise((resolve, reject) => {
-    const stop = () => {
-      killGroup(pid, 'SIGTERM');
-      setTimeout(() => killGroup(pid, 'SIGKILL'), 5_000).unref();
+    const stop = async () => {
+      // The group alone is not enough: turbo runs each task in a process group of its own, so a
+      // stopped `pnpm bench` left its benchmark running to its end. Every process bash started is
+      // listed before any is signalled (once bash is gone, init adopts its children).
+      const tree = await pidtree(pid).catch(() => []);
+      const signal = (name: NodeJS.Signals) => {
+        killGroup(pid, name);
+        for (const started of tree) killProcess(started, name);
+      };
+      signal('SIGTERM');
+      setTimeout(() => signal('SIGKILL'), 5_000).unref();
     };
     const timer = setTimeout(() => {
-      stop();
+      void stop();
       reject(
         new Error(
           `\`${script}\` did not ${options.readyWhen ? `print ${options.readyWhen}` : 'finish'} within ${options.timeoutMs} ms; output:\n${output}`,
