@@ -1,7 +1,6 @@
 // A printed command stopped once it is ready (a server, `pnpm bench`) is stopped with everything
-// it started, also what runs in a process group of its own. Turbo starts each task in one: the
-// README test's stopped `pnpm bench` left the benchmark it had started running to its end, unseen,
-// beside the rest of the test lane.
+// it started, also what runs in a process group of its own. Turbo starts each task in one: stopped
+// the README test's way, `pnpm bench` once left the benchmark turbo had started running, unseen.
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { until } from '@forms-api/test-support';

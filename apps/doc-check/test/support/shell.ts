@@ -50,9 +50,9 @@ export function runShell(script: string, options: ShellOptions): Promise<ShellRe
   let readyWork: Promise<void> | undefined;
   return new Promise((resolve, reject) => {
     const stop = async () => {
-      // The group alone is not enough: turbo runs each task in a process group of its own, so a
-      // stopped `pnpm bench` left its benchmark running to its end. Every process bash started is
-      // listed before any is signalled (once bash is gone, init adopts its children).
+      // The group alone is not enough: turbo runs each task in a process group of its own, and a
+      // stopped `pnpm bench` once left its benchmark running. Every process bash started is listed
+      // before any is signalled (once bash is gone, init adopts its children).
       const tree = await pidtree(pid).catch(() => []);
       const signal = (name: NodeJS.Signals) => {
         killGroup(pid, name);
