@@ -196,13 +196,22 @@ describe('the guides in Chromium at 1400 px', () => {
 });
 
 describe('search', () => {
+  /** The hits of `query`, in the dialog of the loaded site, closed again after (no reload per search). */
   async function search(query: string): Promise<string[]> {
-    await freshLoad('/');
+    await follow('#/');
+    const dialog = page.getByTestId('search-dialog');
     await page.getByTestId('search-trigger').click();
-    await page.keyboard.type(query);
-    const items = page.getByTestId('search-dialog').locator('[data-component-name="Search/SearchItem"]');
+    const input = dialog.locator('input').first();
+    // An earlier query may still be in the box: cleared, no hit is left before this query is typed.
+    await input.fill('');
+    const items = dialog.locator('[data-component-name="Search/SearchItem"]');
+    await expect.poll(() => items.count(), { message: 'no hit left from an earlier search' }).toBe(0);
+    await input.fill(query);
     await items.first().waitFor({ timeout: 15_000 });
-    return items.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ')));
+    const hits = await items.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ')));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    return hits;
   }
 
   it('keeps the words of a paragraph apart', async () => {
