@@ -62,6 +62,8 @@ type Run =
   | { kind: 'task' }
   /** The README's own pnpm install line: run first, it puts pnpm on the PATH of every other command. */
   | { kind: 'installs-pnpm' }
+  /** The printed line that installs and builds a checkout: run next, it sets up the reader's checkout. */
+  | { kind: 'sets-up-checkout' }
   /** A reader's install line for a published package: run in a project of the reader's, against a local registry holding the packed packages. */
   | { kind: 'consumer-install'; packageName: string };
 
@@ -97,6 +99,11 @@ const fetchOk = async (output: string) => {
 };
 
 const SECRET = 'whsec_readme_commands_0123456789';
+/**
+ * How the reader's checkout is installed and built: the contract suite's README prints it. Run
+ * once as the set-up, it is not run again as a command (a second install and build repeats it).
+ */
+const CHECKOUT_SET_UP = 'pnpm install && pnpm build';
 
 /** How each printed command is run, keyed by document and the command exactly as printed. */
 const RUNS: Record<string, Record<string, Run>> = {
@@ -263,9 +270,7 @@ const RUNS: Record<string, Record<string, Run>> = {
             env: live,
           },
           "pnpm install && pnpm build          # or, once, then run the app's script directly:": {
-            kind: 'finishes',
-            place: 'root',
-            timeoutMs: 240_000,
+            kind: 'sets-up-checkout',
           },
           'pnpm --filter @forms-api/contract-tests contract                   # prism + both sandboxes': {
             kind: 'starts',
@@ -415,7 +420,7 @@ beforeAll(async () => {
   );
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
-  checkout.checkOut();
+  checkout.checkOut(CHECKOUT_SET_UP);
   const [sandbox, redis] = await Promise.all([
     startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
     startRedisServer(),
@@ -697,6 +702,11 @@ async function execute(text: string, run: Run): Promise<void> {
       ).toBe(true);
       return;
     }
+    case 'sets-up-checkout':
+      // Run in beforeAll as the checkout's set-up; here, it is that line, and it built the checkout.
+      expect(text.replace(/\s+#\s.*$/, '')).toBe(CHECKOUT_SET_UP);
+      expect(existsSync(join(c.checkout.dir, 'apps/contract-tests/dist/cli.js'))).toBe(true);
+      return;
     case 'installs-pnpm':
       // Run in beforeAll; here, the pnpm it installed is the pinned one.
       expect(

@@ -20,8 +20,8 @@ export interface ReaderShell {
   readonly env: Record<string, string>;
   /** Runs the README's pnpm install line into a prefix of its own and puts it on `env.PATH`. */
   installPnpm(line: string): void;
-  /** Makes `dir` the reader's checkout, installed and built with the installed pnpm. */
-  checkOut(): void;
+  /** Makes `dir` the reader's checkout, installed and built by `setUp` (a printed line) with the installed pnpm. */
+  checkOut(setUp: string): void;
   remove(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export function readerShell(): ReaderShell {
       bash(line, root, { npm_config_prefix: prefix });
       env.PATH = `${join(prefix, 'bin')}:${env.PATH}`;
     },
-    checkOut() {
+    checkOut(setUp: string) {
       // What a commit of this tree would hold: tracked and new files, never ignored ones.
       const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
         cwd: REPO_ROOT,
@@ -93,7 +93,7 @@ export function readerShell(): ReaderShell {
           cpSync(cache, join(dir, '.turbo', 'cache'), { recursive: true });
         }
       }
-      bash('pnpm install --frozen-lockfile --prefer-offline && pnpm build', dir);
+      bash(setUp, dir);
     },
     remove() {
       return rm(root, { recursive: true, force: true });
