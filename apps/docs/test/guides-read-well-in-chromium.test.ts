@@ -202,7 +202,7 @@ describe('search', () => {
     const dialog = page.getByTestId('search-dialog');
     await page.getByTestId('search-trigger').click();
     const input = dialog.locator('input').first();
-    // An earlier query may still be in the box: cleared, no hit is left before this query is typed.
+    // An earlier query may still be in the box: it is cleared, and no hit may be left, before this one is entered.
     await input.fill('');
     const items = dialog.locator('[data-component-name="Search/SearchItem"]');
     await expect.poll(() => items.count(), { message: 'no hit left from an earlier search' }).toBe(0);
