@@ -410,21 +410,30 @@ function runFor(document: string, text: string): Run | undefined {
 
 let portForRedis = 0;
 let context: Context;
-let receiver: Server;
+// What the set-up started, each kept as soon as it is up: a set-up that fails half-way still has
+// everything it started stopped, and its checkout removed, by afterAll.
+let startedSandbox: SandboxHandle | undefined;
+let startedRedis: RedisServer | undefined;
+let checkout: ReaderShell | undefined;
+let receiver: Server | undefined;
 const received: string[] = [];
 
 beforeAll(async () => {
-  const checkout = readerShell();
+  // The servers first: a missing redis-server fails the file in seconds, before the checkout's
+  // install and build.
+  const started = await Promise.allSettled([
+    startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }).then((s) => (startedSandbox = s)),
+    startRedisServer().then((r) => (startedRedis = r)),
+  ]);
+  for (const result of started) if (result.status === 'rejected') throw result.reason;
+  const [sandbox, redis] = [startedSandbox!, startedRedis!];
+  checkout = readerShell();
   const installLine = documentedCommands().find(
     (c) => c.document === 'README.md' && runFor(c.document, c.text)?.kind === 'installs-pnpm',
   );
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
   checkout.checkOut(CHECKOUT_SET_UP);
-  const [sandbox, redis] = await Promise.all([
-    startSandbox({ port: 0, allowPrivateWebhooks: true, rateLimit: false }),
-    startRedisServer(),
-  ]);
   receiver = createServer((req, res) => {
     let body = '';
     req
@@ -437,7 +446,7 @@ beforeAll(async () => {
         ),
       );
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   const scratch = join(checkout.scratch, 'reader-project');
   mkdirSync(scratch, { recursive: true });
   writeFileSync(
@@ -484,12 +493,12 @@ afterAll(async () => {
   // A command started alongside whose test did not run (a filtered run) ends before its registry.
   await Promise.allSettled([...alongside.values(), ...readersLane.values()]);
   await Promise.allSettled([
-    context?.sandbox.close(),
-    context?.redis.close(),
+    startedSandbox?.close(),
+    startedRedis?.close(),
     registry?.then((r) => r.close()),
-    new Promise((r) => receiver?.close(r)),
+    receiver && new Promise((r) => receiver!.close(r)),
   ]);
-  await context?.checkout.remove();
+  await checkout?.remove();
   // The reader's checkout holds an installed workspace: removing it takes a while on a busy machine.
 }, 300_000);
 
