@@ -624,10 +624,13 @@ async function placeOf(place: Place, c: Context): Promise<{ cwd: string; env: Re
  */
 const worked = new Map<string, { finished: boolean; output: string }>();
 
+/** A one-line command without its trailing comment (`pnpm build   # …`): what bash runs. */
+const withoutComment = (line: string) => line.replace(/\s+#\s.*$/, '');
+
 function sameRunKey(text: string, run: Run, c: Context): string | undefined {
   if (run.kind !== 'finishes' && run.kind !== 'starts') return undefined;
   if (run.kind === 'finishes' ? run.before : run.append || run.whileReady) return undefined;
-  const command = text.includes('\n') ? text : text.replace(/\s+#\s.*$/, '');
+  const command = text.includes('\n') ? text : withoutComment(text);
   return JSON.stringify([command, run.place, run.env?.(c) ?? {}]);
 }
 
@@ -686,7 +689,7 @@ async function execute(text: string, run: Run): Promise<void> {
       const turboTasks = (script: string | undefined) =>
         /^(?:with-node-24 )?turbo run ([\w: -]+?)(?: --|$)/.exec(script ?? '')?.[1]?.split(' ');
       const tasks = turboTasks(scriptsOf(REPO_ROOT).test)!;
-      const rootScript = /^pnpm (\S+)$/.exec(text.replace(/\s+#\s.*$/, ''))?.[1];
+      const rootScript = /^pnpm (\S+)$/.exec(withoutComment(text))?.[1];
       if (rootScript !== undefined) {
         // A root script that is `turbo run` of tasks the root test script runs too, on the same tree.
         const its = turboTasks(scriptsOf(REPO_ROOT)[rootScript]);
@@ -713,7 +716,7 @@ async function execute(text: string, run: Run): Promise<void> {
     }
     case 'sets-up-checkout':
       // Run in beforeAll as the checkout's set-up; here, it is that line, and it built the checkout.
-      expect(text.replace(/\s+#\s.*$/, '')).toBe(CHECKOUT_SET_UP);
+      expect(withoutComment(text)).toBe(CHECKOUT_SET_UP);
       expect(existsSync(join(c.checkout.dir, 'apps/contract-tests/dist/cli.js'))).toBe(true);
       return;
     case 'installs-pnpm':
