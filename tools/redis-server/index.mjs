@@ -5,7 +5,7 @@
 // forked (an AOF rewrite).
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from '@forms-api/test-support';
+import { freePort, until } from '@forms-api/test-support';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -151,20 +151,8 @@ function redisCli(port, ...args) {
   );
 }
 
-/** Polls `check` every 50 ms until it holds, or fails after `timeoutMs` saying what was awaited. */
-async function until(what, check, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? ` (${last.message})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** test-support's wait, asking again while a server still refuses (redis-cli fails until it is up). */
+const untilUp = (what, check) => until(what, check, { retryErrors: true });
 
 /** @param {import('./index.d.mts').RedisClusterOptions} [options] */
 export async function startRedisCluster(options = {}) {
@@ -207,15 +195,18 @@ export async function startRedisCluster(options = {}) {
       nodes,
       seeds: nodes.map((node) => ({ host: '127.0.0.1', port: node.port })),
       async waitUntilReady() {
-        await until('every node of the cluster to say cluster_state:ok, and every replica to be in sync', async () => {
-          for (const node of nodes.filter((n) => n.running)) {
-            if (!(await redisCli(node.port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
-            const replication = await redisCli(node.port, 'info', 'replication');
-            if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
-          }
-          const shards = await cluster.masters();
-          return shards.length === masters;
-        });
+        await untilUp(
+          'every node of the cluster to say cluster_state:ok, and every replica to be in sync',
+          async () => {
+            for (const node of nodes.filter((n) => n.running)) {
+              if (!(await redisCli(node.port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
+              const replication = await redisCli(node.port, 'info', 'replication');
+              if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
+            }
+            const shards = await cluster.masters();
+            return shards.length === masters;
+          },
+        );
       },
       async masters() {
         const live = nodes.find((n) => n.running);
@@ -241,7 +232,7 @@ export async function startRedisCluster(options = {}) {
         throw new Error(`No live master serves slot ${slot} of ${key}`);
       },
       async waitForFailover(killed) {
-        await until(`a replica of the master on port ${killed.port} to take over its slots`, async () => {
+        await untilUp(`a replica of the master on port ${killed.port} to take over its slots`, async () => {
           const live = nodes.find((n) => n.running);
           const lines = (await redisCli(live.port, 'cluster', 'nodes')).trim().split('\n');
           const line = lines.find((l) => l.split(' ')[1].startsWith(`127.0.0.1:${killed.port}@`));
@@ -301,7 +292,7 @@ export async function startRedisSentinel(options = {}) {
         return found;
       },
       async waitUntilReady() {
-        await until('every sentinel to know the primary, its replicas and the other sentinels', async () => {
+        await untilUp('every sentinel to know the primary, its replicas and the other sentinels', async () => {
           for (const sentinel of sentinels) {
             const info = await redisCli(sentinel.port, 'sentinel', 'master', masterName);
             const field = (name) => Number(info.split('\n')[info.split('\n').indexOf(name) + 1]);
@@ -316,7 +307,7 @@ export async function startRedisSentinel(options = {}) {
         });
       },
       async waitForPromotion(old) {
-        await until(`the sentinels to promote a replica of the primary on port ${old.port}`, async () => {
+        await untilUp(`the sentinels to promote a replica of the primary on port ${old.port}`, async () => {
           for (const sentinel of sentinels) {
             const answer = await redisCli(sentinel.port, 'sentinel', 'get-master-addr-by-name', masterName);
             if (Number(answer.trim().split('\n')[1]) === old.port) return false;
