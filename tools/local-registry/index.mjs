@@ -8,18 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { runtimes } from '@forms-api/runtimes';
-import { freePort } from '@forms-api/test-support';
+import { freePort, pnpm, until } from '@forms-api/test-support';
 
 const require = createRequire(import.meta.url);
 const SCOPE = '@forms-api';
-
-/** Runs pnpm (the one running this test, or the pinned release through npx). */
-function pnpm(args, cwd) {
-  const execpath = process.env.npm_execpath;
-  return execpath?.includes('pnpm')
-    ? execFileSync(process.execPath, [execpath, ...args], { cwd, encoding: 'utf8', stdio: 'pipe' })
-    : execFileSync('npx', ['--yes', 'pnpm@10.34.8', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' });
-}
 
 /**
  * Verdaccio alone, empty, on a free port: `npmrc` sends the @forms-api scope here, `publishNpmrc`
@@ -88,7 +80,7 @@ export async function startLocalRegistry(options) {
     const published = [];
     for (const dir of options.packageDirs) {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      pnpm(['pack', '--pack-destination', packed], dir);
+      pnpm(['pack', '--pack-destination', packed], { cwd: dir });
       const tarball = readdirSync(packed).find((f) =>
         f.startsWith(`${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}`),
       );
@@ -126,16 +118,15 @@ export async function startLocalRegistry(options) {
 }
 
 async function waitUntilServing(url, child, log) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}: ${log()}`);
-    try {
-      const response = await fetch(`${url}-/ping`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`verdaccio did not answer within 30 s: ${log()}`);
-    await new Promise((r) => setTimeout(r, 200));
+  const answers = async () => {
+    // An exit is final: fail at once rather than ask a process that is gone.
+    if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}`);
+    const response = await fetch(`${url}-/ping`).catch(() => undefined); // not listening yet
+    return response?.ok;
+  };
+  try {
+    await until(`verdaccio answering at ${url}`, answers, { everyMs: 200 });
+  } catch (error) {
+    throw new Error(`${error.message}: ${log()}`);
   }
 }

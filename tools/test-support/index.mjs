@@ -1,6 +1,30 @@
 // Support for tests and tools that start real servers. `freePort` is the one of
 // `@forms-api/internal`, which the contract suite inlines too: written once for both.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
 export { freePort } from '@forms-api/internal/free-port';
+
+/** The pnpm release the repository pins: its package.json's `packageManager` (`pnpm@x.y.z`). */
+const PINNED_PNPM = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).packageManager;
+
+/**
+ * Runs pnpm and returns what it printed on standard output: the pnpm that runs this process (a pnpm
+ * script or task sets `npm_execpath` in `env`), or else the pinned release through npx. A failure
+ * throws execFileSync's error, which holds both streams.
+ */
+export function pnpm(args, { cwd, env = process.env } = {}) {
+  const execpath = env.npm_execpath;
+  const [command, ...prefix] = execpath?.includes('pnpm')
+    ? [process.execPath, execpath]
+    : ['npx', '--yes', PINNED_PNPM];
+  return execFileSync(command, [...prefix, ...args], {
+    cwd,
+    env: { ...env, npm_config_update_notifier: 'false' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
 
 /**
  * Waits for a condition instead of a fixed sleep: resolves with the first truthy answer of `check`,

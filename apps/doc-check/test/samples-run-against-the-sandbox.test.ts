@@ -13,6 +13,7 @@ import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
+import { until } from '@forms-api/test-support';
 import { sampleFiles } from '../src/check-samples.js';
 import { signedDelivery } from './support/delivery.js';
 import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-runner.js';
@@ -332,10 +333,7 @@ describe('the samples', () => {
               }>;
               return states.some((state) => state.form === run.form && state.watermark !== null);
             };
-            for (const deadline = Date.now() + 30_000; !(await walked());) {
-              if (Date.now() > deadline) throw new Error(`${file}: no walk of form ${run.form} ended within 30 s`);
-              await new Promise((resolve) => setTimeout(resolve, 100));
-            }
+            await until(`${file}: a walk of form ${run.form} ended`, walked, { everyMs: 100 });
           } finally {
             await working.stop();
           }

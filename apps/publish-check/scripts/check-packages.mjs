@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpm } from '@forms-api/test-support';
 import { releaseToLocalRegistry } from './release-to-local-registry.mjs';
 import { privateReferences } from './private-references.mjs';
 import { readmeLinkProblems } from './readme-links.mjs';
@@ -54,12 +55,6 @@ function publishablePackages() {
     }));
 }
 
-// pnpm sets npm_execpath for its scripts; outside pnpm, fall back to the pinned release via npx.
-const pnpm = (args, cwd) =>
-  process.env.npm_execpath?.includes('pnpm')
-    ? run(process.execPath, [process.env.npm_execpath, ...args], cwd, true)
-    : run('npx', ['--yes', 'pnpm@10.34.8', ...args], cwd, true);
-
 const failures = [];
 /** Seconds since `started`, printed with each passed step: where the check spends its time. */
 const took = (started) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -101,7 +96,7 @@ let release;
 try {
   for (const pkg of packages) {
     step(`${pkg.name}: pnpm pack`, () => {
-      const out = pnpm(['pack', '--pack-destination', workDir], pkg.dir);
+      const out = pnpm(['pack', '--pack-destination', workDir], { cwd: pkg.dir });
       const file = out.trim().split('\n').pop().trim();
       tarballs[pkg.name] = file.startsWith('/') ? file : join(workDir, basename(file));
       if (!existsSync(tarballs[pkg.name])) throw new Error(`pack produced no tarball (${out})`);

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpm } from '@forms-api/test-support';
 
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -103,9 +104,7 @@ export function launcherProblems() {
 export function ignoredBuildProblems() {
   if (!existsSync(join(repoDir, 'node_modules', '.modules.yaml')))
     return ['no node_modules: run `pnpm install` first, so that the skipped build scripts can be listed.'];
-  const out = process.env.npm_execpath?.includes('pnpm')
-    ? execFileSync(process.execPath, [process.env.npm_execpath, 'ignored-builds'], { cwd: repoDir, encoding: 'utf8' })
-    : execFileSync('npx', ['--yes', 'pnpm@10.34.8', 'ignored-builds'], { cwd: repoDir, encoding: 'utf8' });
+  const out = pnpm(['ignored-builds'], { cwd: repoDir });
   // An install that skipped nothing records no list, and pnpm then says it "cannot identify as no
   // node_modules found" in this section although node_modules is there (checked above): nothing skipped.
   const section = out.split(/\n\s*\n/).find((block) => block.startsWith('Automatically ignored builds'));

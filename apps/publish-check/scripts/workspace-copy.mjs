@@ -6,18 +6,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpm } from '@forms-api/test-support';
 
 export const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(appDir, '..', '..');
-const exec = (cmd, args, cwd, env = process.env) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
-
-/** Runs pnpm: the one running this script (pnpm sets npm_execpath), or the pinned release via npx. */
-export function pnpm(args, cwd, env = process.env) {
-  return process.env.npm_execpath?.includes('pnpm')
-    ? exec(process.execPath, [process.env.npm_execpath, ...args], cwd, env)
-    : exec('npx', ['--yes', 'pnpm@10.34.8', ...args], cwd, env);
-}
+const exec = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** Every workspace package that is published (not private): its folder relative to the root and its manifest. */
 export function publishedPackages(root = repoDir) {
@@ -51,7 +44,7 @@ export function versionedCopy() {
     }
     // pnpm publish rewrites workspace: ranges from the installed links, so the copy is installed
     // from the local store (offline: nothing is fetched).
-    pnpm(['install', '--offline', '--ignore-scripts', '--no-frozen-lockfile'], copyDir);
+    pnpm(['install', '--offline', '--ignore-scripts', '--no-frozen-lockfile'], { cwd: copyDir });
     const versionOutput = exec(join(appDir, 'node_modules', '.bin', 'changeset'), ['version'], copyDir);
     const packages = publishedPackages(copyDir).map(({ dir, manifest }) => ({
       dir,

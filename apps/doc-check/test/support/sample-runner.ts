@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { until } from '@forms-api/test-support';
 
 // tsx's loader on Node's own command line (`node --import tsx file.ts`, as tsx documents it): one
 // process per script, which a stop signals directly. The `tsx` command adds a shell shim and a Node
@@ -151,16 +152,12 @@ export function start(file: string, env: Record<string, string>): Running {
 }
 
 /** Resolves once something accepts connections on the port. */
-export async function listening(port: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+export async function listening(port: number): Promise<void> {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => (socket.destroy(), resolve(true)));
       socket.once('error', () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(`something listening on 127.0.0.1:${port}`, accepts, { everyMs: 100 });
 }
