@@ -139,7 +139,8 @@ try {
   // everything else from npm's usual registry). What npm installed is what the registry serves:
   // each package's files are checked there. Then each .mjs file runs as an ES module and each .cjs
   // file as CommonJS (the extension decides), and the .ts files are type-checked under each module
-  // resolution (tsconfig.<resolution>.json): the same user code must compile under every one.
+  // resolution (tsconfig.<resolution>.json, node/tsconfig.<resolution>.json for a Node user's
+  // files): the same user code must compile under every one.
   const source = join(appDir, 'consumers');
   const project = join(workDir, 'consumer');
   let installed = false;
@@ -194,11 +195,15 @@ try {
     });
   }
 
+  // The .ts files at the top are a user's who has no @types/node (a browser, a worker, Deno): the
+  // entries that promise to need none. Those in node/ are a Node user's, with @types/node,
+  // Express and Fastify installed (the project's devDependencies).
   const consumerFiles = readdirSync(source);
   const entries = consumerFiles.filter((f) => packages.some((p) => f.startsWith(`${p.short}.`)));
   const runs = entries.filter((f) => /\.[cm]js$/.test(f));
-  const typed = entries.filter((f) => f.endsWith('.ts'));
-  const tsconfigs = consumerFiles.filter((f) => /^tsconfig\..+\.json$/.test(f));
+  const allFiles = [...consumerFiles, ...readdirSync(join(source, 'node')).map((f) => join('node', f))];
+  const typed = allFiles.filter((f) => f.endsWith('.ts'));
+  const tsconfigs = allFiles.filter((f) => /(^|\/)tsconfig\..+\.json$/.test(f));
   if (installed) {
     step(`consumer: run ${runs.join(', ')}`, () => {
       for (const entry of runs) run(process.execPath, [entry], project);
