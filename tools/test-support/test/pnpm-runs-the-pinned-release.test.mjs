@@ -5,8 +5,10 @@ import { expect, it } from 'vitest';
 import { pnpm } from '../index.mjs';
 
 const pinned = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).packageManager;
+// A bound for a hang, not a time to meet: npx starts pnpm in seconds alone, more in a loaded lane.
+const pnpmStarts = { timeout: 60_000 };
 
-it('runs the pinned release through npx when no pnpm runs this process', () => {
+it('runs the pinned release through npx when no pnpm runs this process', pnpmStarts, () => {
   const { npm_execpath: _, ...outsidePnpm } = process.env;
   expect(`pnpm@${pnpm(['--version'], { env: outsidePnpm }).trim()}`).toBe(pinned);
 });
@@ -17,7 +19,7 @@ it('runs the pnpm that runs this process when there is one', () => {
   expect(pnpm(['pack', '--json'], { env: { ...process.env, npm_execpath: execpath } })).toBe('ran with pack --json\n');
 });
 
-it('throws what pnpm printed when it fails', () => {
+it('throws what pnpm printed when it fails', pnpmStarts, () => {
   let failure;
   try {
     pnpm(['no-such-command-of-pnpm'], { cwd: new URL('..', import.meta.url).pathname });
