@@ -1,6 +1,7 @@
 // Time and randomness, injectable so that tests run on a fake clock: used by retries, timeouts
 // and pacing.
 import { invalidOption } from './errors.js';
+import { keysOf, rejectUnknown } from './option-names.js';
 
 export interface Clock {
   now?: () => number;
@@ -16,19 +17,16 @@ export interface Clock {
   timer?: (ms: number, onTimeout: () => void) => () => void;
 }
 
-export interface ResolvedClock {
-  readonly now: () => number;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  readonly random: () => number;
-  readonly timer: (ms: number, onTimeout: () => void) => () => void;
-}
+export type ResolvedClock = Readonly<Required<Clock>>;
+
+const CLOCK_KEYS = keysOf<Clock>({ now: true, sleep: true, random: true, timer: true });
 
 export function resolveClock(clock: Clock | undefined): ResolvedClock {
   if (clock !== undefined && (clock === null || typeof clock !== 'object'))
     throw invalidOption('clock', 'must be an object { now?, sleep?, random?, timer? }.');
-  for (const key of ['now', 'sleep', 'random', 'timer'] as const)
-    if (clock?.[key] !== undefined && typeof clock[key] !== 'function')
-      throw invalidOption(`clock.${key}`, 'must be a function.');
+  if (clock !== undefined) rejectUnknown(clock, CLOCK_KEYS, 'clock', 'clock');
+  for (const [key, value] of Object.entries(clock ?? {}))
+    if (value !== undefined && typeof value !== 'function') throw invalidOption(`clock.${key}`, 'must be a function.');
   return {
     now: clock?.now ?? Date.now,
     sleep: clock?.sleep ?? sleep,

@@ -1,55 +1,15 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_option` error saying what to do (never echoing the
 // token).
-import { invalidOption, type FormsApiErrorKind } from './errors.js';
-import type { OperationInfo } from './operations.js';
+import { invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
+import { keysOf, rejectUnknown } from './option-names.js';
 import type { RequestPacer, RequestPacerOptions } from './pacing.js';
+import type { ResolvedRetry, RetryOptions } from './retry.js';
 import { VERSION } from './version.js';
 
 export type { Clock, ResolvedClock };
-
-export interface RetryOptions {
-  /** Retries after the first attempt (default 2, so at most 3 attempts). */
-  retries?: number;
-  /** Backoff base: the first retry waits up to this long (full jitter; default 300 ms). */
-  baseDelayMs?: number;
-  /** Cap of the exponential backoff (default 10 s). */
-  maxDelayMs?: number;
-  /** The longest wait the service may ask for (`Retry-After`, else `X-RateLimit-Reset`) that is honoured; a longer one is not waited for (default 60 s). */
-  maxRetryAfterMs?: number;
-  /** HTTP statuses retried (default 408, 429, 502, 503, 504). Network errors and timeouts always are. */
-  retryOn?: readonly number[];
-  /**
-   * Also send again what may act twice: a POST, and an update (PUT) that may have reached the
-   * service (the service re-runs an update's side effects, such as its webhooks). Off by
-   * default: an update is then sent again only after a refused connection or a 429.
-   */
-  unsafe?: boolean;
-  /**
-   * Called before each retry's wait, with why and for how long. Return `false` to retry no more:
-   * the call then fails with the error of the attempt that was just made. It may be async; it
-   * cannot change the wait (use `maxRetryAfterMs` and `maxDelayMs`). An exception it throws ends
-   * the call with that exception.
-   */
-  onRetry?: (event: RetryEvent) => boolean | void | Promise<boolean | void>;
-}
-
-/** What `onRetry` is told about a retry the client is about to make. */
-export interface RetryEvent {
-  /** The attempt that failed: 1 for the first send. The next is `attempt + 1`. */
-  readonly attempt: number;
-  /** The kind of error that attempt would have thrown: `network`, `timeout`, or a status's kind (`rate_limited`, `server`, `http`). */
-  readonly reason: FormsApiErrorKind;
-  /** The status that is retried, for a status. */
-  readonly status?: number;
-  /** How long the client waits before the next attempt. */
-  readonly delayMs: number;
-  /** Whether `delayMs` is the wait the service asked for (`Retry-After`, else `X-RateLimit-Reset`; else the backoff). */
-  readonly retryAfter: boolean;
-  /** The operation being retried (method, path, operationId, params), as errors name it. */
-  readonly operation: OperationInfo;
-}
+export type { ResolvedRetry, RetryEvent, RetryOptions } from './retry.js';
 
 /**
  * What the client and each call may set: a call's value wins over the client's (its `signal` is
@@ -87,16 +47,6 @@ export interface FormsClientOptions extends CallOptions {
    * clients and fetches that spend the same budget, or its options (a pacer of this client's own).
    */
   pacing?: RequestPacer | RequestPacerOptions | false;
-}
-
-export interface ResolvedRetry {
-  readonly retries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly maxRetryAfterMs: number;
-  readonly retryOn: ReadonlySet<number>;
-  readonly unsafe: boolean;
-  readonly onRetry: RetryOptions['onRetry'];
 }
 
 /** `CallOptions` with every default applied. */
@@ -138,8 +88,6 @@ const DEFAULTS: ResolvedCall = Object.freeze({
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-// The option names, checked complete by the compiler: an option added to a type is checked too.
-const keysOf = <T>(keys: Record<keyof T, true>): ReadonlySet<string> => new Set(Object.keys(keys));
 const CALL_KEYS = keysOf<CallOptions>({ signal: true, timeoutMs: true, retry: true, maxResponseBytes: true });
 const CLIENT_KEYS = new Set([
   ...CALL_KEYS,
@@ -152,7 +100,15 @@ const CLIENT_KEYS = new Set([
     pacing: true,
   }),
 ]);
-const RETRY_KEYS = new Set(['retries', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs', 'retryOn', 'unsafe', 'onRetry']);
+const RETRY_KEYS = keysOf<RetryOptions>({
+  retries: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxRetryAfterMs: true,
+  retryOn: true,
+  unsafe: true,
+  onRetry: true,
+});
 
 /**
  * A caller's fetch, given the attempt's Request. A Request follows its init's signal only weakly
@@ -291,7 +247,7 @@ function resolveRetry(
   if (value === false) return false;
   if (value === null || typeof value !== 'object')
     throw invalidOption(name, 'must be `false` or an object such as { retries: 3 }.');
-  rejectUnknown(value, RETRY_KEYS, name);
+  rejectUnknown(value, RETRY_KEYS, name, name);
   const v = value as RetryOptions;
   const count = (key: keyof RetryOptions, fallback: number): number => {
     const n = v[key];
@@ -319,10 +275,4 @@ function resolveRetry(
   if (resolved.maxDelayMs < resolved.baseDelayMs)
     throw invalidOption(`${name}.maxDelayMs`, 'must be at least `baseDelayMs`.');
   return resolved;
-}
-
-function rejectUnknown(value: object, known: ReadonlySet<string>, where: string): void {
-  for (const key of Object.keys(value))
-    if (!known.has(key))
-      throw invalidOption(key, `is not an option of ${where}; the options are: ${[...known].join(', ')}.`);
 }

@@ -7,6 +7,7 @@
 // export's 10 a minute) is paced in that bucket, apart from the shared one.
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
+import { keysOf, rejectUnknown } from './option-names.js';
 import { askedWait } from './retry.js';
 import { withoutQuerySecrets } from './redact.js';
 import { describeOperation, operation } from './operations.js';
@@ -328,25 +329,29 @@ function seconds(ms: number): number {
   return Math.ceil(ms / 1000);
 }
 
-interface ResolvedPacerOptions {
-  readonly requestsPerMinute: number;
-  readonly maxWaitMs: number;
-  readonly max429Retries: number;
-  readonly clock: ResolvedClock;
-  readonly onWait: RequestPacerOptions['onWait'];
-  readonly onlyWhenLimited: boolean;
-}
+/** `RequestPacerOptions` with every default applied. */
+type ResolvedPacerOptions = Readonly<
+  Required<Omit<RequestPacerOptions, 'clock' | 'onWait'>> & {
+    clock: ResolvedClock;
+    onWait: RequestPacerOptions['onWait'];
+  }
+>;
 
-const PACER_KEYS = new Set(['requestsPerMinute', 'maxWaitMs', 'max429Retries', 'onlyWhenLimited', 'clock', 'onWait']);
+const PACER_KEYS = keysOf<RequestPacerOptions>({
+  requestsPerMinute: true,
+  maxWaitMs: true,
+  max429Retries: true,
+  onlyWhenLimited: true,
+  clock: true,
+  onWait: true,
+});
 export const DEFAULT_PACING_MAX_WAIT_MS = 120_000;
 export const DEFAULT_MAX_429_RETRIES = 5;
 
 function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('pacing', 'needs an options object such as { requestsPerMinute: 100 }.');
-  for (const key of Object.keys(options))
-    if (!PACER_KEYS.has(key))
-      throw invalidOption(`pacing.${key}`, `is not a pacing option; the options are: ${[...PACER_KEYS].join(', ')}.`);
+  rejectUnknown(options, PACER_KEYS, 'pacing', 'pacing');
   const {
     requestsPerMinute,
     maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS,

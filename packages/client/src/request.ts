@@ -8,9 +8,9 @@ import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
 import { isFormsApiError, type FormsApiError } from './errors.js';
 import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
-import type { ResolvedCall, ResolvedOptions, ResolvedRetry, RetryEvent } from './options.js';
+import type { ResolvedCall, ResolvedOptions } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
-import { askedWait, decideRetry, type AttemptOutcome } from './retry.js';
+import { askedWait, decideRetry, type AttemptOutcome, type ResolvedRetry, type RetryEvent } from './retry.js';
 
 /** What every call of one client shares. */
 export interface ClientContext {

@@ -1,6 +1,57 @@
-// The retry policy as pure functions: whether an attempt is sent again and after how long
-// (full-jitter exponential backoff, or the wait the service asks for).
+// The retry policy: its options, and as pure functions whether an attempt is sent again and
+// after how long (full-jitter exponential backoff, or the wait the service asks for).
 import { kindOfStatus, type FormsApiErrorKind } from './errors.js';
+import type { OperationInfo } from './operations.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2, so at most 3 attempts). */
+  retries?: number;
+  /** Backoff base: the first retry waits up to this long (full jitter; default 300 ms). */
+  baseDelayMs?: number;
+  /** Cap of the exponential backoff (default 10 s). */
+  maxDelayMs?: number;
+  /** The longest wait the service may ask for (`Retry-After`, else `X-RateLimit-Reset`) that is honoured; a longer one is not waited for (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** HTTP statuses retried (default 408, 429, 502, 503, 504). Network errors and timeouts always are. */
+  retryOn?: readonly number[];
+  /**
+   * Also send again what may act twice: a POST, and an update (PUT) that may have reached the
+   * service (the service re-runs an update's side effects, such as its webhooks). Off by
+   * default: an update is then sent again only after a refused connection or a 429.
+   */
+  unsafe?: boolean;
+  /**
+   * Called before each retry's wait, with why and for how long. Return `false` to retry no more:
+   * the call then fails with the error of the attempt that was just made. It may be async; it
+   * cannot change the wait (use `maxRetryAfterMs` and `maxDelayMs`). An exception it throws ends
+   * the call with that exception.
+   */
+  onRetry?: (event: RetryEvent) => boolean | void | Promise<boolean | void>;
+}
+
+/** What `onRetry` is told about a retry the client is about to make. */
+export interface RetryEvent {
+  /** The attempt that failed: 1 for the first send. The next is `attempt + 1`. */
+  readonly attempt: number;
+  /** The kind of error that attempt would have thrown: `network`, `timeout`, or a status's kind (`rate_limited`, `server`, `http`). */
+  readonly reason: FormsApiErrorKind;
+  /** The status that is retried, for a status. */
+  readonly status?: number;
+  /** How long the client waits before the next attempt. */
+  readonly delayMs: number;
+  /** Whether `delayMs` is the wait the service asked for (`Retry-After`, else `X-RateLimit-Reset`; else the backoff). */
+  readonly retryAfter: boolean;
+  /** The operation being retried (method, path, operationId, params), as errors name it. */
+  readonly operation: OperationInfo;
+}
+
+/** `RetryOptions` with every default applied: what a decision reads. */
+export type ResolvedRetry = Readonly<
+  Required<Omit<RetryOptions, 'retryOn' | 'onRetry'>> & {
+    retryOn: ReadonlySet<number>;
+    onRetry: RetryOptions['onRetry'];
+  }
+>;
 
 /** Full-jitter exponential backoff: uniform in [0, min(cap, base·2^(n-1))). */
 export function backoff(
@@ -55,7 +106,7 @@ const NO: RetryDecision = { retry: false };
 
 /** Whether to send again after attempt number `attempt`, and after how long. */
 export function decideRetry(
-  policy: RetryPolicy | false,
+  policy: ResolvedRetry | false,
   method: string,
   attempt: number,
   outcome: AttemptOutcome,
@@ -85,14 +136,4 @@ export function decideRetry(
  */
 function unprocessed(outcome: AttemptOutcome): boolean {
   return outcome.kind === 'status' ? outcome.status === 429 : !outcome.reached;
-}
-
-/** The parts of the retry options a decision reads. */
-export interface RetryPolicy {
-  readonly retries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly maxRetryAfterMs: number;
-  readonly retryOn: ReadonlySet<number>;
-  readonly unsafe: boolean;
 }

@@ -38,13 +38,20 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
   rejects({ ...base, retry: { retries: -2 } }, 'retry.retries', /non-negative integer/);
   rejects({ ...base, retry: { baseDelayMs: 500, maxDelayMs: 100 } }, 'retry.maxDelayMs', /at least `baseDelayMs`/);
   rejects({ ...base, retry: { retryOn: ['503'] } }, 'retry.retryOn', /status codes/);
-  rejects({ ...base, retry: { retires: 3 } }, 'retires', /not an option of retry/);
+  rejects({ ...base, retry: { retires: 3 } }, 'retry.retires', /not an option of retry; the options are: retries, /);
   rejects({ ...base, retry: true }, 'retry', /`false` or an object/);
   rejects({ ...base, signal: {} }, 'signal', /AbortSignal/);
   rejects(
     { ...base, timeout: 5 },
     'timeout',
     /not an option of createFormsClient options; the options are: .*timeoutMs/,
+  );
+  // A misspelt name is refused wherever it is, named by its path: none is silently ignored.
+  rejects({ ...base, clock: { nw: () => 0 } }, 'clock.nw', /not an option of clock; the options are: now, sleep/);
+  rejects(
+    { ...base, pacing: { requestsPerMinute: 100, maxWait: 5_000 } },
+    'pacing.maxWait',
+    /not an option of pacing; the options are: requestsPerMinute, maxWaitMs/,
   );
   rejects({ ...base, userAgent: 'a\r\nX-Evil: 1' }, 'userAgent', /single-line/);
   rejects({ ...base, maxResponseBytes: 0 }, 'maxResponseBytes', /positive integer number of bytes, or Infinity/);

@@ -2,15 +2,16 @@
 // attempt number and what the attempt ended in.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { askedWait, backoff, decideRetry, type RetryPolicy } from '../src/retry.js';
+import { askedWait, backoff, decideRetry, type ResolvedRetry } from '../src/retry.js';
 
-const policy: RetryPolicy = {
+const policy: ResolvedRetry = {
   retries: 2,
   baseDelayMs: 300,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 60_000,
   retryOn: new Set([408, 429, 502, 503, 504]),
   unsafe: false,
+  onRetry: undefined,
 };
 const NOW = Date.UTC(2025, 0, 1);
 const half = () => 0.5;
