@@ -1,5 +1,6 @@
 // What a check function works with: clients bound to the target's tokens that record every
 // exchange, and assertions that gather failures as values instead of throwing on the first one.
+import { askedWait } from '@forms-api/internal/asked-wait';
 import { formatErrors } from '@forms-api/spec/validator';
 import type { Ability } from '@forms-api/types';
 import { operationsOf, pathValues, type SpecOperation } from './operations.js';
@@ -521,7 +522,7 @@ export class CheckContext {
  * never as a status the contract does not expect (so never as drift, known or new).
  */
 export function rateLimitedFailure(exchange: Exchange, operationId: string | undefined): Failure {
-  const retryAfter = retryAfterMsOf(exchange.responseHeaders?.['retry-after']);
+  const retryAfter = askedWait(new Headers(exchange.responseHeaders), Date.now());
   const asked =
     retryAfter === undefined ? 'without saying how long to wait' : `asking to wait ${Math.ceil(retryAfter / 1000)} s`;
   const why = exchange.rateLimited
@@ -531,16 +532,9 @@ export function rateLimitedFailure(exchange: Exchange, operationId: string | und
     kind: 'rate-limited',
     message: `${operationId ?? 'request'}: rate limited, ${why}`,
     expected: 'an answer within the rate limit',
-    received: `429${retryAfter === undefined ? '' : ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)`}`,
+    received: `429${retryAfter === undefined ? '' : ` (asks to wait ${Math.ceil(retryAfter / 1000)} s)`}`,
     receivedStatus: 429,
     ...(operationId ? { operationId } : {}),
     exchange,
   };
-}
-
-function retryAfterMsOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

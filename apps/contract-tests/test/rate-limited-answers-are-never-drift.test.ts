@@ -1,7 +1,8 @@
 // Issue 18: a 429 is never contract drift. A tenant that refuses everything with 429 gets, per
 // check, a "rate limited" failure with the wait it asked for (after the pacer waited out what it
 // could), never "expected status 403, received 429", and never a ledger match.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rateLimitedFailure } from '../src/check-context.js';
 import { parseCommandLine } from '../src/cli-args.js';
 import { runAgainst, startHostileTenant, type CliRun, type HostileTenant } from './hostile-tenant.js';
 
@@ -76,6 +77,32 @@ describe('a tenant answering 429 to everything', () => {
   it('pacing off: the 429 is reported at once, naming --rate-limit', () => {
     expect(unpaced.stdout).toContain('answered 429 asking to wait 0 s (pacing is off: --rate-limit)');
     expect(requests).toBeGreaterThan(0);
+  });
+});
+
+describe("a 429's report", () => {
+  // The service sends X-RateLimit-Reset (the Unix second its window ends) beside Retry-After; the
+  // report reads the wait as the client does, so a reset alone still says how long to wait.
+  it('names the wait a 429 asked for by Retry-After or, without it, by X-RateLimit-Reset', () => {
+    const reportOf = (responseHeaders: Record<string, string>) =>
+      rateLimitedFailure(
+        { method: 'GET', url: 'http://127.0.0.1/open/forms/1', requestHeaders: {}, status: 429, responseHeaders },
+        'getForm',
+      );
+    expect(reportOf({ 'retry-after': '12' })).toMatchObject({
+      message: expect.stringContaining('asking to wait 12 s'),
+      received: '429 (asks to wait 12 s)',
+    });
+    // The reset is a whole second: on a frozen clock, 30 s after now is 30 s to wait, not 29.something.
+    vi.useFakeTimers({ now: Date.UTC(2025, 0, 1), toFake: ['Date'] });
+    try {
+      expect(reportOf({ 'x-ratelimit-reset': String(Date.UTC(2025, 0, 1) / 1000 + 30) }).message).toContain(
+        'asking to wait 30 s',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(reportOf({}).message).toContain('without saying how long to wait');
   });
 });
 

@@ -1,6 +1,7 @@
 // Builds every FormsApiError that follows a request, in one place: the message (what went wrong
 // and what to do), the context (operation, url, status, body, headers, attempts), and one
 // redaction pass over all of it. The request path only says what happened.
+import { askedWait } from '@forms-api/internal/asked-wait';
 import {
   FormsApiError,
   kindOfStatus,
@@ -13,7 +14,6 @@ import { OPERATIONS, STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
 import { headersRecord, redactDeep, withoutQuerySecrets, type Redact } from './redact.js';
 import { pacingGiveUpAdvice, type PacingGiveUp } from './pacing.js';
-import { askedWait } from './retry.js';
 
 /** What the errors of one client share; set up once by createFormsClient. */
 export interface FailureScope {

@@ -5,10 +5,10 @@
 // plain `fetch` users: they share its budget, as they share the service's. An operation the spec
 // says the service counts in a bucket of its own (`rateLimit` in the operations table: the
 // export's 10 a minute) is paced in that bucket, apart from the shared one.
+import { askedWait } from '@forms-api/internal/asked-wait';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
 import { keysOf, rejectUnknown } from './option-names.js';
-import { askedWait } from './retry.js';
 import { withoutQuerySecrets } from './redact.js';
 import { describeOperation, operation } from './operations.js';
 

@@ -4,13 +4,14 @@
 // of retry.ts. It returns an answer or throws a typed FormsApiError. Re-sending a request is not
 // something middleware can do (it sees one send); a custom fetch is where openapi-fetch's
 // maintainers point for it.
+import { askedWait } from '@forms-api/internal/asked-wait';
 import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
 import { isFormsApiError, type FormsApiError } from './errors.js';
 import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
 import type { ResolvedCall, ResolvedOptions } from './options.js';
 import { PACED_SEND, type InternalPacer, type PacingGiveUp } from './pacing.js';
-import { askedWait, decideRetry, type AttemptOutcome, type ResolvedRetry, type RetryEvent } from './retry.js';
+import { decideRetry, type AttemptOutcome, type ResolvedRetry, type RetryEvent } from './retry.js';
 
 /** What every call of one client shares. */
 export interface ClientContext {

@@ -63,23 +63,6 @@ export function backoff(
   return Math.floor(random() * ceiling);
 }
 
-/**
- * How long the service asks to wait, read the same way for the pacer, the retry policy and an
- * error's `retryAfterMs`: `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3), else
- * `X-RateLimit-Reset` (the Unix second the window ends: the service sends both on a 429).
- * Undefined when neither is there and readable; never negative.
- */
-export function askedWait(headers: Headers, now: number): number | undefined {
-  const retryAfter = headers.get('retry-after')?.trim();
-  if (retryAfter !== undefined) {
-    if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
-  const reset = headers.get('x-ratelimit-reset')?.trim();
-  return reset !== undefined && /^\d+$/.test(reset) ? Math.max(0, Number(reset) * 1000 - now) : undefined;
-}
-
 /** What an attempt ended in, as far as retrying it is concerned. */
 export type AttemptOutcome =
   /** No answer: `reached` when the request may have reached the service (it was sent). */

@@ -2,7 +2,8 @@
 // attempt number and what the attempt ended in.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { askedWait, backoff, decideRetry, type ResolvedRetry } from '../src/retry.js';
+import { askedWait } from '@forms-api/internal/asked-wait';
+import { backoff, decideRetry, type ResolvedRetry } from '../src/retry.js';
 
 const policy: ResolvedRetry = {
   retries: 2,
@@ -90,19 +91,4 @@ it('backoff is full jitter under min(maxDelayMs, baseDelayMs·2^(n-1)), for any 
       },
     ),
   );
-});
-
-it('askedWait reads Retry-After in seconds or as an HTTP date, else X-RateLimit-Reset, never negative', () => {
-  const asked = (headers: Record<string, string>) => askedWait(new Headers(headers), NOW);
-  expect(asked({ 'retry-after': '120' })).toBe(120_000);
-  expect(asked({ 'retry-after': new Date(NOW - 5_000).toUTCString() })).toBe(0);
-  expect(asked({ 'retry-after': 'soon' })).toBeUndefined();
-  expect(asked({})).toBeUndefined();
-  // The service's reset is the Unix second its window ends.
-  expect(asked({ 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(42_000);
-  expect(asked({ 'x-ratelimit-reset': String(NOW / 1000 - 42) })).toBe(0);
-  expect(asked({ 'x-ratelimit-reset': 'tomorrow' })).toBeUndefined();
-  // Retry-After first; an unreadable one leaves the reset to say.
-  expect(asked({ 'retry-after': '7', 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(7_000);
-  expect(asked({ 'retry-after': 'soon', 'x-ratelimit-reset': String(NOW / 1000 + 42) })).toBe(42_000);
 });
