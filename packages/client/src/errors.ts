@@ -29,32 +29,6 @@ export interface FormsApiErrorBody {
   [key: string]: unknown;
 }
 
-/** What a FormsApiError carries besides its kind and message. */
-export interface FormsApiErrorDetails {
-  status?: number;
-  body?: FormsApiErrorBody;
-  /** A truncated snippet of a body that was not JSON (an HTML page from a proxy). */
-  bodyText?: string;
-  operation?: OperationInfo;
-  url?: string;
-  headers?: Record<string, string>;
-  retryAfterMs?: number;
-  attempts?: number;
-  /** For `invalid_option`: the option or argument that was wrong. */
-  option?: string;
-  /** For `response_too_large`: `maxResponseBytes`, in bytes. */
-  limit?: number;
-  /** For `timeout`: `timeoutMs`, in milliseconds. */
-  timeoutMs?: number;
-  cause?: unknown;
-}
-
-/** An error's kind, message and details in one object (how failures.ts builds and redacts one). */
-export interface FormsApiErrorInit extends FormsApiErrorDetails {
-  kind: FormsApiErrorKind;
-  message: string;
-}
-
 /**
  * What an error was judged by, in one read-only object (the error's `status`, `operation`, `url`,
  * `attempts`, `retryAfterMs` and `option` read it); only what applies to its kind is set. Never
@@ -79,6 +53,22 @@ export interface FormsApiErrorContext {
   readonly timeoutMs?: number;
 }
 
+/**
+ * How a FormsApiError is constructed, the one way of every error of the toolkit
+ * (`new XxxError(kind, message, { context, cause })`), with what the answer held besides.
+ */
+export interface FormsApiErrorOptions {
+  /** What the error was judged by; `attempts` is 0 when not given. */
+  readonly context?: Partial<FormsApiErrorContext>;
+  readonly cause?: unknown;
+  /** The parsed error body of the answer, when it was JSON. */
+  readonly body?: FormsApiErrorBody;
+  /** A truncated snippet of a body that was not JSON (an HTML page from a proxy). */
+  readonly bodyText?: string;
+  /** The answer's headers, redacted. */
+  readonly headers?: Record<string, string>;
+}
+
 export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiErrorContext> {
   // Symbol.for: the same symbol in every copy of the package, where `instanceof` sees only its own class.
   static override readonly brand = Symbol.for('@forms-api/client/error');
@@ -87,26 +77,16 @@ export class FormsApiError extends BrandedError<FormsApiErrorKind, FormsApiError
   readonly bodyText: string | undefined;
   readonly headers: Record<string, string>;
 
-  /** The one shape of every error of the toolkit: kind, message, then what else it carries. */
-  constructor(kind: FormsApiErrorKind, message: string, init: FormsApiErrorDetails = {}) {
-    // `context`: what the error was judged by (status, operation, url, attempts, limit, …), frozen;
-    // the fields below read it, so each value is stored once.
-    super(kind, message, {
-      cause: init.cause,
-      context: definedOnly({
-        status: init.status,
-        operation: init.operation,
-        url: init.url,
-        attempts: init.attempts ?? 0,
-        retryAfterMs: init.retryAfterMs,
-        option: init.option,
-        limit: init.limit,
-        timeoutMs: init.timeoutMs,
-      }),
-    });
-    this.body = init.body;
-    this.bodyText = init.bodyText;
-    this.headers = init.headers ?? {};
+  constructor(
+    kind: FormsApiErrorKind,
+    message: string,
+    { context = {}, cause, body, bodyText, headers = {} }: FormsApiErrorOptions = {},
+  ) {
+    // The fields below read the frozen `context`, so each value is stored once.
+    super(kind, message, { cause, context: definedOnly({ ...context, attempts: context.attempts ?? 0 }) });
+    this.body = body;
+    this.bodyText = bodyText;
+    this.headers = headers;
   }
 
   get status(): number | undefined {
@@ -184,5 +164,5 @@ function definedOnly<T extends object>(record: T): T {
 }
 
 export function invalidOption(option: string, message: string): FormsApiError {
-  return new FormsApiError('invalid_option', `Invalid \`${option}\`: ${message}`, { option });
+  return new FormsApiError('invalid_option', `Invalid \`${option}\`: ${message}`, { context: { option } });
 }

@@ -7,8 +7,9 @@ import {
   kindOfStatus,
   type AnswerKind,
   type FormsApiErrorBody,
-  type FormsApiErrorInit,
+  type FormsApiErrorContext,
   type FormsApiErrorKind,
+  type FormsApiErrorOptions,
 } from './errors.js';
 import { OPERATIONS, STATUS_DRIFT } from '@forms-api/types';
 import { describeOperation, type OperationInfo } from './operations.js';
@@ -21,6 +22,10 @@ export interface FailureScope {
   readonly redact: Redact;
   readonly now: () => number;
 }
+
+/** An error as it is composed here, in one flat object that one pass redacts. */
+type ErrorParts = { kind: FormsApiErrorKind; message: string } & Partial<FormsApiErrorContext> &
+  Omit<FormsApiErrorOptions, 'context'>;
 
 /** The request that failed: the method and URL sent, and how many attempts were made. */
 export interface SentRequest {
@@ -87,7 +92,7 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
   const label = operationLabel(operation);
   const tries = sent.attempts > 1 ? ` (${sent.attempts} attempts)` : '';
   const base = { operation, url: sent.url, attempts: Math.max(1, sent.attempts) };
-  let init: FormsApiErrorInit;
+  let init: ErrorParts;
   switch (what.kind) {
     case 'aborted':
       init = { ...base, kind: 'aborted', message: `${label} was aborted by the caller's signal; it is not retried.` };
@@ -143,8 +148,8 @@ export function failure(scope: FailureScope, sent: SentRequest, what: Failure): 
         : statusError(scope, base, what);
       break;
   }
-  const { kind, message, ...details } = redacted(init, scope.redact);
-  return new FormsApiError(kind, message, details);
+  const { kind, message, cause, body, bodyText, headers, ...context } = redacted(init, scope.redact);
+  return new FormsApiError(kind, message, { context, cause, body, bodyText, headers });
 }
 
 /** The operation of a request, as errors and `onRetry` name it (redacted like everything else). */
@@ -159,7 +164,7 @@ function statusError(
   scope: FailureScope,
   base: { operation: OperationInfo; url: string; attempts: number },
   { kind, response, body: parsed, bodyLength, pacing }: Extract<Failure, { response: Response; body: unknown }>,
-): FormsApiErrorInit {
+): ErrorParts {
   const { status } = response;
   const { operation, attempts } = base;
   // The body is redacted before any of it is cut into the message: a cut through an echoed token
@@ -200,7 +205,7 @@ function statusError(
  * The last redaction pass, over what the error was composed of: its message, URL and operation
  * (whose params are decoded from the URL). Bodies and headers were redacted on the way in.
  */
-function redacted(init: FormsApiErrorInit, redact: Redact): FormsApiErrorInit {
+function redacted(init: ErrorParts, redact: Redact): ErrorParts {
   const { operation } = init;
   return {
     ...init,

@@ -293,10 +293,7 @@ export function pacingGiveUpAdvice(gaveUp: PacingGiveUp): string {
 function rateLimitedError(method: string, url: string, response: Response, gaveUp: PacingGiveUp): FormsApiError {
   const safeUrl = withoutQuerySecrets(url);
   return new FormsApiError('rate_limited', `${method} ${pathOf(url)} failed with 429: ${pacingGiveUpAdvice(gaveUp)}`, {
-    status: 429,
-    url: safeUrl,
-    retryAfterMs: gaveUp.retryAfterMs,
-    attempts: gaveUp.refusals,
+    context: { status: 429, url: safeUrl, retryAfterMs: gaveUp.retryAfterMs, attempts: gaveUp.refusals },
     headers: rateLimitHeaders(response),
   });
 }

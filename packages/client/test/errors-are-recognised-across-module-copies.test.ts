@@ -53,6 +53,19 @@ describe('FormsApiError across the ESM and the CommonJS build', () => {
     expect(error.context).toMatchObject({ status: 429, retryAfterMs: 30_000, attempts: 1 });
   });
 
+  it('is constructed the one way of every error of the toolkit: kind, message, { context, cause }', () => {
+    const cause = new Error('socket hang up');
+    const url = 'https://api.example.com/open/forms/1';
+    const error = new esm.FormsApiError('network', 'GET /open/forms/1 could not reach api.example.com', {
+      context: { url, attempts: 3 },
+      cause,
+    });
+    expect(error).toMatchObject({ kind: 'network', url, attempts: 3, cause, headers: {} });
+    expect(error.context).toEqual({ url, attempts: 3 });
+    expect(Object.isFrozen(error.context)).toBe(true);
+    expect(new esm.FormsApiError('pagination', 'stopped').context).toEqual({ attempts: 0 });
+  });
+
   it('an option error names the option in its context', () => {
     let error: unknown;
     try {
