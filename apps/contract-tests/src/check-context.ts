@@ -242,7 +242,7 @@ export class CheckContext {
       return {
         ok: false,
         error: new ContractTestsError(
-          'not_json',
+          'invalid_json',
           `the body is longer than ${exchange.responseBodyLimit} bytes, more than the suite reads`,
           {
             context: { limit: exchange.responseBodyLimit },
@@ -250,14 +250,14 @@ export class CheckContext {
         ),
       };
     if (exchange.responseBody === undefined || exchange.responseBody === '')
-      return { ok: false, error: new ContractTestsError('not_json', 'the body is empty') };
+      return { ok: false, error: new ContractTestsError('invalid_json', 'the body is empty') };
     try {
       return { ok: true, value: JSON.parse(exchange.responseBody) };
     } catch (error) {
       return {
         ok: false,
         error: new ContractTestsError(
-          'not_json',
+          'invalid_json',
           `the body is not JSON (${error instanceof Error ? error.message : String(error)})`,
           {
             cause: error,

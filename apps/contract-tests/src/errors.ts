@@ -22,7 +22,7 @@ export type ContractTestsErrorKind =
   /** The embedded sandbox started, but its seed lacks what the suite needs. */
   | 'sandbox_unavailable'
   /** A response body is empty, not JSON, or longer than the suite reads. */
-  | 'not_json'
+  | 'invalid_json'
   /** The explorer cannot turn a schema of the spec into values (a `$ref` cycle, a remote `$ref`, `false`). */
   | 'unsupported_schema'
   /** A hand suite names an operation the spec does not have (`context.stale`): the spec lost or renamed it. */

@@ -56,7 +56,7 @@ test('isContractTestsError recognises an error of another copy of the module, wh
   vi.resetModules();
   const otherCopy = (await import('../src/errors.js')) as typeof import('../src/errors.js');
   expect(otherCopy.ContractTestsError).not.toBe(ContractTestsError);
-  const foreign = new otherCopy.ContractTestsError('not_json', 'the body is empty');
+  const foreign = new otherCopy.ContractTestsError('invalid_json', 'the body is empty');
   expect(foreign instanceof ContractTestsError).toBe(false);
   expect(isContractTestsError(foreign)).toBe(true);
   expect(otherCopy.isContractTestsError(new ContractTestsError('usage', 'm'))).toBe(true);

@@ -15,7 +15,7 @@ export type DocsErrorKind =
   /** The built page would send Redoc telemetry. */
   | 'telemetry_enabled'
   /** A command-line argument of `docs:serve` is malformed. */
-  | 'bad_argument'
+  | 'usage'
   /** An operation has no code sample, or a sample names no operation of the spec. */
   | 'sample_missing'
   /** The contract suite's report is not JSON or not a report. */

@@ -21,13 +21,13 @@ export function parseServeArgs(argv: string[]): DocsResult<ServeOptions> {
       strict: true,
     }));
   } catch (err) {
-    return fail('bad_argument', `${(err as Error).message}. Usage: docs:serve [--port N] [--dir PATH]`, {
+    return fail('usage', `${(err as Error).message}. Usage: docs:serve [--port N] [--dir PATH]`, {
       cause: err,
     });
   }
   const port = Number(values.port ?? '0');
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    return fail('bad_argument', `--port must be an integer from 0 to 65535, got "${values.port}"`, {
+    return fail('usage', `--port must be an integer from 0 to 65535, got "${values.port}"`, {
       context: { argument: '--port', value: values.port },
     });
   }

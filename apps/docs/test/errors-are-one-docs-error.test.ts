@@ -15,7 +15,7 @@ describe('DocsError', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({
       name: 'DocsError',
-      kind: 'bad_argument',
+      kind: 'usage',
       message: expect.stringMatching(/--port must be an integer from 0 to 65535/),
       context: { argument: '--port', value: '70000' },
     });

@@ -74,8 +74,8 @@ describe('parseServeArgs', () => {
 
   it('rejects a bad port or an unknown option with a helpful message', () => {
     const bad = parseServeArgs(['--port', 'abc']);
-    expect(bad.ok ? '' : `${bad.error.kind}: ${bad.error.message}`).toMatch(/^bad_argument: --port must be an integer/);
+    expect(bad.ok ? '' : `${bad.error.kind}: ${bad.error.message}`).toMatch(/^usage: --port must be an integer/);
     const unknown = parseServeArgs(['--host', 'x']);
-    expect(unknown.ok || unknown.error.kind).toBe('bad_argument');
+    expect(unknown.ok || unknown.error.kind).toBe('usage');
   });
 });

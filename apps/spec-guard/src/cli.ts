@@ -22,7 +22,7 @@ function main(): number {
     }));
   } catch (err) {
     console.error(
-      `spec-guard: bad_argument: ${(err as Error).message}. Usage: spec-guard [--root DIR] [--released FILE] [--current FILE] [--changesets DIR]`,
+      `spec-guard: usage: ${(err as Error).message}. Usage: spec-guard [--root DIR] [--released FILE] [--current FILE] [--changesets DIR]`,
     );
     return 2;
   }
