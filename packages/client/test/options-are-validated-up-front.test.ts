@@ -46,13 +46,15 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
     'timeout',
     /not an option of createFormsClient options; the options are: .*timeoutMs/,
   );
-  // A misspelt name is refused wherever it is, named by its path: none is silently ignored.
-  rejects({ ...base, clock: { nw: () => 0 } }, 'clock.nw', /not an option of clock; the options are: now, sleep/);
+  // A misspelt setting is refused wherever it is, named by its path: none is silently ignored.
   rejects(
     { ...base, pacing: { requestsPerMinute: 100, maxWait: 5_000 } },
     'pacing.maxWait',
     /not an option of pacing; the options are: requestsPerMinute, maxWaitMs/,
   );
+  rejects({ ...base, clock: { now: 5 } }, 'clock.now', /must be a function/);
+  // A clock is an object of the caller's, not settings: members of its own are not refused.
+  expect(() => createFormsClient({ ...base, clock: { now: Date.now, release() {} } as never })).not.toThrow();
   rejects({ ...base, userAgent: 'a\r\nX-Evil: 1' }, 'userAgent', /single-line/);
   rejects({ ...base, maxResponseBytes: 0 }, 'maxResponseBytes', /positive integer number of bytes, or Infinity/);
   rejects({ ...base, maxResponseBytes: 1.5 }, 'maxResponseBytes', /positive integer/);
