@@ -5,6 +5,31 @@ import { readFileSync } from 'node:fs';
 
 export { freePort } from '@forms-api/internal/free-port';
 
+/**
+ * Starts `server` (a node:http or node:net server, not yet listening) on 127.0.0.1 at a port the
+ * system picks. Resolves with its origin URL, its port, and `close()`, which ends open connections
+ * (a kept-alive one would hold the server open) and resolves once it is closed.
+ */
+export async function listen(server) {
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** The pnpm release the repository pins: its package.json's `packageManager` (`pnpm@x.y.z`). */
 const PINNED_PNPM = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).packageManager;
 
