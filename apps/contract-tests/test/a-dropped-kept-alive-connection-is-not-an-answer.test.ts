@@ -4,7 +4,7 @@
 // once more on a new connection; a write is reported, since it may have reached the service, with
 // the cause the bare `fetch failed` hid.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@forms-api/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient, ExchangeRecorder } from '../src/targets/http-client.js';
 
@@ -28,8 +28,7 @@ describe('a kept-alive connection the tenant drops before answering', () => {
       req.resume();
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ url: baseUrl } = await listen(server));
   });
 
   beforeEach(() => {

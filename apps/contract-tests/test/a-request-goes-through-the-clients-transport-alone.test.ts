@@ -2,8 +2,8 @@
 // toolkit's client, and the client's retries never send a status again: a check sees the first
 // answer. The recorder under the client only records what went on the wire.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequestPacer, isFormsApiError, type Clock } from '@forms-api/client';
+import { listen } from '@forms-api/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient, ExchangeRecorder } from '../src/targets/http-client.js';
 import { MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from '../src/targets/limits.js';
@@ -23,8 +23,8 @@ async function tenant(handle: (req: IncomingMessage, res: ServerResponse) => voi
     req.resume();
     handle(req, res);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  const { url } = await listen(server);
+  return { baseUrl: url, received };
 }
 
 const getForm = { params: { path: { form: 1 } } };

@@ -3,7 +3,7 @@
 // CI). Now a redirect off the tenant's origin is followed only to public https; here every one
 // points at a private listener, which must receive no request at all.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@forms-api/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgainst, startHostileTenant, type CliRun, type HostileTenant } from './hostile-tenant.js';
 
@@ -20,8 +20,7 @@ describe('a tenant redirecting the file download off its own host', () => {
       seen.push(`${req.method} ${req.url}`);
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('{"AccessKeyId":"AKIA…"}');
     });
-    await new Promise<void>((resolve) => bystander.listen(0, '127.0.0.1', resolve));
-    const port = (bystander.address() as AddressInfo).port;
+    const { port } = await listen(bystander);
     // Each form of "elsewhere" a tenant could choose: plain http, https on a private address, a name
     // that resolves to loopback, an IPv6 loopback.
     const locations: Record<string, string> = {

@@ -3,9 +3,9 @@
 // prints and writes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen } from '@forms-api/test-support';
 import { runCli } from '../src/run-cli.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -21,15 +21,8 @@ export async function startHostileTenant(handler: Handler): Promise<HostileTenan
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => handler(req, res, Buffer.concat(chunks).toString('utf8')));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listen(server);
+  return { baseUrl: url, close };
 }
 
 export interface CliRun {

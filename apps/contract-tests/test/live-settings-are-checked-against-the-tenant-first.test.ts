@@ -5,11 +5,11 @@
 // printed (issue 30, item 2). FORMS_API_SUBMISSION_ID must name a completed submission of the form:
 // the suite sends its answers back whole, which the service refuses for a partial one.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
+import { listen } from '@forms-api/test-support';
 import { freePort } from '../src/targets/process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantEnv } from './sandbox-tenant.js';
@@ -72,15 +72,14 @@ describe('the live settings are checked against the tenant before the run', () =
 
   it('a base URL of a web site, not the API: says to use the API base URL', async () => {
     const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'));
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const { url, close } = await listen(site);
     try {
-      const result = await run({ FORMS_API_BASE_URL: `http://127.0.0.1:${(site.address() as AddressInfo).port}` });
+      const result = await run({ FORMS_API_BASE_URL: url });
       expectStoppedBeforeAnyTarget(result, sandbox.tokens.all);
       expect(result.output).toContain('does not answer as the forms API');
       expect(result.output).toContain('200 text/html');
     } finally {
-      site.closeAllConnections();
-      await new Promise((resolve) => site.close(resolve));
+      await close();
     }
   });
 

@@ -3,10 +3,10 @@
 // configured form's fields, no integration), answered once and deleted at the end, interrupted or
 // not. The configured form's receiver gets nothing and its submissions are as they were.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen } from '@forms-api/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/cli-args.js';
 import { isContractTestsError } from '../src/errors.js';
@@ -32,8 +32,8 @@ async function startReceiver(): Promise<{ url: string; deliveries: string[] }> {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/production`, deliveries };
+  const { url } = await listen(receiver);
+  return { url: `${url}/production`, deliveries };
 }
 
 async function api(sandbox: StartedSandbox, method: string, path: string, body?: unknown): Promise<any> {

@@ -1,12 +1,12 @@
 // The webhook receiver: one per target, on a free port unless the settings ask for one, each
 // webhook a check sets up on a path of its own; an asked-for port another process holds stops the
 // run at once with a message naming the setting (issue 30, item 3).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
+import { listen, type Listening } from '@forms-api/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/run-cli.js';
 import { liveTarget } from '../src/targets/live.js';
@@ -54,17 +54,13 @@ async function run(overrides: Record<string, string>, args: string[]) {
   }
 }
 
-const listening = async (): Promise<Server> => {
-  const server = createServer((_req, res) => res.end());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-};
+const listening = (): Promise<Listening> => listen(createServer((_req, res) => res.end()));
 
 describe('the webhook receiver', () => {
   it('an asked-for port another process holds stops the run before anything, naming the setting (exit 2)', async () => {
     const other = await listening();
     try {
-      const port = (other.address() as AddressInfo).port;
+      const { port } = other;
       const result = await run(
         {
           FORMS_API_WEBHOOK_RECEIVER_PORT: String(port),
@@ -79,8 +75,7 @@ describe('the webhook receiver', () => {
       expect(result.output).not.toContain('EADDRINUSE');
       expect(result.report.results).toEqual([]);
     } finally {
-      other.closeAllConnections();
-      await new Promise((resolve) => other.close(resolve));
+      await other.close();
     }
   });
 

@@ -6,12 +6,12 @@
 // changed command is always run.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '@forms-api/local-registry';
 import { freePort, startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
+import { listen } from '@forms-api/test-support';
 import { documentedCommands } from '../src/commands.js';
 import { REPO_ROOT, SAMPLES_DIR } from '../src/documents.js';
 import { readerShell, type ReaderShell } from './support/reader-shell.js';
@@ -446,7 +446,7 @@ beforeAll(async () => {
         ),
       );
   });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  const { url: receiverBase } = await listen(receiver);
   const scratch = join(checkout.scratch, 'reader-project');
   mkdirSync(scratch, { recursive: true });
   writeFileSync(
@@ -464,7 +464,7 @@ beforeAll(async () => {
     sandbox,
     submissionId,
     redis,
-    receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
+    receiverUrl: `${receiverBase}/webhooks/forms`,
     scratch,
   };
   // The local registry packs the checkout's packages before any command can rebuild them.

@@ -3,7 +3,6 @@
 // the documented status, and the API reference's samples print bodies the spec accepts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,7 @@ import { startSandbox, type SandboxHandle } from '@forms-api/sandbox';
 import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
 import { OPERATIONS, type OperationId } from '@forms-api/types';
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { sampleFiles } from '../src/check-samples.js';
 import { signedDelivery } from './support/delivery.js';
 import { listening, runToEnd, runTsx, SAMPLES, start } from './support/sample-runner.js';
@@ -110,13 +109,13 @@ beforeAll(async () => {
     startRedisServer(),
   ]);
   receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { url: receiverBase } = await listen(receiver);
   env = {
     FORMS_API_BASE_URL: sandbox.baseUrl,
     FORMS_API_TOKEN: sandbox.tokens.all,
     FORMS_WEBHOOK_SECRET: SECRET,
     REDIS_URL: redis.url,
-    RECEIVER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/forms`,
+    RECEIVER_URL: `${receiverBase}/webhooks/forms`,
     ...(await tenantFacts()),
   };
 });

@@ -5,7 +5,8 @@
 // The service opens a connection for each delivery (a new Laravel HTTP client per call,
 // api/app/Integrations/Handlers/WebhookIntegration.php:140-145), so the sandbox does too.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listen } from '@forms-api/test-support';
 import { afterEach, expect, it } from 'vitest';
 import type { SandboxHandle } from '../src/index.js';
 import { call, fieldIds, sandbox } from './support.js';
@@ -31,11 +32,11 @@ async function receiverThatClosesIdleConnections() {
     });
   });
   server.on('connection', (socket: Socket) => connections.add(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { url, close } = await listen(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `${url}/hook`,
     counts: () => ({ received, connections: connections.size }),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close,
   };
 }
 

@@ -2,7 +2,7 @@
 // can send, and the bound the sandbox keeps. Each block failed before its fix. Times and memory are
 // bounded: huge bodies are streamed, never held, and every wait has a limit.
 import { request, createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@forms-api/test-support';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkWebhookUrl, isPublicAddress } from '../src/dispatch/webhook-url.js';
@@ -244,10 +244,10 @@ describe('11. request and receiver bodies are bounded', () => {
       };
       pump();
     });
-    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const listening = await listen(endless);
     try {
       sb = await sandbox({ webhookTimeoutMs: 10_000 });
-      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`;
+      const url = `${listening.url}/hook`;
       const created = await call(sb.baseUrl, 'POST', '/open/forms/11/integrations', {
         token: sb.tokens.all,
         body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url } },
@@ -270,8 +270,7 @@ describe('11. request and receiver bodies are bounded', () => {
       expect(growth).toBeLessThan(64 * MiB);
     } finally {
       streaming?.destroy();
-      endless.closeAllConnections();
-      await new Promise((resolve) => endless.close(resolve));
+      await listening.close();
     }
   }, 30_000);
 });

@@ -4,9 +4,10 @@
 // (issue 21 item 3: loadSeed returned a Result while startSandbox threw; kinds were kebab-case;
 // a taken port rejected with a bare Node error).
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen } from '@forms-api/test-support';
 import { afterAll, expect, test, vi } from 'vitest';
 import { defaultSeed, isSandboxError, loadSeed, SandboxError, startSandbox } from '../src/index.js';
 
@@ -86,9 +87,7 @@ test('startSandbox rejects a bad seed, behaviour or port with the same error, be
 });
 
 test('a taken port rejects with listen_failed, saying what to do, and leaves nothing open', async () => {
-  const holder = createServer();
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-  const { port } = holder.address() as AddressInfo;
+  const { port, close } = await listen(createServer());
   try {
     const before = process.getActiveResourcesInfo().length;
     const refused = await startSandbox({ port, rateLimit: false }).then(
@@ -104,7 +103,7 @@ test('a taken port rejects with listen_failed, saying what to do, and leaves not
     expect((refused as Error).cause).toMatchObject({ code: 'EADDRINUSE' });
     expect(await resourcesSettleTo(before)).toBeLessThanOrEqual(before);
   } finally {
-    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    await close();
   }
 });
 

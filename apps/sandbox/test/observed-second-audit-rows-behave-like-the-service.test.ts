@@ -4,6 +4,7 @@
 // User-Agent, deliveries queued after the answer, the receiver's whole answer kept (jsonb order),
 // events gone after 14 days, ids parsed like the service, the signed file route rate-limited,
 // `logic: {}` given back as `[]`.
+import { listen } from '@forms-api/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle, SandboxOptions } from '../src/index.js';
 import { call, fieldIds, rawRequest, receiver, sandbox } from './support.js';
@@ -184,9 +185,9 @@ describe('rows 7, 8 and 9: the delivery', () => {
     const { createServer } = await import('node:http');
     const answer = JSON.stringify({ zeta: 1, a: { yy: 1, b: 2 }, padding: 'x'.repeat(5000) });
     const server = createServer((_req, res) => res.writeHead(422, { 'content-type': 'application/json' }).end(answer));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const listening = await listen(server);
     running.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const url = `${listening.url}/hook`;
     const { observed } = await pair();
     const created = await call(observed.baseUrl, 'POST', '/open/forms/11/integrations', {
       token: observed.tokens.all,

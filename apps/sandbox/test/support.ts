@@ -1,9 +1,9 @@
 // Test support: start sandboxes and receivers on 127.0.0.1 (ports chosen at run time), call the
 // API, and validate every JSON answer against the bundled spec.
 import { createServer, request, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { createSpecValidator, formatErrors } from '@forms-api/spec/validator';
+import { listen } from '@forms-api/test-support';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../src/index.js';
 
 const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
@@ -82,17 +82,14 @@ export async function receiver(respond: number | 'hang' = 200) {
       else res.writeHead(respond, { 'content-type': 'text/plain' }).end(respond >= 400 ? 'receiver refused' : 'ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `${url}/hook`,
     deliveries,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of pending) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const res of pending) res.destroy();
+      return close();
+    },
   };
 }
 

@@ -3,14 +3,13 @@
 // as `success` is processed by the inbox worker exactly once, and those it recorded as `failed`
 // (the receiver answered 503 while Redis was down) are not processed at all.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInbox, createInboxWorker, type Inbox, type InboxWorker } from '@forms-api/webhook-inbox';
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
 import type { SandboxHandle } from '../src/index.js';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { call, sandbox } from './support.js';
 
 const SECRET = 'whsec_sandbox_inbox_secret';
@@ -19,6 +18,8 @@ let redis: RedisServer | undefined;
 let inbox: Inbox | undefined;
 let worker: InboxWorker | undefined;
 let receiver: Server | undefined;
+/** `http://127.0.0.1:<port>`: the receiver's server. */
+let receiverBase = '';
 let sb: SandboxHandle | undefined;
 const processed: number[] = [];
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
     handler: (d) => void processed.push(d.payload!.submission_id),
   });
   receiver = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  ({ url: receiverBase } = await listen(receiver));
   await until('the inbox healthy', async () => (await inbox!.health()).ok, WAIT);
   sb = await sandbox();
 });
@@ -74,7 +75,7 @@ async function queueEmpty(): Promise<boolean> {
 describe('the sandbox and the webhook inbox', () => {
   it('processes every delivery the sandbox recorded as success exactly once, and none it recorded as failed', async () => {
     const s = sb!;
-    const url = `http://127.0.0.1:${(receiver!.address() as AddressInfo).port}/webhooks/forms`;
+    const url = `${receiverBase}/webhooks/forms`;
     const created = await call(s.baseUrl, 'POST', '/open/forms/11/integrations', {
       token: s.tokens.all,
       body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url, webhook_secret: SECRET } },

@@ -4,7 +4,6 @@
 // exactly once (the handler's own record, by submission key), the reconciler recovers exactly the
 // ones whose webhook failed, and the ones whose webhook arrived while it walked run once, as webhooks.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormsClient } from '@forms-api/client';
 import {
@@ -19,7 +18,7 @@ import {
 import { runInboxCli } from '@forms-api/webhook-inbox/cli';
 import { closeHttpServer, inboxMiddleware } from '@forms-api/webhook-inbox/express';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import type { SandboxHandle } from '../src/index.js';
 import { call, sandbox } from './support.js';
 
@@ -33,6 +32,8 @@ let inbox: Inbox | undefined;
 let worker: InboxWorker | undefined;
 let reconciler: Reconciler | undefined;
 let receiver: Server | undefined;
+/** `http://127.0.0.1:<port>`: the receiver's server. */
+let receiverBase = '';
 let sb: SandboxHandle | undefined;
 let receiverDown = false;
 const runs = new Map<string, Array<Pick<InboxDelivery, 'origin' | 'firstOfSubmission'> & { name: unknown }>>();
@@ -60,7 +61,7 @@ beforeAll(async () => {
   const middleware = inboxMiddleware(inbox);
   // Down: answers 503 before reading anything, as a load balancer with no healthy receiver does.
   receiver = createServer((req, res) => (receiverDown ? void res.writeHead(503).end() : middleware(req, res)));
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  ({ url: receiverBase } = await listen(receiver));
   sb = await sandbox({ behaviour: 'observed', rateLimit: { limit: 100, windowMs: RATE_WINDOW_MS }, trustedProxies: 1 });
 });
 
@@ -79,7 +80,7 @@ const WAIT = { timeoutMs: 60_000 };
 describe('the reconciler beside the webhook inbox, against the observed sandbox', () => {
   it('runs every submission once, recovering exactly those whose webhook failed', async () => {
     const s = sb!;
-    const url = `http://127.0.0.1:${(receiver!.address() as AddressInfo).port}/webhooks/forms`;
+    const url = `${receiverBase}/webhooks/forms`;
     const created = await call(s.baseUrl, 'POST', `/open/forms/${FORM}/integrations`, {
       token: s.tokens.all,
       body: { integration_id: 'webhook', status: 'active', data: { webhook_url: url, webhook_secret: SECRET } },

@@ -2,12 +2,11 @@
 // before the inbox can verify it. The service must get a JSON 500 that names the fix (it stores
 // the answer in its event log), never Express's HTML page with a stack trace and file paths, and
 // the developer is told the fix on the log once, not once per delivery.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { inboxMiddleware } from '../src/adapters/node.js';
 import { createInbox, type Inbox } from '../src/index.js';
 import { SECRET, signedDelivery } from './support/deliveries.js';
@@ -30,9 +29,8 @@ beforeAll(async () => {
   const app = express();
   app.use(express.json());
   app.post('/webhooks/forms', inboxMiddleware(inbox));
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/forms`;
+  server = createServer(app);
+  url = `${(await listen(server)).url}/webhooks/forms`;
 });
 
 afterAll(async () => {

@@ -2,14 +2,15 @@
 // queued (a copy of it gets the same job id); rejections keep webhook-verify's policy (401, 400,
 // 413, 415) and send not one command to Redis (watched with MONITOR).
 import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { Queue } from 'bullmq';
 import express from 'express';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { inboxHandler, inboxHealthHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxHealthMiddleware, inboxMiddleware } from '../src/adapters/node.js';
@@ -36,9 +37,8 @@ beforeAll(async () => {
   app.post('/webhooks/forms', inboxMiddleware(inbox));
   app.post('/raw/webhooks/forms', express.raw({ type: 'application/json', limit: '1mb' }), inboxMiddleware(inbox));
   app.get('/healthz', inboxHealthMiddleware(inbox));
-  const expressServer = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => expressServer.once('listening', resolve));
-  const expressBase = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
+  const expressServer = createServer(app);
+  const { url: expressBase } = await listen(expressServer);
   servers.push({
     name: 'express',
     url: `${expressBase}/webhooks/forms`,
@@ -58,19 +58,14 @@ beforeAll(async () => {
 
   const handler = inboxHandler(inbox);
   const healthHandler = inboxHealthHandler(inbox);
-  const fetchServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const server = serve(
-      {
-        fetch: (request) => (new URL(request.url).pathname === '/healthz' ? healthHandler(request) : handler(request)),
-        port: 0,
-        hostname: '127.0.0.1',
-      },
-      () => resolve(server),
-    );
+  const fetchServer = createAdaptorServer({
+    fetch: (request) => (new URL(request.url).pathname === '/healthz' ? healthHandler(request) : handler(request)),
+    hostname: '127.0.0.1',
   });
+  const { url: fetchBase } = await listen(fetchServer);
   servers.push({
     name: 'fetch',
-    url: `http://127.0.0.1:${(fetchServer.address() as AddressInfo).port}/webhooks/forms`,
+    url: `${fetchBase}/webhooks/forms`,
     close: () => new Promise((r) => fetchServer.close(r)),
   });
 });

@@ -2,8 +2,7 @@
 // one trace, receive → verify → enqueue (→ BullMQ's add) in the receiver, then BullMQ's process span
 // in the worker, continuing that trace from the context stored with the job, → handle; every
 // retry joins the same trace. On each receiver adapter, over real HTTP and a real Redis.
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '@forms-api/webhook-verify';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
 import { createServer } from 'node:http';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { inboxHandler } from '../src/adapters/fetch.js';
 import { webhookInbox } from '../src/adapters/fastify.js';
 import { inboxMiddleware } from '../src/adapters/node.js';
@@ -47,8 +46,7 @@ beforeAll(async () => {
   await until('the inbox to connect', async () => (await inbox.health()).ok);
 
   const node = createServer(inboxMiddleware(inbox));
-  await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
-  receivers.node = `http://127.0.0.1:${(node.address() as AddressInfo).port}/webhooks/forms`;
+  receivers.node = `${(await listen(node)).url}/webhooks/forms`;
   closers.push(() => new Promise((resolve) => node.close(resolve)));
 
   const fastify = Fastify();
@@ -57,10 +55,8 @@ beforeAll(async () => {
   closers.push(() => fastify.close());
 
   const handler = inboxHandler(inbox);
-  const fetchServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const server = serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
-  });
-  receivers.fetch = `http://127.0.0.1:${(fetchServer.address() as AddressInfo).port}/webhooks/forms`;
+  const fetchServer = createAdaptorServer({ fetch: handler, hostname: '127.0.0.1' });
+  receivers.fetch = `${(await listen(fetchServer)).url}/webhooks/forms`;
   closers.push(() => new Promise((resolve) => fetchServer.close(resolve)));
 });
 

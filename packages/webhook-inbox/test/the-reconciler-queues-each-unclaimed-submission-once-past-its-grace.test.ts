@@ -4,10 +4,9 @@
 // watermark less the lookback, and a webhook arriving after the reconciler took its submission
 // still runs, as not the first of it.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormsClient } from '@forms-api/client';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { createReconciler, inboxMetrics, type InboxDelivery, type Reconciler } from '../src/index.js';
 import { storeReconciled } from '../src/delivery.js';
 import { deliveryBody, postDelivery, SECRET } from './support/deliveries.js';
@@ -32,6 +31,8 @@ const removedFieldAnswers = new Set<number>();
 /** Called on every list request, before it is answered: a submission arriving mid-walk. */
 let onListRequest: (() => void) | undefined;
 let api: Server;
+/** `http://127.0.0.1:<port>`: the form's list served by `api`. */
+let apiUrl: string;
 let world: InboxWorld;
 const runs: InboxDelivery[] = [];
 const reconcilers: Reconciler[] = [];
@@ -92,7 +93,7 @@ beforeAll(async () => {
       }),
     );
   });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  ({ url: apiUrl } = await listen(api));
   world = await startInboxWorld({ queue: 'reconcile-unit', worker: { handler: (d) => void runs.push(d) } });
 });
 
@@ -115,7 +116,7 @@ async function reconciler(
     connection: world.redis.url,
     queue: 'reconcile-unit',
     client: createFormsClient({
-      baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      baseUrl: apiUrl,
       token: 'test-token-0123456789',
     }),
     forms: [],
@@ -251,7 +252,6 @@ describe('the reconciler', () => {
 
   it('runs from the command line: a dry run lists, a run queues, stats tells where each form stands', async () => {
     add(400, 3 * 60_000);
-    const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
     process.env.FORMS_API_TOKEN = 'test-token-0123456789';
     try {
       const dry = await world.cli('reconcile', '--form', '11', '--since', '10m', '--dry-run', '--base-url', apiUrl);

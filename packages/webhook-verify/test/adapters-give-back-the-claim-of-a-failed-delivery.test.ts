@@ -4,6 +4,7 @@
 // (the service never retries and records any non-2xx as an error event), or refused 409 with
 // `onDuplicate: 'reject'` (issue 22 bug 7).
 import express from 'express';
+import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { until } from '@forms-api/test-support';
@@ -42,7 +43,7 @@ const receivers: Record<
       (_error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
         void res.status(500).end(),
     );
-    return listen(app.listen(0, '127.0.0.1'));
+    return listen(createServer(app));
   },
   'fastify (handler rejects)': async (replayStore, b, onDuplicate) => {
     const app = Fastify();

@@ -2,9 +2,10 @@
 // answers rejections with the shared status policy. (A body a JSON parser consumed first:
 // express-json-first-is-answered-json-500-and-the-fix-told-once.test.ts.)
 import express from 'express';
+import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookListener, webhookMiddleware } from '../src/adapters/node.js';
@@ -29,7 +30,7 @@ const targets: Record<string, () => Promise<Target>> = {
     app.post('/', webhookMiddleware({ secret: SECRET }), (req, res) =>
       res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)),
     );
-    return listen(app.listen(0, '127.0.0.1'));
+    return listen(createServer(app));
   },
   'express.raw() then the middleware': async () => {
     const app = express();
@@ -39,7 +40,7 @@ const targets: Record<string, () => Promise<Target>> = {
       webhookMiddleware({ secret: SECRET }),
       (req, res) => res.json(accepted((req as unknown as { webhook: { submission_id: number } }).webhook)),
     );
-    return listen(app.listen(0, '127.0.0.1'));
+    return listen(createServer(app));
   },
   fastify: async () => {
     const app = Fastify();
@@ -62,11 +63,7 @@ async function honoTarget(webhookHandler: typeof fetchNode.webhookHandler): Prom
   const app = new Hono();
   const handler = webhookHandler({ secret: SECRET }, (payload) => Response.json(accepted(payload)));
   app.post('/', (c) => handler(c.req.raw));
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return listen(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }));
 }
 
 describe.each(Object.keys(targets))('%s', (name) => {

@@ -4,6 +4,7 @@
 // refusals start, then a summary a minute, never the secret, the signature or the body), and a
 // mismatch names the cause the adapter can know: who read the body.
 import express from 'express';
+import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { webhookMiddleware } from '../src/adapters/express.js';
@@ -28,7 +29,7 @@ const adapters: Record<string, Start> = {
       '/',
       webhookMiddleware(options, (_req, res) => res.sendStatus(204)),
     );
-    return listen(app.listen(0, '127.0.0.1'));
+    return listen(createServer(app));
   },
   'node:http listener': (options) =>
     listenOn(createWebhookListener(options, (_p, _req, res) => void res.writeHead(204).end())),
@@ -148,7 +149,7 @@ describe('a body parser before the verifier', () => {
         res.sendStatus(204),
       ),
     );
-    const target = await listen(app.listen(0, '127.0.0.1'));
+    const target = await listen(createServer(app));
     try {
       const response = await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE });
       expect(response.status).toBe(401);

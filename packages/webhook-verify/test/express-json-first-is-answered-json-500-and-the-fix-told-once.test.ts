@@ -3,6 +3,7 @@
 // server's file paths, which the service keeps in its event log. The middleware now answers 500
 // `{ error: 'invalid_body', message }` itself, and tells the developer the fix once on stderr.
 import express from 'express';
+import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { webhookMiddleware } from '../src/adapters/express.js';
 import type { Rejection } from '../src/core/policy.js';
@@ -23,7 +24,7 @@ describe('express with express.json() mounted before the webhook route, and Expr
         res.sendStatus(204);
       }),
     );
-    target = await listen(app.listen(0, '127.0.0.1'));
+    target = await listen(createServer(app));
   });
   afterAll(() => target.close());
   afterEach(() => vi.restoreAllMocks());
@@ -69,7 +70,7 @@ describe('the same mistake with onRejected', () => {
         (_req, res) => res.sendStatus(204),
       ),
     );
-    const target = await listen(app.listen(0, '127.0.0.1'));
+    const target = await listen(createServer(app));
     try {
       for (let i = 0; i < 2; i++)
         expect((await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE })).status).toBe(500);

@@ -3,6 +3,7 @@
 // plugin's scope each get a clear answer (or just work).
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe('express.text({ type: "application/json" }) in front of the middleware'
         res.json({ title: req.webhook.form_title, raw: req.rawBody.length });
       }),
     );
-    const target = await listen(app.listen(0, '127.0.0.1'));
+    const target = await listen(createServer(app));
     try {
       const response = await post(target.url, BODY, { 'x-webhook-signature': SIGNATURE });
       expect(response.status).toBe(200);

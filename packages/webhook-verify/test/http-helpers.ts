@@ -1,21 +1,14 @@
 // Test helpers: start servers on 127.0.0.1 with a port chosen at run time, and send raw requests.
-import { createServer, request, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request, type RequestListener } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { listen } from '@forms-api/test-support';
+
+export { listen };
 
 const vectors = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8'));
 export const SECRET: string = vectors.defaultSecret;
 export const BODY: string = vectors.valid[0].body.utf8;
 export const SIGNATURE: string = vectors.valid[0].signature;
-
-export async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
-  };
-}
 
 export const listenOn = (listener: RequestListener) => listen(createServer(listener));
 

@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as api from '../src/node.js';
 import { SECRET, SIGNATURE } from './http-helpers.js';
@@ -127,8 +127,7 @@ describe('the limits are configurable and checked', () => {
         (_p, _r, res) => void res.writeHead(204).end(),
       ),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
+    const { port } = await listen(server);
     const send = (bytes: number) => {
       const socket = connect(port, '127.0.0.1');
       const seen = { response: '', closed: false };

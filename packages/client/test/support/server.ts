@@ -1,7 +1,7 @@
 // A real HTTP server on 127.0.0.1, port chosen by the OS, that records what it receives. Each
 // test creates its own and closes it.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@forms-api/test-support';
 
 export interface SeenRequest {
   method: string;
@@ -36,17 +36,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listen(server);
+  return { url, requests, close };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

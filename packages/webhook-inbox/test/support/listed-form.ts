@@ -2,8 +2,8 @@
 // them (newest first, page numbers, `meta.total`), with a hook run before each list page is
 // answered (submissions arriving or deleted mid-walk), and a reconciler made against it.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createFormsClient } from '@forms-api/client';
+import { listen } from '@forms-api/test-support';
 import { createReconciler, type Reconciler, type ReconcilerOptions } from '../../src/index.js';
 
 export const NAME_FIELD = 'f1a2b3c4-0000-4000-8000-000000000001';
@@ -73,8 +73,7 @@ export async function serveListedForm(form: number): Promise<ListedForm> {
       );
     })().catch(() => res.writeHead(500).end('{}'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url } = await listen(server);
   const listed: ListedForm = {
     form,
     url,

@@ -2,7 +2,7 @@
 // moves to the new primary after a failover: connections opened after `target = port` go there,
 // while those already open stay with the old server, as they would in production.
 import { createServer, connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@forms-api/test-support';
 
 export interface TcpSwitch {
   readonly port: number;
@@ -28,9 +28,9 @@ export async function startTcpSwitch(target: number): Promise<TcpSwitch> {
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = await listen(server);
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     get target() {
       return state.target;
     },

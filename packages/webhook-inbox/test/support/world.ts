@@ -2,11 +2,10 @@
 // on a port chosen at run time, its workers, a BullMQ queue and a raw client to inspect it, and the
 // CLI pointed at it; ready when returned (the inbox has connected), closed in reverse by `close()`.
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from '@forms-api/redis-server';
-import { until } from '@forms-api/test-support';
+import { listen, until } from '@forms-api/test-support';
 import { inboxMiddleware } from '../../src/adapters/node.js';
 import { runInboxCli } from '../../src/cli.js';
 import {
@@ -92,8 +91,7 @@ export async function startInboxWorld(options: InboxWorldOptions): Promise<Inbox
     const receive = inboxMiddleware(inbox);
     const listening = createServer(options.serve ? options.serve(receive) : receive);
     server = listening;
-    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    const { url: base } = await listen(listening);
     const ready = inbox;
     await until('the inbox to connect', async () => (await ready.health()).ok);
     return {
