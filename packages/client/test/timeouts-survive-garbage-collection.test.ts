@@ -37,17 +37,23 @@ it.runIf(gc)('a timeout fires while headers, or the body, are late, whatever the
 // A fetch of the caller's is handed a Request built from the attempt's (request, init): nothing
 // held it while a pass-through fetch waited, a GC took it, and the call never ended (found in the
 // contract suite's CI run, 2026-11-30; a hang on Node 20 and 24 before the client held it).
-it.runIf(gc)("a timeout fires through a fetch of the caller's, whatever the GC does", async () => {
+// Both shapes: the Request passed on, and passed with an init of the caller's (the contract
+// suite's recording fetch adds headers and `redirect: 'manual'` so).
+it.runIf(gc).each([
+  ['passes the Request on', (request: Request) => globalThis.fetch(request)],
+  [
+    'passes it with an init of its own',
+    (request: Request) =>
+      globalThis.fetch(request, {
+        headers: { ...Object.fromEntries(request.headers), 'x-extra': '1' },
+        redirect: 'manual',
+      }),
+  ],
+])("a timeout fires through a fetch of the caller's that %s, whatever the GC does", async (_, fetch) => {
   server = await startServer(() => {
     // Never answers: only the client's 100 ms timer can end the call.
   });
-  const client = createFormsClient({
-    baseUrl: server.url,
-    token: TOKEN,
-    timeoutMs: 100,
-    retry: false,
-    fetch: (request) => globalThis.fetch(request),
-  });
+  const client = createFormsClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 100, retry: false, fetch });
   const collector = setInterval(() => gc!(), 5);
   try {
     for (let i = 0; i < 5; i++) await expect(client.forms.get('head')).rejects.toMatchObject({ kind: 'timeout' });
