@@ -18,6 +18,7 @@ import {
 import { createHttpClient, ExchangeRecorder, type RawClient } from './targets/http-client.js';
 import {
   CheckFailed,
+  sentToken,
   SkipCheck,
   type ErrorObject,
   type Exchange,
@@ -222,10 +223,7 @@ export class CheckContext {
   /** The situation of an exchange, as the ledger's `when` reads it. */
   situationOf(exchange: Exchange | undefined, traits: readonly string[] = []): Situation {
     if (!exchange) return { query: {}, traits };
-    const authorization = Object.entries(exchange.requestHeaders).find(
-      ([name]) => name.toLowerCase() === 'authorization',
-    )?.[1];
-    const token = authorization?.replace(/^Bearer\s+/i, '');
+    const token = sentToken(exchange);
     let query: Record<string, string> = {};
     try {
       query = Object.fromEntries(new URL(exchange.url).searchParams);

@@ -24,6 +24,14 @@ export interface Exchange {
   readonly transportError?: string;
 }
 
+/** The token an exchange sent: its Authorization value without the scheme (undefined: none sent). */
+export function sentToken(exchange: Exchange): string | undefined {
+  const authorization = Object.entries(exchange.requestHeaders).find(
+    ([name]) => name.toLowerCase() === 'authorization',
+  )?.[1];
+  return authorization?.replace(/^Bearer\s+/i, '');
+}
+
 export type FailureKind =
   | 'status' // the status is not the expected one (or not documented)
   | 'content-type' // the media type is not the documented one
