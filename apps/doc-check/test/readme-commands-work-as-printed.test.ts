@@ -5,7 +5,7 @@
 // and are then stopped. A printed command this table does not know fails the test, so a new or
 // changed command is always run.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '@forms-api/local-registry';
@@ -415,7 +415,7 @@ let context: Context;
 let startedSandbox: SandboxHandle | undefined;
 let startedRedis: RedisServer | undefined;
 let checkout: ReaderShell | undefined;
-let receiver: Server | undefined;
+let closeReceiver: (() => Promise<void>) | undefined;
 const received: string[] = [];
 
 beforeAll(async () => {
@@ -434,7 +434,7 @@ beforeAll(async () => {
   if (!installLine) throw new Error('README.md no longer prints how to install pnpm');
   checkout.installPnpm(installLine.text);
   checkout.checkOut(CHECKOUT_SET_UP);
-  receiver = createServer((req, res) => {
+  const receiver = createServer((req, res) => {
     let body = '';
     req
       .on('data', (c) => (body += c))
@@ -446,7 +446,8 @@ beforeAll(async () => {
         ),
       );
   });
-  const { url: receiverBase } = await listen(receiver);
+  const { url: receiverBase, close } = await listen(receiver);
+  closeReceiver = close;
   const scratch = join(checkout.scratch, 'reader-project');
   mkdirSync(scratch, { recursive: true });
   writeFileSync(
@@ -496,7 +497,7 @@ afterAll(async () => {
     startedSandbox?.close(),
     startedRedis?.close(),
     registry?.then((r) => r.close()),
-    receiver && new Promise((r) => receiver!.close(r)),
+    closeReceiver?.(),
   ]);
   await checkout?.remove();
   // The reader's checkout holds an installed workspace: removing it takes a while on a busy machine.

@@ -2,9 +2,10 @@
 
 /**
  * How long the service asks to wait, read the same way by the client (its pacer, its retry
- * policy, an error's `retryAfterMs`) and by the contract suite's report of a 429: `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3), else
- * `X-RateLimit-Reset` (the Unix second the window ends: the service sends both on a 429).
- * Undefined when neither is there and readable; never negative.
+ * policy, an error's `retryAfterMs`) and by the contract suite's report of a 429:
+ * `Retry-After` (delta-seconds or an HTTP date, RFC 9110 §10.2.3), else `X-RateLimit-Reset`
+ * (the Unix second the window ends: the service sends both on a 429). Undefined when neither is
+ * there and readable; never negative.
  */
 export function askedWait(headers: Headers, now: number): number | undefined {
   const retryAfter = headers.get('retry-after')?.trim();
