@@ -3,7 +3,7 @@
 // class the issue names: wrong types, missing required members, values outside an enum, NUL and
 // control characters, very long strings, arrays for scalars, numbers as text.
 import { describe, expect, it } from 'vitest';
-import { forbiddenBodies } from '../src/explore/explore.js';
+import { forbiddenBodies } from '../src/explore/request-bodies.js';
 import { schemaArbitraries } from '../src/explore/schema-arbitrary.js';
 import { loadSpec } from '../src/spec.js';
 import { integrationBody } from '../src/suites/helpers.js';

@@ -6,7 +6,7 @@
 // that first drew it is replayed through the explorer, on the sandbox behaving like the service.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatedBodyOf } from '../src/explore/explore.js';
+import { generatedBodyOf } from '../src/explore/request-bodies.js';
 import { schemaArbitraries } from '../src/explore/schema-arbitrary.js';
 import { operationsOf } from '../src/operations.js';
 import { loadSpec } from '../src/spec.js';

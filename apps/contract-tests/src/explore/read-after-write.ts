@@ -8,16 +8,17 @@ import type { SpecOperation } from '@forms-api/spec/operations';
 import { resolved } from '@forms-api/spec/operations';
 import type { CheckContext } from '../check-context.js';
 import type { Exchange } from '../model.js';
-import type { SpecArtifacts } from '../spec.js';
 import type { Check } from '../suites/types.js';
 import { withTargetIds } from '../suites/common.js';
 import { answersToSendBack, findSubmission, formFields, stringField } from '../suites/helpers.js';
 import { requestExample } from '../operations.js';
 import { isCredentialHeader } from '@forms-api/internal/credentials';
+import { createdParameter, type Explorer } from './explorer.js';
+import { safeBody } from './request-bodies.js';
+import { pathParameters, request, targetIds } from './requests.js';
 
 type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const pathParameters = (op: SpecOperation) => op.parameters.filter((p) => p.in === 'path');
 
 /** Where a request member is read back in a resource: a member (`status`) or a key of a map member (`data`, the answers). */
 type Place = { readonly member: string; readonly key?: string };
@@ -277,47 +278,6 @@ function judgeWrite(
   }
 }
 
-/** What the explorer lends these checks: its runner of generated cases and its request helpers. */
-export interface ExploreTools {
-  readonly spec: SpecArtifacts;
-  /** The spec's operations, in its order. */
-  readonly operations: readonly SpecOperation[];
-  /** Each creation of a sequence (a POST whose links lead to a delete), with the kind of thing it makes. */
-  readonly creations: ReadonlyArray<{ readonly create: SpecOperation; readonly kind: string | undefined }>;
-  explore<T>(
-    ctx: CheckContext,
-    name: string,
-    arbitrary: fc.Arbitrary<T>,
-    run: (scratch: CheckContext, value: T) => Promise<void>,
-    requestsPerCase: number,
-    describe: (value: T) => string,
-    examples: T[],
-    /** The requests it may spend, off the top of the target's budget. */
-    share: number,
-  ): Promise<void>;
-  request(
-    ctx: CheckContext,
-    op: SpecOperation,
-    r: { path: Record<string, unknown>; body?: unknown },
-  ): Promise<Exchange>;
-  rowsOf(
-    ctx: CheckContext,
-    list: SpecOperation,
-    path: Record<string, unknown>,
-    until?: unknown,
-  ): Promise<{ rows: Array<Record<string, any>> | undefined; exchange: Exchange | undefined }>;
-  /** The bodies the explorer sends an operation where it expects success (generated, made safe). */
-  generatedBody(op: SpecOperation): fc.Arbitrary<unknown>;
-  /** Makes a body safe to send to `op` (an integration inactive, calling no real address). */
-  safe(op: SpecOperation, body: unknown): unknown;
-  /** Registers the deletion (through the spec's delete link) of what an accepted creation made. */
-  deleteCreated(ctx: CheckContext, op: SpecOperation, path: Record<string, unknown>, exchange: Exchange): void;
-  /** Registers a cleanup that sends an update's base body again. */
-  restoreAfterwards(ctx: CheckContext, op: SpecOperation, path: Record<string, unknown>, base: unknown): void;
-  /** Path values of the target, by what they identify. */
-  targetIds(ctx: CheckContext): Readonly<Record<string, unknown>>;
-}
-
 /** Path values of `op` by parameter name (the write's own), else by what each identifies. */
 function pathFor(op: SpecOperation, byName: Record<string, unknown>, byKind: Readonly<Record<string, unknown>>) {
   const path: Record<string, unknown> = {};
@@ -334,7 +294,7 @@ function pathFor(op: SpecOperation, byName: Record<string, unknown>, byKind: Rea
  * parameter), or the row with its id in the list.
  */
 async function readBack(
-  tools: ExploreTools,
+  explorer: Explorer,
   ctx: CheckContext,
   w: WriteUnderTest,
   writePath: Record<string, unknown>,
@@ -342,14 +302,14 @@ async function readBack(
 ): Promise<{ resource: unknown; exchange: Exchange | undefined }> {
   const last = pathParameters(w.read).at(-1);
   const byName = { ...writePath, ...(w.readIsList || !last ? {} : { [last.name]: id }) };
-  const path = pathFor(w.read, byName, tools.targetIds(ctx));
+  const path = pathFor(w.read, byName, targetIds(ctx.target));
   if (!path) return { resource: undefined, exchange: undefined };
   if (!w.readIsList) {
-    const exchange = await tools.request(ctx, w.read, { path });
+    const exchange = await request(ctx, w.read, { path });
     const body = ctx.expectResponse(exchange, { operationId: w.read.operationId, status: 200 });
     return { resource: exchange.status === 200 ? body : undefined, exchange };
   }
-  const { rows, exchange } = await tools.rowsOf(ctx, w.read, path, id);
+  const { rows, exchange } = await explorer.rowsOf(ctx, w.read, path, id);
   return { resource: rows?.find((row) => row?.id === id), exchange };
 }
 
@@ -366,19 +326,19 @@ function projection(bundle: Json, w: WriteUnderTest, resource: unknown): Json | 
 
 /** Sends a write and judges it against the read-back; the resource as read, or undefined when there is nothing to go on. */
 async function writeAndReadBack(
-  tools: ExploreTools,
+  explorer: Explorer,
   scratch: CheckContext,
   w: WriteUnderTest,
   r: { path: Record<string, unknown>; body: unknown; id?: unknown; before?: unknown },
 ): Promise<{ resource: unknown; id: unknown } | undefined> {
   const { write } = w;
-  const exchange = await tools.request(scratch, write, { path: r.path, body: r.body });
+  const exchange = await request(scratch, write, { path: r.path, body: r.body });
   const answered = scratch.expectResponse(exchange, { operationId: write.operationId, status: 200 });
   if (exchange.status !== 200 || answered === undefined) return undefined;
-  if (write.method === 'POST') tools.deleteCreated(scratch, write, r.path, exchange);
+  if (write.method === 'POST') explorer.deleteCreated(scratch, write, r.path, exchange);
   const resource = w.answerAt === '' ? answered : (answered as Json | null)?.[w.answerAt];
   const id = r.id ?? (resource as Json | undefined)?.id;
-  const read = await readBack(tools, scratch, w, r.path, id);
+  const read = await readBack(explorer, scratch, w, r.path, id);
   if (!read.exchange) return undefined;
   if (read.resource === undefined) {
     scratch.observe(
@@ -389,7 +349,7 @@ async function writeAndReadBack(
     );
     return undefined;
   }
-  judgeWrite(scratch, tools.spec.bundle as Json, w, {
+  judgeWrite(scratch, explorer.spec.bundle as Json, w, {
     body: r.body,
     answered,
     readBack: read.resource,
@@ -416,15 +376,20 @@ const LONG_TEXT = 'A long answer that a narrow column would cut short. '.repeat(
  * changed), and each other update of a thing the target names (the submission under test, sent
  * back whole with one text answer changed, then restored).
  */
-export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { readonly fixedShare: number }> {
-  const bundle = tools.spec.bundle as Json;
-  const units = writesUnderTest(bundle, tools.operations);
+export function readAfterWriteChecks(explorer: Explorer): Array<Check & { readonly fixedShare: number }> {
+  const { spec, operations, operationOf, sequences, generatedBody, explore, restoreAfterwards } = explorer;
+  const bundle = spec.bundle as Json;
+  const units = writesUnderTest(bundle, operations);
   const unitOf = (op: SpecOperation | undefined) => units.find((u) => u.write === op);
-  const byId = (id: string) => tools.operations.find((o) => o.operationId === id);
+  const byId = (id: string) => operations.find((o) => o.operationId === id);
   const checks: Array<Check & { readonly fixedShare: number }> = [];
   const linkedUpdates = new Set<SpecOperation>();
 
-  for (const { create, kind } of tools.creations) {
+  for (const { create, deleteLink } of sequences) {
+    // The kind of thing it makes: what its delete link's created id identifies.
+    const kind = pathParameters(operationOf(deleteLink.operationId)).find(
+      (p) => p.name === createdParameter(deleteLink),
+    )?.identifies;
     const created = unitOf(create);
     if (!created) continue;
     const link = create.links.find((l) => {
@@ -436,8 +401,8 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
     // Which member the update changes: none (what was read, put back), one, or all (a whole new body).
     const members = updated ? ['', ...updated.inRead.named.keys(), '*'] : ['*'];
     const cases = fc.record({
-      made: tools.generatedBody(create),
-      change: updated ? tools.generatedBody(updated.write) : fc.constant(undefined),
+      made: generatedBody(create),
+      change: updated ? generatedBody(updated.write) : fc.constant(undefined),
       member: fc.constantFrom(...members),
     });
     const example = requestExample(bundle, create);
@@ -452,7 +417,7 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
       ...(kind === 'workspace' ? { destructive: true } : {}),
       fixedShare: shareOf(perCase),
       run: async (ctx) => {
-        const ids = tools.targetIds(ctx);
+        const ids = targetIds(ctx.target);
         const createPath = pathFor(create, {}, ids);
         if (!createPath)
           return ctx.skip(
@@ -460,13 +425,13 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
               .map((p) => p.identifies)
               .join(', ')} id`,
           );
-        await tools.explore(
+        await explore(
           ctx,
           `${create.operationId} read after write`,
           cases,
           async (scratch, { made, change, member }) => {
             const body = withTargetIds(scratch, create, made);
-            const first = await writeAndReadBack(tools, scratch, created, { path: createPath, body });
+            const first = await writeAndReadBack(explorer, scratch, created, { path: createPath, body });
             if (!first || !updated || !link) return;
             // What was read, put back with one member changed (or a whole new body).
             const base = projection(bundle, updated, first.resource);
@@ -475,8 +440,8 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
               member === '*' || !base || !isObject(change)
                 ? change
                 : { ...change, ...base, ...(member !== '' && member in change ? { [member]: change[member] } : {}) };
-            const sent = withTargetIds(scratch, updated.write, tools.safe(updated.write, changed));
-            const valid = tools.spec.validator.validateSchema(
+            const sent = withTargetIds(scratch, updated.write, safeBody(updated.write, changed));
+            const valid = spec.validator.validateSchema(
               `${updated.write.operationId} body`,
               updated.write.jsonBody!.schema,
               sent,
@@ -487,7 +452,7 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
                 e.startsWith('$request.path.') ? createPath[e.slice('$request.path.'.length)] : first.id,
               ]),
             );
-            await writeAndReadBack(tools, scratch, updated, {
+            await writeAndReadBack(explorer, scratch, updated, {
               path,
               body: valid ? sent : withTargetIds(scratch, updated.write, change),
               id: first.id,
@@ -502,11 +467,12 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
             ? []
             : [
                 {
-                  made: tools.safe(create, example),
-                  change: updated ? tools.safe(updated.write, requestExample(bundle, updated.write)) : undefined,
+                  made: safeBody(create, example),
+                  change: updated ? safeBody(updated.write, requestExample(bundle, updated.write)) : undefined,
                   member: members[0]!,
                 },
               ],
+          false,
           shareOf(perCase),
         );
       },
@@ -536,20 +502,20 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
         const fields = await formFields(ctx);
         const field = stringField(original, fields);
         if (!field) return ctx.skip(`submission ${submissionId} has no text answer to change`);
-        const path = pathFor(write, {}, { ...tools.targetIds(ctx), submission: original.id });
+        const path = pathFor(write, {}, { ...targetIds(ctx.target), submission: original.id });
         if (!path) return ctx.skip("needs the target's form id");
         // Every answer sent back (a form with required fields takes no less), one of them changed.
         const base = answersToSendBack(original, fields);
         const text = fc
           .string({ minLength: 1, maxLength: 300, unit: 'grapheme' })
           .filter((v) => v.trim() === v && v.length > 0);
-        await tools.explore(
+        await explore(
           ctx,
           `${write.operationId} read after write`,
           text,
           async (scratch, value) => {
-            tools.restoreAfterwards(scratch, write, path, base);
-            await writeAndReadBack(tools, scratch, updated, {
+            restoreAfterwards(scratch, write, path, base);
+            await writeAndReadBack(explorer, scratch, updated, {
               path,
               body: { ...base, [field]: value },
               id: original.id,
@@ -561,6 +527,7 @@ export function readAfterWriteChecks(tools: ExploreTools): Array<Check & { reado
           (value) => `${write.operationId} sending every answer back, text answer ${field} set to ${shown(value)}`,
           // A long text first, whatever the seed: what a narrow column would cut.
           [LONG_TEXT],
+          false,
           shareOf(3),
         );
       },
