@@ -167,7 +167,8 @@ try {
       // Installed from the registry, by version: no tarball path, no workspace link.
       const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
       for (const [path, entry] of Object.entries(lock.packages ?? {})) {
-        if (!path.includes('node_modules/@forms-api/')) continue;
+        // Ours: the last folder of the path is ours (a dependency nested below one of ours is npm's).
+        if (!/node_modules\/@forms-api\/[^/]+$/.test(path)) continue;
         if (!String(entry.resolved ?? '').startsWith(release.url))
           throw new Error(`${path} was not installed from the local registry (${entry.resolved})`);
       }
