@@ -48,8 +48,12 @@ import { fileURLToPath } from 'node:url';
 // stack of its own (issue 31): 0.13 kB (20.49 kB with the WeakMap gone), within the budget.
 // A caller's fetch keeps the Request it is handed until it settles, so that a GC cannot take the
 // timeout with it (a call that never ended): 0.02 kB (20.51 kB); the budget moves to 20.6 kB.
+// An option that is not one is refused in the toolkit's one sentence, with the name it is nearest
+// to ("Did you mean `retry.retries`?", @forms-api/internal's edit distance, shared with the inbox,
+// webhook-verify and the sandbox, which had it or ignored such names): 0.17 kB (20.77 kB); the
+// budget moves to 20.8 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.6 * 1024;
+const BUDGET_BYTES = 20.8 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

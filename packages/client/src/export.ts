@@ -5,6 +5,7 @@ import type { Submission } from '@forms-api/types';
 import { id } from './arguments.js';
 import { csvRow } from './csv.js';
 import { invalidOption } from './errors.js';
+import { keysOf, rejectUnknown } from './option-names.js';
 import type { CallOptions } from './options.js';
 import { walkItems } from './pagination.js';
 import { submissionWalk, type FormsApi, type SubmissionListQuery, type SubmissionsApi } from './resources.js';
@@ -69,17 +70,17 @@ export interface ExportSummary extends ExportProgress {
   readonly cursor: string | null;
 }
 
-const OPTION_KEYS = new Set([
-  'format',
-  'to',
-  'since',
-  'status',
-  'perPage',
-  'onProgress',
-  'signal',
-  'timeoutMs',
-  'maxPages',
-]);
+const OPTION_KEYS = keysOf<ExportSubmissionsOptions>({
+  format: true,
+  to: true,
+  since: true,
+  status: true,
+  perPage: true,
+  onProgress: true,
+  signal: true,
+  timeoutMs: true,
+  maxPages: true,
+});
 
 /** The fixed columns of a CSV export, before one column per field. */
 const CSV_COLUMNS = ['id', 'public_id', 'status', 'created_at', 'completion_time'];
@@ -222,9 +223,7 @@ function sinkOf(to: ExportSubmissionsOptions['to']): Sink {
 function checked(options: ExportSubmissionsOptions): ExportSubmissionsOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('options', "needs `{ format: 'ndjson' | 'csv', to }`.");
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key))
-      throw invalidOption(key, `is not an export option; the options are: ${[...OPTION_KEYS].join(', ')}.`);
+  rejectUnknown(options, OPTION_KEYS, 'exportSubmissions');
   if (options.format !== 'ndjson' && options.format !== 'csv')
     throw invalidOption('format', "must be 'ndjson' or 'csv'.");
   const { to } = options;

@@ -1,15 +1,11 @@
-// The names of an options object, and the one refusal of a name that is not among them.
-import { invalidOption } from './errors.js';
+// The one refusal of a name that is not an option, as the client's `invalid_option`.
+import { unknownOption } from '@forms-api/internal/option-names';
+import { FormsApiError } from './errors.js';
 
-/** The names of `T`'s options, checked complete by the compiler: an option added to `T` must be added here. */
-export const keysOf = <T>(keys: Record<keyof T, true>): ReadonlySet<string> => new Set(Object.keys(keys));
+export { keysOf } from '@forms-api/internal/option-names';
 
-/** Refuses a name of `value` that is not `known`, as the option `<name>.<key>` (or `<key>` at the top). */
-export function rejectUnknown(value: object, known: ReadonlySet<string>, where: string, name?: string): void {
-  for (const key of Object.keys(value))
-    if (!known.has(key))
-      throw invalidOption(
-        name === undefined ? key : `${name}.${key}`,
-        `is not an option of ${where}; the options are: ${[...known].join(', ')}.`,
-      );
+/** Refuses a name of `value` that is not `known`, as the option `<prefix><key>`, with the nearest known name. */
+export function rejectUnknown(value: object, known: readonly string[], where: string, prefix?: string): void {
+  const unknown = unknownOption(value, known, where, { prefix });
+  if (unknown) throw new FormsApiError('invalid_option', unknown.message, { context: { option: unknown.option } });
 }

@@ -89,7 +89,7 @@ const DEFAULTS: ResolvedCall = Object.freeze({
 const MAX_TIMER_MS = 2_147_483_647;
 
 const CALL_KEYS = keysOf<CallOptions>({ signal: true, timeoutMs: true, retry: true, maxResponseBytes: true });
-const CLIENT_KEYS = new Set([
+const CLIENT_KEYS = [
   ...CALL_KEYS,
   ...keysOf<Omit<FormsClientOptions, keyof CallOptions>>({
     baseUrl: true,
@@ -99,7 +99,7 @@ const CLIENT_KEYS = new Set([
     clock: true,
     pacing: true,
   }),
-]);
+];
 const RETRY_KEYS = keysOf<RetryOptions>({
   retries: true,
   baseDelayMs: true,
@@ -126,7 +126,7 @@ function sendThrough(fetchFn: (request: Request) => Promise<Response>) {
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('options', 'createFormsClient needs an options object: { baseUrl, token }.');
-  rejectUnknown(options, CLIENT_KEYS, 'createFormsClient options');
+  rejectUnknown(options, CLIENT_KEYS, 'createFormsClient');
   const { baseUrl, basePath } = checkBaseUrl(options.baseUrl);
   checkToken(options.token);
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -154,7 +154,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
 export function resolveCallOptions(client: ResolvedCall, call: CallOptions | undefined): ResolvedCall {
   if (call === undefined) return client;
   if (call === null || typeof call !== 'object') throw invalidOption('options', 'call options must be an object.');
-  rejectUnknown(call, CALL_KEYS, 'call options');
+  rejectUnknown(call, CALL_KEYS, 'a call');
   return mergeCallOptions(client, call);
 }
 
@@ -247,7 +247,7 @@ function resolveRetry(
   if (value === false) return false;
   if (value === null || typeof value !== 'object')
     throw invalidOption(name, 'must be `false` or an object such as { retries: 3 }.');
-  rejectUnknown(value, RETRY_KEYS, name, name);
+  rejectUnknown(value, RETRY_KEYS, name, `${name}.`);
   const v = value as RetryOptions;
   const count = (key: keyof RetryOptions, fallback: number): number => {
     const n = v[key];

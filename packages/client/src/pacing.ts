@@ -348,7 +348,7 @@ export const DEFAULT_MAX_429_RETRIES = 5;
 function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('pacing', 'needs an options object such as { requestsPerMinute: 100 }.');
-  rejectUnknown(options, PACER_KEYS, 'pacing', 'pacing');
+  rejectUnknown(options, PACER_KEYS, 'pacing', 'pacing.');
   const {
     requestsPerMinute,
     maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS,

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { createFormsClient, type FormsClientOptions } from '../src/index.js';
+import { exportSubmissions } from '../src/submissions.js';
 import { TOKEN } from './support/clock.js';
 
 const base = { baseUrl: 'https://api.example.com', token: TOKEN };
@@ -38,19 +39,23 @@ it('rejects bad timeouts, retry settings, signals and unknown options', () => {
   rejects({ ...base, retry: { retries: -2 } }, 'retry.retries', /non-negative integer/);
   rejects({ ...base, retry: { baseDelayMs: 500, maxDelayMs: 100 } }, 'retry.maxDelayMs', /at least `baseDelayMs`/);
   rejects({ ...base, retry: { retryOn: ['503'] } }, 'retry.retryOn', /status codes/);
-  rejects({ ...base, retry: { retires: 3 } }, 'retry.retires', /not an option of retry; the options are: retries, /);
+  rejects(
+    { ...base, retry: { retires: 3 } },
+    'retry.retires',
+    /^`retry.retires` is not an option of retry\. Did you mean `retry.retries`\? The options of retry are retries, /,
+  );
   rejects({ ...base, retry: true }, 'retry', /`false` or an object/);
   rejects({ ...base, signal: {} }, 'signal', /AbortSignal/);
   rejects(
     { ...base, timeout: 5 },
     'timeout',
-    /not an option of createFormsClient options; the options are: .*timeoutMs/,
+    /^`timeout` is not an option of createFormsClient\. Did you mean `timeoutMs`\? The options of createFormsClient are .*timeoutMs/,
   );
   // A misspelt setting is refused wherever it is, named by its path: none is silently ignored.
   rejects(
     { ...base, pacing: { requestsPerMinute: 100, maxWait: 5_000 } },
     'pacing.maxWait',
-    /not an option of pacing; the options are: requestsPerMinute, maxWaitMs/,
+    /^`pacing.maxWait` is not an option of pacing\. Did you mean `pacing.maxWaitMs`\? The options of pacing are requestsPerMinute, maxWaitMs/,
   );
   rejects({ ...base, clock: { now: 5 } }, 'clock.now', /must be a function/);
   // A clock is an object of the caller's, not settings: members of its own are not refused.
@@ -138,6 +143,19 @@ it('checks helper arguments and call options before sending anything', async () 
   }
   await expect(client.integrations.update({ form: 42, integration: 3 } as never)).rejects.toMatchObject({
     option: 'input',
+  });
+  expect(sent).toBe(0);
+});
+
+it('refuses a misspelt export option by name, with the option it is nearest to, before reading anything', async () => {
+  let sent = 0;
+  const client = createFormsClient({ ...base, fetch: async () => (sent++, new Response('{}')) });
+  await expect(
+    exportSubmissions(client, 42, { format: 'ndjson', to: () => {}, perpage: 10 } as never),
+  ).rejects.toMatchObject({
+    kind: 'invalid_option',
+    option: 'perpage',
+    message: expect.stringMatching(/^`perpage` is not an option of exportSubmissions\. Did you mean `perPage`\?/),
   });
   expect(sent).toBe(0);
 });
