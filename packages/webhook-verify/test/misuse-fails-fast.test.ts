@@ -1,5 +1,9 @@
 // Programming mistakes throw a WebhookVerifyError at once instead of verifying to `false`.
 import { describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { webhookMiddleware } from '../src/adapters/express.js';
+import { webhookVerify } from '../src/adapters/fastify.js';
+import * as fetchNode from '../src/adapters/fetch-node.js';
 import { WebhookVerifyError, verify, sign, verifyOrThrow, parseWebhook, createVerifier } from '../src/node.js';
 
 const SECRET = 'whsec_1234567890ab';
@@ -49,5 +53,57 @@ describe('misuse', () => {
   it('never puts the secret in an error message', async () => {
     const error = (await verify(`${SECRET} `, '{}', null).catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain(SECRET);
+  });
+
+  // A misspelt option would leave its default in place unseen: `validator` would verify no payload,
+  // `replayTTLMs` keep claims for 24 hours, `maxBodyByte` take bodies of 1 MiB.
+  it.each([
+    ['createVerifier', () => createVerifier({ secret: SECRET, validator: () => [] } as never), 'validator', 'validate'],
+    [
+      'parseWebhook',
+      () => parseWebhook(SECRET, '{}', null, { replayTTLMs: 1_000 } as never),
+      'replayTTLMs',
+      'replayTtlMs',
+    ],
+    [
+      'an adapter',
+      () => webhookMiddleware({ secret: SECRET, maxBodyByte: 10 } as never),
+      'maxBodyByte',
+      'maxBodyBytes',
+    ],
+    [
+      'a fetch handler',
+      () =>
+        fetchNode.verifyWebhookRequest(new Request('http://x.test/'), {
+          secret: SECRET,
+          onDuplicates: 'reject',
+        } as never),
+      'onDuplicates',
+      'onDuplicate',
+    ],
+  ])(
+    'refuses a misspelt option of %s by name, with the option it is nearest to',
+    async (_where, call, option, near) => {
+      const error = await (async () => call())().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WebhookVerifyError);
+      expect(error).toMatchObject({ kind: 'invalid_option', context: { option } });
+      expect((error as Error).message).toContain(`\`${option}\` is not an option of`);
+      expect((error as Error).message).toContain(`Did you mean \`${near}\`?`);
+    },
+  );
+
+  it("takes Fastify's own register options beside its own, and refuses any other", async () => {
+    const app = Fastify();
+    await app.register(webhookVerify, { secret: SECRET, prefix: '/hooks', logLevel: 'warn' } as never);
+    await app.ready();
+    await app.close();
+    const misspelt = Fastify();
+    await expect(
+      misspelt.register(webhookVerify, { secret: SECRET, bodyTimeout: 1_000 } as never).ready(),
+    ).rejects.toMatchObject({
+      kind: 'invalid_option',
+      context: { option: 'bodyTimeout' },
+    });
+    await misspelt.close();
   });
 });

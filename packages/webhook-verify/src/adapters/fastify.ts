@@ -19,6 +19,8 @@ import { releaseUnlessAcknowledged, unreadBody } from './node-response.js';
 
 export type FastifyWebhookOptions = WebhookRequestOptions;
 
+const FASTIFY_REGISTER_OPTIONS = ['prefix', 'logLevel', 'logSerializers'];
+
 /** The request of a route verified by the plugin. */
 export interface FastifyWebhookRequest extends FastifyRequest {
   /** The verified submission.created payload. */
@@ -57,7 +59,8 @@ async function readFastifyBody(body: unknown, limits: BodyLimits): Promise<ReadB
  * Buffer from your own raw parser), sets `request.webhook` and `request.body` to the raw bytes.
  */
 export function webhookPreHandler(options: FastifyWebhookOptions) {
-  const verify = createRequestVerifier(nodeApi.createReceiver, options);
+  // Fastify hands a plugin the object given to `register`, its own options included.
+  const verify = createRequestVerifier(nodeApi.createReceiver, options, FASTIFY_REGISTER_OPTIONS);
   const report = rejectionReporter(options);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     try {

@@ -235,7 +235,7 @@ export function createWebhookApi(backend: HmacBackend) {
       options: ParseOptions = {},
     ): Promise<SubmissionCreatedPayload> {
       const keys = prepareAll(secret);
-      return parse(receiver(keys, checkParseOptions(options)), toBodyBytes(rawBody), signatureHeader);
+      return parse(receiver(keys, checkParseOptions(options, 'parseWebhook')), toBodyBytes(rawBody), signatureHeader);
     },
     /**
      * `parseWebhook`, then `handler(payload)`; resolves to what the handler returns. When the
@@ -250,12 +250,17 @@ export function createWebhookApi(backend: HmacBackend) {
       options: ParseOptions = {},
     ): Promise<T> {
       const keys = prepareAll(secret);
-      return handle(receiver(keys, checkParseOptions(options)), toBodyBytes(rawBody), signatureHeader, handler);
+      return handle(
+        receiver(keys, checkParseOptions(options, 'handleWebhook')),
+        toBodyBytes(rawBody),
+        signatureHeader,
+        handler,
+      );
     },
     /** A verifier bound to its secrets and options: keys are prepared and options checked once. */
     createVerifier(options: { secret: string | readonly string[] } & ParseOptions): Verifier {
       const keys = prepareAll(options.secret);
-      const r = receiver(keys, checkParseOptions(options));
+      const r = receiver(keys, checkParseOptions(options, 'createVerifier', ['secret']));
       return {
         async sign(rawBody) {
           return formatSignatureHeader(await keys[0]!.sign(toBodyBytes(rawBody)));

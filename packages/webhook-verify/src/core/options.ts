@@ -1,5 +1,6 @@
 // Checks the parse options once, where they are given, so a wrong option fails at start-up with
 // the fix instead of switching a guard off or surfacing as a TypeError on the first request.
+import { keysOf, unknownOption } from '@forms-api/internal/option-names';
 import type { ReplayStore } from '../replay.js';
 import { WebhookVerifyError } from './errors.js';
 
@@ -15,6 +16,15 @@ export interface ParseOptions {
   replayTtlMs?: number;
 }
 
+/** The names of `ParseOptions`: a misspelt one (`validator`) would switch its guard off unseen. */
+export const PARSE_OPTION_NAMES = keysOf<ParseOptions>({ validate: true, replayStore: true, replayTtlMs: true });
+
+/** Refuses a name of `options` that is not `known`, with the option it is nearest to. */
+export function refuseUnknownOptions(options: object, known: readonly string[], where: string): void {
+  const unknown = unknownOption(options, known, where);
+  if (unknown) throw new WebhookVerifyError('invalid_option', unknown.message, { context: { option: unknown.option } });
+}
+
 /** The options after checking: the replay guard is on exactly when `replay` is set. */
 export interface CheckedParseOptions {
   validate: PayloadValidator | undefined;
@@ -23,7 +33,17 @@ export interface CheckedParseOptions {
 
 export const DEFAULT_REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export function checkParseOptions(options: ParseOptions | undefined): CheckedParseOptions {
+/**
+ * Checks the parse options; with `where` (a public function's name), also that every name is one
+ * of them or of `also` (the function's own, such as `secret`).
+ */
+export function checkParseOptions(
+  options: ParseOptions | undefined,
+  where?: string,
+  also: readonly string[] = [],
+): CheckedParseOptions {
+  if (where !== undefined && options !== null && typeof options === 'object')
+    refuseUnknownOptions(options, [...also, ...PARSE_OPTION_NAMES], where);
   const { validate, replayStore, replayTtlMs } = options ?? {};
   if (validate !== undefined && typeof validate !== 'function') {
     throw new WebhookVerifyError(

@@ -5,7 +5,8 @@ import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
 import { isWebhookVerifyError, verificationError, WebhookVerifyError, type BodyReader } from './errors.js';
-import type { ParseOptions } from './options.js';
+import { keysOf } from '@forms-api/internal/option-names';
+import { PARSE_OPTION_NAMES, refuseUnknownOptions, type ParseOptions } from './options.js';
 import { checkDuplicatePolicy, type DuplicatePolicy, type Rejection } from './policy.js';
 
 export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
@@ -58,15 +59,32 @@ export type RequestVerifier = <Body extends Uint8Array>(
   parts: WebhookRequestParts<Body>,
 ) => Promise<VerifiedWebhook<Body>>;
 
-/** Checks the options once and returns the pipeline for one request at a time. */
+const REQUEST_OPTION_NAMES = [
+  ...PARSE_OPTION_NAMES,
+  ...keysOf<Omit<WebhookRequestOptions, keyof ParseOptions>>({
+    secret: true,
+    maxBodyBytes: true,
+    bodyTimeoutMs: true,
+    bodyBudget: true,
+    onDuplicate: true,
+    onRejected: true,
+  }),
+];
+
+/**
+ * Checks the options once and returns the pipeline for one request at a time. `also`: names an
+ * adapter's framework puts in the same object (Fastify's register options).
+ */
 export function createRequestVerifier(
   createReceiver: (options: WebhookRequestOptions) => Receiver,
   options: WebhookRequestOptions,
+  also: readonly string[] = [],
 ): RequestVerifier {
   if (typeof options !== 'object' || options === null)
     throw new WebhookVerifyError('invalid_option', 'Pass the options object, at least `{ secret }`.', {
       context: { option: 'options' },
     });
+  refuseUnknownOptions(options, [...REQUEST_OPTION_NAMES, ...also], 'webhook-verify');
   const limits = checkBodyLimits(options);
   checkDuplicatePolicy(options.onDuplicate);
   const limit = limits.maxBytes;
