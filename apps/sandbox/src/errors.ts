@@ -11,7 +11,7 @@ export type SandboxErrorKind =
   | 'unreadable_seed'
   /** The seed fixture lacks arrays or tokens the sandbox needs; `context` says which. */
   | 'invalid_seed'
-  /** An option is malformed (publicUrl, adminToken, trustedProxies, port, allowedHosts); the message names it. */
+  /** An option is malformed or not one of startSandbox's; `context.option` names it. */
   | 'invalid_option'
   /** The server could not listen (the port is taken, the host is not an address of this machine). */
   | 'listen_failed';

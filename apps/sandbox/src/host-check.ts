@@ -13,7 +13,7 @@ export function checkedAllowedHosts(hosts: readonly string[] | undefined): strin
       throw new SandboxError(
         'invalid_option',
         `allowedHosts takes host names such as sandbox.example.test, without scheme, port or path (got ${JSON.stringify(host)}).`,
-        { context: { allowedHost: host } },
+        { context: { option: 'allowedHosts', allowedHost: host } },
       );
   return (hosts ?? []).map((h) => h.toLowerCase().replace(/\.$/, ''));
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { keysOf, unknownOption } from '@forms-api/internal/option-names';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import type { Ability } from '@forms-api/types';
 import { createApp } from './app.js';
@@ -189,7 +190,7 @@ function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
     throw new SandboxError(
       'invalid_option',
       `publicUrl must be an absolute http(s) URL such as https://sandbox.example.test (got ${publicUrl}).`,
-      { context: { publicUrl } },
+      { context: { option: 'publicUrl', publicUrl } },
     );
   }
   return publicUrl.replace(/\/+$/, '');
@@ -202,7 +203,7 @@ function checkedPort(port: number | undefined): number {
     throw new SandboxError(
       'invalid_option',
       `port must be a whole number from 0 to 65535, 0 for a free one (got ${port}).`,
-      { context: { port } },
+      { context: { option: 'port', port } },
     );
   return port;
 }
@@ -228,13 +229,38 @@ function checkedAdminToken(adminToken: string | undefined): string {
     throw new SandboxError(
       'invalid_option',
       `adminToken must be at least ${ADMIN_TOKEN_MIN_LENGTH} visible ASCII characters without spaces (got ${typeof adminToken === 'string' ? `${adminToken.length} characters` : typeof adminToken}); leave it out for a random one.`,
-      { context: { length: typeof adminToken === 'string' ? adminToken.length : null } },
+      { context: { option: 'adminToken', length: typeof adminToken === 'string' ? adminToken.length : null } },
     );
   }
   return adminToken;
 }
 
+const SANDBOX_OPTION_NAMES = keysOf<SandboxOptions>({
+  behaviour: true,
+  port: true,
+  host: true,
+  publicUrl: true,
+  allowedHosts: true,
+  allowPrivateWebhooks: true,
+  seed: true,
+  fixedTokens: true,
+  webhookTimeoutMs: true,
+  rateLimit: true,
+  trustedProxies: true,
+  adminToken: true,
+  faults: true,
+  log: true,
+  now: true,
+});
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  if (options === null || typeof options !== 'object')
+    throw new SandboxError('invalid_option', 'startSandbox takes an options object, or nothing.', {
+      context: { option: 'options' },
+    });
+  // A misspelt option (`ratelimit`) would leave its default in place unseen.
+  const unknown = unknownOption(options, SANDBOX_OPTION_NAMES, 'startSandbox');
+  if (unknown) throw new SandboxError('invalid_option', unknown.message, { context: { option: unknown.option } });
   const behaviourName = options.behaviour ?? 'contract';
   // Faults first: they change what the profile answers, and the profile then encodes the answer.
   const behaviours = [...faultBehaviours(options.faults ?? []), ...profileBehaviours(behaviourName)];
@@ -244,7 +270,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new SandboxError(
       'invalid_option',
       `trustedProxies must be a whole number of proxies, 0 or more (got ${trustedProxies}).`,
-      { context: { trustedProxies } },
+      { context: { option: 'trustedProxies', trustedProxies } },
     );
   // Every option is judged before the port is opened: a refused option leaves nothing listening.
   const publicUrl = checkedPublicUrl(options.publicUrl);

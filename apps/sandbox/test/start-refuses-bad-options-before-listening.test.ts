@@ -42,3 +42,28 @@ test('a valid publicUrl is the base of what the sandbox writes, without its trai
     await handle.close();
   }
 });
+
+// A misspelt option would leave its default in place unseen (`ratelimit: false` would keep the
+// limit of 100 a minute on).
+test.each([
+  [{ ratelimit: false }, 'ratelimit', 'rateLimit'],
+  [{ allowPrivateWebhook: true }, 'allowPrivateWebhook', 'allowPrivateWebhooks'],
+  [{ behavior: 'observed' }, 'behavior', 'behaviour'],
+])(
+  '%j is refused by name, with the option it is nearest to, with nothing left listening',
+  async (options, option, near) => {
+    const port = await freePort();
+    const before = listeningServers();
+    const refused = await startSandbox({ port, ...options } as never).then(
+      (handle) => handle.close().then(() => undefined),
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SandboxError);
+    expect(refused).toMatchObject({ kind: 'invalid_option', context: { option } });
+    expect((refused as Error).message).toBe(
+      `\`${option}\` is not an option of startSandbox. Did you mean \`${near}\`? The options of startSandbox are behaviour, port, host, publicUrl, allowedHosts, allowPrivateWebhooks, seed, fixedTokens, webhookTimeoutMs, rateLimit, trustedProxies, adminToken, faults, log, now.`,
+    );
+    expect(listeningServers()).toBe(before);
+    expect(await canListenOn(port)).toBe(true);
+  },
+);
