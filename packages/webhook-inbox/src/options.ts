@@ -1,6 +1,6 @@
 // Checks options once, at construction, so a typo fails at start-up with the option's name
 // instead of misbehaving under load (or being ignored: a misspelt option would keep its default).
-import { closestName } from '@forms-api/internal/closest-name';
+import { keysOf, unknownOption } from '@forms-api/internal/option-names';
 import { InboxError } from './errors.js';
 
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
@@ -22,17 +22,8 @@ export function assertPositiveInteger(name: string, value: unknown, { allowZero 
 export function assertKnownOptions<T extends object>(
   given: object,
   known: Record<keyof T, true>,
-  { prefix = '', where, hint }: { prefix?: string; where: string; hint?: (name: string) => string | undefined },
+  { prefix, where, hint }: { prefix?: string; where: string; hint?: (name: string) => string | undefined },
 ): void {
-  const names = Object.keys(known);
-  for (const name of Object.keys(given)) {
-    if (names.includes(name)) continue;
-    const near = closestName(name, names);
-    const advice =
-      hint?.(name) ??
-      `${near ? ` Did you mean \`${prefix}${near}\`?` : ''} The ${where} options are ${names.join(', ')}.`;
-    throw new InboxError('invalid_option', `\`${prefix}${name}\` is not an inbox option.${advice}`, {
-      context: { option: `${prefix}${name}` },
-    });
-  }
+  const unknown = unknownOption(given, keysOf<T>(known), where, { prefix, hint });
+  if (unknown) throw new InboxError('invalid_option', unknown.message, { context: { option: unknown.option } });
 }

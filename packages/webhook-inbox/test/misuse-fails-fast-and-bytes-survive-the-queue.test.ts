@@ -49,13 +49,13 @@ describe('misuse', () => {
       createInboxWorker({ connection: base.connection, handler: () => {}, concurency: 2 } as never);
     expect(misspelt).toThrow(InboxError);
     expect(misspelt).toThrow(
-      /^`concurency` is not an inbox option\. Did you mean `concurrency`\? The createInboxWorker options are connection, handler, /,
+      /^`concurency` is not an option of createInboxWorker\. Did you mean `concurrency`\? The options of createInboxWorker are connection, handler, /,
     );
     expect(() => createInbox({ ...base, maxBodyByte: 10 } as never)).toThrow(
-      /^`maxBodyByte` is not an inbox option\. Did you mean `maxBodyBytes`\?/,
+      /^`maxBodyByte` is not an option of createInbox\. Did you mean `maxBodyBytes`\?/,
     );
     expect(() => createInbox({ ...base, redisUrl: 'redis://x' } as never)).toThrow(
-      /^`redisUrl` is not an inbox option\. The createInbox options are connection, secret, queue/,
+      /^`redisUrl` is not an option of createInbox\. The options of createInbox are connection, secret, queue/,
     );
   });
 

@@ -56,13 +56,13 @@ describe('retries', () => {
     const make = (retry: object) => () =>
       createInbox({ connection: world.redis.url, secret: SECRET, retry: retry as never });
     expect(make({ retries: 3 })).toThrow(
-      '`retry.retries` is not an inbox option. `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).',
+      '`retry.retries` is not an option of retry. `retry.attempts` counts every run, the first included: use retries + 1 (for example `attempts: 4` for 3 retries).',
     );
     expect(make({ maxRetries: 3 })).toThrow(
-      /`retry.maxRetries` is not an inbox option. `retry.attempts` counts every run/,
+      /`retry.maxRetries` is not an option of retry. `retry.attempts` counts every run/,
     );
     expect(make({ attemps: 3 })).toThrow(
-      '`retry.attemps` is not an inbox option. Did you mean `retry.attempts`? The retry options are attempts, backoffMs, jitter.',
+      '`retry.attemps` is not an option of retry. Did you mean `retry.attempts`? The options of retry are attempts, backoffMs, jitter.',
     );
     expect(make({ jitter: 2 })).toThrow('`retry.jitter` must be a number from 0 (no randomness) to 1 (got 2).');
   });
