@@ -71,7 +71,7 @@ export function connect(options: FormsClientOptions) {
   const ctx: ClientContext = {
     client,
     scope: { basePath: client.basePath, redact: createRedactor(client.token ?? []), now: client.clock.now },
-    pacer: resolvePacing(options.pacing),
+    pacer: resolvePacing(options.pacing, options.clock),
   };
   return { client, raw, ctx, call: createCaller(raw, ctx) };
 }

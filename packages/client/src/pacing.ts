@@ -374,8 +374,11 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
   return { requestsPerMinute, maxWaitMs, max429Retries, clock: resolveClock(options.clock), onWait, onlyWhenLimited };
 }
 
-/** The pacer a client uses: the one given, one made from options, or none. */
-export function resolvePacing(value: unknown): InternalPacer | undefined {
+/**
+ * The pacer a client uses: the one given, one made from options (on the client's `clock` unless
+ * they name one), or none.
+ */
+export function resolvePacing(value: unknown, clock?: Clock): InternalPacer | undefined {
   if (value === undefined || value === false) return undefined;
   if (value !== null && typeof value === 'object' && PACED_SEND in value) return value as InternalPacer;
   if (value === null || typeof value !== 'object')
@@ -383,5 +386,5 @@ export function resolvePacing(value: unknown): InternalPacer | undefined {
       'pacing',
       'must be a pacer from createRequestPacer, options such as { requestsPerMinute: 100 }, or false.',
     );
-  return createRequestPacer(value as RequestPacerOptions) as InternalPacer;
+  return createRequestPacer({ clock, ...(value as RequestPacerOptions) }) as InternalPacer;
 }

@@ -26,7 +26,7 @@ it('pacing on: the pacer resends a 429 within max429Retries, and the retry polic
     baseUrl: refusing.url,
     token: TOKEN,
     clock: time.clock,
-    pacing: { requestsPerMinute: 100, clock: time.clock, max429Retries: PACER_RESENDS },
+    pacing: { requestsPerMinute: 100, max429Retries: PACER_RESENDS },
     retry: { retries: RETRIES, onRetry: (e) => void retries.push(e) },
   });
   await expect(client.integrations.list(42)).rejects.toMatchObject({ kind: 'rate_limited', status: 429 });

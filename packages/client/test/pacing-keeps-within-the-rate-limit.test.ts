@@ -78,7 +78,8 @@ it('sequential calls are spaced ahead of time: no 429 over several windows', asy
     token: TOKEN,
     clock: time.clock,
     fetch: stampedFetch(time.now),
-    pacing: { requestsPerMinute: LIMIT, clock: time.clock },
+    // The pacer made from these options runs on the client's clock.
+    pacing: { requestsPerMinute: LIMIT },
   });
   for (let i = 0; i < 3 * LIMIT + 1; i++) await client.integrations.list(1);
   expect(limited.refused()).toBe(0);
@@ -141,7 +142,7 @@ it('a 429 is waited out (its Retry-After) and the request sent again: the caller
     baseUrl: refusing.url,
     token: TOKEN,
     clock: time.clock,
-    pacing: { requestsPerMinute: 100, clock: time.clock, onWait: (w) => waits.push(w) },
+    pacing: { requestsPerMinute: 100, onWait: (w) => waits.push(w) },
   });
   await expect(client.integrations.list(42)).resolves.toEqual([]);
   expect(refusing.requests).toHaveLength(2);
@@ -194,7 +195,7 @@ it('max429Retries bounds the refusals one request may meet', async () => {
     baseUrl: refusing.url,
     token: TOKEN,
     clock: time.clock,
-    pacing: { requestsPerMinute: 100, clock: time.clock, max429Retries: 3 },
+    pacing: { requestsPerMinute: 100, max429Retries: 3 },
   });
   await expect(client.integrations.list(42)).rejects.toMatchObject({ kind: 'rate_limited', retryAfterMs: 1_000 });
   expect(refusing.requests).toHaveLength(4);

@@ -28,7 +28,7 @@ it("an 11th export within a minute waits for the export bucket's next window, wh
     token: TOKEN,
     clock: time.clock,
     fetch: stampedFetch(time.now),
-    pacing: { requestsPerMinute: 100, clock: time.clock, onWait: (w) => waits.push(w) },
+    pacing: { requestsPerMinute: 100, onWait: (w) => waits.push(w) },
     retry: false,
   });
   const exports = Array.from({ length: 11 }, () =>
