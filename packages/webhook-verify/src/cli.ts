@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isUsageError } from './core/errors.js';
+import { readPrefix, webStreamSource } from '@forms-api/internal/bounded-body';
 import { printable } from '@forms-api/internal/printable';
 import { isWebhookVerifyError, sign, verifyOrThrow } from './node.js';
 
@@ -118,14 +119,18 @@ async function send(
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
-    const text = await response.text();
+    const reply = await replyStart(response);
     const elapsed = performance.now() - started;
     // The receiver's words reach a terminal: escaped and bounded, so they cannot move the cursor,
     // rewrite the line, ring or flood it.
     io.out(
       `${response.status} ${printable(response.statusText, { max: 100 })} in ${elapsed.toFixed(1)} ms${signed ? '' : ' (unsigned: no secret given)'}`,
     );
-    if (text) io.out(printable(text, { max: 500, keepLines: true }));
+    if (reply.exceeded)
+      io.out(
+        `${printable(reply.text.slice(0, SHOWN_REPLY_CHARS), { keepLines: true })}… (the rest of the reply was not read)`,
+      );
+    else if (reply.text) io.out(printable(reply.text, { max: SHOWN_REPLY_CHARS, keepLines: true }));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
@@ -134,6 +139,21 @@ async function send(
     }
     throw error;
   }
+}
+
+/** The characters of a reply `send` prints. */
+const SHOWN_REPLY_CHARS = 500;
+
+/**
+ * The start of the reply, read no further than what is printed (4 bytes a character at most): an
+ * endless or huge reply costs 2 kB, not the memory the timeout would let it fill. A reply that
+ * breaks off fails as the request does.
+ */
+async function replyStart(response: Response): Promise<{ text: string; exceeded: boolean }> {
+  if (response.body === null) return { text: '', exceeded: false };
+  const read = await readPrefix(webStreamSource(response.body), 4 * SHOWN_REPLY_CHARS);
+  if (!read.ok) throw read.error.cause;
+  return { text: new TextDecoder().decode(read.value.bytes), exceeded: read.value.exceeded };
 }
 
 class CliError extends Error {}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { listen } from '@forms-api/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,8 +105,25 @@ describe('forms-webhook', () => {
       expect(code).toBe(0);
       expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       expect(stdout).toContain('\\x1b[2J\\x1b]0;pwned\\x07ok\\x0dFORGED LINE\\u202e');
-      expect(stdout).toMatch(/more characters\)\n$/);
+      expect(stdout).toMatch(/the rest of the reply was not read\)\n$/);
       expect(stdout.length).toBeLessThan(1000);
+    });
+
+    it('reads no more of an endless reply than it prints, and ends', async () => {
+      const endless = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const pump = () => {
+          while (!res.destroyed && res.write('y'.repeat(16_384)));
+        };
+        res.on('drain', pump);
+        pump();
+      });
+      const { url, close } = await listen(endless);
+      // Before, the whole reply was read until the timeout, which then failed the request.
+      const { code, stdout } = await cli(['send', url, '--secret', SECRET, '--timeout-ms', '3000']);
+      await close();
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^200 OK in \d+\.\d ms\ny{500}… \(the rest of the reply was not read\)\n$/);
     });
 
     it('reports the receiver refusing a wrong secret', async () => {
