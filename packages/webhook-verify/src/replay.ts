@@ -1,5 +1,6 @@
 // Replay guard. The scheme signs no timestamp, so a captured request stays valid forever; the
 // best a receiver can do is refuse a delivery whose signature it has already claimed recently.
+import { WebhookVerifyError } from './core/errors.js';
 
 /**
  * Where deliveries are claimed, keyed by their `X-Webhook-Signature` value. `claim` must be
@@ -31,7 +32,11 @@ export class MemoryReplayStore implements ReplayStore {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#now = options.now ?? Date.now;
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1)
-      throw new RangeError('MemoryReplayStore: maxEntries must be a positive integer.');
+      throw new WebhookVerifyError(
+        'invalid_option',
+        `MemoryReplayStore: \`maxEntries\` must be a positive whole number (got ${String(this.#maxEntries)}).`,
+        { context: { option: 'maxEntries' } },
+      );
   }
 
   claim(key: string, ttlMs: number): boolean {

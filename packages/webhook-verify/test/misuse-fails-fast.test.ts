@@ -4,7 +4,15 @@ import Fastify from 'fastify';
 import { webhookMiddleware } from '../src/adapters/express.js';
 import { webhookVerify } from '../src/adapters/fastify.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
-import { WebhookVerifyError, verify, sign, verifyOrThrow, parseWebhook, createVerifier } from '../src/node.js';
+import {
+  MemoryReplayStore,
+  WebhookVerifyError,
+  verify,
+  sign,
+  verifyOrThrow,
+  parseWebhook,
+  createVerifier,
+} from '../src/node.js';
 
 const SECRET = 'whsec_1234567890ab';
 
@@ -105,5 +113,15 @@ describe('misuse', () => {
       context: { option: 'bodyTimeout' },
     });
     await misspelt.close();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses a MemoryReplayStore of maxEntries %s as its one error', (maxEntries) => {
+    expect(() => new MemoryReplayStore({ maxEntries })).toThrow(
+      expect.objectContaining({
+        name: 'WebhookVerifyError',
+        kind: 'invalid_option',
+        context: { option: 'maxEntries' },
+      }),
+    );
   });
 });
