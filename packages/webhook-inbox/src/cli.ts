@@ -1,7 +1,7 @@
 // `forms-webhook-inbox …`: reads the command line, opens the session and runs one command (each in
 // commands/: look at the queue, read the dead letters, retry, replay, drain) with one error handling.
 import { parseArgs } from 'node:util';
-import { InboxError } from './errors.js';
+import { isInboxError } from './errors.js';
 import { DEFAULT_QUEUE } from './policy.js';
 import { printable } from '@forms-api/internal/printable';
 import { drain } from './commands/drain.js';
@@ -94,7 +94,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       io.err(error.message);
       return 2;
     }
-    if (error instanceof InboxError) {
+    if (isInboxError(error)) {
       io.err(printable(error.message));
       return 1;
     }

@@ -3,7 +3,7 @@
 // up at once instead of retrying forever. A single node (or Sentinel, through ioredis' options) gets
 // a `Redis`, a Redis Cluster a `Cluster` whose node connections are tuned the same way.
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { InboxError } from './errors.js';
+import { InboxError, isInboxError } from './errors.js';
 
 /** The ioredis options this package passes through (any other ioredis option is accepted too). */
 export interface InboxRedisOptions {
@@ -203,9 +203,9 @@ export function describeTarget(client: RedisClient): string {
  */
 export function describeRedisError(client: RedisClient, error: Error): string {
   const target = describeTarget(client);
-  if (error instanceof InboxError && error.kind === 'enqueue_timeout')
+  if (isInboxError(error) && error.kind === 'enqueue_timeout')
     return `Redis at ${target} did not confirm a delivery within ${String(error.context.timeoutMs)} ms (a hung or cut-off primary?)`;
-  const root = error instanceof InboxError && error.cause instanceof Error ? error.cause : error;
+  const root = isInboxError(error) && error.cause instanceof Error ? error.cause : error;
   const message = root.message.split('\n')[0] ?? '';
   if (message.startsWith('CROSSSLOT'))
     return `Redis Cluster at ${target} refused a command whose keys are in different hash slots (${message}): every key of a queue must share one hash tag, as the inbox's keys under inboxQueuePrefix() do; does another producer write to this queue without that prefix?`;
@@ -274,7 +274,7 @@ export async function writableWithin(client: RedisClient, probeKey: string, time
         }),
     );
   } catch (error) {
-    if (error instanceof InboxError) throw error;
+    if (isInboxError(error)) throw error;
     throw writeRefused(client, error);
   }
   wroteTo(client);

@@ -19,7 +19,7 @@ import {
 import { claimKey, claimSubmission } from './claims.js';
 import { jobIdFor, storeDelivery, submissionKeyOfBody, type VerifiedDelivery } from './delivery.js';
 import { inboxQueuePrefix } from './queue-keys.js';
-import { InboxError, type InboxErrorKind } from './errors.js';
+import { InboxError, isInboxError, type InboxErrorKind } from './errors.js';
 import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
   DEFAULT_ATTEMPTS,
@@ -172,13 +172,13 @@ export function createInbox(options: InboxOptions): Inbox {
       reportError.recovered();
       return result;
     } catch (error) {
-      if (error instanceof InboxError) recordRejected(queueName, error.kind);
+      if (isInboxError(error)) recordRejected(queueName, error.kind);
       // A refusal while the connection stays up (CROSSSLOT, OOM, a hung primary) emits no client
       // error: told here, once until a delivery is stored again.
-      if (error instanceof InboxError && error.kind !== 'closing') reportError.error(error);
+      if (isInboxError(error) && error.kind !== 'closing') reportError.error(error);
       // No answer within the deadline on an open connection: the server may hang (SIGSTOP, a
       // frozen VM) while Sentinel or the cluster promotes a replica; a new connection finds it.
-      if (error instanceof InboxError && error.kind === 'enqueue_timeout') reconnectAfterTimeout();
+      if (isInboxError(error) && error.kind === 'enqueue_timeout') reconnectAfterTimeout();
       throw error;
     }
   }
@@ -239,7 +239,7 @@ export function createInbox(options: InboxOptions): Inbox {
             ),
       );
     } catch (error) {
-      if (error instanceof InboxError) throw error;
+      if (isInboxError(error)) throw error;
       throw writeRefused(client, error, { jobId: id, queue: queueName });
     } finally {
       inFlight.delete(added);
@@ -285,10 +285,9 @@ export function createInbox(options: InboxOptions): Inbox {
       try {
         return { ok: true, latencyMs: await writableWithin(client, queue.toKey('health'), enqueueTimeoutMs) };
       } catch (error) {
-        const inboxError =
-          error instanceof InboxError
-            ? error
-            : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
+        const inboxError = isInboxError(error)
+          ? error
+          : new InboxError('redis_unavailable', (error as Error).message, { cause: error });
         return { ok: false, reason: inboxError.kind, message: inboxError.message };
       }
     },
