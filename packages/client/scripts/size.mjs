@@ -52,8 +52,11 @@ import { fileURLToPath } from 'node:url';
 // to ("Did you mean `retry.retries`?", @forms-api/internal's edit distance, shared with the inbox,
 // webhook-verify and the sandbox, which had it or ignored such names): 0.17 kB (20.77 kB); the
 // budget moves to 20.8 kB.
+// An error message quotes the tenant's words with their control characters escaped (the
+// toolkit's one sanitiser, `printable`), so logging `err.message` cannot drive a terminal:
+// 0.26 kB (21.03 kB); the budget moves to 21.1 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 20.8 * 1024;
+const BUDGET_BYTES = 21.1 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

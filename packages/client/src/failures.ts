@@ -2,6 +2,7 @@
 // and what to do), the context (operation, url, status, body, headers, attempts), and one
 // redaction pass over all of it. The request path only says what happened.
 import { askedWait } from '@forms-api/internal/asked-wait';
+import { printable } from '@forms-api/internal/printable';
 import {
   FormsApiError,
   kindOfStatus,
@@ -203,13 +204,15 @@ function statusError(
 
 /**
  * The last redaction pass, over what the error was composed of: its message, URL and operation
- * (whose params are decoded from the URL). Bodies and headers were redacted on the way in.
+ * (whose params are decoded from the URL). Bodies and headers were redacted on the way in. The
+ * message quotes the tenant's words (its `message`, field errors, a body's start): once redacted,
+ * their control characters are escaped, so logging `err.message` cannot drive a terminal.
  */
 function redacted(init: ErrorParts, redact: Redact): ErrorParts {
   const { operation } = init;
   return {
     ...init,
-    message: redact(init.message),
+    message: printable(redact(init.message)),
     url: init.url === undefined ? undefined : redact(withoutQuerySecrets(init.url)),
     operation: operation && {
       ...operation,
