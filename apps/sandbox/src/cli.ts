@@ -2,6 +2,7 @@
 // `forms-sandbox`: serves a sandbox in the foreground and says where (a summary on a terminal, one
 // JSON line when piped), with request and dispatch logs on stderr; `forms-sandbox trigger` fires
 // one signed webhook at a receiver of yours (trigger-cli.ts).
+import { printable } from '@forms-api/internal/printable';
 import { UsageError, parseOptions, wholeNumber } from './cli-args.js';
 import {
   SANDBOX_BEHAVIOURS,
@@ -161,10 +162,10 @@ try {
 } catch (error) {
   if (error instanceof UsageError || (isSandboxError(error) && error.kind !== 'listen_failed')) {
     console.error(
-      `forms-sandbox: ${(error as Error).message}\n\n${args[0] === 'trigger' ? 'Run forms-sandbox trigger --help for its options.' : HELP}`,
+      `forms-sandbox: ${printable((error as Error).message)}\n\n${args[0] === 'trigger' ? 'Run forms-sandbox trigger --help for its options.' : HELP}`,
     );
     process.exit(2);
   }
-  console.error(`forms-sandbox: ${(error as Error).message}`);
+  console.error(`forms-sandbox: ${printable((error as Error).message)}`);
   process.exit(1);
 }

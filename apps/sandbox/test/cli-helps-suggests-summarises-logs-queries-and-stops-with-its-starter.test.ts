@@ -77,6 +77,15 @@ describe('help, version and mistakes', () => {
   });
 });
 
+describe('what it prints of what it was given', () => {
+  it('escapes a control character of a value it refuses (a seed fixture or a pasted argument may hold one)', async () => {
+    const refused = run(process.execPath, [CLI, '--behaviour', '\u001b]0;pwned\u0007\u001b[2Jobserved']);
+    expect(await refused.exited).toBe(2);
+    expect(refused.err()).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(refused.err()).toContain('\\x1b]0;pwned\\x07\\x1b[2Jobserved');
+  });
+});
+
 describe('what it prints', () => {
   it('a summary on a terminal, the JSON line with --json there', async () => {
     // `script` gives the command a pseudo-terminal as stdout.

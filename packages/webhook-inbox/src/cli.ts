@@ -67,7 +67,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       },
     });
   } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    io.err(`${printable((error as Error).message)}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -91,7 +91,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
     return await run(session, options);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(error.message);
+      io.err(printable(error.message));
       return 2;
     }
     if (isInboxError(error)) {

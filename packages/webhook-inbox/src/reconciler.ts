@@ -18,6 +18,7 @@ import { createRedisClient, describeRedisError, type InboxConnection, type Redis
 import { storeReconciled, type ListedSubmission } from './delivery.js';
 import { InboxError } from './errors.js';
 import { jobOptionsFor, outageReporter } from './inbox.js';
+import { printable } from '@forms-api/internal/printable';
 import { assertKnownOptions, assertPositiveInteger } from './options.js';
 import {
   DEFAULT_DEDUPE_WINDOW_MS,
@@ -226,7 +227,9 @@ export async function createReconciler(options: ReconcilerOptions): Promise<Reco
         console.error(`[webhook-inbox] reconciler: ${describeRedisError(client, error)}; waiting for it to recover.`)),
   );
   const onError =
-    options.onError ?? ((error: Error) => console.error(`[webhook-inbox] reconciler: ${error.message}; retried.`));
+    options.onError ??
+    // The API's words may be quoted in the message: escaped, so they cannot drive a terminal.
+    ((error: Error) => console.error(`[webhook-inbox] reconciler: ${printable(error.message)}; retried.`));
 
   const deliveries = new Queue(queueName, { connection: client, prefix });
   const reconcile = new Queue(RECONCILE_QUEUE, { connection: client, prefix });

@@ -155,6 +155,11 @@ describe('dead letters', () => {
       code: 2,
       err: expect.stringContaining('--limit must be a positive whole number'),
     });
+    // What it was given is named escaped: a pasted value cannot drive the terminal.
+    const pasted = await world.cli('failed', '--\u001b[2Jlimit');
+    expect(pasted.code).toBe(2);
+    expect(pasted.err).toContain('--\\x1b[2Jlimit');
+    expect(pasted.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     // It gives up on the refusal itself (named in the line), not after retries or a connect timeout.
     const unreachable = await runInboxCli(['stats', '--redis', 'redis://127.0.0.1:1'], {
       out: () => {},

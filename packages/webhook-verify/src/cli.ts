@@ -34,7 +34,7 @@ export async function main(argv: string[], io: Output = CONSOLE): Promise<number
     return await run(argv, io);
   } catch (error) {
     if (error instanceof CliError || isUsageError(error)) {
-      io.err(`forms-webhook: ${error.message}\n${USAGE_LINE}`);
+      io.err(`forms-webhook: ${printable(error.message)}\n${USAGE_LINE}`);
       return 2;
     }
     throw error;
@@ -134,7 +134,9 @@ async function send(
     return response.status >= 200 && response.status < 400 ? 0 : 1;
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'TypeError')) {
-      io.err(`The request failed: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`);
+      io.err(
+        `The request failed: ${printable(`${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`)}`,
+      );
       return 1;
     }
     throw error;

@@ -59,6 +59,13 @@ describe('forms-webhook', () => {
     expect(bad.stderr).not.toContain(SECRET);
   });
 
+  it('names a flag it does not know escaped: a pasted one cannot drive the terminal', async () => {
+    const { code, stderr } = await cli(['sign', '--\u001b[2Jbody'], BODY, { FORMS_WEBHOOK_SECRET: SECRET });
+    expect(code).toBe(2);
+    expect(stderr).toContain('--\\x1b[2Jbody');
+    expect(stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
   it('explains a missing secret with exit code 2', async () => {
     const { code, stderr } = await cli(['sign'], BODY, { FORMS_WEBHOOK_SECRET: '' });
     expect(code).toBe(2);
