@@ -1,7 +1,7 @@
 // Removes the token from anything an error keeps (messages, bodies, headers, URLs), so that a
 // server or proxy echoing it back, in whatever encoding, cannot leak it into logs or reports.
 export type Redact = (text: string, options?: RedactOptions) => string;
-import { CREDENTIAL_NAME, isCredentialHeader } from '@forms-api/internal/credentials';
+import { CREDENTIAL_NAME, isCredentialHeader, REDACTED } from '@forms-api/internal/credentials';
 
 export interface RedactOptions {
   /**
@@ -11,7 +11,7 @@ export interface RedactOptions {
   readonly cut?: boolean;
 }
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 /**
  * A redactor for personal access tokens `<id>|<secret>` (one, or several). It finds each whole

@@ -3,6 +3,9 @@
 // as fragments, not a list of names, so a custom header or parameter (`x-auth`, `client_secret`,
 // `X-Amz-Security-Token`) is caught too: a false positive costs a value in a log, a miss a leak.
 
+/** What stands where a credential was, in every place the toolkit masks one. */
+export const REDACTED = '[REDACTED]';
+
 /** A header or query parameter name that carries a credential, anywhere in it, case-insensitively. */
 export const CREDENTIAL_NAME =
   /auth|cookie|token|secret|pass|pwd|sig|key|cred|session|sess|sid|jwt|bearer|private|otp|nonce|ticket|hmac|api|code/i;

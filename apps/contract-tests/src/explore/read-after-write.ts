@@ -12,7 +12,7 @@ import type { Check } from '../suites/types.js';
 import { withTargetIds } from '../suites/common.js';
 import { answersToSendBack, findSubmission, formFields, stringField } from '../suites/helpers.js';
 import { requestExample } from '../operations.js';
-import { isCredentialHeader } from '@forms-api/internal/credentials';
+import { isCredentialHeader, REDACTED } from '@forms-api/internal/credentials';
 import { createdParameter, type Explorer } from './explorer.js';
 import { safeBody } from './request-bodies.js';
 import { pathParameters, request, targetIds } from './requests.js';
@@ -174,7 +174,7 @@ const shown = (value: unknown) => {
   const text =
     value === undefined
       ? 'absent'
-      : (JSON.stringify(value, (k, v) => (typeof v === 'string' && isCredentialHeader(k, v) ? '[redacted]' : v)) ??
+      : (JSON.stringify(value, (k, v) => (typeof v === 'string' && isCredentialHeader(k, v) ? REDACTED : v)) ??
         String(value));
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 };
