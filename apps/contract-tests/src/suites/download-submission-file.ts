@@ -2,8 +2,7 @@
 // cannot fill. On live targets a file entry's signed URL downloads (200, octet-stream, or a 302 to
 // storage that serves it: its happy path) and a wrong signature is refused (403).
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
+import { checkWebhookUrl, pinnedLookup, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { createHttpClient, ExchangeRecorder } from '../targets/http-client.js';
@@ -103,12 +102,7 @@ async function followRedirect(ctx: CheckContext, target: URL): Promise<Reached> 
 
 /** The status of a GET to a checked destination, connecting only to its pinned address; the body is not read. */
 function pinnedStatus(destination: WebhookDestination, signal: AbortSignal): Promise<Reached> {
-  const pinned = destination.pinned!;
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if (options.all)
-      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const lookup = pinnedLookup(destination.pinned!);
   return new Promise((resolve) => {
     const req = httpsRequest(destination.url, { method: 'GET', lookup, signal }, (res) => {
       resolve({ kind: 'status', status: res.statusCode ?? 0 });

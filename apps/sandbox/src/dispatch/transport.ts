@@ -5,10 +5,9 @@
 // written on a kept-alive connection as the receiver closed it would be lost, never being resent.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import type { DeliveryOutcome } from '../model.js';
-import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
+import { checkWebhookUrl, pinnedLookup, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** How much of a receiver's answer is read: it is only needed as an excerpt for the event. */
 export const RECEIVER_EXCERPT_BYTES = 1024;
@@ -31,14 +30,6 @@ export interface TransportOptions extends WebhookUrlPolicy {
   /** How much of a receiver's answer is read (default RECEIVER_EXCERPT_BYTES). */
   answerBytes?: number;
 }
-
-/** A lookup that answers with the checked address only (Node calls it for host names, not literals). */
-const pinnedLookup =
-  (pinned: ResolvedAddress): LookupFunction =>
-  (_host, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
 
 export function createTransport(options: TransportOptions): Transport {
   async function send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
