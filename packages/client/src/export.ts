@@ -6,9 +6,14 @@ import { id } from './arguments.js';
 import { csvRow } from './csv.js';
 import { invalidOption } from './errors.js';
 import { keysOf, rejectUnknown } from './option-names.js';
-import type { CallOptions } from './options.js';
 import { walkItems } from './pagination.js';
-import { submissionWalk, type FormsApi, type SubmissionListQuery, type SubmissionsApi } from './resources.js';
+import {
+  submissionWalk,
+  type FormsApi,
+  type PageOptions,
+  type SubmissionListQuery,
+  type SubmissionsApi,
+} from './resources.js';
 import {
   formFields,
   normaliseListedSubmission,
@@ -24,7 +29,8 @@ export interface ExportClient {
   readonly submissions: Pick<SubmissionsApi, 'list'>;
 }
 
-export interface ExportSubmissionsOptions {
+/** The export's own options beside a call's (`signal`, `timeoutMs`, `retry`, `maxResponseBytes`: each request's) and `maxPages`. */
+export interface ExportSubmissionsOptions extends PageOptions {
   /** `ndjson`: one normalised submission per line. `csv`: one column per field of the form. */
   format: 'ndjson' | 'csv';
   /**
@@ -44,11 +50,6 @@ export interface ExportSubmissionsOptions {
   perPage?: number;
   /** Called after each page written. */
   onProgress?: (progress: ExportProgress) => void;
-  signal?: AbortSignal;
-  /** Per-request timeout, as the client's `timeoutMs`. */
-  timeoutMs?: number;
-  /** Stop with a `pagination` error after this many pages (default 10 000). */
-  maxPages?: number;
 }
 
 export interface ExportProgress {
@@ -79,6 +80,8 @@ const OPTION_KEYS = keysOf<ExportSubmissionsOptions>({
   onProgress: true,
   signal: true,
   timeoutMs: true,
+  retry: true,
+  maxResponseBytes: true,
   maxPages: true,
 });
 
@@ -95,10 +98,10 @@ export async function exportSubmissions(
   formId: number,
   options: ExportSubmissionsOptions,
 ): Promise<ExportSummary> {
-  const { format, to, status = 'all', perPage, onProgress, signal, timeoutMs, maxPages } = checked(options);
+  // What is left are a call's options, for each request of the export.
+  const { format, to, status = 'all', perPage, onProgress, maxPages, since: given, ...call } = checked(options);
   const form = id(formId, 'formId');
-  const since = options.since === undefined ? undefined : parseSince(options.since);
-  const call: CallOptions = { ...(signal && { signal }), ...(timeoutMs !== undefined && { timeoutMs }) };
+  const since = given === undefined ? undefined : parseSince(given);
   const sink = sinkOf(to);
   const progress = { written: 0, pages: 0, total: undefined as number | undefined, formReads: 0 };
   const watermark = new WatermarkBuilder(since);

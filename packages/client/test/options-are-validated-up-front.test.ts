@@ -159,3 +159,14 @@ it('refuses a misspelt export option by name, with the option it is nearest to, 
   });
   expect(sent).toBe(0);
 });
+
+it("takes a call's options for every request of an export (here the cap on a response's size)", async () => {
+  const client = createFormsClient({
+    ...base,
+    fetch: async () =>
+      new Response(JSON.stringify({ id: 42, properties: [] }), { headers: { 'content-type': 'application/json' } }),
+  });
+  await expect(
+    exportSubmissions(client, 42, { format: 'ndjson', to: () => {}, maxResponseBytes: 8, retry: false }),
+  ).rejects.toMatchObject({ kind: 'response_too_large', context: { limit: 8 } });
+});
