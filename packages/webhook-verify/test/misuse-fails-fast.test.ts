@@ -1,8 +1,9 @@
 // Programming mistakes throw a WebhookVerifyError at once instead of verifying to `false`.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Fastify from 'fastify';
 import { webhookMiddleware } from '../src/adapters/express.js';
 import { webhookVerify } from '../src/adapters/fastify.js';
+import { sign as webSign } from '../src/web.js';
 import * as fetchNode from '../src/adapters/fetch-node.js';
 import {
   MemoryReplayStore,
@@ -123,5 +124,16 @@ describe('misuse', () => {
         context: { option: 'maxEntries' },
       }),
     );
+  });
+
+  it('says which build to use where the web build finds no Web Crypto (a browser page over http)', async () => {
+    vi.stubGlobal('crypto', undefined);
+    try {
+      const error = await webSign('whsec_no_web_crypto_here_0123', '{}').catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'WebhookVerifyError', kind: 'unsupported_runtime' });
+      expect((error as Error).message).toMatch(/Node build/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -37,7 +37,9 @@ export type WebhookUsageKind =
   /** An empty, padded or non-string secret. */
   | 'invalid_secret'
   /** A wrong option; `context.option` names it. */
-  | 'invalid_option';
+  | 'invalid_option'
+  /** The runtime has no Web Crypto (`crypto.subtle`: a browser page served over http, an old runtime); the web build needs it. */
+  | 'unsupported_runtime';
 
 /** Every kind of WebhookVerifyError. */
 export type WebhookVerifyErrorKind = WebhookVerificationKind | WebhookRequestKind | WebhookUsageKind;
@@ -91,6 +93,7 @@ const USAGE_KINDS: ReadonlySet<string> = new Set<WebhookUsageKind>([
   'invalid_body',
   'invalid_secret',
   'invalid_option',
+  'unsupported_runtime',
 ]);
 
 type Options = ErrorInit<WebhookVerifyErrorContext>;
@@ -120,7 +123,7 @@ export function verificationError(
 /** True for a WebhookVerifyError from any copy of this package (ESM, CommonJS, another version). */
 export const isWebhookVerifyError = guardFor(WebhookVerifyError);
 
-/** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`): a bug to fix, not a bad request. */
+/** True for a misuse (`invalid_body`, `invalid_secret`, `invalid_option`, `unsupported_runtime`): a bug to fix, not a bad request. */
 export function isUsageError(value: unknown): value is WebhookVerifyError & { kind: WebhookUsageKind } {
   return isWebhookVerifyError(value) && USAGE_KINDS.has(value.kind);
 }

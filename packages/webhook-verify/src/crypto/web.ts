@@ -2,6 +2,7 @@
 // part at small sizes, so imported keys are cached per secret (bounded: key-cache.ts), and once
 // a key is imported, a check costs one `subtle` promise, not two; `subtle.verify` compares in
 // constant time.
+import { WebhookVerifyError } from '../core/errors.js';
 import type { HmacBackend, PreparedKey } from './backend.js';
 import { hexToBytes } from './hex.js';
 import { cachePreparedKeys } from './key-cache.js';
@@ -12,8 +13,9 @@ const ALGORITHM = { name: 'HMAC', hash: 'SHA-256' } as const;
 function subtle(): SubtleCrypto {
   const api = globalThis.crypto?.subtle;
   if (!api) {
-    throw new Error(
-      'Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the Node build (`@forms-api/webhook-verify` under the "node" condition) or a runtime with Web Crypto.',
+    throw new WebhookVerifyError(
+      'unsupported_runtime',
+      'Web Crypto (globalThis.crypto.subtle) is not available in this runtime (a browser has it only on https pages and localhost); use the Node build (`@forms-api/webhook-verify` under the "node" condition) or a runtime with Web Crypto.',
     );
   }
   return api;
