@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { keysOf, unknownOption } from '@forms-api/internal/option-names';
 import { createSpecValidator } from '@forms-api/spec/validator';
+import { SERVICE_WEBHOOK_TIMEOUT_MS } from '@forms-api/webhook-verify';
 import type { Ability } from '@forms-api/types';
 import { createApp } from './app.js';
 import { clientAddress } from './client-address.js';
@@ -291,7 +292,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store = new SandboxStore(seed, rules.search.textOf);
   const bundle = createRequire(import.meta.url)('@forms-api/spec/openapi.json');
   const webhookUrls = { allowPrivate: options.allowPrivateWebhooks ?? false };
-  const timeoutMs = options.webhookTimeoutMs ?? 5000;
+  const timeoutMs = options.webhookTimeoutMs ?? SERVICE_WEBHOOK_TIMEOUT_MS;
   const transport = behaviourAroundTransport(
     createTransport({ ...webhookUrls, timeoutMs, answerBytes: rules.webhooks.answerBytes }),
     behaviours,

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { isUsageError } from './core/errors.js';
 import { readPrefix, webStreamSource } from '@forms-api/internal/bounded-body';
 import { printable } from '@forms-api/internal/printable';
-import { isWebhookVerifyError, sign, verifyOrThrow } from './node.js';
+import { isWebhookVerifyError, SERVICE_WEBHOOK_TIMEOUT_MS, sign, verifyOrThrow } from './node.js';
 
 const USAGE_LINE = 'Usage: forms-webhook <sign|verify|send> [options]   (forms-webhook --help for details)';
 
@@ -184,7 +184,8 @@ function parseArguments(argv: string[]) {
 }
 
 function parseTimeout(value: string | undefined): number {
-  if (value === undefined) return 5000;
+  // As long as the service would wait.
+  if (value === undefined) return SERVICE_WEBHOOK_TIMEOUT_MS;
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new CliError(`--timeout-ms takes a positive whole number of milliseconds (got ${JSON.stringify(value)}).`);
   return Number(value);

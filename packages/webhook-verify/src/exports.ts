@@ -21,6 +21,7 @@ export {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_PENDING_BODY_BYTES,
+  SERVICE_WEBHOOK_TIMEOUT_MS,
 } from './core/body-limits.js';
 export type { BodyBudget, BodyLimitOptions } from './core/body-limits.js';
 export type { VerifiedWebhook, WebhookRequestOptions } from './core/request.js';

@@ -3,8 +3,10 @@
 import { WebhookVerifyError } from './errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** The service gives up on a delivery after 5 s, so a body still arriving after that is not one of its deliveries. */
-export const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+/** How long the service waits for a receiver's answer to a delivery, sent once and never retried (the spec's submission.created webhook). */
+export const SERVICE_WEBHOOK_TIMEOUT_MS = 5_000;
+/** A body still arriving after the service gave up on its delivery is not one of its deliveries. */
+export const DEFAULT_BODY_TIMEOUT_MS = SERVICE_WEBHOOK_TIMEOUT_MS;
 /** 32 bodies at the default limit. */
 export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024;
 
