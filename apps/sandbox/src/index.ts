@@ -33,7 +33,7 @@ import { SandboxStore } from './store/store.js';
 
 export * from './behaviour/public.js';
 // The one SSRF guard (https, no credentials, only public addresses, pinned): the contract suite judges a tenant's redirects with it.
-export { checkWebhookUrl, isPublicAddress, pinnedLookup, type WebhookDestination } from './dispatch/webhook-url.js';
+export { checkWebhookUrl, isPublicAddress, type WebhookDestination } from './dispatch/webhook-url.js';
 export { defaultSeed };
 export { SandboxError, isSandboxError, type SandboxErrorContext, type SandboxErrorKind } from './errors.js';
 export type { RateLimitOptions, SandboxTokens, SeedFixture, TokenName };

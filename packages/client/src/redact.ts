@@ -1,7 +1,7 @@
 // Removes the token from anything an error keeps (messages, bodies, headers, URLs), so that a
 // server or proxy echoing it back, in whatever encoding, cannot leak it into logs or reports.
 export type Redact = (text: string, options?: RedactOptions) => string;
-import { CREDENTIAL_NAME, isCredentialHeader, REDACTED } from '@forms-api/internal/credentials';
+import { CREDENTIAL_NAME, isCredentialHeader, REDACTED as MARKER } from '@forms-api/internal/credentials';
 
 export interface RedactOptions {
   /**
@@ -11,7 +11,8 @@ export interface RedactOptions {
   readonly cut?: boolean;
 }
 
-export { REDACTED };
+/** What stands where the token was (the toolkit's one marker). Declared here so the types need nothing private. */
+export const REDACTED: '[REDACTED]' = MARKER;
 
 /**
  * A redactor for personal access tokens `<id>|<secret>` (one, or several). It finds each whole

@@ -2,7 +2,8 @@
 // cannot fill. On live targets a file entry's signed URL downloads (200, octet-stream, or a 302 to
 // storage that serves it: its happy path) and a wrong signature is refused (403).
 import { request as httpsRequest } from 'node:https';
-import { checkWebhookUrl, pinnedLookup, type WebhookDestination } from '@forms-api/sandbox';
+import { pinnedLookup } from '@forms-api/internal/pinned-lookup';
+import { checkWebhookUrl, type WebhookDestination } from '@forms-api/sandbox';
 import { OPERATIONS } from '@forms-api/types';
 import type { CheckContext } from '../check-context.js';
 import { createHttpClient, ExchangeRecorder } from '../targets/http-client.js';

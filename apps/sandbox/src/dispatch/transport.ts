@@ -7,7 +7,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { nodeStreamSource, readPrefix } from '@forms-api/internal/bounded-body';
 import type { DeliveryOutcome } from '../model.js';
-import { checkWebhookUrl, pinnedLookup, type WebhookUrlPolicy } from './webhook-url.js';
+import { pinnedLookup } from '@forms-api/internal/pinned-lookup';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url.js';
 
 /** How much of a receiver's answer is read: it is only needed as an excerpt for the event. */
 export const RECEIVER_EXCERPT_BYTES = 1024;

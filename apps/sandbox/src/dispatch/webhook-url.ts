@@ -2,7 +2,6 @@
 // that resolves only to public addresses, checked when saved and again before each delivery. A
 // delivery connects to the address that was checked, so DNS cannot answer differently in between.
 import { lookup } from 'node:dns/promises';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Result } from '@forms-api/types';
 
@@ -28,17 +27,6 @@ export interface WebhookDestination {
   /** The checked address to connect to; absent when private receivers are allowed (the resolver decides). */
   pinned?: ResolvedAddress;
 }
-
-/**
- * A `lookup` for an HTTP request that answers with the checked address only, so the connection
- * goes where the check looked (Node calls it for host names, not for literal addresses).
- */
-export const pinnedLookup =
-  (pinned: ResolvedAddress): LookupFunction =>
-  (_host, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
 
 export interface WebhookUrlPolicy {
   /** Allow http and any address (local development and tests). */
