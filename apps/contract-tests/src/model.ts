@@ -24,12 +24,15 @@ export interface Exchange {
   readonly transportError?: string;
 }
 
-/** The token an exchange sent: its Authorization value without the scheme (undefined: none sent). */
+/** The token of an Authorization value: the value without its `Bearer` scheme. */
+export const tokenOf = (authorization: string): string => authorization.replace(/^Bearer\s+/i, '');
+
+/** The token an exchange sent (undefined: none sent). */
 export function sentToken(exchange: Exchange): string | undefined {
   const authorization = Object.entries(exchange.requestHeaders).find(
     ([name]) => name.toLowerCase() === 'authorization',
   )?.[1];
-  return authorization?.replace(/^Bearer\s+/i, '');
+  return authorization === undefined ? undefined : tokenOf(authorization);
 }
 
 export type FailureKind =

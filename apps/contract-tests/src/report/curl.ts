@@ -2,7 +2,7 @@
 // variable, so reports and logs can be shared without leaking tokens. Each value is redacted first
 // and quoted last: a rewrite of a quoted line (a redaction rule eating a backslash) can end a quote
 // early, and whatever a respondent wrote would then run on the machine of whoever pastes the line.
-import { sentToken, type Exchange } from '../model.js';
+import { tokenOf, type Exchange } from '../model.js';
 import type { Redact } from './placeholders.js';
 import { UNPRINTABLE_CHAR } from './printable.js';
 
@@ -60,7 +60,7 @@ export function toCurl(exchange: Exchange, redact: Redact): string {
     if (SKIP_HEADERS.has(name.toLowerCase())) continue;
     if (name.toLowerCase() === 'authorization') {
       // Double quotes so the shell expands the variable; the value itself is never printed.
-      const token = sentToken(exchange)!;
+      const token = tokenOf(value);
       const placeholder = redact(token);
       parts.push(
         '-H',
