@@ -128,7 +128,7 @@ async function send(
     );
     if (reply.exceeded)
       io.out(
-        `${printable(reply.text.slice(0, SHOWN_REPLY_CHARS), { keepLines: true })}… (the rest of the reply was not read)`,
+        `${printable(Array.from(reply.text).slice(0, SHOWN_REPLY_CHARS).join(''), { keepLines: true })}… (the rest of the reply was not read)`,
       );
     else if (reply.text) io.out(printable(reply.text, { max: SHOWN_REPLY_CHARS, keepLines: true }));
     return response.status >= 200 && response.status < 400 ? 0 : 1;
