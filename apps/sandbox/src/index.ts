@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { keysOf, unknownOption } from '@forms-api/internal/option-names';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { createSpecValidator } from '@forms-api/spec/validator';
 import { SERVICE_WEBHOOK_TIMEOUT_MS } from '@forms-api/webhook-verify';
 import type { Ability } from '@forms-api/types';
@@ -260,8 +260,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       context: { option: 'options' },
     });
   // A misspelt option (`ratelimit`) would leave its default in place unseen.
-  const unknown = unknownOption(options, SANDBOX_OPTION_NAMES, 'startSandbox');
-  if (unknown) throw new SandboxError('invalid_option', unknown.message, { context: { option: unknown.option } });
+  refuseUnknownOptions(SandboxError, options, SANDBOX_OPTION_NAMES, 'startSandbox');
   const behaviourName = options.behaviour ?? 'contract';
   // Faults first: they change what the profile answers, and the profile then encodes the answer.
   const behaviours = [...faultBehaviours(options.faults ?? []), ...profileBehaviours(behaviourName)];

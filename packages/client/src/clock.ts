@@ -1,7 +1,7 @@
 // Time and randomness, injectable so that tests run on a fake clock: used by retries, timeouts
 // and pacing.
 import { invalidOption } from './errors.js';
-import { keysOf } from './option-names.js';
+import { keysOf } from '@forms-api/internal/option-names';
 
 export interface Clock {
   now?: () => number;

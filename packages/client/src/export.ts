@@ -4,8 +4,8 @@
 import type { Submission } from '@forms-api/types';
 import { id } from './arguments.js';
 import { csvRow } from './csv.js';
-import { invalidOption } from './errors.js';
-import { keysOf, rejectUnknown } from './option-names.js';
+import { FormsApiError, invalidOption } from './errors.js';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { walkItems } from './pagination.js';
 import {
   submissionWalk,
@@ -226,7 +226,7 @@ function sinkOf(to: ExportSubmissionsOptions['to']): Sink {
 function checked(options: ExportSubmissionsOptions): ExportSubmissionsOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('options', "needs `{ format: 'ndjson' | 'csv', to }`.");
-  rejectUnknown(options, OPTION_KEYS, 'exportSubmissions');
+  refuseUnknownOptions(FormsApiError, options, OPTION_KEYS, 'exportSubmissions');
   if (options.format !== 'ndjson' && options.format !== 'csv')
     throw invalidOption('format', "must be 'ndjson' or 'csv'.");
   const { to } = options;

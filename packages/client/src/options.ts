@@ -1,9 +1,9 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_option` error saying what to do (never echoing the
 // token).
-import { invalidOption } from './errors.js';
+import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
-import { keysOf, rejectUnknown } from './option-names.js';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import type { RequestPacer, RequestPacerOptions } from './pacing.js';
 import type { ResolvedRetry, RetryOptions } from './retry.js';
 import { VERSION } from './version.js';
@@ -126,7 +126,7 @@ function sendThrough(fetchFn: (request: Request) => Promise<Response>) {
 export function resolveClientOptions(options: FormsClientOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('options', 'createFormsClient needs an options object: { baseUrl, token }.');
-  rejectUnknown(options, CLIENT_KEYS, 'createFormsClient');
+  refuseUnknownOptions(FormsApiError, options, CLIENT_KEYS, 'createFormsClient');
   const { baseUrl, basePath } = checkBaseUrl(options.baseUrl);
   checkToken(options.token);
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -154,7 +154,7 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
 export function resolveCallOptions(client: ResolvedCall, call: CallOptions | undefined): ResolvedCall {
   if (call === undefined) return client;
   if (call === null || typeof call !== 'object') throw invalidOption('options', 'call options must be an object.');
-  rejectUnknown(call, CALL_KEYS, 'a call');
+  refuseUnknownOptions(FormsApiError, call, CALL_KEYS, 'a call');
   return mergeCallOptions(client, call);
 }
 
@@ -247,7 +247,7 @@ function resolveRetry(
   if (value === false) return false;
   if (value === null || typeof value !== 'object')
     throw invalidOption(name, 'must be `false` or an object such as { retries: 3 }.');
-  rejectUnknown(value, RETRY_KEYS, name, `${name}.`);
+  refuseUnknownOptions(FormsApiError, value, RETRY_KEYS, name, { prefix: `${name}.` });
   const v = value as RetryOptions;
   const count = (key: keyof RetryOptions, fallback: number): number => {
     const n = v[key];

@@ -8,7 +8,7 @@
 import { askedWait } from '@forms-api/internal/asked-wait';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
-import { keysOf, rejectUnknown } from './option-names.js';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { withoutQuerySecrets } from './redact.js';
 import { describeOperation, operation } from './operations.js';
 
@@ -348,7 +348,7 @@ export const DEFAULT_MAX_429_RETRIES = 5;
 function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions {
   if (options === null || typeof options !== 'object')
     throw invalidOption('pacing', 'needs an options object such as { requestsPerMinute: 100 }.');
-  rejectUnknown(options, PACER_KEYS, 'pacing', 'pacing.');
+  refuseUnknownOptions(FormsApiError, options, PACER_KEYS, 'pacing', { prefix: 'pacing.' });
   const {
     requestsPerMinute,
     maxWaitMs = DEFAULT_PACING_MAX_WAIT_MS,

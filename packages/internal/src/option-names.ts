@@ -1,6 +1,6 @@
-// The names of an options object, and the one sentence that refuses a name not among them: each
-// package throws it as its own `invalid_option` naming the option, so a misspelt option reads the
-// same in every package (and is never ignored, which would leave it at its default unseen).
+// The names of an options object, and the one refusal of a name not among them: each package
+// throws it as its own `invalid_option` naming the option, so a misspelt option reads the same in
+// every package (and is never ignored, which would leave it at its default unseen).
 import { closestName } from './closest-name.js';
 
 /** The names of `T`'s options, checked complete by the compiler: an option added to `T` must be added here. */
@@ -30,4 +30,19 @@ export function unknownOption(
     hint?.(name) ??
     `${near ? ` Did you mean \`${prefix}${near}\`?` : ''} The options of ${where} are ${known.join(', ')}.`;
   return { option: `${prefix}${name}`, message: `\`${prefix}${name}\` is not an option of ${where}.${advice}` };
+}
+
+/** A package's error class, constructed the toolkit's one way (`new XxxError(kind, message, { context })`). */
+type OptionErrorClass = new (kind: 'invalid_option', message: string, init: { context: { option: string } }) => Error;
+
+/** Throws the package's `invalid_option` for the first name of `given` that is not `known` (`unknownOption`). */
+export function refuseUnknownOptions(
+  ErrorClass: OptionErrorClass,
+  given: object,
+  known: readonly string[],
+  where: string,
+  options?: { prefix?: string; hint?: (name: string) => string | undefined },
+): void {
+  const unknown = unknownOption(given, known, where, options);
+  if (unknown) throw new ErrorClass('invalid_option', unknown.message, { context: { option: unknown.option } });
 }

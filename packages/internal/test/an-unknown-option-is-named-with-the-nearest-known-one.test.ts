@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keysOf, unknownOption } from '../src/option-names.js';
+import { BrandedError } from '../src/index.js';
+import { keysOf, refuseUnknownOptions, unknownOption } from '../src/option-names.js';
 
 interface RetryOptions {
   retries?: number;
@@ -42,5 +43,18 @@ describe('unknownOption', () => {
         expect(found?.message.startsWith(`\`${extra}\` is not an option of x.`)).toBe(true);
       }),
     );
+  });
+});
+
+describe('refuseUnknownOptions', () => {
+  class ThingError extends BrandedError<'invalid_option', { option?: string }> {
+    static override readonly brand = Symbol.for('test/thing-error');
+  }
+
+  it("throws the package's own invalid_option, naming the option in its context", () => {
+    expect(() => refuseUnknownOptions(ThingError, { retires: 1 }, known, 'retry', { prefix: 'retry.' })).toThrow(
+      expect.objectContaining({ kind: 'invalid_option', context: { option: 'retry.retires' } }),
+    );
+    expect(() => refuseUnknownOptions(ThingError, { retries: 1 }, known, 'retry')).not.toThrow();
   });
 });

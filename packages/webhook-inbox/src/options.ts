@@ -1,6 +1,6 @@
 // Checks options once, at construction, so a typo fails at start-up with the option's name
 // instead of misbehaving under load (or being ignored: a misspelt option would keep its default).
-import { keysOf, unknownOption } from '@forms-api/internal/option-names';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { InboxError } from './errors.js';
 
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
@@ -24,6 +24,5 @@ export function assertKnownOptions<T extends object>(
   known: Record<keyof T, true>,
   { prefix, where, hint }: { prefix?: string; where: string; hint?: (name: string) => string | undefined },
 ): void {
-  const unknown = unknownOption(given, keysOf<T>(known), where, { prefix, hint });
-  if (unknown) throw new InboxError('invalid_option', unknown.message, { context: { option: unknown.option } });
+  refuseUnknownOptions(InboxError, given, keysOf<T>(known), where, { prefix, hint });
 }

@@ -1,6 +1,6 @@
 // Checks the parse options once, where they are given, so a wrong option fails at start-up with
 // the fix instead of switching a guard off or surfacing as a TypeError on the first request.
-import { keysOf, unknownOption } from '@forms-api/internal/option-names';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import type { ReplayStore } from '../replay.js';
 import { WebhookVerifyError } from './errors.js';
 
@@ -18,12 +18,6 @@ export interface ParseOptions {
 
 /** The names of `ParseOptions`: a misspelt one (`validator`) would switch its guard off unseen. */
 export const PARSE_OPTION_NAMES = keysOf<ParseOptions>({ validate: true, replayStore: true, replayTtlMs: true });
-
-/** Refuses a name of `options` that is not `known`, with the option it is nearest to. */
-export function refuseUnknownOptions(options: object, known: readonly string[], where: string): void {
-  const unknown = unknownOption(options, known, where);
-  if (unknown) throw new WebhookVerifyError('invalid_option', unknown.message, { context: { option: unknown.option } });
-}
 
 /** The options after checking: the replay guard is on exactly when `replay` is set. */
 export interface CheckedParseOptions {
@@ -43,7 +37,7 @@ export function checkParseOptions(
   also: readonly string[] = [],
 ): CheckedParseOptions {
   if (where !== undefined && options !== null && typeof options === 'object')
-    refuseUnknownOptions(options, [...also, ...PARSE_OPTION_NAMES], where);
+    refuseUnknownOptions(WebhookVerifyError, options, [...also, ...PARSE_OPTION_NAMES], where);
   const { validate, replayStore, replayTtlMs } = options ?? {};
   if (validate !== undefined && typeof validate !== 'function') {
     throw new WebhookVerifyError(

@@ -5,8 +5,8 @@ import type { SubmissionCreatedPayload } from '@forms-api/types';
 import type { ReleaseClaim, Receiver } from './api.js';
 import { checkBodyLimits, type BodyLimitOptions, type BodyLimits } from './body-limits.js';
 import { isWebhookVerifyError, verificationError, WebhookVerifyError, type BodyReader } from './errors.js';
-import { keysOf } from '@forms-api/internal/option-names';
-import { PARSE_OPTION_NAMES, refuseUnknownOptions, type ParseOptions } from './options.js';
+import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
+import { PARSE_OPTION_NAMES, type ParseOptions } from './options.js';
 import { checkDuplicatePolicy, type DuplicatePolicy, type Rejection } from './policy.js';
 
 export { DEFAULT_MAX_BODY_BYTES } from './body-limits.js';
@@ -84,7 +84,7 @@ export function createRequestVerifier(
     throw new WebhookVerifyError('invalid_option', 'Pass the options object, at least `{ secret }`.', {
       context: { option: 'options' },
     });
-  refuseUnknownOptions(options, [...REQUEST_OPTION_NAMES, ...also], 'webhook-verify');
+  refuseUnknownOptions(WebhookVerifyError, options, [...REQUEST_OPTION_NAMES, ...also], 'webhook-verify');
   const limits = checkBodyLimits(options);
   checkDuplicatePolicy(options.onDuplicate);
   const limit = limits.maxBytes;
