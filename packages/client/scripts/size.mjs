@@ -55,8 +55,13 @@ import { fileURLToPath } from 'node:url';
 // An error message quotes the tenant's words with their control characters escaped (the
 // toolkit's one sanitiser, `printable`), so logging `err.message` cannot drive a terminal:
 // 0.26 kB (21.03 kB); the budget moves to 21.1 kB.
+// No micro-optimisations (issue 31): the answer is read through the toolkit's one bounded reader
+// (@forms-api/internal's readBounded, bundled whole: its deadline, signal and reservation cannot
+// be shaken out) instead of the runtime's `text()` behind a framing fork, and helpers get the
+// parsed body from the attempt instead of patched `text`/`json`: 0.44 kB (21.54 kB); the budget
+// moves to 21.6 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 21.1 * 1024;
+const BUDGET_BYTES = 21.6 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

@@ -44,7 +44,7 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
   // openapi-fetch's request() is typed per path; the helpers that call this are typed instead.
   const request = raw.request as unknown as (method: string, path: string, init: object) => Promise<Answer>;
 
-  const send = (
+  const send = async (
     id: OperationId | OperationRow,
     init: CallInit,
     options: CallOptions | undefined,
@@ -53,19 +53,22 @@ export function createCaller(raw: Client<paths>, ctx: ClientContext): Caller {
     const call = resolveCallOptions(ctx.client, options);
     const { method, path, public: open } = typeof id === 'string' ? operation(id) : id;
     const { search, ...rest } = init;
+    let data: unknown;
     const fetch = callFetch(
       ctx,
       call,
       stream
         ? { kind: 'stream', throwOnError: true, okCap: options?.maxResponseBytes ?? Infinity }
-        : { kind: 'json', throwOnError: true },
+        : { kind: 'json', throwOnError: true, parsed: (parsed) => (data = parsed) },
     );
-    return request(method, path, {
+    // The answer was read and parsed within the attempt: openapi-fetch hands it on unread.
+    const { response } = await request(method, path, {
       ...(open ? withoutToken(rest) : rest),
       ...(search === undefined ? {} : { querySerializer: () => search.slice(1) }),
-      ...(stream ? { parseAs: 'stream' } : {}),
+      parseAs: 'stream',
       fetch,
     });
+    return { data, response };
   };
 
   const caller = (async (id: OperationId | OperationRow, init: CallInit, options: CallOptions | undefined) =>

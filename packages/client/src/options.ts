@@ -63,8 +63,6 @@ export interface ResolvedOptions extends ResolvedCall {
   readonly token: string | null;
   /** Sends one attempt: openapi-fetch's Request with the attempt's signal and body. */
   readonly fetch: (request: Request, init: RequestInit) => Promise<Response>;
-  /** No `fetch` option: the runtime's fetch, whose bodies its own framing bounds (see body-limit.ts). */
-  readonly nativeFetch: boolean;
   readonly userAgent: string;
   readonly clock: ResolvedClock;
 }
@@ -144,7 +142,6 @@ export function resolveClientOptions(options: FormsClientOptions): ResolvedOptio
     // caller's takes a Request, built here. Called unbound: some runtimes' fetch throws "Illegal
     // invocation" when called as a method.
     fetch: options.fetch ? sendThrough(fetchFn) : (request, init) => globalThis.fetch(request, init),
-    nativeFetch: options.fetch === undefined,
     userAgent,
     clock: resolveClock(options.clock),
   };

@@ -5,7 +5,7 @@
 // something middleware can do (it sees one send); a custom fetch is where openapi-fetch's
 // maintainers point for it.
 import { askedWait } from '@forms-api/internal/asked-wait';
-import { checkDeclaredLength, limitBody, readCapped } from './body-limit.js';
+import { checkDeclaredLength, limitBody, readCapped, withBody } from './body-limit.js';
 import type { ResolvedClock } from './clock.js';
 import { isFormsApiError, type FormsApiError } from './errors.js';
 import { errorBody, failure, kindOfAnswer, operationOf, type Failure, type FailureScope } from './failures.js';
@@ -24,13 +24,15 @@ export interface ClientContext {
 /**
  * How the answer is handed to openapi-fetch. `json` (helpers, raw calls parsed as JSON): read
  * within the attempt, so that a body that stalls or breaks is retried like a network error, and a
- * 2xx that is not JSON fails as `http`. `stream` (downloads, other `parseAs`): a 2xx is handed on
+ * 2xx that is not JSON fails as `http`. A raw call's openapi-fetch gets a Response holding the
+ * text read, to parse as usual; a helper takes the parsed body through `parsed` and has
+ * openapi-fetch hand on the Response as it is, its body read (`parseAs: 'stream'`). `stream` (downloads, other `parseAs`): a 2xx is handed on
  * unread, capped at `okCap`, and the timeout covers the attempt until the response arrives; an
  * error answer is read like `json`. `throwOnError` (helpers): a non-2xx answer becomes its
  * FormsApiError here; raw calls get it back from openapi-fetch as `{ error, response }`.
  */
 export type Reading =
-  | { readonly kind: 'json'; readonly throwOnError: boolean }
+  | { readonly kind: 'json'; readonly throwOnError: boolean; readonly parsed?: (data: unknown) => void }
   | { readonly kind: 'stream'; readonly throwOnError: boolean; readonly okCap: number };
 
 /** The fetch openapi-fetch is handed for one call. */
@@ -94,7 +96,7 @@ async function sendWithRetries(
       }
     }
     if (result.kind === 'failed') throw fail(result.failure);
-    return handOn(ctx, reading, result, fail);
+    return handOn(reading, result, fail);
   }
 }
 
@@ -113,7 +115,6 @@ function outcomeOf(result: Exclude<Attempt, { kind: 'typed' }>, clock: ResolvedC
 
 /** The answer as openapi-fetch is given it, or its FormsApiError for a helper. */
 function handOn(
-  ctx: ClientContext,
   reading: Reading,
   result: Extract<Attempt, { kind: 'answer' }>,
   fail: (what: Failure) => FormsApiError,
@@ -127,9 +128,15 @@ function handOn(
     const cap = reading.okCap;
     const tooLarge = () => fail({ kind: 'response_too_large', limit: cap, response });
     checkDeclaredLength(response, cap, tooLarge);
-    return limitBody(response, cap, ctx.client.nativeFetch, tooLarge);
+    return limitBody(response, cap, tooLarge);
   }
-  return settled(response, result.text ?? '', result.data);
+  if (reading.kind === 'json' && reading.parsed) {
+    // A helper's answer is parsed already; openapi-fetch is asked to hand it on unread.
+    reading.parsed(result.data);
+    return response;
+  }
+  // A null-body status (204, 205, 304) takes no body, not even an empty one.
+  return withBody(response, result.text ? result.text : null);
 }
 
 /**
@@ -200,7 +207,7 @@ async function sendOnce(
     };
     let text: string;
     try {
-      text = await readCapped(response, cap, client.nativeFetch, tooLarge);
+      text = await readCapped(response, cap, tooLarge);
     } catch (error) {
       if (overCap)
         return { kind: 'failed', failure: { kind: 'response_too_large', limit: cap, response }, reached: true };
@@ -238,19 +245,6 @@ function refusedBeforeSending(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && NOT_SENT.has(code);
-}
-
-/**
- * The answer, read, as openapi-fetch reads it again: the same Response (status, headers, URL),
- * whose `text()` and `json()` give what was already read and parsed. (A new Response holding the
- * text costs a web stream, a second read and a second parse per call: 0.1-0.2× openapi-fetch's
- * time per call on Node 20 in the benchmark, issue 31.)
- */
-function settled(response: Response, text: string, data: unknown): Response {
-  return Object.defineProperties(response, {
-    text: { value: () => Promise.resolve(text) },
-    json: { value: () => Promise.resolve(data !== undefined || text === '' ? data : JSON.parse(text)) },
-  });
 }
 
 /** Asks `onRetry`, if any, whether to go on: anything but `false` is yes. An exception it
