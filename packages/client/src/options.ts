@@ -1,6 +1,7 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_option` error saying what to do (never echoing the
 // token).
+import { integerFrom } from './arguments.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
 import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
@@ -248,10 +249,7 @@ function resolveRetry(
   const v = value as RetryOptions;
   const count = (key: keyof RetryOptions, fallback: number): number => {
     const n = v[key];
-    if (n === undefined) return fallback;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
-      throw invalidOption(`${name}.${key}`, `must be a non-negative integer (got ${String(n)}).`);
-    return n;
+    return n === undefined ? fallback : integerFrom(n, `${name}.${key}`, 0);
   };
   const retryOn = v.retryOn ?? [...base.retryOn];
   if (!Array.isArray(retryOn) || !retryOn.every((s) => Number.isInteger(s) && s >= 100 && s <= 599))

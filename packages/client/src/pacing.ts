@@ -6,6 +6,7 @@
 // says the service counts in a bucket of its own (`rateLimit` in the operations table: the
 // export's 10 a minute) is paced in that bucket, apart from the shared one.
 import { askedWait } from '@forms-api/internal/asked-wait';
+import { integerFrom } from './arguments.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
 import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
@@ -366,8 +367,7 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
       'pacing.maxWaitMs',
       `must be a non-negative number of milliseconds (got ${String(maxWaitMs)}).`,
     );
-  if (!Number.isInteger(max429Retries) || max429Retries < 0)
-    throw invalidOption('pacing.max429Retries', `must be a non-negative integer (got ${String(max429Retries)}).`);
+  integerFrom(max429Retries, 'pacing.max429Retries', 0);
   if (onWait !== undefined && typeof onWait !== 'function')
     throw invalidOption('pacing.onWait', 'must be a function (info) => void.');
   if (typeof onlyWhenLimited !== 'boolean') throw invalidOption('pacing.onlyWhenLimited', 'must be a boolean.');

@@ -24,7 +24,16 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
+import {
+  describe,
+  id,
+  integerFrom,
+  known,
+  namedIds,
+  objectArgument,
+  pathSegment,
+  submissionUpdate,
+} from './arguments.js';
 import { invalidOption } from './errors.js';
 import type { OperationMethods } from './operation-methods.js';
 import type { CallOptions } from './options.js';
@@ -241,8 +250,7 @@ export function submissionsApi(
     update: async (update, options = {}) => {
       const { form, submission, answers } = submissionUpdate(update, 'submissions.update', 'answers');
       const { completionTime, ...callOptions } = options;
-      if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
-        throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
+      if (completionTime !== undefined) integerFrom(completionTime, 'completionTime', 0, undefined, 'seconds');
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
       return ops.updateFormSubmission({ path: { id: form, submission_id: submission }, body }, callOptions);
     },
@@ -303,15 +311,11 @@ function ref(value: unknown, name: string): number | string {
 }
 
 function perPage(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100) return value;
-  throw invalidOption('perPage', `must be an integer from 1 to 100 (got ${describe(value)}).`);
+  return value === undefined ? undefined : integerFrom(value, 'perPage', 1, 100);
 }
 
 function page(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  throw invalidOption('page', `must be an integer from 1 (got ${describe(value)}).`);
+  return value === undefined ? undefined : integerFrom(value, 'page', 1);
 }
 
 function formQuery(query: FormListQuery): ListFormsQuery {
@@ -352,6 +356,5 @@ export function submissionWalk(
 
 function pageOptions(options: PageOptions): { maxPages: number; call: CallOptions } {
   const { maxPages = DEFAULT_MAX_PAGES, ...call } = options;
-  if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
-  return { maxPages, call };
+  return { maxPages: integerFrom(maxPages, 'maxPages', 1), call };
 }

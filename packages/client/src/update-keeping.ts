@@ -6,7 +6,7 @@ import type { AnswerValue, Form, Submission, UpdatedSubmission } from '@forms-ap
 import type { Caller } from './call.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
-import { submissionUpdate } from './arguments.js';
+import { integerFrom, submissionUpdate } from './arguments.js';
 
 export interface UpdateKeepingOptions extends CallOptions {
   /**
@@ -69,12 +69,11 @@ export function updateKeeping(call: Caller) {
       changes,
     } = submissionUpdate(update, 'submissions.updateKeeping', 'changes');
     const { completionTime, current: held, search, maxPages = 10_000, ...callOptions } = options;
-    if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw invalidOption('maxPages', 'must be a positive integer.');
+    integerFrom(maxPages, 'maxPages', 1);
     if (search !== undefined && (typeof search !== 'string' || search.trim() === ''))
       throw invalidOption('search', 'must be a non-empty text one of the answers of the submission contains.');
     if (held !== undefined) heldSubmission(held, formId, submissionId);
-    if (completionTime !== undefined && !(Number.isInteger(completionTime) && completionTime >= 0))
-      throw invalidOption('completionTime', 'must be a non-negative integer number of seconds.');
+    if (completionTime !== undefined) integerFrom(completionTime, 'completionTime', 0, undefined, 'seconds');
     const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);
     const unknown = Object.keys(changes).filter((key) => !form.properties.some((field) => field.id === key));
     if (unknown.length > 0)
