@@ -66,3 +66,16 @@ export function resolved(bundle: Record<string, unknown>, value: unknown): unkno
 
 /** Every operation of a bundled spec, in the order the spec lists them. */
 export function specOperations(bundle: Record<string, unknown>): SpecOperation[];
+
+/** The bucket every operation without one of its own is counted in (the document's `x-rate-limit`). */
+export function sharedRateLimit(bundle: Record<string, unknown>): SpecRateLimit;
+
+/** How the service sends a webhook (`x-delivery`): attempts, the seconds it waits for an answer, redirects. */
+export interface SpecWebhookDelivery {
+  readonly attempts: number;
+  readonly timeoutSeconds: number;
+  readonly followsRedirects: boolean;
+}
+
+/** How the service sends the webhook `name` (`x-delivery` of its POST); throws when it is missing or malformed. */
+export function webhookDelivery(bundle: Record<string, unknown>, name: string): SpecWebhookDelivery;

@@ -141,3 +141,28 @@ function rateLimitOf(value, operationId) {
     );
   return { bucket, limit, windowSeconds };
 }
+
+/** The bucket every operation without one of its own is counted in: the document's `x-rate-limit`. */
+export function sharedRateLimit(bundle) {
+  return rateLimitOf(bundle['x-rate-limit'], 'the document');
+}
+
+/**
+ * How the service sends the webhook `name` (`x-delivery` of its POST): how many attempts, how many
+ * seconds it waits for the receiver's answer, and whether it follows a redirect. A malformed one
+ * fails here, so that no receiver's deadline derives from a guess.
+ */
+export function webhookDelivery(bundle, name) {
+  const post = resolved(bundle, bundle.webhooks?.[name])?.post;
+  if (!post) throw new Error(`the spec has no webhook ${name}`);
+  const { attempts, timeoutSeconds, followsRedirects } = post['x-delivery'] ?? {};
+  if (
+    !(Number.isInteger(attempts) && attempts > 0) ||
+    !(typeof timeoutSeconds === 'number' && timeoutSeconds > 0) ||
+    typeof followsRedirects !== 'boolean'
+  )
+    throw new Error(
+      `webhook ${name}: x-delivery needs a positive integer attempts, a positive timeoutSeconds and a boolean followsRedirects`,
+    );
+  return { attempts, timeoutSeconds, followsRedirects };
+}

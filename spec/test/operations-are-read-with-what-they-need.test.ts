@@ -1,7 +1,7 @@
 // specOperations reads from the bundle what every derived check needs: each path parameter named
 // with what it identifies, parameters with their $ref followed, bodies, media types and links.
 import { describe, expect, it } from 'vitest';
-import { specOperations } from '../lib/operations.mjs';
+import { sharedRateLimit, specOperations, webhookDelivery } from '../lib/operations.mjs';
 import { bundle, operations } from './load-bundle.js';
 
 describe('specOperations', () => {
@@ -101,5 +101,30 @@ describe('specOperations', () => {
       null,
     ])
       expect(() => specOperations(withLimit(bad)), JSON.stringify(bad)).toThrow(/getX: x-rate-limit needs/);
+  });
+});
+
+describe('the service-wide facts', () => {
+  it('reads the shared bucket from the document and the webhook delivery from its x-delivery', () => {
+    expect(sharedRateLimit(bundle)).toEqual({ bucket: 'shared', limit: 100, windowSeconds: 60 });
+    expect(webhookDelivery(bundle, 'submission.created')).toEqual({
+      attempts: 1,
+      timeoutSeconds: 5,
+      followsRedirects: false,
+    });
+  });
+
+  it('refuses a missing or malformed one instead of guessing', () => {
+    expect(() => sharedRateLimit({})).toThrow(/the document: x-rate-limit needs/);
+    expect(() => webhookDelivery({ webhooks: {} }, 'submission.created')).toThrow(/no webhook submission.created/);
+    const withDelivery = (delivery: unknown) => ({ webhooks: { hook: { post: { 'x-delivery': delivery } } } });
+    for (const bad of [
+      undefined,
+      { attempts: 0, timeoutSeconds: 5, followsRedirects: false },
+      { attempts: 1.5, timeoutSeconds: 5, followsRedirects: false },
+      { attempts: 1, timeoutSeconds: '5', followsRedirects: false },
+      { attempts: 1, timeoutSeconds: 5 },
+    ])
+      expect(() => webhookDelivery(withDelivery(bad), 'hook'), JSON.stringify(bad)).toThrow(/hook: x-delivery needs/);
   });
 });

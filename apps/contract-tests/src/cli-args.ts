@@ -3,12 +3,15 @@
 import { parseArgs } from 'node:util';
 import { operationsOf } from './operations.js';
 import { loadBundle } from './spec.js';
-import type { Result } from '@forms-api/types';
+import { SHARED_RATE_LIMIT, type Result } from '@forms-api/types';
 import { ContractTestsError } from './errors.js';
 import { resolve } from 'node:path';
 import { EMBEDDED_TARGETS, TARGET_NAMES, type TargetName } from './run-contract.js';
 import { liveSettingsInEnvironment } from './targets/live.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_TIME_LIMIT_MS, type ExploreOptions } from './explore/explore.js';
+
+/** The service's shared bucket (the spec's, per user) in requests a minute: the live target's pace unless told otherwise. */
+export const DEFAULT_RATE_LIMIT = (SHARED_RATE_LIMIT.limit * 60) / SHARED_RATE_LIMIT.windowSeconds;
 
 export const HELP = `Usage: forms-contract [options]   (in this repository: pnpm contract [options])
 
@@ -44,7 +47,7 @@ Runs the contract suite. Without options: the prism, sandbox and sandbox-observe
   --no-proxy          skip the prism proxy pass (of the sandboxes and of a live target).
   --no-preflight      live target: skip checking the settings against the tenant before the run
                       (reachable, the forms API, token accepted with its abilities, ids exist).
-  --rate-limit <n>    live target: requests per minute the suite keeps within (default 100, the
+  --rate-limit <n>    live target: requests per minute the suite keeps within (default ${DEFAULT_RATE_LIMIT}, the
                       service's limit); 0 or off: no pacing (a 429 is still never reported as drift).
   --seed <n>          the explorer's seed (default: a new one each run, printed); the same seed
                       sends the same generated cases, so a finding replays.
@@ -260,9 +263,6 @@ export function parseCommandLine(
   };
 }
 
-/** The service's limit (`throttle:100,1`, per user): the live target's pace unless told otherwise. */
-export const DEFAULT_RATE_LIMIT = 100;
-
 function parseRateLimit(value: string | undefined): Result<number | false, ContractTestsError> {
   if (value === undefined) return { ok: true, value: DEFAULT_RATE_LIMIT };
   if (value === 'off' || value === '0') return { ok: true, value: false };
@@ -271,7 +271,7 @@ function parseRateLimit(value: string | undefined): Result<number | false, Contr
       ok: false,
       error: new ContractTestsError(
         'usage',
-        `--rate-limit must be a number of requests per minute (e.g. 100, the service's limit), or 0 / off for no pacing; got "${value}"`,
+        `--rate-limit must be a number of requests per minute (e.g. ${DEFAULT_RATE_LIMIT}, the service's limit), or 0 / off for no pacing; got "${value}"`,
       ),
     };
   }

@@ -3,6 +3,8 @@
 // JSON line when piped), with request and dispatch logs on stderr; `forms-sandbox trigger` fires
 // one signed webhook at a receiver of yours (trigger-cli.ts).
 import { printable } from '@forms-api/internal/printable';
+import { SHARED_RATE_LIMIT } from '@forms-api/types';
+import { SERVICE_WEBHOOK_TIMEOUT_MS } from '@forms-api/webhook-verify';
 import { UsageError, parseOptions, wholeNumber } from './cli-args.js';
 import {
   SANDBOX_BEHAVIOURS,
@@ -13,6 +15,7 @@ import {
   type SandboxFault,
   type SandboxHandle,
 } from './index.js';
+import { SERVICE_RATE_LIMIT } from './ratelimit.js';
 import { runTrigger } from './trigger-cli.js';
 
 const wrap = (words: readonly string[], indent: string) =>
@@ -49,8 +52,8 @@ stdout is not a terminal (or with --json). Request and delivery logs go to stder
   --fixed-tokens            keep the built-in seed's tokens as the README lists them (default: new
                             secrets on every start, printed once it listens)
   --allow-private-webhooks  allow http and local or private webhook receivers (development)
-  --webhook-timeout-ms <n>  the limit of one webhook exchange (default 5000)
-  --rate-limit <n>          requests a minute per user (default 100); --no-rate-limit: none
+  --webhook-timeout-ms <n>  the limit of one webhook exchange (default ${SERVICE_WEBHOOK_TIMEOUT_MS}, the service's)
+  --rate-limit <n>          requests a minute per user (default ${SHARED_RATE_LIMIT.limit}, the service's); --no-rate-limit: none
   --trusted-proxies <n>     reverse proxies in front whose X-Forwarded-For is believed (default 0)
   --admin-token <token>     the token of POST /__sandbox/reset (default: a random one per start)
   --fault <name>            break the contract in a named way, for a contract suite's self-test
@@ -120,7 +123,9 @@ async function serve(args: string[]): Promise<void> {
       : {}),
     rateLimit: values['no-rate-limit']
       ? false
-      : { limit: wholeNumber('rate-limit', values['rate-limit']) ?? 100, windowMs: 60_000 },
+      : values['rate-limit'] === undefined
+        ? SERVICE_RATE_LIMIT
+        : { limit: wholeNumber('rate-limit', values['rate-limit'])!, windowMs: 60_000 },
     trustedProxies: wholeNumber('trusted-proxies', values['trusted-proxies']) ?? 0,
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],

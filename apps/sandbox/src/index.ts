@@ -24,7 +24,7 @@ import { createDispatcher } from './dispatch/dispatcher.js';
 import { createTransport } from './dispatch/transport.js';
 import { createFileSigner } from './files.js';
 import { TOKEN_NAMES, type SandboxTokens, type SeedFixture, type TokenName } from './model.js';
-import type { RateLimitOptions } from './ratelimit.js';
+import { SERVICE_RATE_LIMIT, type RateLimitOptions } from './ratelimit.js';
 import { SandboxError } from './errors.js';
 import { rulesWith } from './rules.js';
 import { defaultSeed } from './seed/default-seed.js';
@@ -72,7 +72,7 @@ export interface SandboxOptions {
    */
   fixedTokens?: boolean;
   webhookTimeoutMs?: number;
-  /** Default 100 requests per minute per user; false turns it off. */
+  /** Default: the service's shared bucket (the spec's, 100 requests per minute per user); false turns it off. */
   rateLimit?: RateLimitOptions | false;
   /**
    * How many reverse proxies in front of the sandbox append to X-Forwarded-For; only their entries
@@ -319,7 +319,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
   };
   const app = createApp(ctx, {
-    rateLimit: options.rateLimit ?? { limit: 100, windowMs: 60_000 },
+    rateLimit: options.rateLimit ?? SERVICE_RATE_LIMIT,
     trustedProxies,
     adminToken,
     hostAllowed: hostAllowed(allowedHosts),

@@ -3,8 +3,9 @@
 //   the contract widened by the drift ledger's shapes), with openapi-typescript, and friendly names;
 // - src/generated/contract.ts: the same from the published contract (spec/dist/openapi.json);
 // - src/generated/operations.ts: the operations table (method, path, abilities, statuses, public),
-//   the abilities and `matchOperation`, the path→operation matcher (scripts/operations-module.mjs),
-//   so no package copies the spec's facts by hand;
+//   the abilities and `matchOperation`, the path→operation matcher, the shared rate limit and how
+//   the webhook is delivered (scripts/operations-module.mjs), so no package copies the spec's facts
+//   by hand;
 // - src/generated/drift.ts: the drift ledger's error statuses with its advice (scripts/drift-module.mjs).
 // `--check` regenerates in memory and fails when a file on disk differs (stale output).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { driftModule, statusDriftRows } from './drift-module.mjs';
-import { operationRows, operationsModule } from './operations-module.mjs';
+import { operationRows, operationsModule, serviceModule } from './operations-module.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireFromHere = createRequire(import.meta.url);
@@ -75,7 +76,7 @@ const outputs = [
     ),
   ],
   ['src/generated/contract.ts', await typesModule(spec, 'openapi.json', 'the published contract')],
-  ['src/generated/operations.ts', header + operationsModule(operationRows(spec))],
+  ['src/generated/operations.ts', header + operationsModule(operationRows(spec)) + serviceModule(spec)],
   ['src/generated/drift.ts', headerOf('drift.json') + driftModule(statusDriftRows(readSpec('drift.json')))],
 ];
 

@@ -16,5 +16,7 @@ export interface OperationRow {
 }
 /** One row per operation of a bundled OpenAPI document, in the order the spec lists them. */
 export function operationRows(bundle: { paths?: Record<string, unknown>; security?: unknown[] }): OperationRow[];
-/** The text of src/generated/operations.ts without its header. */
+/** The text of src/generated/operations.ts without its header and the service's facts. */
 export function operationsModule(rows: OperationRow[]): string;
+/** The shared rate limit and the webhook's delivery, as module text (the end of src/generated/operations.ts). */
+export function serviceModule(bundle: Record<string, unknown>): string;

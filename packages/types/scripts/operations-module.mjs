@@ -1,6 +1,6 @@
 // The operations table and the path→operation matcher of src/generated/operations.ts, as module
 // text from a bundled spec (a module of its own so tests can generate it from other specs).
-import { specOperations } from '@forms-api/spec/operations';
+import { sharedRateLimit, specOperations, webhookDelivery } from '@forms-api/spec/operations';
 
 /**
  * What the 200 answer of an operation holds: a JSON body when application/json is its only media
@@ -137,5 +137,25 @@ function decodeSegment(segment: string): string {
     return segment;
   }
 }
+`;
+}
+
+/**
+ * The service-wide facts of src/generated/operations.ts that are no operation's: the shared
+ * rate-limit bucket and how the `submission.created` webhook is delivered.
+ */
+export function serviceModule(bundle) {
+  return `
+/**
+ * The rate-limit bucket every operation without one of its own is counted in, per user: \`limit\`
+ * requests per \`windowSeconds\` (the spec's \`x-rate-limit\`). Whatever talks to a tenant keeps within it.
+ */
+export const SHARED_RATE_LIMIT = ${JSON.stringify(sharedRateLimit(bundle))} as const;
+
+/**
+ * How the service sends a \`submission.created\` webhook (the spec's \`x-delivery\`): \`attempts\`, the
+ * seconds it waits for the receiver's answer (\`timeoutSeconds\`), and whether it follows a redirect.
+ */
+export const WEBHOOK_DELIVERY = ${JSON.stringify(webhookDelivery(bundle, 'submission.created'))} as const;
 `;
 }

@@ -2,11 +2,18 @@
 // default names describe what the service sends (the contract widened by the drift ledger);
 // `ContractTypes` holds the same names for the published contract.
 import type * as ContractTypes from './generated/contract.js';
-import { ABILITIES, OPERATIONS, matchOperation, type OperationMatch } from './generated/operations.js';
+import {
+  ABILITIES,
+  OPERATIONS,
+  SHARED_RATE_LIMIT,
+  WEBHOOK_DELIVERY,
+  matchOperation,
+  type OperationMatch,
+} from './generated/operations.js';
 
 export type * from './generated/service.js';
 export type { ContractTypes };
-export { ABILITIES, OPERATIONS, matchOperation, type OperationMatch };
+export { ABILITIES, OPERATIONS, SHARED_RATE_LIMIT, WEBHOOK_DELIVERY, matchOperation, type OperationMatch };
 export { STATUS_DRIFT, type StatusDrift } from './generated/drift.js';
 
 /** The operationIds of the open API. */

@@ -5,9 +5,13 @@ import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { printable } from '@forms-api/internal/printable';
+import { SHARED_RATE_LIMIT } from '@forms-api/types';
 import { createFormsClient } from '../client.js';
 import { isFormsApiError } from '../errors.js';
 import { exportSubmissions, type ExportProgress } from '../export.js';
+
+/** The service's shared bucket (the spec's, per user) in requests a minute: the export's pace and its ceiling. */
+const SERVICE_PER_MINUTE = (SHARED_RATE_LIMIT.limit * 60) / SHARED_RATE_LIMIT.windowSeconds;
 
 const USAGE_LINE =
   'Usage: forms-export --form ID --format ndjson|csv [--since CURSOR|TIME] [--status completed|partial|all] [--out FILE]   (--help for details)';
@@ -24,7 +28,7 @@ field (csv, which spreadsheets open; a cell that would start a formula begins wi
                     (2026-11-28T10:00:00Z), which includes that second
   --status S        completed, partial or all (default all)
   --out FILE        write to FILE (through FILE.partial, renamed when complete); default stdout
-  --rate N          requests a minute, at most the service's 100 a minute per user (default 100)
+  --rate N          requests a minute, at most the service's ${SERVICE_PER_MINUTE} a minute per user (default ${SERVICE_PER_MINUTE})
 
 The token comes from FORMS_API_TOKEN (a personal access token with forms-read), the service from
 FORMS_API_BASE_URL (default https://api.opnform.com). At the end a line on stderr gives the cursor
@@ -83,9 +87,9 @@ async function run(argv: string[], io: Io, say: (line: string) => void): Promise
   const status = values.status ?? 'all';
   if (status !== 'completed' && status !== 'partial' && status !== 'all')
     throw new UsageError('--status needs completed, partial or all.');
-  const rate = values.rate === undefined ? 100 : Number(values.rate);
-  if (!(rate > 0 && rate <= 100))
-    throw new UsageError('--rate needs a number of requests a minute, above 0 and at most 100.');
+  const rate = values.rate === undefined ? SERVICE_PER_MINUTE : Number(values.rate);
+  if (!(rate > 0 && rate <= SERVICE_PER_MINUTE))
+    throw new UsageError(`--rate needs a number of requests a minute, above 0 and at most ${SERVICE_PER_MINUTE}.`);
   const token = io.env.FORMS_API_TOKEN;
   if (!token) throw new UsageError('Set FORMS_API_TOKEN to a personal access token of the service (forms-read).');
 

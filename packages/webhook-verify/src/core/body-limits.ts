@@ -1,10 +1,11 @@
 // How much of an unverified body a receiver holds, and for how long: the per-request limit, the
 // read deadline, and the budget of bytes held at once across requests. Checked where given.
+import { WEBHOOK_DELIVERY } from '@forms-api/types';
 import { WebhookVerifyError } from './errors.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** How long the service waits for a receiver's answer to a delivery, sent once and never retried (the spec's submission.created webhook). */
-export const SERVICE_WEBHOOK_TIMEOUT_MS = 5_000;
+/** How long the service waits for a receiver's answer to a delivery, sent once and never retried (the spec's `x-delivery`). */
+export const SERVICE_WEBHOOK_TIMEOUT_MS = WEBHOOK_DELIVERY.timeoutSeconds * 1000;
 /** A body still arriving after the service gave up on its delivery is not one of its deliveries. */
 export const DEFAULT_BODY_TIMEOUT_MS = SERVICE_WEBHOOK_TIMEOUT_MS;
 /** 32 bodies at the default limit. */
