@@ -60,8 +60,11 @@ import { fileURLToPath } from 'node:url';
 // be shaken out) instead of the runtime's `text()` behind a framing fork, and helpers get the
 // parsed body from the attempt instead of patched `text`/`json`: 0.44 kB (21.54 kB); the budget
 // moves to 21.6 kB.
+// Whole-number options checked by the toolkit's one rule (@forms-api/internal's integerOption,
+// shared with webhook-verify and the inbox: exact integers in range, the value shown, a text never
+// echoed) instead of six checks of the client's own: 0.09 kB (21.64 kB); the budget moves to 21.7 kB.
 // The budget stays tight on purpose: the next addition has to be weighed, not waved through.
-const BUDGET_BYTES = 21.6 * 1024;
+const BUDGET_BYTES = 21.7 * 1024;
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const result = await build({

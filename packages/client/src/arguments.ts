@@ -9,30 +9,6 @@ export function id(value: unknown, name: string): number {
 }
 
 /**
- * A whole number from `min` (to `max`), exactly representable: what a count, a page or a number
- * of seconds the service reads as an integer must be. `unit` names what it counts, for the message.
- */
-export function integerFrom(
-  value: unknown,
-  name: string,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-  unit = '',
-): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  const kind = `integer${unit ? ` number of ${unit}` : ''}`;
-  const what =
-    max !== Number.MAX_SAFE_INTEGER
-      ? `an ${kind} from ${min} to ${max}`
-      : min === 0
-        ? `a non-negative ${kind}`
-        : min === 1
-          ? `a positive ${kind}`
-          : `an ${kind} from ${min}`;
-  throw invalidOption(name, `must be ${what} (got ${describe(value)}).`);
-}
-
-/**
  * A text path parameter (a slug): refused when it would not stay one segment of the operation's
  * path. `.` and `..` (also percent-encoded, `%2e`, or encoded twice) are dot segments that URL
  * parsing removes, and a `/` or a backslash splits the segment: either sends the request, token

@@ -1,10 +1,9 @@
 // The client's and each call's options: their types, their defaults, and the up-front checks
 // that turn a wrong option into an `invalid_option` error saying what to do (never echoing the
 // token).
-import { integerFrom } from './arguments.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
-import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
+import { integerOption, keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import type { RequestPacer, RequestPacerOptions } from './pacing.js';
 import type { ResolvedRetry, RetryOptions } from './retry.js';
 import { VERSION } from './version.js';
@@ -249,7 +248,7 @@ function resolveRetry(
   const v = value as RetryOptions;
   const count = (key: keyof RetryOptions, fallback: number): number => {
     const n = v[key];
-    return n === undefined ? fallback : integerFrom(n, `${name}.${key}`, 0);
+    return n === undefined ? fallback : integerOption(FormsApiError, n, `${name}.${key}`, { min: 0 });
   };
   const retryOn = v.retryOn ?? [...base.retryOn];
   if (!Array.isArray(retryOn) || !retryOn.every((s) => Number.isInteger(s) && s >= 100 && s <= 599))

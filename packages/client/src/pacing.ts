@@ -6,10 +6,9 @@
 // says the service counts in a bucket of its own (`rateLimit` in the operations table: the
 // export's 10 a minute) is paced in that bucket, apart from the shared one.
 import { askedWait } from '@forms-api/internal/asked-wait';
-import { integerFrom } from './arguments.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import { resolveClock, type Clock, type ResolvedClock } from './clock.js';
-import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
+import { integerOption, keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { withoutQuerySecrets } from './redact.js';
 import { describeOperation, operation } from './operations.js';
 
@@ -367,7 +366,7 @@ function resolvePacerOptions(options: RequestPacerOptions): ResolvedPacerOptions
       'pacing.maxWaitMs',
       `must be a non-negative number of milliseconds (got ${String(maxWaitMs)}).`,
     );
-  integerFrom(max429Retries, 'pacing.max429Retries', 0);
+  integerOption(FormsApiError, max429Retries, 'pacing.max429Retries', { min: 0 });
   if (onWait !== undefined && typeof onWait !== 'function')
     throw invalidOption('pacing.onWait', 'must be a function (info) => void.');
   if (typeof onlyWhenLimited !== 'boolean') throw invalidOption('pacing.onlyWhenLimited', 'must be a boolean.');

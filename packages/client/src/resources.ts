@@ -24,17 +24,9 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import {
-  describe,
-  id,
-  integerFrom,
-  known,
-  namedIds,
-  objectArgument,
-  pathSegment,
-  submissionUpdate,
-} from './arguments.js';
-import { invalidOption } from './errors.js';
+import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
+import { FormsApiError, invalidOption } from './errors.js';
+import { integerOption } from '@forms-api/internal/option-names';
 import type { OperationMethods } from './operation-methods.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
@@ -250,7 +242,8 @@ export function submissionsApi(
     update: async (update, options = {}) => {
       const { form, submission, answers } = submissionUpdate(update, 'submissions.update', 'answers');
       const { completionTime, ...callOptions } = options;
-      if (completionTime !== undefined) integerFrom(completionTime, 'completionTime', 0, undefined, 'seconds');
+      if (completionTime !== undefined)
+        integerOption(FormsApiError, completionTime, 'completionTime', { min: 0, unit: 'seconds' });
       const body = completionTime === undefined ? answers : { ...answers, completion_time: completionTime };
       return ops.updateFormSubmission({ path: { id: form, submission_id: submission }, body }, callOptions);
     },
@@ -311,11 +304,11 @@ function ref(value: unknown, name: string): number | string {
 }
 
 function perPage(value: unknown): number | undefined {
-  return value === undefined ? undefined : integerFrom(value, 'perPage', 1, 100);
+  return value === undefined ? undefined : integerOption(FormsApiError, value, 'perPage', { max: 100 });
 }
 
 function page(value: unknown): number | undefined {
-  return value === undefined ? undefined : integerFrom(value, 'page', 1);
+  return value === undefined ? undefined : integerOption(FormsApiError, value, 'page');
 }
 
 function formQuery(query: FormListQuery): ListFormsQuery {
@@ -356,5 +349,5 @@ export function submissionWalk(
 
 function pageOptions(options: PageOptions): { maxPages: number; call: CallOptions } {
   const { maxPages = DEFAULT_MAX_PAGES, ...call } = options;
-  return { maxPages: integerFrom(maxPages, 'maxPages', 1), call };
+  return { maxPages: integerOption(FormsApiError, maxPages, 'maxPages'), call };
 }

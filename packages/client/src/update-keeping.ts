@@ -6,7 +6,8 @@ import type { AnswerValue, Form, Submission, UpdatedSubmission } from '@forms-ap
 import type { Caller } from './call.js';
 import { FormsApiError, invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
-import { integerFrom, submissionUpdate } from './arguments.js';
+import { integerOption } from '@forms-api/internal/option-names';
+import { submissionUpdate } from './arguments.js';
 
 export interface UpdateKeepingOptions extends CallOptions {
   /**
@@ -69,11 +70,12 @@ export function updateKeeping(call: Caller) {
       changes,
     } = submissionUpdate(update, 'submissions.updateKeeping', 'changes');
     const { completionTime, current: held, search, maxPages = 10_000, ...callOptions } = options;
-    integerFrom(maxPages, 'maxPages', 1);
+    integerOption(FormsApiError, maxPages, 'maxPages');
     if (search !== undefined && (typeof search !== 'string' || search.trim() === ''))
       throw invalidOption('search', 'must be a non-empty text one of the answers of the submission contains.');
     if (held !== undefined) heldSubmission(held, formId, submissionId);
-    if (completionTime !== undefined) integerFrom(completionTime, 'completionTime', 0, undefined, 'seconds');
+    if (completionTime !== undefined)
+      integerOption(FormsApiError, completionTime, 'completionTime', { min: 0, unit: 'seconds' });
     const form = await call('getForm', { params: { path: { form: formId } } }, callOptions);
     const unknown = Object.keys(changes).filter((key) => !form.properties.some((field) => field.id === key));
     if (unknown.length > 0)

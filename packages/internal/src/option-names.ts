@@ -1,6 +1,7 @@
-// The names of an options object, and the one refusal of a name not among them: each package
-// throws it as its own `invalid_option` naming the option, so a misspelt option reads the same in
-// every package (and is never ignored, which would leave it at its default unseen).
+// The names of an options object, the one refusal of a name not among them, and the one check of
+// a whole-number option: each package throws them as its own `invalid_option` naming the option,
+// so a misspelt or malformed option reads the same in every package (and is never ignored, which
+// would leave it at its default unseen).
 import { closestName } from './closest-name.js';
 
 /** The names of `T`'s options, checked complete by the compiler: an option added to `T` must be added here. */
@@ -45,4 +46,46 @@ export function refuseUnknownOptions(
 ): void {
   const unknown = unknownOption(given, known, where, options);
   if (unknown) throw new ErrorClass('invalid_option', unknown.message, { context: { option: unknown.option } });
+}
+
+/** The range of a whole-number option, what it counts (`bytes`), and what more to say when refused. */
+export interface IntegerRange {
+  readonly min?: number;
+  readonly max?: number;
+  readonly unit?: string;
+  readonly hint?: string;
+}
+
+/**
+ * `value` when it is a whole number from `min` (default 1) to `max`, exactly representable (so
+ * `1e21` is not one); otherwise throws the package's `invalid_option` naming it and showing what it
+ * got: "`maxPages` must be a positive integer (got 1.5)."
+ */
+export function integerOption(
+  ErrorClass: OptionErrorClass,
+  value: unknown,
+  name: string,
+  { min = 1, max = Number.MAX_SAFE_INTEGER, unit, hint }: IntegerRange = {},
+): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
+  const kind = unit ? `integer number of ${unit}` : 'integer';
+  const what =
+    max !== Number.MAX_SAFE_INTEGER
+      ? `an ${kind} from ${min} to ${max}`
+      : min === 0
+        ? `a non-negative ${kind}`
+        : min === 1
+          ? `a positive ${kind}`
+          : `an ${kind} from ${min}`;
+  const hinted = hint ? ` ${hint}` : '';
+  throw new ErrorClass('invalid_option', `\`${name}\` must be ${what} (got ${shown(value)}).${hinted}`, {
+    context: { option: name },
+  });
+}
+
+/** What a refused value was, without echoing a text (it may be a secret put in the wrong place). */
+function shown(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return value === null ? 'null' : typeof value;
 }

@@ -1,17 +1,11 @@
 // Checks options once, at construction, so a typo fails at start-up with the option's name
 // instead of misbehaving under load (or being ignored: a misspelt option would keep its default).
-import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
+import { integerOption, keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import { InboxError } from './errors.js';
 
+/** `value` when it is a positive (or, `allowZero`, non-negative) integer; the inbox's `invalid_option` otherwise. */
 export function assertPositiveInteger(name: string, value: unknown, { allowZero = false } = {}): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw new InboxError(
-      'invalid_option',
-      `\`${name}\` must be a${allowZero ? ' non-negative' : ' positive'} integer (got ${JSON.stringify(value) ?? String(value)}).`,
-      { context: { option: name } },
-    );
-  }
-  return value;
+  return integerOption(InboxError, value, name, { min: allowZero ? 0 : 1 });
 }
 
 /**

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { connected, createRedisClient, describeTarget, type InboxConnection, type RedisClient } from './connection.js';
 import { InboxError } from './errors.js';
+import { assertPositiveInteger } from './options.js';
 import { outageReporter } from './inbox.js';
 import type { ReplayStore } from './verification.js';
 
@@ -44,11 +45,7 @@ export class RedisReplayStore implements ReplayStore {
 
   /** True when this caller now holds `key` for `ttlMs`; false when someone already does. */
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
-      throw new InboxError(
-        'invalid_option',
-        `The replay window must be a positive whole number of milliseconds (got ${ttlMs}).`,
-      );
+    assertPositiveInteger('replayTtlMs', ttlMs);
     try {
       if (!(await connected(this.#client, CONNECT_TIMEOUT_MS)))
         throw new Error(`not connected (${this.#client.status})`);

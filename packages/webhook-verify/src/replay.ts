@@ -1,5 +1,6 @@
 // Replay guard. The scheme signs no timestamp, so a captured request stays valid forever; the
 // best a receiver can do is refuse a delivery whose signature it has already claimed recently.
+import { integerOption } from '@forms-api/internal/option-names';
 import { WebhookVerifyError } from './core/errors.js';
 
 /**
@@ -31,12 +32,9 @@ export class MemoryReplayStore implements ReplayStore {
   constructor(options: MemoryReplayStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#now = options.now ?? Date.now;
-    if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1)
-      throw new WebhookVerifyError(
-        'invalid_option',
-        `MemoryReplayStore: \`maxEntries\` must be a positive whole number (got ${String(this.#maxEntries)}).`,
-        { context: { option: 'maxEntries' } },
-      );
+    integerOption(WebhookVerifyError, this.#maxEntries, 'maxEntries', {
+      hint: 'MemoryReplayStore keeps at most that many claims.',
+    });
   }
 
   claim(key: string, ttlMs: number): boolean {

@@ -1,5 +1,6 @@
 // How much of an unverified body a receiver holds, and for how long: the per-request limit, the
 // read deadline, and the budget of bytes held at once across requests. Checked where given.
+import { integerOption } from '@forms-api/internal/option-names';
 import { WEBHOOK_DELIVERY } from '@forms-api/types';
 import { WebhookVerifyError } from './errors.js';
 
@@ -25,7 +26,7 @@ export interface BodyBudget {
 }
 
 export function createBodyBudget(maxBytes: number): BodyBudget {
-  checkPositiveInteger('maxPendingBodyBytes', maxBytes, 'bytes', '32 MiB');
+  integerOption(WebhookVerifyError, maxBytes, 'maxPendingBodyBytes', { unit: 'bytes', hint: unsetHint('32 MiB') });
   let held = 0;
   return {
     maxBytes,
@@ -67,9 +68,12 @@ export interface BodyLimits {
 
 export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  checkPositiveInteger('maxBodyBytes', maxBytes, 'bytes', '1 MiB');
+  integerOption(WebhookVerifyError, maxBytes, 'maxBodyBytes', { unit: 'bytes', hint: unsetHint('1 MiB') });
   const timeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  checkPositiveInteger('bodyTimeoutMs', timeoutMs, 'milliseconds', '5000');
+  integerOption(WebhookVerifyError, timeoutMs, 'bodyTimeoutMs', {
+    unit: 'milliseconds',
+    hint: unsetHint(String(DEFAULT_BODY_TIMEOUT_MS)),
+  });
   const budget = options.bodyBudget ?? processBodyBudget;
   if (
     typeof budget !== 'object' ||
@@ -93,12 +97,7 @@ export function checkBodyLimits(options: BodyLimitOptions): BodyLimits {
   return { maxBytes, timeoutMs, budget };
 }
 
-function checkPositiveInteger(name: string, value: unknown, unit: string, fallback: string): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new WebhookVerifyError(
-      'invalid_option',
-      `\`${name}\` must be a positive whole number of ${unit} (got ${String(value)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`,
-      { context: { option: name } },
-    );
-  }
+/** What to say of a malformed number: the usual cause, and the default it would have had. */
+export function unsetHint(fallback: string): string {
+  return `An unset environment variable read with Number() gives NaN. Leave it out for the default of ${fallback}.`;
 }

@@ -1,7 +1,8 @@
 // Checks the parse options once, where they are given, so a wrong option fails at start-up with
 // the fix instead of switching a guard off or surfacing as a TypeError on the first request.
-import { keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
+import { integerOption, keysOf, refuseUnknownOptions } from '@forms-api/internal/option-names';
 import type { ReplayStore } from '../replay.js';
+import { unsetHint } from './body-limits.js';
 import { WebhookVerifyError } from './errors.js';
 
 /** Checks a parsed payload; returns the problems found (empty when valid). */
@@ -69,16 +70,11 @@ export function checkParseOptions(
     );
   }
   // NaN (`Number(process.env.UNSET)`), 0 or a negative window would switch the guard off unseen.
-  if (
-    replayTtlMs !== undefined &&
-    (typeof replayTtlMs !== 'number' || !Number.isSafeInteger(replayTtlMs) || replayTtlMs <= 0)
-  ) {
-    throw new WebhookVerifyError(
-      'invalid_option',
-      `\`replayTtlMs\` must be a positive whole number of milliseconds (got ${String(replayTtlMs)}); an unset environment variable read with Number() gives NaN. Leave it out for the default of 24 hours.`,
-      { context: { option: 'replayTtlMs' } },
-    );
-  }
+  if (replayTtlMs !== undefined)
+    integerOption(WebhookVerifyError, replayTtlMs, 'replayTtlMs', {
+      unit: 'milliseconds',
+      hint: unsetHint('24 hours'),
+    });
   const ttlMs = replayTtlMs ?? DEFAULT_REPLAY_TTL_MS;
   return { validate, replay: { store: replayStore, ttlMs } };
 }
