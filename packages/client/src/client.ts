@@ -10,6 +10,7 @@ import { operationMethods, type OperationMethods } from './operation-methods.js'
 import {
   mergeCallOptions,
   resolveClientOptions,
+  type CallOptions,
   type FormsClientOptions,
   type ResolvedCall,
   type ResolvedOptions,
@@ -76,14 +77,28 @@ export function connect(options: FormsClientOptions) {
   return { client, raw, ctx, call: createCaller(raw, ctx) };
 }
 
-/** The client's settings, with a raw call's own `signal` joined to the client's. */
-function callSettings(client: ResolvedOptions, signal: AbortSignal | undefined): ResolvedCall {
-  return signal ? mergeCallOptions(client, { signal }) : client;
-}
-
 type Init =
-  | { signal?: AbortSignal | null; fetch?: unknown; parseAs?: string; params?: { header?: object; path?: object } }
+  | ({
+      signal?: AbortSignal | null;
+      fetch?: unknown;
+      parseAs?: string;
+      params?: { header?: object; path?: object };
+    } & Omit<CallOptions, 'signal'>)
   | undefined;
+
+/**
+ * The client's settings with a raw call's own: its `signal` joined to the client's, and the call
+ * options it names beside openapi-fetch's (`timeoutMs`, `retry`, `maxResponseBytes`), as a
+ * helper's options are.
+ */
+function callSettings(client: ResolvedOptions, init: Init): ResolvedCall {
+  const own: CallOptions = {};
+  if (init?.signal) own.signal = init.signal;
+  if (init?.timeoutMs !== undefined) own.timeoutMs = init.timeoutMs;
+  if (init?.retry !== undefined) own.retry = init.retry;
+  if (init?.maxResponseBytes !== undefined) own.maxResponseBytes = init.maxResponseBytes;
+  return Object.keys(own).length === 0 ? client : mergeCallOptions(client, own);
+}
 
 /**
  * Raw methods get a fetch of their own per call, like the helpers, that follows the call's
@@ -91,15 +106,16 @@ type Init =
  */
 function withCallFetch(raw: Client<paths>, ctx: ClientContext): Partial<Client<paths>> {
   const route = <R>(url: string, given: Init, send: (init: Init) => Promise<R>): Promise<R> => {
+    let call: ResolvedCall;
     try {
       for (const [name, value] of Object.entries(given?.params?.path ?? {}))
         if (typeof value === 'string') pathSegment(value, `params.path.${name}`);
+      call = callSettings(ctx.client, given);
     } catch (error) {
       return Promise.reject(error);
     }
     const init = withoutTokenIfPublic(url, given);
     if (init?.fetch) return send(init);
-    const call = callSettings(ctx.client, init?.signal ?? undefined);
     const parseAs = init?.parseAs ?? 'json';
     const fetch = callFetch(
       ctx,
