@@ -15,7 +15,7 @@ import {
   type SandboxFault,
   type SandboxHandle,
 } from './index.js';
-import { SERVICE_RATE_LIMIT } from './ratelimit.js';
+import { SERVICE_RATE_LIMIT, type RateLimitOptions } from './ratelimit.js';
 import { runTrigger } from './trigger-cli.js';
 
 const wrap = (words: readonly string[], indent: string) =>
@@ -53,7 +53,8 @@ stdout is not a terminal (or with --json). Request and delivery logs go to stder
                             secrets on every start, printed once it listens)
   --allow-private-webhooks  allow http and local or private webhook receivers (development)
   --webhook-timeout-ms <n>  the limit of one webhook exchange (default ${SERVICE_WEBHOOK_TIMEOUT_MS}, the service's)
-  --rate-limit <n>          requests a minute per user (default ${SHARED_RATE_LIMIT.limit}, the service's); --no-rate-limit: none
+  --rate-limit <n>          requests a minute per user (default ${SHARED_RATE_LIMIT.limit}, the service's); 0 or
+                            --no-rate-limit: none (as forms-contract's --rate-limit 0)
   --trusted-proxies <n>     reverse proxies in front whose X-Forwarded-For is believed (default 0)
   --admin-token <token>     the token of POST /__sandbox/reset (default: a random one per start)
   --fault <name>            break the contract in a named way, for a contract suite's self-test
@@ -121,11 +122,7 @@ async function serve(args: string[]): Promise<void> {
     ...(values['webhook-timeout-ms']
       ? { webhookTimeoutMs: wholeNumber('webhook-timeout-ms', values['webhook-timeout-ms'])! }
       : {}),
-    rateLimit: values['no-rate-limit']
-      ? false
-      : values['rate-limit'] === undefined
-        ? SERVICE_RATE_LIMIT
-        : { limit: wholeNumber('rate-limit', values['rate-limit'])!, windowMs: 60_000 },
+    rateLimit: rateLimitFlag(values['no-rate-limit'], wholeNumber('rate-limit', values['rate-limit'])),
     trustedProxies: wholeNumber('trusted-proxies', values['trusted-proxies']) ?? 0,
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     faults: (values.fault ?? []) as SandboxFault[],
@@ -161,13 +158,19 @@ async function serve(args: string[]): Promise<void> {
   }
 }
 
+/** `--rate-limit 0` is no limit, as `--no-rate-limit` (and as the contract suite's `--rate-limit 0`), not a limit nothing passes. */
+function rateLimitFlag(off: boolean | undefined, perMinute: number | undefined): RateLimitOptions | false {
+  if (off || perMinute === 0) return false;
+  return perMinute === undefined ? SERVICE_RATE_LIMIT : { limit: perMinute, windowMs: 60_000 };
+}
+
 const args = process.argv.slice(2);
 try {
   await (args[0] === 'trigger' ? runTrigger(args.slice(1)) : serve(args));
 } catch (error) {
   if (error instanceof UsageError || (isSandboxError(error) && error.kind !== 'listen_failed')) {
     console.error(
-      `forms-sandbox: ${printable((error as Error).message)}\n\n${args[0] === 'trigger' ? 'Run forms-sandbox trigger --help for its options.' : HELP}`,
+      `forms-sandbox: ${printable((error as Error).message, { keepLines: true })}\n\n${args[0] === 'trigger' ? 'Run forms-sandbox trigger --help for its options.' : HELP}`,
     );
     process.exit(2);
   }

@@ -75,6 +75,28 @@ describe('help, version and mistakes', () => {
     expect(await far.exited).toBe(2);
     expect(far.err()).toContain('unknown option --zzzzzz\n');
   });
+
+  it("keeps the lines of Node's own usage message (escaping only what can drive a terminal)", async () => {
+    const dashed = run(process.execPath, [CLI, '--webhook-timeout-ms', '-5']);
+    expect(await dashed.exited).toBe(2);
+    expect(dashed.err()).toContain(
+      "argument is ambiguous.\nDid you forget to specify the option argument for '--webhook-timeout-ms'?\n",
+    );
+    expect(dashed.err()).not.toContain('\\x0a');
+  });
+
+  it('takes --rate-limit 0 for no limit, as --no-rate-limit and the contract suite do', async () => {
+    const sandbox = run(process.execPath, [CLI, '--json', '--port', '0', '--rate-limit', '0']);
+    const info = JSON.parse(await firstLine(sandbox.child));
+    const auth = { headers: { authorization: `Bearer ${info.tokens.all}`, accept: 'application/json' } };
+    // More than the service's 100 a minute, every one answered.
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, async () => (await fetch(`${info.baseUrl}/open/forms/11`, auth)).status),
+    );
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    sandbox.child.kill('SIGTERM');
+    await sandbox.exited;
+  });
 });
 
 describe('what it prints of what it was given', () => {

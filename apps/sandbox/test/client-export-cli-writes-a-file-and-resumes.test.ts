@@ -87,4 +87,11 @@ describe('forms-export', () => {
     expect(existsSync(join(dir, 'never.csv.partial'))).toBe(false);
     expect(existsSync(join(dir, 'never.csv'))).toBe(false);
   });
+
+  it('prints what it was given without letting it drive the terminal', async () => {
+    const hostile = await run(['--form', '11', '--\u001b]0;pwned\u0007\u001b[2Jformat', 'csv']);
+    expect(hostile.code).toBe(2);
+    expect(hostile.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(hostile.stderr).toContain('\\x1b]0;pwned\\x07\\x1b[2Jformat');
+  });
 });

@@ -67,7 +67,7 @@ export async function runInboxCli(args: string[], io: CliIo = consoleIo): Promis
       },
     });
   } catch (error) {
-    io.err(`${printable((error as Error).message)}\n\n${USAGE}`);
+    io.err(`${printable((error as Error).message, { keepLines: true })}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;

@@ -34,7 +34,7 @@ export async function main(argv: string[], io: Output = CONSOLE): Promise<number
     return await run(argv, io);
   } catch (error) {
     if (error instanceof CliError || isUsageError(error)) {
-      io.err(`forms-webhook: ${printable(error.message)}\n${USAGE_LINE}`);
+      io.err(`forms-webhook: ${printable(error.message, { keepLines: true })}\n${USAGE_LINE}`);
       return 2;
     }
     throw error;

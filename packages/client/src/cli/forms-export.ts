@@ -57,7 +57,7 @@ export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number>
     return await run(argv, io, say);
   } catch (error) {
     if (error instanceof UsageError) {
-      say(`forms-export: ${error.message}\n${USAGE_LINE}`);
+      say(`forms-export: ${printable(error.message, { keepLines: true })}\n${USAGE_LINE}`);
       return 2;
     }
     // The client's messages never hold the token; what the service wrote in them is escaped.
