@@ -1,11 +1,12 @@
 // Checks of the helpers' arguments: a wrong id or key fails before any request, with its name,
 // not as a confusing 404 from the service.
 import type { AnswerValue } from '@forms-api/types';
+import { describeValue } from '@forms-api/internal/option-names';
 import { invalidOption } from './errors.js';
 
 export function id(value: unknown, name: string): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw invalidOption(name, `must be a positive integer id (got ${describe(value)}).`);
+  throw invalidOption(name, `must be a positive integer id (got ${describeValue(value)}).`);
 }
 
 /**
@@ -68,7 +69,7 @@ export function oneObject(
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw invalidOption(
       argument,
-      `${method} takes one object { ${keys.join(', ')} } (got ${describe(value)}), then the options.`,
+      `${method} takes one object { ${keys.join(', ')} } (got ${describeValue(value)}), then the options.`,
     );
   known(value, keys, `${method}'s ${argument}`);
   return value as Record<string, unknown>;
@@ -104,12 +105,4 @@ export function known(value: object, keys: readonly string[], where: string): vo
         key,
         `is not a parameter of ${where}; ${keys.length > 0 ? `use ${keys.join(', ')}` : 'it takes none'}.`,
       );
-}
-
-export function describe(value: unknown): string {
-  return typeof value === 'string'
-    ? `a string of ${value.length} characters`
-    : typeof value === 'number'
-      ? String(value)
-      : typeof value;
 }

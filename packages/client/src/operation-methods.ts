@@ -2,7 +2,8 @@
 // operations table (no code per operation), each checking its `{ path, query, body }` before
 // sending it through the helpers' one Caller.
 import type { OperationId, operations } from '@forms-api/types';
-import { describe, id, known, objectArgument, oneObject, pathSegment } from './arguments.js';
+import { describeValue } from '@forms-api/internal/option-names';
+import { id, known, objectArgument, oneObject, pathSegment } from './arguments.js';
 import type { CallInit, Caller, SuccessBody } from './call.js';
 import { invalidOption } from './errors.js';
 import type { CallOptions } from './options.js';
@@ -95,7 +96,7 @@ function requestInit(
   if (body === undefined && spec.body === 'required')
     throw invalidOption('body', `is required by ${where} (its JSON request body); nothing was sent.`);
   if (body !== undefined && (typeof body !== 'object' || body === null))
-    throw invalidOption('body', `must be the JSON object or array ${where} takes (got ${describe(body)}).`);
+    throw invalidOption('body', `must be the JSON object or array ${where} takes (got ${describeValue(body)}).`);
   return {
     params: { path: values, ...(query === undefined ? {} : { query: query as Record<string, unknown> }) },
     ...(body === undefined ? {} : { body }),
@@ -107,5 +108,5 @@ function pathValue(value: unknown, name: string, where: string): string | number
   if (value === undefined) throw invalidOption(name, `is required by ${where}; nothing was sent.`);
   if (typeof value === 'number') return id(value, name);
   if (typeof value === 'string' && value !== '') return pathSegment(value, name);
-  throw invalidOption(name, `must be a positive integer id or a non-empty text (got ${describe(value)}).`);
+  throw invalidOption(name, `must be a positive integer id or a non-empty text (got ${describeValue(value)}).`);
 }

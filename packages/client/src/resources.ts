@@ -24,9 +24,9 @@ import type {
   WebhookIntegrationInput,
 } from '@forms-api/types';
 import type { Caller } from './call.js';
-import { describe, id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
+import { id, known, namedIds, objectArgument, pathSegment, submissionUpdate } from './arguments.js';
 import { FormsApiError, invalidOption } from './errors.js';
-import { integerOption } from '@forms-api/internal/option-names';
+import { describeValue, integerOption } from '@forms-api/internal/option-names';
 import type { OperationMethods } from './operation-methods.js';
 import type { CallOptions } from './options.js';
 import { downloadInit, type SubmissionFileRef } from './download.js';
@@ -300,7 +300,7 @@ export function answersApi(ops: OperationMethods): AnswersApi {
 function ref(value: unknown, name: string): number | string {
   if (typeof value === 'string' && value.trim() !== '') return pathSegment(value, name);
   if (typeof value === 'number') return id(value, name);
-  throw invalidOption(name, `must be a positive integer id or a slug (got ${describe(value)}).`);
+  throw invalidOption(name, `must be a positive integer id or a slug (got ${describeValue(value)}).`);
 }
 
 function perPage(value: unknown): number | undefined {
@@ -323,7 +323,7 @@ function submissionQuery(query: SubmissionListQuery): ListSubmissionsQuery {
   if (query.search !== undefined && typeof query.search !== 'string')
     throw invalidOption('search', 'must be a string.');
   if (query.status !== undefined && !STATUSES.has(query.status))
-    throw invalidOption('status', `must be one of completed, partial, all (got ${describe(query.status)}).`);
+    throw invalidOption('status', `must be one of completed, partial, all (got ${describeValue(query.status)}).`);
   return { page: page(query.page), per_page: perPage(query.perPage), search: query.search, status: query.status };
 }
 

@@ -224,7 +224,7 @@ describe('requests that do not fit the operation are refused before sending', ()
       name: 'a path value that is neither a number nor text',
       call: (ops) => ops['getForm']!({ path: { form: null } }),
       option: 'path.form',
-      says: /positive integer id or a non-empty text \(got object\)/,
+      says: /positive integer id or a non-empty text \(got null\)/,
     },
     {
       name: 'a query on an operation that takes none',

@@ -78,14 +78,14 @@ export function integerOption(
           ? `a positive ${kind}`
           : `an ${kind} from ${min}`;
   const hinted = hint ? ` ${hint}` : '';
-  throw new ErrorClass('invalid_option', `\`${name}\` must be ${what} (got ${shown(value)}).${hinted}`, {
+  throw new ErrorClass('invalid_option', `\`${name}\` must be ${what} (got ${describeValue(value)}).${hinted}`, {
     context: { option: name },
   });
 }
 
 /** What a refused value was, without echoing a text (it may be a secret put in the wrong place). */
-function shown(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  if (typeof value === 'string') return `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
   return value === null ? 'null' : typeof value;
 }

@@ -29,6 +29,7 @@ describe('integerOption', () => {
     );
     expect(refusal(null).message).toBe('`maxThings` must be a positive integer (got null).');
     expect(refusal(1e21).message).toBe('`maxThings` must be a positive integer (got 1e+21).');
+    expect(refusal('3').message).toBe('`maxThings` must be a positive integer (got a string of 1 character).');
     expect(refusal('7|secret-token').message).toBe(
       '`maxThings` must be a positive integer (got a string of 14 characters).',
     );
