@@ -8,6 +8,7 @@ import { createClient } from './openapi-fetch.js';
 import { createCaller } from './call.js';
 import { operationMethods, type OperationMethods } from './operation-methods.js';
 import {
+  CALL_KEYS,
   mergeCallOptions,
   resolveClientOptions,
   type CallOptions,
@@ -92,12 +93,11 @@ type Init =
  * helper's options are.
  */
 function callSettings(client: ResolvedOptions, init: Init): ResolvedCall {
-  const own: CallOptions = {};
-  if (init?.signal) own.signal = init.signal;
-  if (init?.timeoutMs !== undefined) own.timeoutMs = init.timeoutMs;
-  if (init?.retry !== undefined) own.retry = init.retry;
-  if (init?.maxResponseBytes !== undefined) own.maxResponseBytes = init.maxResponseBytes;
-  return Object.keys(own).length === 0 ? client : mergeCallOptions(client, own);
+  // Every call option by its one list, so an option added to CallOptions reaches raw calls too
+  // (openapi-fetch takes `signal: null` for none).
+  const named = CALL_KEYS.filter((key) => init?.[key as keyof CallOptions] != null);
+  if (named.length === 0) return client;
+  return mergeCallOptions(client, Object.fromEntries(named.map((key) => [key, init![key as keyof CallOptions]])));
 }
 
 /**

@@ -86,7 +86,8 @@ const DEFAULTS: ResolvedCall = Object.freeze({
 // setTimeout's upper bound; AbortSignal.timeout rejects larger delays.
 const MAX_TIMER_MS = 2_147_483_647;
 
-const CALL_KEYS = keysOf<CallOptions>({ signal: true, timeoutMs: true, retry: true, maxResponseBytes: true });
+/** The names of a call's options: a helper's, and those a raw call reads beside openapi-fetch's. */
+export const CALL_KEYS = keysOf<CallOptions>({ signal: true, timeoutMs: true, retry: true, maxResponseBytes: true });
 const CLIENT_KEYS = [
   ...CALL_KEYS,
   ...keysOf<Omit<FormsClientOptions, keyof CallOptions>>({

@@ -26,9 +26,9 @@ export interface ClientContext {
  * within the attempt, so that a body that stalls or breaks is retried like a network error, and a
  * 2xx that is not JSON fails as `http`. A raw call's openapi-fetch gets a Response holding the
  * text read, to parse as usual; a helper takes the parsed body through `parsed` and has
- * openapi-fetch hand on the Response as it is, its body read (`parseAs: 'stream'`). `stream` (downloads, other `parseAs`): a 2xx is handed on
- * unread, capped at `okCap`, and the timeout covers the attempt until the response arrives; an
- * error answer is read like `json`. `throwOnError` (helpers): a non-2xx answer becomes its
+ * openapi-fetch hand on the Response as it is, its body read (`parseAs: 'stream'`). `stream`
+ * (downloads, other `parseAs`): a 2xx is handed on unread, capped at `okCap`, and the timeout
+ * covers the attempt until the response arrives; an error answer is read like `json`. `throwOnError` (helpers): a non-2xx answer becomes its
  * FormsApiError here; raw calls get it back from openapi-fetch as `{ error, response }`.
  */
 export type Reading =
